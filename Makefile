@@ -1,0 +1,39 @@
+# Two commands do everything on a fresh machine:
+#   make run    set up and start meio
+#   make test   set up and run every check (ruff, mypy --strict, pytest)
+VENV    ?= .venv
+PYTHON  ?= python3
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed-stamp
+
+.PHONY: run test venv system lint typecheck pytest demo clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+system:
+	bash scripts/system-deps.sh
+
+run: $(STAMP)
+	$(VENV)/bin/meio demo
+
+demo: $(STAMP)
+	$(VENV)/bin/meio demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: $(STAMP)
+	bash scripts/run-pytest.sh
+
+test: $(STAMP) system lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need (Chromium for the browser tests,
+# PostgreSQL for the database tests, tmux for the terminal smoke test).
+# Does nothing when they are already there.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+if ((${#need[@]})); then
+    if [ "$(id -u)" != 0 ]; then
+        echo "system-deps: need root to install: ${need[*]}" >&2
+        exit 1
+    fi
+    echo "system-deps: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

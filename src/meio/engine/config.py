@@ -1,0 +1,185 @@
+"""The frozen configuration of a match: edition, table, special cards, seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from meio.engine import cards as C
+from meio.engine.errors import ConfigError
+
+Edition = Literal["meio", "classic"]
+
+#: lowest rank index in the MEIO deck for each table size (RULES.md §1)
+_MEIO_LOWEST = {2: 9, 3: 6, 4: 3, 5: 0}
+#: ranks in the classic deck for each table size; rank 14 is the Ace (value 1)
+_CLASSIC_RANKS = {2: (14, 2, 3, 4, 5, 6, 7), 3: (14, *range(2, 11)), 4: (14, *range(2, 14))}
+
+
+def _derive(seed: int, *parts: int) -> int:
+    x = seed & 0xFFFFFFFFFFFFFFFF
+    for p in parts:
+        x = (x * 6364136223846793005 + 1442695040888963407 + p * 0x9E3779B97F4A7C15) & (
+            0xFFFFFFFFFFFFFFFF
+        )
+        x ^= x >> 29
+    return x
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Everything fixed for a whole match.
+
+    ``specials`` left as ``None`` chooses N of the five special cards at random from
+    ``seed`` (MEIO edition); ``first_leader`` left as ``None`` draws the leader of
+    round 1 from ``seed``. After construction both are always set, so two configs
+    that play the same game compare equal.
+
+    >>> cfg = MatchConfig(players=4, seed=7)
+    >>> len(cfg.specials), cfg.deck_size, cfg.rounds
+    (4, 52, 3)
+    >>> MatchConfig(edition="classic", players=2).deck_size
+    28
+    """
+
+    edition: Edition = "meio"
+    players: int = 4
+    partnership: bool = False
+    specials: tuple[int, ...] | None = None
+    seed: int = 0
+    first_leader: int | None = None
+    deck: int = field(default=0, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.edition not in ("meio", "classic"):
+            raise ConfigError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
+        limits = (2, 5) if self.edition == "meio" else (2, 4)
+        if not isinstance(self.players, int) or not limits[0] <= self.players <= limits[1]:
+            raise ConfigError(
+                f"the {self.edition} edition is for {limits[0]} to {limits[1]} players, "
+                f"not {self.players}"
+            )
+        if self.partnership and self.players != 4:
+            raise ConfigError("partnership is played by exactly 4 players")
+        specials = self.specials
+        if self.edition == "classic":
+            if specials:
+                raise ConfigError("the classic edition has no special cards")
+            specials = ()
+        elif specials is None:
+            rng = random.Random(_derive(self.seed, 1))
+            specials = tuple(sorted(rng.sample(C.SPECIALS, self.players)))
+        else:
+            specials = tuple(sorted(int(s) for s in specials))
+            if len(set(specials)) != len(specials) or any(s not in C.SPECIALS for s in specials):
+                raise ConfigError("specials must be distinct special cards (-1 A+ -2H +.5 Q+)")
+            if len(specials) != self.players:
+                raise ConfigError(
+                    f"a {self.players}-player MEIO game uses {self.players} special cards, "
+                    f"not {len(specials)}"
+                )
+        object.__setattr__(self, "specials", specials)
+        leader = self.first_leader
+        if leader is None:
+            leader = random.Random(_derive(self.seed, 2)).randrange(self.players)
+        elif not 0 <= leader < self.players:
+            raise ConfigError(f"first leader {leader} is not a seat of a {self.players}-seat table")
+        object.__setattr__(self, "first_leader", leader)
+        object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
+
+    # -- derived facts ---------------------------------------------------------------
+    @property
+    def special_cards(self) -> tuple[int, ...]:
+        """The special card ids in the deck (always a tuple after construction)."""
+        return self.specials or ()
+
+    @property
+    def leader_of_round_one(self) -> int:
+        """The seat leading trick 1 of round 1."""
+        assert self.first_leader is not None
+        return self.first_leader
+
+    @property
+    def deck_size(self) -> int:
+        return self.deck.bit_count()
+
+    @property
+    def aside_count(self) -> int:
+        """Cards set aside each round (classic with 2 or 3 players)."""
+        return self.deck_size - 13 * self.players
+
+    @property
+    def rounds(self) -> int | None:
+        """3 for 3–5 players; None where the match runs to 2 victories."""
+        return None if self.players == 2 or self.partnership else 3
+
+    @property
+    def victories_to_win(self) -> int | None:
+        return 2 if self.players == 2 or self.partnership else None
+
+    def team_of(self, seat: int) -> int:
+        """The team of a seat in partnership (0 = seats 0 and 2); the seat itself otherwise."""
+        return seat % 2 if self.partnership else seat
+
+    def partner_of(self, seat: int) -> int | None:
+        return (seat + 2) % 4 if self.partnership else None
+
+    def round_seed(self, round_index: int, purpose: int) -> int:
+        """A seed for one random event of one round, derived from ``seed``."""
+        return _derive(self.seed, 100 + round_index, purpose)
+
+    def public(self) -> MatchConfig:
+        """This config without its seed: the seed decides every deal, so it is hidden
+        from players (views carry this form)."""
+        if self.seed == 0:
+            return self
+        return MatchConfig(
+            edition=self.edition,
+            players=self.players,
+            partnership=self.partnership,
+            specials=self.specials,
+            seed=0,
+            first_leader=self.first_leader,
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "edition": self.edition,
+            "players": self.players,
+            "partnership": self.partnership,
+            "specials": [C.card_code(s) for s in self.special_cards],
+            "seed": self.seed,
+            "first_leader": self.first_leader,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> MatchConfig:
+        specials = data.get("specials")
+        return cls(
+            edition=data.get("edition", "meio"),  # type: ignore[arg-type]
+            players=int(data.get("players", 4)),  # type: ignore[call-overload]
+            partnership=bool(data.get("partnership", False)),
+            specials=None
+            if specials is None
+            else tuple(C.parse_card(str(s)) for s in specials),  # type: ignore[attr-defined]
+            seed=int(data.get("seed", 0)),  # type: ignore[call-overload]
+            first_leader=None
+            if data.get("first_leader") is None
+            else int(data["first_leader"]),  # type: ignore[call-overload]
+        )
+
+
+def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:
+    mask = 0
+    if edition == "meio":
+        for suit in range(4):
+            for rank in range(_MEIO_LOWEST[players], 15):
+                mask |= 1 << (suit * 15 + rank)
+        for s in specials:
+            mask |= 1 << s
+    else:
+        for suit in range(4):
+            for rank in _CLASSIC_RANKS[players]:
+                mask |= 1 << (suit * 15 + rank)
+    return mask

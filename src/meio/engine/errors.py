@@ -1,0 +1,64 @@
+"""The errors the engine raises. All subclass :class:`MeioError`."""
+
+from __future__ import annotations
+
+
+class MeioError(Exception):
+    """Base class of every error meio raises on purpose."""
+
+
+class CardError(MeioError, ValueError):
+    """A card, suit or action text that cannot be read."""
+
+
+class ConfigError(MeioError, ValueError):
+    """A match configuration the rules do not allow."""
+
+
+class IllegalActionError(MeioError, ValueError):
+    """An action the rules do not allow in this position; the state is unchanged.
+
+    ``seat`` is the seat that tried to act, ``action`` the action (an int, see
+    :mod:`meio.engine.actions`) and ``reason`` a sentence a player understands.
+    """
+
+    def __init__(self, seat: int | None, action: object, reason: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+        who = "" if seat is None else f"seat {seat}: "
+        super().__init__(f"{who}{reason}")
+
+
+class RecordError(MeioError, ValueError):
+    """A game record that is malformed or breaks a rule.
+
+    ``round`` and ``play`` are 1-based (``None`` where they do not apply); the
+    message reads like ``round 2, play 17 (seat 3): 5C does not follow the led suit S``.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        round: int | None = None,
+        play: int | None = None,
+        seat: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.round = round
+        self.play = play
+        self.seat = seat
+        self.field = field
+        parts: list[str] = []
+        if round is not None:
+            parts.append(f"round {round}")
+        if play is not None:
+            parts.append(f"play {play}")
+        elif field is not None:
+            parts.append(f"field {field}")
+        where = ", ".join(parts)
+        if seat is not None:
+            where = f"{where} (seat {seat})" if where else f"seat {seat}"
+        super().__init__(f"{where}: {reason}" if where else reason)

@@ -1,0 +1,72 @@
+"""Who wins a trick, and which pile it goes to (RULES.md §3–4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from meio.engine import cards as C
+
+
+class Trick(NamedTuple):
+    """A completed trick: its leader, the ``(seat, card)`` plays in order, the suit a
+    wild lead declared (-1 otherwise), the winning seat and the pile (1 or 2; 0 while
+    a ``+.5`` winner has still to choose)."""
+
+    leader: int
+    plays: tuple[tuple[int, int], ...]
+    declared: int
+    winner: int
+    pile: int
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return tuple(card for _, card in self.plays)
+
+
+def value_table(edition: str, half: int) -> tuple[int, ...]:
+    """Doubled values of every card id in one half (``+.5`` gets 0 here; it is relative)."""
+    return tuple(C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(65))
+
+
+_SUIT_OF = tuple(C.card_suit(c) for c in range(65))
+
+
+def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tuple[int, int]:
+    """The index in ``cards`` of the winning card, and the doubled value of each...
+
+    Returns ``(index, value2)`` of the winner. ``led`` is the led suit (a wild lead's
+    declared suit); ``values`` a :func:`value_table` for the half being played.
+
+    >>> from meio.engine.cards import parse_card as p
+    >>> vt = value_table("meio", 1)
+    >>> winning_index([p("KS"), p("Q+"), p("+.5")], 0, vt)   # +.5 ties the K: first wins
+    (0, 26)
+    >>> winning_index([p("9S"), p("2H")], 0, vt)             # a heart trumps
+    (1, 4)
+    """
+    best = -1
+    best_v = 0
+    best_trump = False
+    prev = 0
+    for i, card in enumerate(cards):
+        v = prev + 1 if card == C.PLUS_HALF else values[card]
+        prev = v
+        suit = _SUIT_OF[card]
+        if suit < 0:
+            suit = led
+        trump = suit == C.HEARTS
+        if suit != led and not trump:
+            continue
+        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
+            best, best_v, best_trump = i, v, trump
+    return best, best_v
+
+
+def pile_for(winning_card: int, half: int) -> int:
+    """The pile a trick goes to: 0 when the winner must choose (``+.5``)."""
+    if winning_card == C.Q_PLUS:
+        return 3 - half
+    if winning_card == C.PLUS_HALF:
+        return 0
+    return half

@@ -1,0 +1,199 @@
+"""What one seat may know: the only thing a player, bot, browser or agent is given.
+
+A :class:`View` holds the public facts of RULES.md §8 and, for a seat, its own
+hand and pack (and in partnership the pack received from the partner). It never
+holds another seat's hidden card: it is built field by field from the state, not
+copied from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.engine.config import MatchConfig
+from meio.engine.tricks import Trick
+
+if TYPE_CHECKING:
+    from meio.engine.state import Phase, RoundResult, State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of the match (``seat`` None: a spectator's)."""
+
+    config: MatchConfig
+    seat: int | None
+    phase: Phase
+    round_index: int
+    round_leader: int
+    half: int
+    trick_number: int
+    to_move: int
+    seats_to_act: tuple[int, ...]
+    #: own cards in play now (all 13 before the split); 0 for a spectator
+    hand: int
+    #: own chosen second-half pack (0 before the split)
+    pack: int
+    #: partnership: the pack received from the partner, once every seat has split
+    received: int
+    hand_sizes: tuple[int, ...]
+    split_done: tuple[bool, ...]
+    trick_leader: int
+    current_trick: tuple[tuple[int, int], ...]
+    led_suit: int
+    tricks: tuple[Trick, ...]
+    piles: tuple[tuple[int, int], ...]
+    rounds: tuple[RoundResult, ...]
+    totals: tuple[int, ...]
+    victories: tuple[int, ...] | None
+    pending_pile: int
+    winners: tuple[int, ...]
+    is_over: bool
+
+    @property
+    def played(self) -> int:
+        """Cards played this round (public), as a bitmask."""
+        mask = 0
+        for t in self.tricks:
+            for _, c in t.plays:
+                mask |= 1 << c
+        for _, c in self.current_trick:
+            mask |= 1 << c
+        return mask
+
+    def legal_actions(self) -> Sequence[int]:
+        """This seat's legal actions now (empty when it is not this seat's turn)."""
+        from meio.engine.state import Phase, PackChoices, legal_plays
+
+        if self.seat is None:
+            return []
+        if self.phase is Phase.SPLIT:
+            return [] if self.split_done[self.seat] else PackChoices(self.hand)
+        if self.phase is Phase.PILE:
+            return (A.PILE_1, A.PILE_2) if self.pending_pile == self.seat else []
+        if self.phase is Phase.PLAY and self.to_move == self.seat:
+            return legal_plays(self.hand, self.led_suit)
+        return []
+
+    def voids(self) -> list[set[int]]:
+        """Suits each seat has shown it lacks in the half being played.
+
+        A seat shows a void when it plays a non-wild card of another suit to a
+        trick; a wild shows nothing. Only the current half counts: a void shown in
+        the first half says nothing of the pack played in the second.
+        """
+        out: list[set[int]] = [set() for _ in range(self.config.players)]
+        first = 0 if self.half == 1 else 7
+        tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = [
+            (t.declared if t.declared >= 0 else C.card_suit(t.plays[0][1]), t.plays)
+            for t in self.tricks[first:]
+        ]
+        if self.current_trick:
+            tricks.append((self.led_suit, self.current_trick))
+        for led, plays in tricks:
+            for seat, card in plays[1:]:
+                suit = C.card_suit(card)
+                if suit >= 0 and suit != led:
+                    out[seat].add(led)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (card codes, not ids) for clients."""
+        return {
+            "seat": self.seat,
+            "phase": self.phase.name.lower(),
+            "round": self.round_index + 1,
+            "round_leader": self.round_leader,
+            "half": self.half,
+            "trick_number": self.trick_number,
+            "to_move": self.to_move,
+            "seats_to_act": list(self.seats_to_act),
+            "hand": C.codes(self.hand),
+            "pack": C.codes(self.pack),
+            "received": C.codes(self.received),
+            "hand_sizes": list(self.hand_sizes),
+            "split_done": list(self.split_done),
+            "trick_leader": self.trick_leader,
+            "current_trick": [[s, C.card_code(c)] for s, c in self.current_trick],
+            "led_suit": C.SUITS[self.led_suit] if self.led_suit >= 0 else None,
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "cards": [[s, C.card_code(c)] for s, c in t.plays],
+                    "declared": C.SUITS[t.declared] if t.declared >= 0 else None,
+                    "winner": t.winner,
+                    "pile": t.pile,
+                }
+                for t in self.tricks
+            ],
+            "piles": [list(p) for p in self.piles],
+            "rounds": [
+                {
+                    "scores": list(r.scores),
+                    "piles": [list(p) for p in r.piles],
+                    "team_scores": None if r.team_scores is None else list(r.team_scores),
+                    "victory": r.victory,
+                }
+                for r in self.rounds
+            ],
+            "totals": list(self.totals),
+            "victories": None if self.victories is None else list(self.victories),
+            "pending_pile": self.pending_pile,
+            "winners": list(self.winners),
+            "is_over": self.is_over,
+            "legal": [A.action_text(a) for a in self.legal_actions()]
+            if self.phase.name != "SPLIT"
+            else [],
+        }
+
+
+def make_view(state: State, seat: int | None) -> View:
+    from meio.engine.state import Phase
+
+    cfg = state.config
+    n = cfg.players
+    split_done = tuple(bool(p) for p in state.packs)
+    all_split = all(split_done)
+    hand = pack = received = 0
+    if seat is not None:
+        hand = state.hands[seat]
+        pack = state.packs[seat]
+        if cfg.partnership and all_split and state.phase is not Phase.SPLIT:
+            received = state.packs[(seat + 2) % 4]
+    if state.phase is Phase.OVER:
+        hand = 0
+    hand_sizes = tuple(h.bit_count() for h in state.hands) if state.phase is not Phase.OVER else (
+        (0,) * n
+    )
+    victories = state.victories
+    return View(
+        config=cfg.public(),
+        seat=seat,
+        phase=state.phase,
+        round_index=state.round_index,
+        round_leader=state.round_leader,
+        half=state.half,
+        trick_number=state.trick_number,
+        to_move=state.current_seat() if state.phase is not Phase.SPLIT else -1,
+        seats_to_act=state.seats_to_act(),
+        hand=hand,
+        pack=pack,
+        received=received,
+        hand_sizes=hand_sizes,
+        split_done=split_done,
+        trick_leader=state.trick_leader,
+        current_trick=tuple(state.current_trick),
+        led_suit=state.led_suit,
+        tricks=tuple(state.tricks),
+        piles=tuple((h, v) for h, v in state.piles),
+        rounds=tuple(state.rounds),
+        totals=tuple(state.totals),
+        victories=None if victories is None else tuple(victories),
+        pending_pile=state.pending_pile,
+        winners=tuple(state.winners),
+        is_over=state.is_over,
+    )
