@@ -1,2 +1,248 @@
-def sample_world(view, rng):  # replaced below
-    raise NotImplementedError
+"""Deal the cards a seat cannot see, at random, consistently with what it knows.
+
+Search bots reason over *worlds*: full states that the seat cannot tell apart
+from the real one. :func:`sample_world` builds one from a :class:`View` alone,
+so it cannot return the true hidden cards except by chance.
+
+The unseen cards go into *slots*: each other seat's remaining hand for the half
+in play, each unseen second-half pack during the first half, the set-aside cards.
+A slot in the half in play may not hold a suit its seat has shown void in (a
+wild shows no void). Sampling first tries plain shuffles (uniform over valid
+worlds); when voids make that unlikely it places cards one by one, each time
+keeping the rest feasible by Hall's condition over suit classes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.engine.config import MatchConfig
+from meio.engine.errors import MeioError
+from meio.engine.state import Phase, RoundStart, State
+from meio.engine.view import View
+
+_REJECTION_TRIES = 24
+_WILD_CLASS = 4
+
+
+@dataclass(slots=True)
+class _Slot:
+    size: int
+    voids: frozenset[int] = frozenset()
+    cards: list[int] = field(default_factory=list)
+
+
+def _card_class(card: int) -> int:
+    suit = C.card_suit(card)
+    return _WILD_CLASS if suit < 0 else suit
+
+
+def _allowed(slot: _Slot, card: int) -> bool:
+    cls = _card_class(card)
+    return cls == _WILD_CLASS or cls not in slot.voids
+
+
+def _feasible(counts: list[int], slots: list[_Slot], remaining: list[int]) -> bool:
+    """Hall's condition: every set of card classes fits the slots that accept them."""
+    classes = [c for c in range(5) if counts[c]]
+    for r in range(1, len(classes) + 1):
+        for subset in combinations(classes, r):
+            need = sum(counts[c] for c in subset)
+            room = sum(
+                remaining[i]
+                for i, s in enumerate(slots)
+                if any(c == _WILD_CLASS or c not in s.voids for c in subset)
+            )
+            if need > room:
+                return False
+    return True
+
+
+def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
+    if sum(s.size for s in slots) != len(pool):
+        raise MeioError("the view is inconsistent: unseen cards do not match hand sizes")
+    for _ in range(_REJECTION_TRIES):
+        rng.shuffle(pool)
+        pos = 0
+        ok = True
+        for slot in slots:
+            chunk = pool[pos : pos + slot.size]
+            pos += slot.size
+            if slot.voids and not all(_allowed(slot, c) for c in chunk):
+                ok = False
+                break
+            slot.cards = chunk
+        if ok:
+            return
+    # constructive: place cards one at a time, never breaking feasibility
+    for slot in slots:
+        slot.cards = []
+    remaining = [s.size for s in slots]
+    counts = [0] * 5
+    for c in pool:
+        counts[_card_class(c)] += 1
+    if not _feasible(counts, slots, remaining):
+        raise MeioError("no deal of the unseen cards fits what this seat has seen")
+    order = pool.copy()
+    rng.shuffle(order)
+    for card in order:
+        cls = _card_class(card)
+        counts[cls] -= 1
+        choices = [i for i, s in enumerate(slots) if remaining[i] and _allowed(s, card)]
+        rng.shuffle(choices)
+        for i in choices:
+            remaining[i] -= 1
+            if _feasible(counts, slots, remaining):
+                slots[i].cards.append(card)
+                break
+            remaining[i] += 1
+        else:  # pragma: no cover - excluded by the feasibility check above
+            raise MeioError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _round_actions(view: View) -> list[tuple[int, int]]:
+    """The public plays of the round so far, as ``(seat, action)``."""
+    out: list[tuple[int, int]] = []
+    for t in view.tricks:
+        for i, (seat, card) in enumerate(t.plays):
+            if i == 0 and t.declared >= 0:
+                out.append((seat, A.declare(card, t.declared)))
+            else:
+                out.append((seat, card))
+        if t.pile and t.plays[_winning_position(t)][1] == C.PLUS_HALF:
+            out.append((t.winner, A.PILE_1 if t.pile == 1 else A.PILE_2))
+    for i, (seat, card) in enumerate(view.current_trick):
+        if i == 0 and C.is_wild(card):
+            out.append((seat, A.declare(card, view.led_suit)))
+        else:
+            out.append((seat, card))
+    return out
+
+
+def _winning_position(trick: object) -> int:
+    plays = trick.plays  # type: ignore[attr-defined]
+    winner = trick.winner  # type: ignore[attr-defined]
+    for i, (seat, _) in enumerate(plays):
+        if seat == winner:
+            return i
+    raise MeioError("a trick's winner did not play to it")
+
+
+def sample_world(view: View, rng: random.Random) -> State:
+    """A full state consistent with ``view``, its hidden cards dealt at random.
+
+    The world's history starts at the current round (earlier rounds are kept as
+    results only), and its seed is drawn from ``rng`` so later deals vary too.
+    Seats that have split but whose pack is unknown get a random pack.
+    """
+    cfg = view.config
+    n = cfg.players
+    me = view.seat
+    if view.is_over:
+        raise MeioError("the match is over: there is no hidden card left to deal")
+    partnership = cfg.partnership
+    played = [[0, 0] for _ in range(n)]  # by seat, by half
+    for k, t in enumerate(view.tricks):
+        for seat, card in t.plays:
+            played[seat][0 if k < 7 else 1] |= 1 << card
+    for seat, card in view.current_trick:
+        played[seat][view.half - 1] |= 1 << card
+    played_all = view.played
+
+    # who plays the pack chosen by seat j in the second half
+    def pack_player(j: int) -> int:
+        return (j + 2) % 4 if partnership else j
+
+    known = 0
+    if me is not None:
+        known = view.hand | view.pack | view.received
+    pool = C.cards_of(cfg.deck & ~played_all & ~known)
+    voids = view.voids()
+    slots: list[_Slot] = []
+    where: dict[tuple[str, int], _Slot] = {}
+    aside_slot = _Slot(cfg.aside_count)
+    slots.append(aside_slot)
+
+    deal = [0] * n
+    packs = [0] * n
+    if view.phase is Phase.SPLIT:
+        for j in range(n):
+            if j == me:
+                deal[j] = view.hand | view.pack
+                packs[j] = view.pack
+            else:
+                where[("deal", j)] = s = _Slot(13)
+                slots.append(s)
+        _fill(pool, slots, rng)
+        for (_, j), s in where.items():
+            deal[j] = C.mask_of(s.cards)
+            if view.split_done[j]:
+                packs[j] = C.mask_of(rng.sample(s.cards, 6))
+    else:
+        # hands in play now
+        for j in range(n):
+            if j == me:
+                continue
+            if partnership and me is not None and view.half == 2 and j == (me + 2) % 4:
+                continue  # the partner plays the pack this seat chose: known
+            size = view.hand_sizes[j]
+            where[("hand", j)] = s = _Slot(size, frozenset(voids[j]))
+            slots.append(s)
+        if view.half == 1:
+            for j in range(n):
+                if j == me:
+                    continue
+                if partnership and me is not None and j == (me + 2) % 4:
+                    continue  # its pack is the one this seat received
+                where[("pack", j)] = s = _Slot(6)
+                slots.append(s)
+        _fill(pool, slots, rng)
+        hand_now = [0] * n
+        for (kind, j), s in where.items():
+            if kind == "hand":
+                hand_now[j] = C.mask_of(s.cards)
+        if me is not None:
+            hand_now[me] = view.hand
+            if partnership and view.half == 2:
+                partner = (me + 2) % 4
+                hand_now[partner] = view.pack & ~played[partner][1]
+        for j in range(n):
+            if view.half == 1:
+                if j == me:
+                    packs[j] = view.pack
+                elif partnership and me is not None and j == (me + 2) % 4:
+                    packs[j] = view.received
+                else:
+                    packs[j] = C.mask_of(where[("pack", j)].cards)
+                deal[j] = played[j][0] | hand_now[j] | packs[j]
+            else:
+                p = pack_player(j)
+                packs[j] = played[p][1] | hand_now[p]
+        if view.half == 2:
+            for j in range(n):
+                deal[j] = played[j][0] | packs[j]
+    aside = C.mask_of(aside_slot.cards)
+
+    world_cfg = MatchConfig(
+        edition=cfg.edition,
+        players=n,
+        partnership=partnership,
+        specials=cfg.specials,
+        seed=rng.getrandbits(63),
+        first_leader=cfg.first_leader,
+    )
+    st = State.new(world_cfg, deals=[(tuple(deal), aside, view.round_leader)])
+    # put the public past of the match in place, then replay this round
+    st.rounds = list(view.rounds)
+    st._starts = [RoundStart(view.round_index, view.round_leader, tuple(deal), aside, 0)]
+    st.round_index = view.round_index
+    for j in range(n):
+        if packs[j] and (view.phase is not Phase.SPLIT or view.split_done[j]):
+            st.apply_unchecked(A.pack_action(packs[j]), j)
+    for seat, action in _round_actions(view):
+        st.apply_unchecked(action, seat)
+    return st

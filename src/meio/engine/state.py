@@ -59,6 +59,8 @@ class RoundResult:
     piles: tuple[tuple[int, int], ...]
     team_scores: tuple[int, int] | None
     victory: int | None  #: 2 players: the winning seat; partnership: the winning team
+    tricks: tuple[Trick, ...] = ()
+    leader: int = 0
 
 
 class RoundStart(NamedTuple):
@@ -497,6 +499,8 @@ class State:
         declared = self.led_suit if _WILD >> lead_card & 1 else -1
         pile = pile_for(cards[index], self.half)
         self.tricks.append(Trick(self.trick_leader, tuple(trick), declared, winner, pile))
+        self.current_trick = []
+        self.led_suit = -1
         if pile == 0:
             self.phase = _PILE
             self.pending_pile = winner
@@ -540,7 +544,9 @@ class State:
             victory = 0 if team_scores[0] < team_scores[1] else 1
         elif cfg.players == 2:
             victory = 0 if scores[0] < scores[1] else 1
-        self.rounds.append(RoundResult(scores, piles, team_scores, victory))
+        self.rounds.append(
+            RoundResult(scores, piles, team_scores, victory, tuple(self.tricks), self.round_leader)
+        )
         if self._match_finished():
             self.phase = _OVER
             self.to_move = -1
