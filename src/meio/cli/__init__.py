@@ -9,8 +9,10 @@ from meio.cli.app import app
 
 #: modules that register commands on :data:`app`
 COMMAND_MODULES = (
+    "meio.cli.bots",
     "meio.cli.records",
     "meio.cli.demo",
+    "meio.cli.play",
 )
 
 for _module in COMMAND_MODULES:

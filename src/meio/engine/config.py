@@ -160,13 +160,9 @@ class MatchConfig:
             edition=data.get("edition", "meio"),  # type: ignore[arg-type]
             players=int(data.get("players", 4)),  # type: ignore[call-overload]
             partnership=bool(data.get("partnership", False)),
-            specials=None
-            if specials is None
-            else tuple(C.parse_card(str(s)) for s in specials),  # type: ignore[attr-defined]
+            specials=None if specials is None else tuple(C.parse_card(str(s)) for s in specials),  # type: ignore[attr-defined]
             seed=int(data.get("seed", 0)),  # type: ignore[call-overload]
-            first_leader=None
-            if data.get("first_leader") is None
-            else int(data["first_leader"]),  # type: ignore[call-overload]
+            first_leader=None if data.get("first_leader") is None else int(data["first_leader"]),  # type: ignore[call-overload]
         )
 
 

@@ -87,7 +87,13 @@ class Record:
                 first_leader=self.rounds[0].leader if self.rounds else None,
             )
         except ConfigError as exc:
-            raise RecordError(str(exc), field="players") from None
+            message = str(exc)
+            field = "specials" if "special" in message else "players"
+            if "edition" in message:
+                field = "edition"
+            elif "partnership" in message:
+                field = "partnership"
+            raise RecordError(message, field=field) from None
 
     def to_state(self, seed: int = 0) -> State:
         """Replay the record, checking every rule; deals after the last round use ``seed``.
@@ -145,8 +151,7 @@ class Record:
             seen |= hand
         if rnd.aside.bit_count() != cfg.aside_count:
             raise RecordError(
-                f"{rnd.aside.bit_count()} cards set aside; this table sets aside "
-                f"{cfg.aside_count}",
+                f"{rnd.aside.bit_count()} cards set aside; this table sets aside {cfg.aside_count}",
                 field="aside",
                 **where,
             )
@@ -187,20 +192,22 @@ class Record:
                 field="splits",
             )
         for i, text in enumerate(rnd.plays):
-            seat = st.current_seat()
-            where = {"round": r + 1, "play": i + 1, "seat": seat if seat >= 0 else None}
+            mover = st.current_seat()
+            who = mover if mover >= 0 else None
             if st.round_index != r or st.is_over:
-                raise RecordError("the round is already over", **where)
+                raise RecordError("the round is already over", round=r + 1, play=i + 1, seat=who)
             try:
                 action = A.parse_action(text)
             except CardError as exc:
-                raise RecordError(str(exc), **where) from None
+                raise RecordError(str(exc), round=r + 1, play=i + 1, seat=who) from None
             if A.is_pack(action):
-                raise RecordError("a pack belongs in splits, not in plays", **where)
+                raise RecordError(
+                    "a pack belongs in splits, not in plays", round=r + 1, play=i + 1, seat=who
+                )
             try:
                 st.apply(action)
             except IllegalActionError as exc:
-                raise RecordError(exc.reason, **where) from None
+                raise RecordError(exc.reason, round=r + 1, play=i + 1, seat=who) from None
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -310,7 +317,6 @@ def _trick_json(t: Trick) -> dict[str, Any]:
 
 def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
     """The ``meio-result/1`` document of ``state``, limited to its first ``rounds`` rounds."""
-    cfg = state.config
     shown = len(state.rounds) + (0 if state.is_over else 1)
     if rounds is not None:
         shown = min(shown, rounds)
@@ -362,8 +368,9 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
     lines: list[str] = []
     table = f"{cfg.players} players" + (", partnership" if cfg.partnership else "")
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
-    lines.append(f"MEIO ({cfg.edition} edition), {table}" + (f"; specials {specials}"
-                                                           if specials else ""))
+    lines.append(
+        f"MEIO ({cfg.edition} edition), {table}" + (f"; specials {specials}" if specials else "")
+    )
     for r, rnd in enumerate(res["rounds"]):
         lines.append("")
         lines.append(f"Round {r + 1}")

@@ -398,8 +398,7 @@ class State:
                 return "a pile is chosen only by the winner of a trick taken by +.5"
             if seat is not None and seat != self.pending_pile:
                 return (
-                    f"only seat {self.pending_pile}, who won the trick with +.5, "
-                    "chooses its pile"
+                    f"only seat {self.pending_pile}, who won the trick with +.5, chooses its pile"
                 )
             return None
         if phase is _PILE:
@@ -442,8 +441,7 @@ class State:
         """
         reason = self._illegal_reason(action, seat)
         if reason is not None:
-            raise IllegalActionError(self.current_seat() if seat is None else seat, action,
-                                     reason)
+            raise IllegalActionError(self.current_seat() if seat is None else seat, action, reason)
         self.apply_unchecked(action, seat)
 
     def apply_text(self, text: str, seat: int | None = None) -> int:

@@ -67,7 +67,7 @@ class View:
 
     def legal_actions(self) -> Sequence[int]:
         """This seat's legal actions now (empty when it is not this seat's turn)."""
-        from meio.engine.state import Phase, PackChoices, legal_plays
+        from meio.engine.state import PackChoices, Phase, legal_plays
 
         if self.seat is None:
             return []
@@ -166,8 +166,8 @@ def make_view(state: State, seat: int | None) -> View:
             received = state.packs[(seat + 2) % 4]
     if state.phase is Phase.OVER:
         hand = 0
-    hand_sizes = tuple(h.bit_count() for h in state.hands) if state.phase is not Phase.OVER else (
-        (0,) * n
+    hand_sizes = (
+        tuple(h.bit_count() for h in state.hands) if state.phase is not Phase.OVER else ((0,) * n)
     )
     victories = state.victories
     return View(

@@ -1,0 +1,5 @@
+"""``python -m meio`` runs the command line."""
+
+from meio.cli import main
+
+main()
