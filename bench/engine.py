@@ -1,0 +1,152 @@
+"""Engine throughput: random full matches through the public, checked API.
+
+    .venv/bin/python bench/engine.py [--seconds 3] [--json]
+
+For each table size it plays whole matches with ``legal_actions()`` + ``apply()``
+(every action validated) and prints actions/s and rounds/s; it also times the
+unchecked path, ``clone()``, ``view()`` and ``sample_world()``. When OpenSpiel is
+installed (``pip install -e '.[bench]'``) it plays Hearts the same way in the same
+run and prints the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from meio.engine import MatchConfig, State, sample_world
+
+TABLES = [
+    ("meio", 2, False),
+    ("meio", 3, False),
+    ("meio", 4, False),
+    ("meio", 5, False),
+    ("meio", 4, True),
+    ("classic", 2, False),
+    ("classic", 3, False),
+    ("classic", 4, False),
+]
+
+
+def _label(edition: str, players: int, partnership: bool) -> str:
+    return f"{edition} {players}p" + (" partnership" if partnership else "")
+
+
+def bench_matches(
+    edition: str, players: int, partnership: bool, seconds: float, checked: bool = True
+) -> dict[str, float]:
+    rng = random.Random(1)
+    actions = rounds = matches = 0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        st = State.new(
+            MatchConfig(
+                edition=edition,
+                players=players,  # type: ignore[arg-type]
+                partnership=partnership,
+                seed=seed,
+            )
+        )
+        seed += 1
+        apply = st.apply if checked else st.apply_unchecked
+        legal = st.legal_actions
+        while not st.is_over:
+            options = legal()
+            apply(options[rng.randrange(len(options))])
+            actions += 1
+        rounds += len(st.rounds)
+        matches += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "actions_per_s": actions / elapsed,
+        "rounds_per_s": rounds / elapsed,
+        "matches": matches,
+    }
+
+
+def _per_call(fn: Callable[[], object], seconds: float = 0.5) -> float:
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            fn()
+        n += 100
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def bench_primitives() -> dict[str, float]:
+    st = State.new(MatchConfig(players=4, seed=5))
+    rng = random.Random(5)
+    for _ in range(30):
+        st.apply(rng.choice(st.legal_actions()))
+    view = st.view(st.current_seat())
+    return {
+        "clone_us": _per_call(st.clone),
+        "view_us": _per_call(lambda: st.view(0)),
+        "legal_actions_us": _per_call(st.legal_actions),
+        "sample_world_us": _per_call(lambda: sample_world(view, rng)),
+    }
+
+
+def bench_openspiel_hearts(seconds: float) -> dict[str, float] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            actions += 1
+    elapsed = time.perf_counter() - start
+    return {"actions_per_s": actions / elapsed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per table size")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    out: dict[str, Any] = {"tables": {}}
+    for edition, players, partnership in TABLES:
+        out["tables"][_label(edition, players, partnership)] = bench_matches(
+            edition, players, partnership, args.seconds
+        )
+    out["unchecked_meio_4p"] = bench_matches("meio", 4, False, args.seconds, checked=False)
+    out["primitives"] = bench_primitives()
+    hearts = bench_openspiel_hearts(args.seconds)
+    out["openspiel_hearts"] = hearts
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"{'table':<22}{'actions/s':>12}{'rounds/s':>11}")
+    for name, row in out["tables"].items():
+        print(f"{name:<22}{row['actions_per_s']:>12,.0f}{row['rounds_per_s']:>11,.0f}")
+    un = out["unchecked_meio_4p"]
+    print(f"{'meio 4p unchecked':<22}{un['actions_per_s']:>12,.0f}{un['rounds_per_s']:>11,.0f}")
+    for name, us in out["primitives"].items():
+        print(f"{name:<22}{us:>12.2f} µs")
+    if hearts is None:
+        print("OpenSpiel Hearts: not installed (pip install -e '.[bench]' to compare)")
+    else:
+        ours = out["tables"]["meio 4p"]["actions_per_s"]
+        print(f"{'OpenSpiel hearts':<22}{hearts['actions_per_s']:>12,.0f}")
+        print(f"meio 4p checked / OpenSpiel Hearts = {ours / hearts['actions_per_s']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
