@@ -15,7 +15,7 @@ from tests.engine.helpers import CONFIGS, random_match, snapshot
 
 configs = st_.sampled_from(CONFIGS)
 seeds = st_.integers(min_value=0, max_value=2**32)
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _check_round_invariants(state: State) -> None:

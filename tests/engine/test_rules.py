@@ -417,3 +417,27 @@ class TestConfig:
         st = State.new(cfg)
         assert st.view(0).config.seed == 0
         assert st.view(0).config.specials == cfg.specials
+
+
+def test_plus_half_after_q_plus_ties_the_king_in_play_and_the_first_card_wins() -> None:
+    st = scripted(
+        ["KS AS 6H 7H 8H 9H TH", "Q+ 6S 7S 8S 9S TS JS", "+.5 QS JH QH KH AH -1"],
+        ["6D 7D 8D 9D TD JD", "QD KD AD 6C 7C 8C", "9C TC JC QC KC AC"],
+        specials="Q+ +.5 -1",
+    )
+    play(st, "KS Q+ +.5")
+    trick = st.tricks[-1]
+    assert trick.winner == 0 and trick.pile == 1  # K and +.5 are both 13: K came first
+    assert st.phase is Phase.PLAY and st.to_move == 0
+
+
+def test_three_round_totals_share_the_victory() -> None:
+    import json
+    from pathlib import Path
+
+    from meio.engine.record import Record
+
+    path = Path(__file__).parent.parent / "data" / "records" / "meio-4p.json"
+    st = Record.from_json(json.loads(path.read_text())).to_state()
+    assert [r.scores for r in st.rounds] == [(3, 1, 0, 1), (2, 1, 3, 1), (0, 1, 0, 2)]
+    assert st.totals == [5, 3, 3, 4] and st.winners == [1, 2] and st.is_over
