@@ -1,0 +1,253 @@
+"""Batch simulation: many seeded rounds or matches played by the compiled core.
+
+>>> from meio.engine import MatchConfig
+>>> res = simulate(MatchConfig(players=3, specials=(60, 61, 64)), 20, seed=1, record=True)
+>>> res.rounds_played.tolist() == [3] * 20
+True
+>>> rec = res.record(0)
+>>> rec["format"], len(rec["rounds"]), len(rec["rounds"][0]["plays"]) >= 39
+('meio-record/1', 3, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import sys
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from meio.engine import MatchConfig
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.sim import _core as K
+from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
+
+I8 = npt.NDArray[np.int8]
+I16 = npt.NDArray[np.int16]
+I32 = npt.NDArray[np.int32]
+
+ConfigLike = MatchConfig | Mapping[str, Any]
+_MAX_GAMES = 50_000_000
+
+
+def as_config(config_like: ConfigLike) -> MatchConfig:
+    """A :class:`MatchConfig` from itself or from a mapping of its fields
+    (``{"players": 4, "edition": "meio", "partnership": False}``)."""
+    if isinstance(config_like, MatchConfig):
+        return config_like
+    if isinstance(config_like, Mapping):
+        return MatchConfig.from_dict(dict(config_like))
+    raise TypeError(f"expected a MatchConfig or a mapping of its fields, not {config_like!r}")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SimResult:
+    """What a batch produced. Rows are games; a match has at most 3 rounds.
+
+    ``piles[g, r, seat]`` is ``(H, V)`` of round ``r`` of game ``g`` (zeros for rounds
+    not played). With ``record=True`` the deals and every action are kept too, and
+    :meth:`record` exports any game as a ``meio-record/1`` document.
+    """
+
+    config: MatchConfig
+    policy: str
+    seed: int
+    one_round: bool
+    cards_played: int
+    rounds_played: I8
+    piles: I8
+    leaders: I8
+    deals: I8 | None = None
+    asides: I8 | None = None
+    splits: I8 | None = None
+    split_orders: I8 | None = None
+    plays: I8 | None = None
+    nplays: I8 | None = None
+    tricks: I8 | None = None
+
+    @property
+    def games(self) -> int:
+        return int(self.rounds_played.shape[0])
+
+    @property
+    def scores(self) -> I16:
+        """``[game, round, seat]``: each seat's |H - V| (its own, not its team's)."""
+        p = self.piles.astype(np.int16)
+        out: I16 = np.abs(p[..., 0] - p[..., 1])
+        return out
+
+    @property
+    def team_scores(self) -> I16 | None:
+        """Partnership: ``[game, round, team]`` with team 0 = seats 0 and 2."""
+        if not self.config.partnership:
+            return None
+        p = self.piles.astype(np.int16)
+        diff = p[..., 0] - p[..., 1]
+        out: I16 = np.abs(np.stack([diff[..., 0] + diff[..., 2], diff[..., 1] + diff[..., 3]], -1))
+        return out
+
+    @property
+    def totals(self) -> I16:
+        """``[game, seat]``: the sum of each seat's round scores."""
+        out: I16 = self.scores.sum(axis=1).astype(np.int16)
+        return out
+
+    def winners(self) -> npt.NDArray[np.bool_]:
+        """``[game, seat]``: whether the seat won (or shares) its match; all False
+        for single rounds."""
+        n, players = self.games, self.config.players
+        out = np.zeros((n, players), dtype=np.bool_)
+        if self.one_round:
+            return out
+        if self.config.partnership or players == 2:
+            side = self.team_scores if self.config.partnership else self.scores
+            assert side is not None
+            played = np.arange(K.MAX_ROUNDS)[None, :] < self.rounds_played[:, None]
+            wins_b = ((side[..., 1] < side[..., 0]) & played).sum(axis=1)
+            wins_a = ((side[..., 0] < side[..., 1]) & played).sum(axis=1)
+            first = wins_a > wins_b
+            out[:, 0] = first
+            out[:, 1] = ~first
+            if players == 4:
+                out[:, 2] = first
+                out[:, 3] = ~first
+            return out
+        totals = self.totals
+        return np.asarray(totals == totals.min(axis=1, keepdims=True))
+
+    def record(self, game: int) -> dict[str, Any]:
+        """Game ``game`` as a ``meio-record/1`` document (needs ``record=True``)."""
+        if self.deals is None or self.plays is None or self.nplays is None:
+            raise ValueError("this batch kept no actions: simulate it with record=True")
+        if not 0 <= game < self.games:
+            raise IndexError(f"there is no game {game} in a batch of {self.games}")
+        assert self.asides is not None and self.splits is not None
+        cfg = self.config
+        rounds = []
+        for r in range(int(self.rounds_played[game])):
+            hands = [
+                C.codes(C.mask_of(int(c) for c in self.deals[game, r, p]))
+                for p in range(cfg.players)
+            ]
+            aside = C.codes(
+                C.mask_of(int(c) for c in self.asides[game, r, : cfg.aside_count])
+            )
+            splits = [
+                C.codes(C.mask_of(int(c) for c in self.splits[game, r, p]))
+                for p in range(cfg.players)
+            ]
+            plays = [
+                A.action_text(int(a)) for a in self.plays[game, r, : int(self.nplays[game, r])]
+            ]
+            rounds.append(
+                {
+                    "leader": int(self.leaders[game, r]),
+                    "hands": hands,
+                    "aside": aside,
+                    "splits": splits,
+                    "plays": plays,
+                }
+            )
+        return {
+            "format": "meio-record/1",
+            "edition": cfg.edition,
+            "players": cfg.players,
+            "partnership": cfg.partnership,
+            "specials": [C.card_code(s) for s in cfg.special_cards],
+            "rounds": rounds,
+        }
+
+
+def _chunk(
+    config: dict[str, Any], first: int, count: int, seed: int, policy: int, one_round: bool,
+    record: bool,
+) -> tuple[int, dict[str, npt.NDArray[Any]]]:
+    """Play games ``first .. first + count - 1``; the arrays of those rows."""
+    t = tables_for(MatchConfig.from_dict(config))
+    players = int(t.cfg[0])
+    r = K.MAX_ROUNDS
+    keep = count if record else 1
+    out: dict[str, npt.NDArray[Any]] = {
+        "rounds_played": np.zeros(count, dtype=np.int8),
+        "piles": np.zeros((count, r, players, 2), dtype=np.int8),
+        "leaders": np.zeros((count, r), dtype=np.int8),
+        "deals": np.zeros((keep, r, players, 13), dtype=np.int8),
+        "asides": np.zeros((keep, r, 2), dtype=np.int8),
+        "splits": np.zeros((keep, r, players, 6), dtype=np.int8),
+        "split_orders": np.zeros((keep, r, players), dtype=np.int8),
+        "plays": np.zeros((keep, r, K.MAX_PLAYS), dtype=np.int8),
+        "nplays": np.zeros((keep, r), dtype=np.int8),
+        "tricks": np.zeros((keep, r, 2, 13), dtype=np.int8),
+    }
+    played = K.simulate_games(
+        t.cfg, t.val2, t.strength, t.deck, first, count, seed, policy, HEURISTIC_EPSILON,
+        one_round, record, out["rounds_played"], out["piles"], out["leaders"], out["deals"],
+        out["asides"], out["splits"], out["split_orders"], out["plays"], out["nplays"],
+        out["tricks"],
+    )
+    return int(played), out
+
+
+def simulate(
+    config_like: ConfigLike,
+    n: int,
+    seed: int,
+    policy: str = "heuristic",
+    record: bool = False,
+    *,
+    rounds: bool = False,
+    jobs: int = 1,
+) -> SimResult:
+    """Play ``n`` matches (or, with ``rounds=True``, ``n`` single rounds) of
+    ``config_like`` from ``seed`` with ``policy`` (``"random"`` or ``"heuristic"``)
+    for every seat.
+
+    Game ``i`` depends only on ``(seed, i)``: the same batch comes out whatever
+    ``jobs`` (worker processes) is. The config's specials are used; its seed and
+    first leader are not (each game draws its own deals and first leader).
+    """
+    config = as_config(config_like)
+    code = policy_code(policy)
+    if not isinstance(n, int) or not 0 < n <= _MAX_GAMES:
+        raise ValueError(f"the number of games must be 1 to {_MAX_GAMES}, not {n!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive number of processes, not {jobs!r}")
+    seed = int(seed) & 0x7FFFFFFFFFFFFFFF
+    cfg_dict = config.to_dict()
+    jobs = min(jobs, n)
+    if jobs == 1:
+        parts = [_chunk(cfg_dict, 0, n, seed, code, rounds, record)]
+    else:
+        bounds = np.linspace(0, n, jobs + 1).astype(int)
+        tables_for(config)  # fail here, not in a worker, on a bad config
+        ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            futures = [
+                pool.submit(_chunk, cfg_dict, int(a), int(b - a), seed, code, rounds, record)
+                for a, b in itertools.pairwise(bounds)
+            ]
+            parts = [f.result() for f in futures]
+    arrays: dict[str, Any] = {
+        key: np.concatenate([p[1][key] for p in parts]) for key in parts[0][1]
+    }
+    kept: dict[str, Any] = {
+        key: (arrays[key] if record else None)
+        for key in ("deals", "asides", "splits", "split_orders", "plays", "nplays", "tricks")
+    }
+    return SimResult(
+        config=config,
+        policy=policy,
+        seed=seed,
+        one_round=rounds,
+        cards_played=sum(p[0] for p in parts),
+        rounds_played=arrays["rounds_played"],
+        piles=arrays["piles"],
+        leaders=arrays["leaders"],
+        **kept,
+    )

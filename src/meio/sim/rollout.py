@@ -1,0 +1,104 @@
+"""Rollouts for search: score candidate actions by playing the round out many times.
+
+>>> import random
+>>> from meio.engine import MatchConfig, State
+>>> st = State.new(MatchConfig(players=4, seed=2))
+>>> for seat in range(4):
+...     st.apply(st.legal_actions(seat)[0], seat)
+>>> legal = list(st.legal_actions())
+>>> means = evaluate_actions([st], legal[:2], playouts=8, seed=1)
+>>> means.shape
+(2, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from meio.engine import Phase, State
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.sim import _core as K
+from meio.sim.convert import state_to_arrays
+from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
+
+_MAX_PLAYOUTS = 1_000_000
+
+
+def _acting_seat(state: State, action: int) -> int:
+    """The seat an action is for: during the split, the seat holding the pack's cards."""
+    if state.phase is Phase.SPLIT and A.is_pack(action):
+        pack = A.pack_of(action)
+        for seat in state.seats_to_act():
+            if pack & ~state.hands[seat] == 0:
+                return seat
+        raise ValueError(
+            f"{A.action_text(action)} is not the pack of any seat still to split"
+        )
+    return state.current_seat()
+
+
+def evaluate_actions(
+    states: Sequence[State],
+    actions: Sequence[int],
+    playouts: int,
+    seed: int,
+    policy: str = "heuristic",
+) -> npt.NDArray[np.float64]:
+    """Mean final round score of every seat after each candidate action.
+
+    ``states`` are positions at the same decision point for the same seat (e.g.
+    worlds drawn with :func:`meio.engine.sample_world`), ``actions`` are legal in
+    each of them. Each action is applied in every state and the rest of the
+    current round (splits still due and pile choices included) is played
+    ``playouts`` times by ``policy``. Returns shape ``(len(actions), players)``:
+    the mean |H - V| of each seat over all states and playouts, in partnership
+    each seat's team score |H0 + H2 - V0 - V2|. Lower is better for that seat.
+
+    Every action is played out on the same random streams, so the differences
+    between rows measure the actions, not the luck of the playouts.
+    """
+    if not states:
+        raise ValueError("evaluate_actions needs at least one state")
+    if not actions:
+        raise ValueError("evaluate_actions needs at least one candidate action")
+    if not isinstance(playouts, int) or not 0 < playouts <= _MAX_PLAYOUTS:
+        raise ValueError(f"playouts must be 1 to {_MAX_PLAYOUTS}, not {playouts!r}")
+    code = policy_code(policy)
+    first = states[0]
+    config = first.config
+    if first.phase is Phase.OVER:
+        raise ValueError("the match is over: there is no round left to play out")
+    seat = _acting_seat(first, actions[0])
+    worlds = np.zeros((len(states), K.STATE_LEN), dtype=np.int32)
+    for w, state in enumerate(states):
+        if (state.config.edition, state.config.players, state.config.partnership,
+                state.config.special_cards) != (config.edition, config.players,
+                                                config.partnership, config.special_cards):
+            raise ValueError(f"state {w} is of another game than state 0")
+        for action in actions:
+            if not state.is_legal(action, seat) or _acting_seat(state, action) != seat:
+                raise ValueError(
+                    f"{A.action_text(action)} is not legal for seat {seat} in state {w}"
+                )
+        worlds[w] = state_to_arrays(state).array
+    kinds = np.zeros(len(actions), dtype=np.int32)
+    values = np.zeros(len(actions), dtype=np.int32)
+    packs = np.zeros((len(actions), 6), dtype=np.int32)
+    for i, action in enumerate(actions):
+        if A.is_pack(action):
+            kinds[i] = 1
+            packs[i] = C.cards_of(A.pack_of(action))
+        else:
+            values[i] = action
+    t = tables_for(config)
+    return np.asarray(
+        K.evaluate(
+            t.cfg, t.val2, t.strength, worlds, kinds, values, packs, seat, playouts,
+            int(seed) & 0x7FFFFFFFFFFFFFFF, code, HEURISTIC_EPSILON,
+        ),
+        dtype=np.float64,
+    )
