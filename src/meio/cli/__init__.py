@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "meio.cli.bots",
     "meio.cli.records",
     "meio.cli.demo",
+    "meio.cli.play",
     "meio.cli.sim",
 )
 

@@ -1,0 +1,166 @@
+"""The search bot: determinized Monte Carlo (PIMC) over sampled worlds.
+
+For each decision it deals the cards it cannot see at random, consistently with
+its view (:func:`~meio.engine.sample_world`), a number of times; in every such
+world it tries each legal action and plays the round out with the heuristic
+policy; it takes the action with the best mean result over the worlds. All
+actions are tried in the *same* worlds (common random numbers), so differences
+between actions are measured far more precisely than the values themselves.
+
+The split is searched the same way, but not over all 1,716 packs: the
+heuristic ranks every pack (:func:`~meio.bots.policy.rank_packs`) and only the
+best few are simulated. Other seats' packs are secret, so in each world every
+other seat splits with the heuristic before play starts.
+
+The objective is the seat's own expected round score (its team's in
+partnership); with 2 players and in partnership, where a round is won by
+scoring lower than the other side, it is the expected *difference* of scores.
+Levels fix the work per decision (never a clock), so the bot is deterministic
+given its seed: ``search:1`` (quick), ``search:2`` (the default, ``search``),
+``search:3`` (strong, slow).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from meio.bots.base import register
+from meio.bots.playout import Evaluator, evaluator
+from meio.bots.policy import choose_pack, rank_packs
+from meio.engine import Phase, State, View, sample_world
+from meio.engine import actions as A
+
+
+class Level(NamedTuple):
+    """How much work one decision gets."""
+
+    card_worlds: int  #: sampled worlds per card or pile decision
+    card_playouts: int  #: playouts of each action in each world
+    split_candidates: int  #: packs simulated at the split (the heuristic's best)
+    split_worlds: int  #: sampled worlds for the split
+    split_playouts: int
+
+
+LEVELS = {
+    1: Level(card_worlds=24, card_playouts=2, split_candidates=8, split_worlds=40,
+             split_playouts=1),
+    2: Level(card_worlds=80, card_playouts=4, split_candidates=16, split_worlds=120,
+             split_playouts=2),
+    3: Level(card_worlds=200, card_playouts=8, split_candidates=30, split_worlds=300,
+             split_playouts=3),
+}
+DEFAULT_LEVEL = 2
+
+
+def decision_seed(seed: int, view: View) -> int:
+    """A seed for one decision, fixed by the bot's seed and what the view shows."""
+    key = (seed, view.round_index, view.phase.value, view.half, view.trick_number,
+           len(view.current_trick), view.hand, view.pack, view.seat)
+    return hash(key) & 0xFFFFFFFFFFFF
+
+
+def split_worlds(view: View, count: int, rng: random.Random) -> list[State]:
+    """Worlds for judging ``view.seat``'s split: every other seat has split with the
+    heuristic, so this seat is the one to act."""
+    seat = view.seat
+    assert seat is not None
+    n = view.config.players
+    fresh = dataclasses.replace(
+        view, split_done=(False,) * n, seats_to_act=tuple(range(n)), pack=0
+    )
+    worlds = []
+    for _ in range(count):
+        world = sample_world(fresh, rng)
+        for other in range(n):
+            if other != seat:
+                world.apply_unchecked(A.pack_action(_pack_of(choose_pack(world.hands[other],
+                                                                          world.config))), other)
+        worlds.append(world)
+    return worlds
+
+
+def _pack_of(action: int) -> int:
+    return A.pack_of(action)
+
+
+def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
+    """Lower is better: own mean score, or own minus the other side's (2 players, teams)."""
+    seat = view.seat
+    assert seat is not None
+    cfg = view.config
+    own = means[:, seat]
+    if cfg.players == 2 or cfg.partnership:
+        other = means[:, (seat + 1) % cfg.players]
+        result: npt.NDArray[np.float64] = own - other
+        return result
+    return own
+
+
+class SearchBot:
+    """PIMC search with heuristic playouts; see the module docstring."""
+
+    def __init__(self, seed: int = 0, level: int = DEFAULT_LEVEL, *,
+                 budget: Level | None = None, evaluate: Evaluator | None = None,
+                 policy: str = "heuristic") -> None:
+        """``level`` picks a budget from :data:`LEVELS`; ``budget`` overrides it;
+        ``evaluate`` replaces the playout engine (default: ``meio.sim`` when present)."""
+        if level not in LEVELS:
+            raise ValueError(f"search level {level} does not exist; choose 1, 2 or 3")
+        self.seed = seed
+        self.level = level
+        self.budget = budget or LEVELS[level]
+        self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
+        self._evaluate = evaluate
+        self.policy = policy
+
+    @property
+    def evaluate(self) -> Evaluator:
+        if self._evaluate is None:
+            self._evaluate = evaluator()  # resolved on first use: construction stays cheap
+        return self._evaluate
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        rng = random.Random(decision_seed(self.seed, view))
+        if view.phase is Phase.SPLIT:
+            return self.choose_pack(view, rng)
+        options = list(legal)
+        budget = self.budget
+        worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
+        means = self.evaluate(worlds, options, budget.card_playouts, rng.getrandbits(32),
+                              self.policy)
+        scores = objective(means, view)
+        return options[int(np.argmin(scores))]
+
+    def choose_pack(self, view: View, rng: random.Random) -> int:
+        """The split: simulate the heuristic's best packs, keep the best on average."""
+        ranking = rank_packs(view.hand, view.config)
+        packs = [A.pack_action(ranking.pack(i))
+                 for i in ranking.best(self.budget.split_candidates)]
+        worlds = split_worlds(view, self.budget.split_worlds, rng)
+        means = self.evaluate(worlds, packs, self.budget.split_playouts, rng.getrandbits(32),
+                              self.policy)
+        return packs[int(np.argmin(objective(means, view)))]
+
+
+
+
+def _factory(level: int) -> Callable[[int], SearchBot]:
+    def make(seed: int) -> SearchBot:
+        return SearchBot(seed, level)
+
+    return make
+
+
+register("search", _factory(DEFAULT_LEVEL))
+for _level in LEVELS:
+    register(f"search:{_level}", _factory(_level))

@@ -1,0 +1,201 @@
+"""``meio advise`` (the split advisor) and ``meio tournament`` (duplicate bot matches)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from meio.cli.app import app
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+@app.command()
+def advise(
+    hand: Annotated[str, typer.Argument(help="your 13 cards as codes, e.g. 'AS KS 9H -1 ...'")],
+    players: Annotated[int, typer.Option("--players", "-p", help="table size, 2-5")] = 4,
+    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
+    partnership: Annotated[bool, typer.Option(help="4-player partnership")] = False,
+    specials: Annotated[
+        str | None,
+        typer.Option(help="the special cards in the deck (meio), e.g. '-1,A+,+.5,Q+'; "
+                          "default: those in your hand, then -1 A+ -2H +.5 Q+ in that order"),
+    ] = None,
+    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    leader: Annotated[int | None, typer.Option(help="the seat leading trick 1, if known")] = None,
+    chosen: Annotated[str | None, typer.Option(help="a pack you are considering (6 codes)")] = None,
+    budget: Annotated[float, typer.Option(help="seconds of simulation")] = 2.0,
+    top: Annotated[int, typer.Option(help="candidates to show")] = 5,
+    seed: Annotated[int, typer.Option(help="seed of the simulation")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Rank packs for a 13-card hand by expected round score, and say why the best balances."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from meio.bots.advisor import advise_view
+    from meio.engine import MatchConfig, State
+    from meio.engine import cards as C
+    from meio.engine.errors import MeioError
+
+    try:
+        mask = C.parse_cards(hand)
+        if mask.bit_count() != 13:
+            raise _fail(f"a hand is 13 cards; you gave {mask.bit_count()}")
+        if budget <= 0 or top < 1:
+            raise _fail("--budget must be positive and --top at least 1")
+        special_ids = _specials(edition, players, mask, specials)
+        cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
+                          partnership=partnership, specials=special_ids, seed=seed,
+                          first_leader=leader)
+        if not 0 <= seat < players:
+            raise _fail(f"seat {seat} is not a seat of a {players}-player table")
+        outside = mask & ~cfg.deck
+        if outside:
+            raise _fail(f"{C.format_cards(outside)} not in the {edition} deck for {players} "
+                        "players with these specials")
+        view = State.new(cfg, deals=[_deal(cfg, mask, seat, seed)]).view(seat)
+        chosen_mask = None
+        if chosen is not None:
+            chosen_mask = C.parse_cards(chosen)
+            if chosen_mask & ~mask or chosen_mask.bit_count() != 6:
+                raise _fail("--chosen must be 6 cards of your hand")
+        advice = advise_view(view, chosen_pack=chosen_mask, budget_s=budget, seed=seed)
+    except MeioError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(advice.to_dict(), indent=1))
+        return
+    console = Console()
+    table = Table(title=f"Packs for {C.format_cards(mask)} ({advice.worlds} simulated deals)")
+    for col in ("#", "pack (second half)", "expected score", "95% CI", "H", "V", "why"):
+        table.add_column(col)
+    shown = advice.candidates[:top]
+    if advice.chosen is not None and advice.chosen not in shown:
+        shown.append(advice.chosen)
+    for i, c in enumerate(shown, 1):
+        mark = " (yours)" if advice.chosen is not None and c.pack == advice.chosen.pack else ""
+        table.add_row(str(i), C.format_cards(c.pack) + mark, f"{c.mean:.2f}",
+                      f"{c.low:.2f}–{c.high:.2f}", f"{c.first_half_tricks:.1f}",
+                      f"{c.second_half_tricks:.1f}", c.reason)
+    console.print(table)
+    console.print(advice.explanation)
+
+
+def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple[int, ...] | None:
+    from meio.engine import cards as C
+
+    if edition != "meio":
+        return None
+    if given is not None:
+        return tuple(C.cards_of(C.parse_cards(given)))
+    held = [c for c in C.SPECIALS if hand >> c & 1]
+    rest = [c for c in C.SPECIALS if c not in held]
+    return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
+
+
+def _deal(cfg: object, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
+    """Some deal giving ``seat`` its hand; the others' cards are placeholders the advisor
+    never sees (it reads only the seat's view)."""
+    from meio.engine import MatchConfig
+    from meio.engine import cards as C
+
+    assert isinstance(cfg, MatchConfig)
+    rest = C.cards_of(cfg.deck & ~hand)
+    random.Random(seed).shuffle(rest)
+    hands = []
+    for s in range(cfg.players):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(C.mask_of(rest[:13]))
+            rest = rest[13:]
+    return hands, C.mask_of(rest), cfg.leader_of_round_one
+
+
+@app.command()
+def tournament(
+    bots: Annotated[str, typer.Option(help="comma-separated bots, e.g. search,heuristic,random")],
+    players: Annotated[int, typer.Option("--players", "-p", help="table size, 2-5")] = 4,
+    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
+    partnership: Annotated[bool, typer.Option(help="4-player partnership")] = False,
+    matches: Annotated[int, typer.Option(help="deals; each is played once per lineup")] = 10,
+    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
+    seed: Annotated[int, typer.Option(help="base seed of the deals")] = 0,
+    out: Annotated[Path, typer.Option(help="folder for records and the summary")] = Path(
+        "tournament"),
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary JSON")] = False,
+) -> None:
+    """Play duplicate matches between bots and report who is better.
+
+    Every deal is replayed with the bots rotated through the seats, so the luck of
+    the deal cancels out. Saves each match as a meio-record/1 file under OUT/records
+    and the summary as OUT/summary.json and OUT/summary.csv.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from meio.bots import bot_kinds
+    from meio.engine import MatchConfig
+    from meio.engine.errors import MeioError
+    from meio.tournament import TournamentSpec, lineups, run_tournament, summarize
+
+    names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    known = bot_kinds()
+    unknown = [b for b in names if b not in known]
+    if not names or unknown:
+        raise _fail(f"unknown bot {', '.join(unknown) or '(none given)'}; choose from "
+                    f"{', '.join(known)}")
+    if matches < 1 or jobs < 1:
+        raise _fail("--matches and --jobs must be at least 1")
+    try:
+        MatchConfig(edition=edition, players=players, partnership=partnership)  # type: ignore[arg-type]
+    except MeioError as exc:
+        raise _fail(str(exc)) from None
+    spec = TournamentSpec(names, players, edition, partnership, matches, seed)  # type: ignore[arg-type]
+    total = matches * len(lineups(names, players))
+    console = Console(stderr=True)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
+        task = bar.add_task("matches", total=total)
+        results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
+                                 progress=lambda _r: bar.advance(task))
+    summary = summarize(results)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
+    with (out / "summary.csv").open("w", newline="") as fh:
+        csv.writer(fh).writerows(summary.csv_rows())
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), indent=1))
+        return
+    table = Table(title=f"{players}-player {edition}{' partnership' if partnership else ''}: "
+                        f"{summary.deals} deals, {summary.games} matches")
+    for col in ("bot", "matches", "wins", "win %", "mean round score", "95% CI", "rating"):
+        table.add_column(col)
+    for b in summary.bots:
+        table.add_row(b.bot, str(b.matches), f"{b.wins:.1f}", f"{100 * b.win_rate:.1f}",
+                      f"{b.mean_score:.3f}", f"{b.ci_low:.3f}–{b.ci_high:.3f}",
+                      f"{b.rating:.0f}")
+    out_console = Console()
+    out_console.print(table)
+    if len(summary.bots) > 1:
+        pw = Table(title="pairwise win rate (row against column)")
+        pw.add_column("")
+        order = [s.bot for s in summary.bots]
+        for name in order:
+            pw.add_column(name)
+        for a in order:
+            pw.add_row(a, *("—" if a == c else f"{100 * summary.pairwise[a].get(c, 0):.0f}%"
+                            for c in order))
+        out_console.print(pw)
+    out_console.print("rating: Bradley–Terry fit to the pairwise results, Elo scale, mean 1500. "
+                      f"Records and summary in {out}/")

@@ -1,0 +1,203 @@
+"""Playing a duplicate tournament.
+
+*Duplicate* here means: deal ``d`` of a tournament is the match built from
+``MatchConfig(seed=deal_seed(seed, d))``, and it is played once per *lineup*,
+each lineup being the seat order of the bots rotated by one seat. The engine
+deals every round from the match seed and the round number alone, so in all
+lineups of a deal **every round's hands, the special cards and round 1's
+leader are identical**; what may differ is who leads rounds 2 and 3 (the
+highest scorer of the previous round, which depends on play) and, with 2
+players or in partnership, how many rounds are played (the first side to 2
+round victories ends the match). :func:`check_duplicates` verifies this from
+the saved records.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from meio.bots import make_bot, play_match
+from meio.engine import MatchConfig, State
+from meio.engine import cards as C
+from meio.engine.config import Edition
+from meio.engine.record import Record
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What to play: bots, table, number of deals and the base seed."""
+
+    bots: tuple[str, ...]
+    players: int = 4
+    edition: Edition = "meio"
+    partnership: bool = False
+    matches: int = 10  #: deals; each is played once per lineup
+    seed: int = 0
+
+    def config(self, deal: int) -> MatchConfig:
+        return MatchConfig(edition=self.edition, players=self.players,
+                           partnership=self.partnership, seed=deal_seed(self.seed, deal))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTask:
+    """One match to play: a deal and the bot sitting at each seat."""
+
+    spec: TournamentSpec
+    deal: int
+    rotation: int
+    lineup: tuple[str, ...]
+    record_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """What a match gave, by seat."""
+
+    deal: int
+    rotation: int
+    lineup: tuple[str, ...]
+    round_scores: tuple[tuple[int, ...], ...]  #: by round, by seat (team score in partnership)
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    victories: tuple[int, ...] | None
+    hands: tuple[tuple[int, ...], ...] = field(default=())  #: by round, the dealt hands
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The match seed of deal ``deal`` of a tournament seeded ``seed``."""
+    return seed * 1_000_003 + deal
+
+
+def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Distinct seat orders: the bots repeated to fill the table, rotated seat by seat."""
+    if not bots:
+        raise ValueError("a tournament needs at least one bot")
+    base = [bots[i % len(bots)] for i in range(players)]
+    out: list[tuple[str, ...]] = []
+    for r in range(players):
+        order = tuple(base[(i + r) % players] for i in range(players))
+        if order not in out:
+            out.append(order)
+    return out
+
+
+def tasks_for(spec: TournamentSpec, record_dir: Path | None = None) -> list[MatchTask]:
+    """Every match of a tournament, deal by deal."""
+    tasks = []
+    for deal in range(spec.matches):
+        for r, lineup in enumerate(lineups(spec.bots, spec.players)):
+            path = None
+            if record_dir is not None:
+                path = str(record_dir / f"deal{deal:04d}-lineup{r}.json")
+            tasks.append(MatchTask(spec, deal, r, lineup, path))
+    return tasks
+
+
+def play_task(task: MatchTask) -> MatchResult:
+    """Play one match (in a worker process) and save its record if asked."""
+    cfg = task.spec.config(task.deal)
+    bots = [make_bot(kind, seed=cfg.seed * 8 + seat) for seat, kind in enumerate(task.lineup)]
+    state = play_match(cfg, bots)
+    if task.record_path is not None:
+        Path(task.record_path).write_text(json.dumps(Record.from_state(state).to_json()))
+    return _result(task, state)
+
+
+def _result(task: MatchTask, state: State) -> MatchResult:
+    n = state.config.players
+    scores = []
+    for r in state.rounds:
+        if r.team_scores is not None:
+            scores.append(tuple(r.team_scores[s % 2] for s in range(n)))
+        else:
+            scores.append(tuple(r.scores))
+    victories = state.victories
+    return MatchResult(
+        deal=task.deal,
+        rotation=task.rotation,
+        lineup=task.lineup,
+        round_scores=tuple(scores),
+        totals=tuple(state.totals),
+        winners=tuple(state.winners),
+        victories=None if victories is None else tuple(victories),
+        hands=tuple(start.deal for start in state.round_starts()),
+    )
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    *,
+    jobs: int = 1,
+    record_dir: Path | None = None,
+    progress: Callable[[MatchResult], None] | None = None,
+) -> list[MatchResult]:
+    """Play every match; ``jobs`` worker processes (1: in this process)."""
+    for kind in spec.bots:
+        make_bot(kind, 0)  # an unknown bot fails here, before any work
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    tasks = tasks_for(spec, record_dir)
+    results: list[MatchResult] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(play_task(task))
+            if progress:
+                progress(results[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_task, t) for t in tasks]
+            for fut in as_completed(futures):
+                results.append(fut.result())
+                if progress:
+                    progress(results[-1])
+    results.sort(key=lambda r: (r.deal, r.rotation))
+    return results
+
+
+def check_duplicates(record_dir: Path) -> dict[str, int]:
+    """Read the saved records and count what the lineups of each deal share.
+
+    Returns counts: ``deals``, ``records``, ``round1_identical`` (deals whose
+    lineups all had the same round-1 hands, specials and leader),
+    ``rounds_compared`` and ``rounds_identical`` (later rounds played in two or
+    more lineups, and those dealt the same hands in all of them), and
+    ``leaders_differ`` (later rounds whose leader differed between lineups).
+    """
+    by_deal: dict[str, list[Record]] = {}
+    for path in sorted(record_dir.glob("deal*-lineup*.json")):
+        deal = path.name.split("-")[0]
+        by_deal.setdefault(deal, []).append(Record.from_json(path.read_text()))
+    out = {"deals": len(by_deal), "records": 0, "round1_identical": 0, "rounds_compared": 0,
+           "rounds_identical": 0, "leaders_differ": 0}
+    for records in by_deal.values():
+        out["records"] += len(records)
+        first = records[0]
+        if all(
+            r.rounds[0].hands == first.rounds[0].hands
+            and r.rounds[0].leader == first.rounds[0].leader
+            and r.specials == first.specials
+            for r in records
+        ):
+            out["round1_identical"] += 1
+        rounds = max(len(r.rounds) for r in records)
+        for k in range(1, rounds):
+            present = [r.rounds[k] for r in records if len(r.rounds) > k]
+            if len(present) < 2:
+                continue
+            out["rounds_compared"] += 1
+            if all(p.hands == present[0].hands for p in present):
+                out["rounds_identical"] += 1
+            if len({p.leader for p in present}) > 1:
+                out["leaders_differ"] += 1
+    return out
+
+
+def describe_deal(record: Record, round_index: int = 0) -> str:
+    """The hands of one round of a record, as text (for reports)."""
+    rnd = record.rounds[round_index]
+    return "; ".join(f"seat {s}: {C.format_cards(h)}" for s, h in enumerate(rnd.hands))

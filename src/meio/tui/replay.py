@@ -1,0 +1,224 @@
+"""``meio view FILE``: step through a game record, card by card or trick by trick.
+
+The record holds every hand, so the viewer shows them all, as a replay of a
+finished deal does at a bridge club. Positions are rebuilt through the engine
+(each a :class:`~meio.engine.State` snapshot), so the viewer checks the record
+as it loads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Static
+
+from meio.engine import MeioError, Phase, State, Trick
+from meio.engine.record import Record
+from meio.tui.cards import card_label, cards_text, sorted_cards
+from meio.tui.screens import HelpScreen
+from meio.tui.session import PlaySettings, Session, SessionError
+from meio.tui.widgets import seats_table, trick_panel
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The match after ``step`` actions of the record."""
+
+    step: int
+    state: State
+    last_trick: Trick | None
+    last_trick_half: int
+    log: tuple[str, ...]
+    #: whether the action that led here completed a trick
+    trick_done: bool
+
+
+class Replay:
+    """Every position of a recorded match, from the deal to the last action.
+
+    >>> from meio.engine import MatchConfig, State
+    >>> st = State.new(MatchConfig(players=2, seed=1))
+    >>> for _ in range(3): st.apply(st.legal_actions()[0])
+    >>> len(Replay(st).positions)
+    4
+    """
+
+    def __init__(self, final: State, *, ascii: bool = False) -> None:
+        cfg = final.config
+        deals = [(s.deal, s.aside, s.leader) for s in final.round_starts()]
+        fresh = State.new(cfg, deals=deals)
+        names = [f"Seat {s}" for s in range(cfg.players)]
+        settings = PlaySettings(
+            edition=cfg.edition, players=cfg.players, partnership=cfg.partnership, seat=-1
+        )
+        session = Session(settings, fresh, [None] * cfg.players, titles=names)
+        session.label = lambda card: card_label(card, ascii)
+        self.names = names
+        self.positions: list[Position] = [self._snapshot(session, 0, False)]
+        for step, (seat, action) in enumerate(final.history, start=1):
+            before = session.last_trick, session.last_trick_round
+            session.play(action, seat)
+            done = (session.last_trick, session.last_trick_round) != before
+            self.positions.append(self._snapshot(session, step, done))
+
+    @staticmethod
+    def _snapshot(session: Session, step: int, done: bool) -> Position:
+        st = session.state
+        last = session.last_trick if session.last_trick_round == st.round_index else None
+        if st.is_over:
+            last = session.last_trick
+        return Position(
+            step,
+            st.clone(),
+            last,
+            session.last_trick_half,
+            tuple(e.text for e in session.log),
+            done,
+        )
+
+    @classmethod
+    def load(cls, path: Path, *, ascii: bool = False) -> Replay:
+        """Read and check the record at ``path``; raises :class:`SessionError`."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SessionError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            state = Record.from_json(text).to_state()
+        except MeioError as exc:
+            raise SessionError(f"{path}: {exc}") from None
+        return cls(state, ascii=ascii)
+
+    def next_trick(self, index: int, step: int) -> int:
+        """The position of the next (``step`` 1) or previous (-1) completed trick."""
+        i = index + step
+        while 0 < i < len(self.positions) - 1 and not self.positions[i].trick_done:
+            i += step
+        return max(0, min(len(self.positions) - 1, i))
+
+    def next_round(self, index: int, step: int) -> int:
+        """The first position of the next (``step`` 1) or previous (-1) round."""
+        starts = [
+            i
+            for i, pos in enumerate(self.positions)
+            if i == 0 or pos.state.round_index != self.positions[i - 1].state.round_index
+        ]
+        if step > 0:
+            return next((i for i in starts if i > index), len(self.positions) - 1)
+        return next((i for i in reversed(starts) if i < index), 0)
+
+
+class ReplayApp(App[None]):
+    """The ``meio view`` application."""
+
+    CSS = """
+    #status { height: 1; background: $primary-background; }
+    #top { height: 7; }
+    #seats { width: 1fr; }
+    #trick { width: 32; border-left: solid $primary; padding-left: 1; }
+    #hands { height: auto; max-height: 6; }
+    #log { height: 1fr; color: $text-muted; }
+    .dialog { width: 76; height: auto; border: thick $accent; background: $surface; }
+    ModalScreen { align: center middle; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "Next card"),
+        Binding("left", "step(-1)", "Back"),
+        Binding("n", "trick(1)", "Next trick"),
+        Binding("p", "trick(-1)", "Prev trick"),
+        Binding("right_square_bracket", "round(1)", "Next round"),
+        Binding("left_square_bracket", "round(-1)", "Prev round"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, replay: Replay, *, title: str = "", ascii: bool = False) -> None:
+        super().__init__()
+        self.replay = replay
+        self.index = 0
+        self.ascii = ascii
+        self.record_title = title
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="top"):
+            yield Static(id="seats")
+            yield Static(id="trick")
+        yield Static(id="hands")
+        yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """Draw the current position."""
+        pos = self.replay.positions[self.index]
+        st = pos.state
+        view = st.spectator_view()
+        cfg = st.config
+        names = self.replay.names
+        total = len(self.replay.positions) - 1
+        where = (
+            "match over"
+            if st.is_over
+            else ("split" if st.phase is Phase.SPLIT else f"trick {st.trick_number}/13")
+        )
+        status = f" Replay {self.record_title} · round {st.round_index + 1} · {where}"
+        status += f" · step {pos.step}/{total}"
+        self.query_one("#status", Static).update(Text(status, style="bold"))
+        levels = ["" for _ in names]
+        self.query_one("#seats", Static).update(seats_table(view, names, levels))
+        self.query_one("#trick", Static).update(
+            trick_panel(view, names, pos.last_trick, pos.last_trick_half, self.ascii)
+        )
+        hands = Text()
+        if not st.is_over:
+            for s in range(cfg.players):
+                if s:
+                    hands.append("\n")
+                hands.append(f"{names[s]}: ", style="bold")
+                hands.append_text(
+                    cards_text(
+                        sorted_cards(st.hands[s]), self.ascii, half=st.half, edition=cfg.edition
+                    )
+                )
+                if st.half == 1 and st.packs[s]:
+                    hands.append(" | pack ", style="dim")
+                    hands.append_text(
+                        cards_text(
+                            sorted_cards(st.packs[s]), self.ascii, half=2, edition=cfg.edition
+                        )
+                    )
+        else:
+            hands.append(f"Winners: {', '.join(names[s] for s in st.winners)}", style="bold green")
+        self.query_one("#hands", Static).update(hands)
+        self.query_one("#log", Static).update(Text("\n".join(pos.log[-8:])))
+
+    def action_step(self, step: int) -> None:
+        self.index = max(0, min(len(self.replay.positions) - 1, self.index + step))
+        self.show()
+
+    def action_trick(self, step: int) -> None:
+        self.index = self.replay.next_trick(self.index, step)
+        self.show()
+
+    def action_round(self, step: int) -> None:
+        self.index = self.replay.next_round(self.index, step)
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.index = 0 if where == 0 else len(self.replay.positions) - 1
+        self.show()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

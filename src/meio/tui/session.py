@@ -1,0 +1,351 @@
+"""A match between one human seat and bots, without any screen.
+
+:class:`Session` owns the true :class:`~meio.engine.State` the way a server
+does; everything the terminal draws comes from :meth:`Session.view` (the human
+seat's :class:`~meio.engine.View`) and from the public log it keeps. Bots are
+asked through the same one-seat view. Keeping this apart from Textual lets the
+tests drive whole matches quickly and lets the app stay a thin drawing layer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from meio.bots import Bot, bot_kinds, make_bot
+from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State, Trick, View
+from meio.engine import actions as A
+from meio.engine import cards as C
+
+#: the sidecar that sits next to a saved record: who played which seat
+SIDECAR_FORMAT = "meio-play/1"
+#: bot delay in seconds between two plays, by speed name
+SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 0.8, "fast": 0.3, "instant": 0.0}
+SPEED_ORDER = ("slow", "normal", "fast", "instant")
+
+
+class SessionError(MeioError, ValueError):
+    """Settings or a saved game the terminal cannot start from."""
+
+
+def default_bot_kind() -> str:
+    """The opponents' level when none is given: ``heuristic`` if installed, else ``random``."""
+    return "heuristic" if "heuristic" in bot_kinds() else "random"
+
+
+def seat_names(players: int, seat: int) -> list[str]:
+    """Names for the seats as the human sees them: "You", then bots by seat number."""
+    return ["You" if s == seat else f"Bot {s}" for s in range(players)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """How a terminal match is set up: the table, the human seat and the bots.
+
+    ``bots`` gives one level per seat; the human seat's entry is ignored (write
+    ``"human"`` there). An empty ``bots`` means the default level everywhere.
+    """
+
+    edition: str = "meio"
+    players: int = 4
+    partnership: bool = False
+    specials: tuple[int, ...] | None = None
+    seat: int = 0
+    seed: int = 0
+    bots: tuple[str, ...] = ()
+    speed: str = "normal"
+
+    def checked(self) -> PlaySettings:
+        """These settings with bots filled in; raises :class:`SessionError` if invalid."""
+        if self.speed not in SPEEDS:
+            raise SessionError(f"unknown speed {self.speed!r}; choose one of: {', '.join(SPEEDS)}")
+        try:
+            self.config()
+        except MeioError as exc:
+            raise SessionError(str(exc)) from None
+        if not 0 <= self.seat < self.players:
+            raise SessionError(
+                f"seat {self.seat} is not a seat of a {self.players}-player table "
+                f"(use 0 to {self.players - 1})"
+            )
+        bots = list(self.bots) or [default_bot_kind()] * self.players
+        if len(bots) == 1:
+            bots = bots * self.players
+        if len(bots) == self.players - 1:
+            bots.insert(self.seat, "human")
+        if len(bots) != self.players:
+            raise SessionError(
+                f"give one bot level, or one for each of the {self.players - 1} other seats, "
+                f"not {len(self.bots)}"
+            )
+        known = bot_kinds()
+        for s, kind in enumerate(bots):
+            if s == self.seat:
+                bots[s] = "human"
+            elif kind not in known:
+                raise SessionError(f"unknown bot level {kind!r}; choose one of: {', '.join(known)}")
+        return replace(self, bots=tuple(bots))
+
+    def config(self) -> MatchConfig:
+        """The engine configuration of these settings."""
+        if self.edition not in ("meio", "classic"):
+            raise SessionError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
+        return MatchConfig(
+            edition="meio" if self.edition == "meio" else "classic",
+            players=self.players,
+            partnership=self.partnership,
+            specials=self.specials,
+            seed=self.seed,
+        )
+
+    @property
+    def delay(self) -> float:
+        return SPEEDS[self.speed]
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """One public line of the round log, and the trick it closed, if any."""
+
+    round_index: int
+    text: str
+    trick: Trick | None = None
+
+
+@dataclass(slots=True)
+class Session:
+    """The human seat, the bots, and the match they play."""
+
+    settings: PlaySettings
+    state: State
+    bots: list[Bot | None]
+    log: list[LogEntry] = field(default_factory=list)
+    #: the last completed trick (kept after the round moves on, for the table display)
+    last_trick: Trick | None = None
+    last_trick_round: int = -1
+    last_trick_half: int = 1
+    #: how the log names a card (the terminal sets suit symbols here)
+    label: Callable[[int], str] = C.card_code
+    #: seat names to use instead of "You" / "Bot N" (the replay viewer's "Seat N")
+    titles: list[str] | None = None
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def new(cls, settings: PlaySettings) -> Session:
+        """A fresh match from ``settings`` (checked)."""
+        settings = settings.checked()
+        return cls(settings, State.new(settings.config()), _make_bots(settings))
+
+    @classmethod
+    def load(cls, path: Path, overrides: PlaySettings | None = None) -> Session:
+        """Resume the match saved at ``path`` (a ``meio-record/1`` file).
+
+        The human seat, seed and bot levels come from the sidecar written by
+        :meth:`save` (``FILE.play.json``); without one, from ``overrides`` or the
+        defaults.
+        """
+        from meio.engine.record import Record
+
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SessionError(f"cannot read {path}: {exc.strerror}") from None
+        side = _read_sidecar(sidecar_path(path))
+        base = overrides or PlaySettings()
+        seed = int(side.get("seed", base.seed))
+        try:
+            state = Record.from_json(text).to_state(seed=seed)
+        except MeioError as exc:
+            raise SessionError(f"{path} is not a game this terminal can resume: {exc}") from None
+        cfg = state.config
+        bots_raw = side.get("bots", base.bots)
+        settings = replace(
+            base,
+            edition=cfg.edition,
+            players=cfg.players,
+            partnership=cfg.partnership,
+            specials=cfg.specials,
+            seat=int(side.get("seat", base.seat)),
+            seed=seed,
+            bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
+            speed=str(side.get("speed", base.speed)),
+        ).checked()
+        session = cls(settings, state, _make_bots(settings))
+        session.log.append(LogEntry(state.round_index, f"Resumed from {path.name}."))
+        return session
+
+    def save(self, path: Path) -> None:
+        """Write the match as a ``meio-record/1`` record, and the sidecar next to it."""
+        from meio.engine.record import Record
+
+        text = Record.from_state(self.state).to_text()
+        side = {
+            "format": SIDECAR_FORMAT,
+            "record": path.name,
+            "seat": self.settings.seat,
+            "seed": self.settings.seed,
+            "bots": list(self.settings.bots),
+            "speed": self.settings.speed,
+        }
+        try:
+            path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+            sidecar_path(path).write_text(json.dumps(side, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise SessionError(f"cannot write {path}: {exc.strerror}") from None
+
+    # -- what the human may see ----------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.settings.seat
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as the log and the table show them."""
+        return self.titles or seat_names(self.settings.players, self.seat)
+
+    def view(self) -> View:
+        """The human seat's view: the only source of what the screen shows."""
+        return self.state.view(self.seat)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def human_to_act(self) -> bool:
+        """Whether the match waits for the human (their split, card or pile choice)."""
+        return self.seat in self.state.seats_to_act()
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat that acts next, or None when it is the human's turn or the match is over."""
+        for s in self.state.seats_to_act():
+            if s != self.seat:
+                return s
+        return None
+
+    # -- acting --------------------------------------------------------------------------
+    def bot_request(self, seat: int) -> tuple[Bot, View, Sequence[int]]:
+        """The bot of ``seat``, that seat's view and its legal actions.
+
+        Build this where the state lives (the UI thread); ``bot.choose(view, legal)``
+        may then run in a worker thread, as it touches neither the state nor the screen.
+        """
+        bot = self.bots[seat]
+        if bot is None:
+            raise SessionError(f"seat {seat} is played by the human, not a bot")
+        view = self.state.view(seat)
+        return bot, view, view.legal_actions()
+
+    def bot_choice(self, seat: int) -> int:
+        """Ask seat's bot for its action (in the calling thread)."""
+        bot, view, legal = self.bot_request(seat)
+        return bot.choose(view, legal)
+
+    def run_bots(self) -> None:
+        """Let the bots act until the human must act or the match ends (no delays)."""
+        seat = self.bot_to_act()
+        while seat is not None:
+            self.play(self.bot_choice(seat), seat)
+            seat = self.bot_to_act()
+
+    def play(self, action: int, seat: int | None = None) -> None:
+        """Apply ``action`` for ``seat`` (default: the human), logging what everyone saw.
+
+        Raises :class:`IllegalActionError` (with a reason for the player) and changes
+        nothing when the rules do not allow it.
+        """
+        who = self.seat if seat is None else seat
+        st = self.state
+        if st.is_over:
+            raise IllegalActionError(who, action, "the match is over")
+        before_round = st.round_index
+        before_tricks = len(st.tricks)
+        pending = st.tricks[-1] if st.phase is Phase.PILE else None
+        st.apply(action, who)
+        self._log_action(who, action, before_round)
+        trick: Trick | None = None
+        if st.round_index != before_round or st.is_over:
+            # the state has moved on to the next round: its last trick is in the result
+            trick = st.rounds[-1].tricks[-1]
+        elif len(st.tricks) > before_tricks or pending is not None:
+            trick = st.tricks[-1]
+        if trick is not None and trick.pile:
+            index = before_tricks if pending is not None else before_tricks + 1
+            self._log_trick(before_round, trick, 1 if index <= 7 else 2)
+        if st.round_index != before_round or st.is_over:
+            self._log_round_end(before_round)
+
+    def _log_action(self, seat: int, action: int, r: int) -> None:
+        name = self.names[seat]
+        if A.is_pack(action):
+            text = (
+                f"{name} chose a pack."
+                if seat != self.seat
+                else (f"You keep {self._labels(A.pack_of(action))} for the second half.")
+            )
+        elif A.is_pile(action):
+            text = f"{name} put the trick in the {'first' if action == A.PILE_1 else 'second'}"
+            text += "-half pile."
+        elif A.is_declare(action):
+            card = self.label(A.card_of(action))
+            text = f"{name} led {card} and declared {C.SUIT_NAMES[A.declared_suit(action)]}."
+        else:
+            text = f"{name} played {self.label(action)}."
+        self.log.append(LogEntry(r, text))
+
+    def _labels(self, mask: int) -> str:
+        return " ".join(self.label(c) for c in sorted(C.cards_of(mask), key=C.sort_key))
+
+    def _log_trick(self, round_index: int, trick: Trick, half: int) -> None:
+        self.last_trick = trick
+        self.last_trick_round = round_index
+        self.last_trick_half = half
+        pile = "H (first-half)" if trick.pile == 1 else "V (second-half)"
+        self.log.append(
+            LogEntry(round_index, f"{self.names[trick.winner]} won the trick → pile {pile}.", trick)
+        )
+
+    def _log_round_end(self, round_index: int) -> None:
+        result = self.state.rounds[round_index]
+        scores = ", ".join(f"{n} {v}" for n, v in zip(self.names, result.scores, strict=True))
+        self.log.append(LogEntry(round_index, f"Round {round_index + 1} over: {scores}."))
+        if self.state.is_over:
+            self.log.append(LogEntry(round_index, f"Match over: {self.winner_text()}."))
+
+    def winner_text(self) -> str:
+        """Who won the match, in words (empty while it goes on)."""
+        winners = self.state.winners
+        if not winners:
+            return ""
+        names = [self.names[s] for s in winners]
+        you = self.seat in winners
+        if len(names) == 1:
+            return "you win" if you else f"{names[0]} wins"
+        joined = " and ".join(names)
+        return f"{joined} win" + (" (you share the victory)" if you else "")
+
+
+def sidecar_path(path: Path) -> Path:
+    """Where :meth:`Session.save` writes the seats and bots of a saved record."""
+    return path.with_name(path.name + ".play.json")
+
+
+def _read_sidecar(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SessionError(f"{path} is not a readable {SIDECAR_FORMAT} file: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
+        raise SessionError(f"{path} is not a {SIDECAR_FORMAT} file")
+    return data
+
+
+def _make_bots(settings: PlaySettings) -> list[Bot | None]:
+    return [
+        None if s == settings.seat else make_bot(kind, settings.seed * 31 + s + 1)
+        for s, kind in enumerate(settings.bots)
+    ]

@@ -1,0 +1,295 @@
+"""The widgets of the table: the hand, the trick, the seats and score sheet, choosers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from meio.engine import Trick, View
+from meio.engine import cards as C
+from meio.tui.cards import CARD_WIDTH, blank_rows, card_face, card_label, join_rows, suit_symbol
+
+
+class HandView(Widget, can_focus=True):
+    """The human's cards, face up and sorted; a cursor moves with ←/→ or the mouse.
+
+    In *split* mode the picked cards (the second-half pack) stand raised; in
+    *play* mode the card under the cursor stands raised and cards that may not be
+    played now are greyed. Space, Enter or a click posts :class:`HandView.Activated`.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("home", "move(-99)", show=False),
+        Binding("end", "move(99)", show=False),
+        Binding("space,enter", "activate", "Pick/Play"),
+    ]
+
+    DEFAULT_CSS = """
+    HandView { height: 4; width: 1fr; }
+    HandView:focus { background: $boost; }
+    """
+
+    class Activated(Message):
+        """The player chose ``card`` (by key or click)."""
+
+        def __init__(self, card: int) -> None:
+            self.card = card
+            super().__init__()
+
+    def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii = ascii
+        self.cards: list[int] = []
+        self.picked: set[int] = set()
+        self.playable: set[int] | None = None
+        self.mode = "play"
+        self.cursor = 0
+        self.half = 1
+        self.edition = "meio"
+
+    def show(
+        self,
+        cards: Sequence[int],
+        *,
+        mode: str,
+        half: int,
+        edition: str,
+        picked: set[int] | None = None,
+        playable: set[int] | None = None,
+    ) -> None:
+        """Draw ``cards`` (already in hand order), keeping the cursor on the same card."""
+        current = self.current_card
+        self.cards = list(cards)
+        self.mode = mode
+        self.half = half
+        self.edition = edition
+        self.picked = set(picked or ())
+        self.playable = playable
+        if current in self.cards:
+            self.cursor = self.cards.index(current)
+        self.cursor = max(0, min(self.cursor, len(self.cards) - 1))
+        self.refresh()
+
+    @property
+    def current_card(self) -> int | None:
+        return self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
+
+    def render(self) -> Text:
+        faces: list[list[Text]] = []
+        for i, card in enumerate(self.cards):
+            at_cursor = i == self.cursor and self.has_focus
+            dim = self.mode == "play" and self.playable is not None and card not in self.playable
+            face = card_face(
+                card,
+                half=self.half,
+                edition=self.edition,
+                ascii=self.ascii,
+                highlight="bold yellow" if at_cursor else "",
+                dim=dim,
+            )
+            raised = card in self.picked if self.mode == "split" else at_cursor
+            blank = Text(" " * CARD_WIDTH)
+            faces.append([*face, blank] if raised else [blank, *face])
+        if not faces:
+            return Text("(no cards)", style="dim")
+        return join_rows(faces)
+
+    def action_move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = max(0, min(len(self.cards) - 1, self.cursor + step))
+            self.refresh()
+
+    def action_activate(self) -> None:
+        card = self.current_card
+        if card is not None:
+            self.post_message(self.Activated(card))
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.x // CARD_WIDTH
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.focus()
+            self.post_message(self.Activated(self.cards[index]))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+def trick_faces(
+    plays: Sequence[tuple[int, int]],
+    names: Sequence[str],
+    *,
+    half: int,
+    edition: str,
+    ascii: bool,
+    winner: int | None = None,
+) -> Text:
+    """The cards of a trick drawn face up, each with its player's name below it."""
+    faces: list[list[Text]] = []
+    for seat, card in plays:
+        face = card_face(
+            card,
+            half=half,
+            edition=edition,
+            ascii=ascii,
+            highlight="bold green" if seat == winner else "",
+        )
+        label = names[seat][:CARD_WIDTH].center(CARD_WIDTH)
+        faces.append([*face, Text(label, style="bold green" if seat == winner else "")])
+    if not faces:
+        faces.append([*blank_rows(), Text(" " * CARD_WIDTH)])
+    return join_rows(faces)
+
+
+def trick_panel(
+    view: View, names: Sequence[str], last: Trick | None, last_half: int, ascii: bool
+) -> Text:
+    """The middle of the table: the trick in play, or the one just won."""
+    cfg = view.config
+    out = Text()
+    if view.current_trick:
+        led = view.led_suit
+        verb = "declared" if C.is_wild(view.current_trick[0][1]) else "led"
+        out.append(f"{names[view.trick_leader]} {verb} ", style="bold")
+        out.append(f"{suit_symbol(led, ascii)} {C.SUIT_NAMES[led]}\n", style="bold")
+        out.append_text(
+            trick_faces(view.current_trick, names, half=view.half, edition=cfg.edition, ascii=ascii)
+        )
+    elif last is not None:
+        pile = "H" if last.pile == 1 else "V" if last.pile == 2 else "?"
+        out.append(f"{names[last.winner]} won the last trick → {pile}\n", style="bold green")
+        out.append_text(
+            trick_faces(
+                last.plays,
+                names,
+                half=last_half,
+                edition=cfg.edition,
+                ascii=ascii,
+                winner=last.winner,
+            )
+        )
+    else:
+        out.append("No card played yet.\n", style="dim")
+        out.append_text(trick_faces((), names, half=view.half, edition=cfg.edition, ascii=ascii))
+    return out
+
+
+def seats_table(view: View, names: Sequence[str], levels: Sequence[str]) -> Text:
+    """Each seat: whose turn, name, bot level, H and V piles, cards left, the score sheet."""
+    cfg = view.config
+    rounds_shown = max(len(view.rounds), 3 if cfg.rounds else 1)
+    out = Text()
+    head = "   Seat   Level      H  V  Cards "
+    head += "".join(f" R{r + 1}" for r in range(rounds_shown)) + "  Tot"
+    out.append(head + "\n", style="bold underline")
+    acting = set(view.seats_to_act)
+    for s in range(cfg.players):
+        mark = "▶" if s in acting and view.phase.name != "SPLIT" else " "
+        if view.phase.name == "SPLIT":
+            mark = "…" if not view.split_done[s] else "✓"
+        team = ""
+        if cfg.partnership:
+            team = "AB"[s % 2]
+        name = (names[s] + (f" {team}" if team else ""))[:8]
+        line = f" {mark} {name:<8} {levels[s][:9]:<9} {view.piles[s][0]:>2} {view.piles[s][1]:>2}"
+        line += f" {view.hand_sizes[s]:>5} "
+        for r in range(rounds_shown):
+            line += f" {view.rounds[r].scores[s]:>2}" if r < len(view.rounds) else "  ·"
+        line += f" {view.totals[s]:>4}"
+        style = "bold yellow" if s in acting else ("bold" if levels[s] == "human" else "")
+        out.append(line + "\n", style=style)
+    return out
+
+
+def balance_line(view: View, seat: int) -> Text:
+    """Whether the player's (or their team's) halves are balanced right now."""
+    cfg = view.config
+    if cfg.partnership:
+        mates = (seat % 2, seat % 2 + 2)
+        h = sum(view.piles[s][0] for s in mates)
+        v = sum(view.piles[s][1] for s in mates)
+        who = "Your team"
+    else:
+        h, v = view.piles[seat]
+        who = "You"
+    out = Text(f"{who}: H {h} · V {v} — ")
+    if h == v:
+        out.append("balanced ✓", style="bold green")
+    else:
+        out.append(f"off by {abs(h - v)}", style="bold red")
+    if view.victories is not None:
+        wins = " ".join(str(w) for w in view.victories)
+        label = "team victories A B" if cfg.partnership else "victories"
+        out.append(f"   {label}: {wins}")
+    return out
+
+
+class Choice(Static, can_focus=True):
+    """A one-line chooser: ``Label  ◀ value ▶``; ←/→, Space or a click change it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", show=False),
+        Binding("right,space", "step(1)", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    Choice { height: 1; width: 1fr; }
+    Choice:focus { background: $accent 40%; }
+    """
+
+    class Changed(Message):
+        def __init__(self, choice: Choice) -> None:
+            self.choice = choice
+            super().__init__()
+
+    def __init__(self, label: str, options: Sequence[str], value: str, *, id: str) -> None:
+        super().__init__(id=id)
+        self.label = label
+        self.options = list(options)
+        self.index = self.options.index(value) if value in self.options else 0
+
+    @property
+    def value(self) -> str:
+        return self.options[self.index]
+
+    def set_options(self, options: Sequence[str], value: str | None = None) -> None:
+        keep = self.value if value is None else value
+        self.options = list(options)
+        self.index = self.options.index(keep) if keep in self.options else 0
+        self.refresh()
+
+    def render(self) -> Text:
+        out = Text(f" {self.label:<18}", style="bold")
+        out.append(f"◀ {self.value} ▶", style="reverse" if self.has_focus else "")
+        return out
+
+    def action_step(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.options)
+        self.refresh()
+        self.post_message(self.Changed(self))
+
+    def on_click(self) -> None:
+        self.action_step(1)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+def short_cards(mask: int, ascii: bool) -> str:
+    """Plain card labels of a mask in hand order (for logs and tests)."""
+    return " ".join(card_label(c, ascii) for c in sorted(C.cards_of(mask), key=C.sort_key))

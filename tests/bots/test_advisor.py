@@ -1,0 +1,86 @@
+"""The split advisor: its ranking agrees with brute force, and it explains itself."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meio.bots.advisor import advise_view
+from meio.bots.playout import play_out
+from meio.bots.policy import rank_packs
+from meio.bots.search import split_worlds
+from meio.engine import MatchConfig, PackChoices, State
+from meio.engine import actions as A
+from meio.engine.errors import MeioError
+
+
+def _brute_force(state: State, seat: int) -> dict[int, int]:
+    """2-player MEIO: every card is dealt, the heuristic opponent and playouts are
+    deterministic, so each pack's round score is exact: try all 1,716."""
+    (world,) = split_worlds(state.view(seat), 1, random.Random(0))
+    out = {}
+    for action in PackChoices(state.hands[seat]):
+        st = world.clone()
+        st.apply_unchecked(action, seat)
+        play_out(st)
+        out[A.pack_of(action)] = st.rounds[-1].scores[seat]
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_advisor_agrees_with_brute_force_two_players(seed: int) -> None:
+    state = State.new(MatchConfig(players=2, seed=seed))
+    exact = _brute_force(state, 0)
+    # with a pool of every pack, the advisor is the brute force: same values, same best
+    full = advise_view(state.view(0), worlds=1, seed=0, pool=1716, candidates=1716)
+    assert len(full.candidates) == 1716
+    assert {c.pack: c.mean for c in full.candidates} == exact
+    assert full.best.mean == min(exact.values())
+    # pruned by the heuristic, its values are still the exact ones of its candidates,
+    # ranked in order, and its best is no worse than the median pack
+    advice = advise_view(state.view(0), worlds=2, seed=0)
+    for c in advice.candidates:
+        assert c.mean == exact[c.pack]
+        assert c.low == c.high == c.mean  # identical worlds: no uncertainty
+    means = [c.mean for c in advice.candidates]
+    assert means == sorted(means)
+    assert advice.best.mean <= sorted(exact.values())[len(exact) // 2]
+
+
+def test_advice_fields_and_chosen_pack() -> None:
+    state = State.new(MatchConfig(players=4, seed=3))
+    view = state.view(2)
+    worst = rank_packs(view.hand, view.config)
+    chosen = worst.pack(int(worst.cost.argmax()))
+    advice = advise_view(view, chosen_pack=chosen, worlds=12, seed=4)
+    assert advice.best is advice.candidates[0]
+    assert advice.chosen is not None and advice.chosen.pack == chosen
+    assert advice.chosen in advice.candidates
+    assert all(c.low <= c.mean <= c.high for c in advice.candidates)
+    assert all(c.pack & ~view.hand == 0 and c.pack.bit_count() == 6 for c in advice.candidates)
+    assert "Best pack found" in advice.explanation and "Your pack" in advice.explanation
+    assert advice.chosen.mean >= advice.best.mean
+    # the same seed and worlds give the same advice
+    again = advise_view(view, chosen_pack=chosen, worlds=12, seed=4)
+    assert again.candidates == advice.candidates
+
+
+def test_advisor_refuses_outside_the_split() -> None:
+    state = State.new(MatchConfig(players=3, seed=3))
+    with pytest.raises(MeioError, match="6 cards"):
+        advise_view(state.view(0), chosen_pack=0b111, worlds=1)
+    for seat in range(3):
+        state.apply(state.legal_actions(seat)[0], seat)
+    with pytest.raises(MeioError, match="during the split"):
+        advise_view(state.view(0), worlds=1)
+
+
+def test_pack_ranking_rows_follow_pack_choices_order() -> None:
+    state = State.new(MatchConfig(players=4, seed=9))
+    hand = state.hands[1]
+    ranking = rank_packs(hand, state.config)
+    choices = PackChoices(hand)
+    for i in (0, 1, 500, 1715):
+        assert A.pack_action(ranking.pack(i)) == choices[i]
+        assert ranking.index_of(ranking.pack(i)) == i

@@ -1,0 +1,92 @@
+"""Duplicate tournaments: identical deals across lineups, fair statistics, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from meio.cli import app
+from meio.engine.record import Record
+from meio.tournament import (
+    TournamentSpec,
+    check_duplicates,
+    lineups,
+    run_tournament,
+    summarize,
+)
+
+
+def test_lineups_rotate_bots_through_every_seat() -> None:
+    assert lineups(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    three = lineups(["s", "h", "r"], 4)
+    assert len(three) == 4
+    for seat in range(4):
+        assert {lineup[seat] for lineup in three} == {"s", "h", "r"}
+    assert lineups(["x", "y"], 2) == [("x", "y"), ("y", "x")]
+
+
+def test_duplicate_rotation_replays_identical_deals(tmp_path: Path) -> None:
+    spec = TournamentSpec(("heuristic", "random"), players=3, matches=3, seed=5)
+    results = run_tournament(spec, jobs=2, record_dir=tmp_path)
+    assert len(results) == 3 * 3
+    # from the saved records: every lineup of a deal got the same hands every round
+    files = sorted(tmp_path.glob("deal*-lineup*.json"))
+    assert len(files) == 9
+    by_deal: dict[str, list[Record]] = {}
+    for f in files:
+        by_deal.setdefault(f.name[:8], []).append(Record.from_json(f.read_text()))
+    for records in by_deal.values():
+        assert len(records) == 3
+        for k in range(3):
+            assert len({tuple(r.rounds[k].hands) for r in records}) == 1
+        assert len({r.rounds[0].leader for r in records}) == 1
+        assert records[0].to_state().is_over  # a legal, complete record
+    counts = check_duplicates(tmp_path)
+    assert counts["deals"] == 3 and counts["round1_identical"] == 3
+    assert counts["rounds_identical"] == counts["rounds_compared"] == 6
+    # and the bots really did sit in different seats
+    assert {r.lineup for r in results} == set(lineups(spec.bots, 3))
+
+
+def test_summary_counts_shared_wins_fairly() -> None:
+    spec = TournamentSpec(("heuristic", "random"), players=4, matches=4, seed=2)
+    results = run_tournament(spec)
+    summary = summarize(results)
+    assert summary.games == 8 and summary.deals == 4
+    assert abs(sum(b.wins for b in summary.bots) - 8) < 1e-9  # one victory per match
+    for b in summary.bots:
+        assert b.matches == 8 and b.seats == 16
+        assert b.ci_low <= b.mean_score <= b.ci_high
+        assert b.rounds == 16 * 3
+    h = summary.pairwise["heuristic"]["random"]
+    assert abs(h + summary.pairwise["random"]["heuristic"] - 1) < 1e-9
+    ratings = {b.bot: b.rating for b in summary.bots}
+    assert (ratings["heuristic"] > ratings["random"]) == (h > 0.5)
+
+
+def test_tournament_cli(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["tournament", "--bots", "heuristic,random", "--players", "2",
+                                 "--matches", "2", "--seed", "1", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert {b["bot"] for b in summary["bots"]} == {"heuristic", "random"}
+    assert (out / "summary.csv").read_text().startswith("bot,matches")
+    assert len(list((out / "records").glob("*.json"))) == 4
+    bad = runner.invoke(app, ["tournament", "--bots", "heuristic,nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown bot nobody" in bad.output
+
+
+def test_advise_cli() -> None:
+    runner = CliRunner()
+    hand = "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1"
+    result = runner.invoke(app, ["advise", hand, "--players", "4", "--budget", "0.3",
+                                 "--specials=-1,A+,+.5,Q+", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert len(data["best"]["pack"]) == 6 and data["explanation"]
+    bad = runner.invoke(app, ["advise", "AS KS", "--players", "4"])
+    assert bad.exit_code == 2 and "13 cards" in bad.output

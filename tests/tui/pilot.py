@@ -1,0 +1,83 @@
+"""Helpers that drive the terminal app through Textual's headless pilot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from textual.app import App
+from textual.pilot import Pilot
+
+from meio.engine import Phase
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.tui.app import TableScreen
+from meio.tui.screens import DeclareScreen, PileScreen, SaveScreen, SummaryScreen
+from meio.tui.session import Session
+from meio.tui.widgets import HandView
+
+
+def screen_text(app: App[object]) -> str:
+    """What the terminal shows now, as plain text lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def wait_for(pilot: Pilot[object], ready: Callable[[], bool], tries: int = 400) -> None:
+    """Let the app run until ``ready()`` (bots think in threads, so poll)."""
+    for _ in range(tries):
+        if ready():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never reached the expected state:\n" + screen_text(pilot.app))
+
+
+async def press_card(pilot: Pilot[object], card: int) -> None:
+    """Move the hand's cursor to ``card`` and press Enter."""
+    hand = pilot.app.screen.query_one(HandView)
+    index = hand.cards.index(card)
+    await pilot.press("home", *(["right"] * index), "enter")
+
+
+def advance_to(
+    session: Session, ready: Callable[[Session], bool], rng: random.Random, limit: int = 400
+) -> bool:
+    """Play the human at random (bots as themselves) until ``ready`` holds on the human's turn."""
+    for _ in range(limit):
+        session.run_bots()
+        if session.is_over:
+            return False
+        if ready(session):
+            return True
+        legal = session.view().legal_actions()
+        session.play(legal[rng.randrange(len(legal))])
+    return False
+
+
+async def take_turn(pilot: Pilot[object], session: Session, seen: set[str]) -> None:
+    """Answer whatever the app asks now, by keys only; note each kind of prompt in ``seen``."""
+    screen = pilot.app.screen
+    if isinstance(screen, SummaryScreen):
+        seen.add("summary-final" if screen.final else "summary")
+        await pilot.press("enter")
+    elif isinstance(screen, DeclareScreen):
+        seen.add("declare")
+        await pilot.press("d")
+    elif isinstance(screen, PileScreen):
+        seen.add("pile")
+        await pilot.press("2")
+    elif isinstance(screen, SaveScreen):
+        raise AssertionError("unexpected save prompt")
+    elif isinstance(screen, TableScreen) and session.human_to_act() and not screen.driving:
+        view = session.view()
+        if view.phase is Phase.SPLIT:
+            seen.add("split")
+            await pilot.press("home", *(["space", "right"] * 6), "c")
+        elif view.phase is Phase.PLAY:
+            legal = view.legal_actions()
+            cards = [A.card_of(a) for a in legal]
+            wilds = [c for c in cards if C.is_wild(c)]
+            await press_card(pilot, wilds[0] if wilds else cards[0])
+        else:
+            await pilot.pause(0.01)
+    else:
+        await pilot.pause(0.01)
