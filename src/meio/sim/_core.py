@@ -342,7 +342,7 @@ def _heuristic_split(
             n_pack += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _side_balance(s: np.ndarray, cfg: np.ndarray, strength: np.ndarray, seat: int) -> float:
     """Expected final H - V of the seat's side, from what the seat may know: the
     piles, its own cards, its own pack (and in partnership the pack it received)."""
@@ -377,7 +377,7 @@ def _side_balance(s: np.ndarray, cfg: np.ndarray, strength: np.ndarray, seat: in
     return bal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _card_share(c: int, half: int, strength: np.ndarray) -> float:
     """A card's signed contribution to the side's expected H - V in ``half``."""
     if c == PLUS_HALF:
@@ -388,7 +388,7 @@ def _card_share(c: int, half: int, strength: np.ndarray) -> float:
     return float(x) if half == 1 else -float(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heuristic_play(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -451,7 +451,7 @@ def _heuristic_play(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_action(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -502,6 +502,13 @@ def play_out(
             if s[PACK_N + p] == 0:
                 choose_split(s, p, strength, policy, rng, pack)
                 apply_split(s, players, p, pack)
+    if policy == POLICY_RANDOM:
+        # the same draws as choose_action, without its call: passing its arrays costs
+        # reference counting on every card, which doubled the time of a random round
+        while s[PHASE] != ROUND_DONE:
+            n = legal_actions(s, legal)
+            apply_action(s, cfg, val2, int(legal[_below(rng, n)]))
+        return
     while s[PHASE] != ROUND_DONE:
         a = choose_action(s, cfg, val2, strength, policy, epsilon, rng, legal)
         apply_action(s, cfg, val2, a)
