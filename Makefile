@@ -1,5 +1,6 @@
 # Two commands do everything on a fresh machine:
-#   make run    set up and start meio
+#   make run    set up and start meio: the web server at http://127.0.0.1:8000/
+#               (SQLite under the user data directory; ARGS='--port 9000' to change)
 #   make test   set up and run every check (ruff, mypy --strict, pytest)
 VENV    ?= .venv
 PYTHON  ?= python3
@@ -19,7 +20,7 @@ system:
 	bash scripts/system-deps.sh
 
 run: $(STAMP)
-	$(VENV)/bin/meio demo
+	$(VENV)/bin/meio serve $(ARGS)
 
 demo: $(STAMP)
 	$(VENV)/bin/meio demo

@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "meio.cli.records",
     "meio.cli.demo",
     "meio.cli.play",
+    "meio.cli.serve",
     "meio.cli.sim",
 )
 

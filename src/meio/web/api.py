@@ -1,0 +1,289 @@
+"""HTTP routes: tables, seats, the lobby, history and records. Thin: the work is in
+:mod:`meio.web.runtime` and :mod:`meio.web.store`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field, field_validator
+
+from meio.engine import ConfigError, MatchConfig, MeioError, State
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.web.runtime import Hub, JoinError, TableRuntime, public_table
+from meio.web.settings import Settings
+from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
+
+router = APIRouter(prefix="/api")
+
+
+def get_hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def _name(value: str) -> str:
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= 24 or not name.isprintable():
+        raise ValueError("a display name is 1 to 24 printable characters")
+    return name
+
+
+class SeatSpec(BaseModel):
+    """A seat of a new table: a human (free until someone joins) or a bot."""
+
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, max_length=32)
+
+
+class CreateTable(BaseModel):
+    """The options of a new table."""
+
+    edition: Literal["meio", "classic"] = "meio"
+    players: int = Field(default=4, ge=2, le=5)
+    partnership: bool = False
+    #: None draws the special cards at random for each match
+    specials: list[str] | None = Field(default=None, max_length=5)
+    seats: list[SeatSpec] | None = Field(default=None, max_length=5)
+    turn_timer_s: float | None = None
+    listed: bool = True
+    #: the creator's display name: when given, the creator takes the first human seat
+    name: str | None = None
+    #: a fixed deal seed (only when the server allows it: tests, demos)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str | None) -> str | None:
+        return None if v is None else _name(v)
+
+
+class JoinTable(BaseModel):
+    """Take a seat with an invite code."""
+
+    invite: str = Field(max_length=128)
+    name: str
+    seat: int | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str) -> str:
+        return _name(v)
+
+
+class Tokens(BaseModel):
+    """The seat tokens a browser holds (to list its own tables)."""
+
+    tokens: list[str] = Field(default_factory=list, max_length=200)
+
+
+def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any], list[SeatInfo]]:
+    from meio.bots import bot_kinds
+
+    specials: list[str] | None = None
+    try:
+        parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
+        cfg = MatchConfig(edition=body.edition, players=body.players,
+                          partnership=body.partnership, specials=parsed)
+    except (ConfigError, MeioError) as exc:
+        raise HTTPException(422, str(exc)) from None
+    if parsed is not None:
+        specials = [C.card_code(s) for s in cfg.special_cards]
+    seats = body.seats or [SeatSpec() for _ in range(body.players)]
+    if len(seats) != body.players:
+        raise HTTPException(422, f"{body.players} players need {body.players} seats, "
+                                 f"not {len(seats)}")
+    kinds = bot_kinds()
+    infos: list[SeatInfo] = []
+    for i, s in enumerate(seats):
+        if s.kind == "bot":
+            bot = s.bot or "random"
+            if bot not in kinds:
+                raise HTTPException(422, f"seat {i}: unknown bot {bot!r}; choose one of "
+                                         f"{', '.join(kinds)}")
+            infos.append(SeatInfo(i, "bot", bot, None, None))
+        else:
+            infos.append(SeatInfo(i, "human", None, None, None))
+    timer = body.turn_timer_s
+    if timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
+        raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
+                                 f"{settings.max_turn_timer_s:g} seconds")
+    if body.seed is not None and not settings.allow_seeds:
+        raise HTTPException(422, "this server does not accept fixed deal seeds")
+    if body.name is not None and not any(s.kind == "human" for s in infos):
+        raise HTTPException(422, "every seat is a bot: there is no seat for you")
+    options: dict[str, Any] = {
+        "edition": body.edition,
+        "players": body.players,
+        "partnership": body.partnership,
+        "specials": specials,
+        "turn_timer_s": timer,
+        "seed": body.seed,
+    }
+    return options, infos
+
+
+def _links(info: TableInfo) -> dict[str, str]:
+    return {
+        "invite_url": f"/t/{info.id}?invite={info.invite_code}",
+        "spectate_url": f"/t/{info.id}?watch={info.spectate_code}",
+    }
+
+
+@router.get("/health")
+async def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/bots")
+async def bots() -> dict[str, list[str]]:
+    from meio.bots import bot_kinds
+
+    return {"bots": bot_kinds()}
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+    """Create a table; the creator gets the invite and spectator links (and a seat token
+    when a name was given)."""
+    options, seats = _check_options(body, hub.settings)
+    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed)
+    rt = await hub.get(info.id)
+    assert rt is not None
+    out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
+                           "spectate": info.spectate_code, "seat": None, "token": None}
+    if body.name is not None:
+        seat, token = await rt.join(info.invite_code, body.name, None)
+        out.update(seat=seat, token=token)
+    else:
+        await rt.ensure_started()
+    out["table"] = public_table(rt.info, rt.online())
+    return out
+
+
+async def _runtime(hub: Hub, table_id: str) -> TableRuntime:
+    if len(table_id) > 32:
+        raise HTTPException(404, "no such table")
+    rt = await hub.get(table_id)
+    if rt is None:
+        raise HTTPException(404, "no such table")
+    return rt
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str, Any]:
+    """A table's public facts, for holders of its invite or spectator code (or any
+    visitor of a listed table)."""
+    rt = await _runtime(hub, table_id)
+    if not rt.info.listed and key not in (rt.info.invite_code, rt.info.spectate_code):
+        raise HTTPException(403, "this table is private: use its invite or spectator link")
+    return public_table(rt.info, rt.online())
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, body: JoinTable, hub: HubDep) -> dict[str, Any]:
+    """Take a free seat. The token in the answer is the only way to act for the seat:
+    it is shown once and kept by the server only as a hash."""
+    rt = await _runtime(hub, table_id)
+    try:
+        seat, token = await rt.join(body.invite, body.name, body.seat)
+    except JoinError as exc:
+        raise HTTPException(exc.status, exc.reason) from None
+    return {"table_id": table_id, "seat": seat, "token": token,
+            "table": public_table(rt.info, rt.online())}
+
+
+@router.get("/lobby")
+async def lobby(hub: HubDep) -> dict[str, Any]:
+    """Listed tables with a free seat, with the code to join them."""
+    out = []
+    for info in await asyncio.to_thread(hub.store.tables, listed_only=True):
+        if any(not s.filled for s in info.seats):
+            out.append({**public_table(info, set()), **_links(info), "invite": info.invite_code})
+    return {"tables": out[:100]}
+
+
+@router.post("/mine")
+async def mine(body: Tokens, hub: HubDep) -> dict[str, Any]:
+    """The tables where these seat tokens hold a seat."""
+    hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
+    rows = await asyncio.to_thread(hub.store.tables_of_tokens, hashes)
+    tables = []
+    for info, seat in rows:
+        item = public_table(info, set())
+        status = "waiting"
+        if info.current_match is not None:
+            m = await asyncio.to_thread(hub.store.match, info.current_match)
+            status = "finished" if m is not None and m.finished_at else "playing"
+        tables.append({**item, "seat": seat, "status": status, **_links(info)})
+    return {"tables": tables}
+
+
+def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
+    names = [] if info is None else [public_table(info, set())["seats"][s.seat]["name"]
+                                     for s in info.seats]
+    cfg = m.config
+    return {
+        "id": m.id, "table_id": m.table_id, "number": m.number,
+        "edition": cfg["edition"], "players": cfg["players"],
+        "partnership": cfg["partnership"], "specials": cfg["specials"],
+        "names": names, "finished_at": m.finished_at, "result": m.result,
+    }
+
+
+@router.post("/history")
+async def history(body: Tokens, hub: HubDep) -> dict[str, Any]:
+    """Finished matches: those of listed tables and of the tables these tokens sit at."""
+    hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
+    own = [info.id for info, _ in await asyncio.to_thread(hub.store.tables_of_tokens, hashes)]
+    found = await asyncio.to_thread(hub.store.finished_matches, None)
+    if own:
+        found += await asyncio.to_thread(hub.store.finished_matches, own)
+    seen: dict[str, MatchInfo] = {m.id: m for m in found}
+    out = []
+    for m in sorted(seen.values(), key=lambda m: -(m.finished_at or 0)):
+        info = await asyncio.to_thread(hub.store.table, m.table_id)
+        out.append(_match_summary(m, info))
+    return {"matches": out}
+
+
+async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
+    m = await asyncio.to_thread(hub.store.match, match_id) if len(match_id) <= 32 else None
+    if m is None:
+        raise HTTPException(404, "no such match")
+    if m.finished_at is None:
+        raise HTTPException(409, "the record of a match is published once the match is over")
+    events = await asyncio.to_thread(hub.store.events, m.id)
+    state = State.new(MatchConfig.from_dict(m.config))
+    for ev in events:
+        state.apply(A.parse_action(ev.action), ev.seat)
+    return m, state
+
+
+@router.get("/matches/{match_id}/record")
+async def record(match_id: str, hub: HubDep) -> JSONResponse:
+    """The ``meio-record/1`` record of a finished match, as a download."""
+    from meio.engine.record import Record
+
+    m, state = await _finished_state(hub, match_id)
+    return JSONResponse(
+        Record.from_state(state).to_json(),
+        headers={"Content-Disposition": f'attachment; filename="meio-{m.id}.json"'},
+    )
+
+
+@router.get("/matches/{match_id}/replay")
+async def replay(match_id: str, hub: HubDep) -> dict[str, Any]:
+    """What the replay viewer steps through: the record, the result and the names."""
+    from meio.engine.record import Record, result_json
+
+    m, state = await _finished_state(hub, match_id)
+    info = await asyncio.to_thread(hub.store.table, m.table_id)
+    return {"match": _match_summary(m, info), "record": Record.from_state(state).to_json(),
+            "result": result_json(state)}

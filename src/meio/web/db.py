@@ -1,0 +1,122 @@
+"""The database schema (SQLAlchemy 2) and how to open and migrate a database.
+
+The game is event-sourced: a match is its secret configuration plus the ordered
+list of accepted actions in ``meio_events``. The primary key ``(match_id, seq)``
+makes the database itself serialise two actions racing for the same table: the
+insert of sequence number N+1 succeeds only once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the web server's tables."""
+
+
+class TableRow(Base):
+    """A table: its options, its seats (in :class:`SeatRow`) and its matches."""
+
+    __tablename__ = "meio_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    invite_code: Mapped[str] = mapped_column(String(64))
+    spectate_code: Mapped[str] = mapped_column(String(64))
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    current_match: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a table: a bot, a free human seat, or a taken one."""
+
+    __tablename__ = "meio_seats"
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_tables.id"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: SHA-256 of the seat token; the token itself is never stored
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class MatchRow(Base):
+    """One match played at a table (a rematch is a new row)."""
+
+    __tablename__ = "meio_matches"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("meio_tables.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    #: MatchConfig.to_dict(), seed included: never sent to a client
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class EventRow(Base):
+    """One accepted action: committed before anyone hears of it."""
+
+    __tablename__ = "meio_events"
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_matches.id"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(80))
+    #: who made the move: "human", "bot" or "timeout" (a bot playing for a late seat)
+    source: Mapped[str] = mapped_column(String(8))
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+def open_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema with the Alembic migrations shipped
+    in this package."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config(str(Path(__file__).with_name("alembic.ini")))
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

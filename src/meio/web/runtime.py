@@ -1,0 +1,618 @@
+"""Tables in play: the full state of each match lives here, on the server only.
+
+A :class:`TableRuntime` holds one table's match state rebuilt from its stored
+events, the connected clients, and the tasks that move its bots and enforce its
+turn timer. Every accepted action follows one path (:meth:`TableRuntime.submit`):
+check against the current sequence number and the rules, commit to the database,
+then apply and broadcast to each connection a frame built from its own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.web import protocol as P
+from meio.web.settings import Settings
+from meio.web.store import (
+    EventInfo,
+    MatchInfo,
+    SeatInfo,
+    Store,
+    StoreError,
+    TableInfo,
+    hash_token,
+)
+
+log = logging.getLogger("meio.web")
+
+Frame = dict[str, Any]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: a seat (or None for a spectator) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[Frame | int] = field(default_factory=asyncio.Queue)
+
+    def send(self, frame: Frame) -> None:
+        """Queue a frame for this client."""
+        self.queue.put_nowait(frame)
+
+    def close(self, code: int = 1001) -> None:
+        """Close the connection with ``code`` once the frames queued before are sent."""
+        self.queue.put_nowait(code)
+
+
+def bot_seed(match_seed: int, seat: int, turn: int) -> int:
+    """The seed of the bot deciding ``seat``'s ``turn``-th action of a match.
+
+    It depends on the position only, not on timing, so a restarted server (or a
+    rerun of the same seeds) makes the same bot choices.
+    """
+    digest = hashlib.sha256(f"{match_seed}:{seat}:{turn}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def timeout_bot_kind() -> str:
+    """The bot that moves for a seat whose turn timer ran out."""
+    from meio.bots import bot_kinds
+
+    return "heuristic" if "heuristic" in bot_kinds() else "random"
+
+
+def public_table(info: TableInfo, online: set[int]) -> Frame:
+    """What anyone at the table may know of it (no codes, no token hashes)."""
+    opts = info.options
+    return {
+        "id": info.id,
+        "edition": opts["edition"],
+        "players": opts["players"],
+        "partnership": opts["partnership"],
+        "specials": opts["specials"],
+        "turn_timer_s": opts.get("turn_timer_s"),
+        "listed": info.listed,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name if s.kind == "human" else f"Bot {s.seat + 1} ({s.bot})",
+                "filled": s.filled,
+                "online": s.kind == "bot" or s.seat in online,
+            }
+            for s in info.seats
+        ],
+        "free_seats": [s.seat for s in info.seats if not s.filled],
+        "match": info.current_match,
+    }
+
+
+class TableRuntime:
+    """One table in memory. All changes happen under :attr:`lock`."""
+
+    def __init__(self, hub: Hub, info: TableInfo) -> None:
+        self.hub = hub
+        self.info = info
+        self.lock = asyncio.Lock()
+        self.match: MatchInfo | None = None
+        self.config: MatchConfig | None = None  # secret: holds the seed
+        self.state: State | None = None
+        self.events: list[EventInfo] = []
+        self.turn_since = 0.0
+        self.answers: dict[tuple[str, int, str], Frame] = {}
+        self.conns: set[Connection] = set()
+        self._bot_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+
+    @property
+    def store(self) -> Store:
+        return self.hub.store
+
+    @property
+    def settings(self) -> Settings:
+        return self.hub.settings
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    # -- loading -----------------------------------------------------------------------
+    async def load(self) -> None:
+        """Rebuild the current match from the stored events (caller holds the lock)."""
+        info = await asyncio.to_thread(self.store.table, self.info.id)
+        assert info is not None
+        self.info = info
+        if info.current_match is None:
+            self.match = self.config = self.state = None
+            self.events = []
+            return
+        match = await asyncio.to_thread(self.store.match, info.current_match)
+        events = await asyncio.to_thread(self.store.events, info.current_match)
+        assert match is not None
+        self._rebuild(match, events)
+
+    def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
+        config = MatchConfig.from_dict(match.config)
+        state = State.new(config)
+        since = match.created_at
+        answers: dict[tuple[str, int, str], Frame] = {}
+        for ev in events:
+            before = (state.phase, state.round_index)
+            state.apply(A.parse_action(ev.action), ev.seat)
+            since = self._turn_start(before, state, since, ev.created_at)
+            if ev.client_id:
+                answers[(match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+        self.match, self.config, self.state, self.events = match, config, state, list(events)
+        self.turn_since = since
+        self.answers = answers
+
+    @staticmethod
+    def _turn_start(
+        before: tuple[Phase, int], state: State, since: float, now: float
+    ) -> float:
+        # the split is simultaneous: one clock for every seat from the start of the round
+        if before == (Phase.SPLIT, state.round_index) and state.phase is Phase.SPLIT:
+            return since
+        return now
+
+    # -- helpers -----------------------------------------------------------------------
+    def seat_info(self, seat: int) -> SeatInfo:
+        return self.info.seats[seat]
+
+    def deadline(self) -> float | None:
+        timer = self.info.options.get("turn_timer_s")
+        if not timer or self.state is None or self.state.is_over:
+            return None
+        return self.turn_since + float(timer)
+
+    def online(self) -> set[int]:
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def table_frame(self) -> Frame:
+        return {"type": "table", "table": public_table(self.info, self.online())}
+
+    def snapshot(self, seat: int | None) -> Frame:
+        frame = P.snapshot_frame(
+            None if self.match is None else self.match.id,
+            self.seq,
+            self.state,
+            seat,
+            self.deadline(),
+        )
+        frame["now"] = time.time()
+        return frame
+
+    def broadcast_table(self) -> None:
+        frame = self.table_frame()
+        for c in self.conns:
+            c.send(frame)
+
+    def broadcast_snapshots(self) -> None:
+        for c in self.conns:
+            c.send(self.snapshot(c.seat))
+
+    # -- connections ---------------------------------------------------------------------
+    async def attach(
+        self, conn: Connection, since_match: str | None, since_seq: int | None
+    ) -> None:
+        """Add a connection; send it what it missed since ``since`` (or a snapshot)."""
+        async with self.lock:
+            self.conns.add(conn)
+            conn.send({"type": "welcome", "seat": conn.seat, "table": public_table(
+                self.info, self.online())})
+            if (
+                self.match is not None
+                and self.state is not None
+                and since_match == self.match.id
+                and since_seq is not None
+                and since_seq <= self.seq
+            ):
+                for frame in self._frames_since(since_seq, conn.seat):
+                    conn.send(frame)
+            else:
+                conn.send(self.snapshot(conn.seat))
+            self.broadcast_table()
+
+    def _frames_since(self, since: int, seat: int | None) -> list[Frame]:
+        assert self.config is not None and self.match is not None
+        st = State.new(self.config)
+        out: list[Frame] = []
+        for ev in self.events:
+            action = A.parse_action(ev.action)
+            old = st.clone() if ev.seq > since else st
+            st.apply(action, ev.seat)
+            if ev.seq > since:
+                frame = P.event_frame(
+                    self.match.id, ev.seq, old, st, ev.seat, action, ev.source, seat, None
+                )
+                out.append(frame)
+        if out:
+            out[-1]["deadline"] = self.deadline()
+            out[-1]["now"] = time.time()
+        return out
+
+    async def detach(self, conn: Connection) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            self.broadcast_table()
+
+    # -- seats and matches -------------------------------------------------------------
+    async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Take a free seat with the invite code; returns ``(seat, token)``."""
+        async with self.lock:
+            if not secrets.compare_digest(invite, self.info.invite_code):
+                raise JoinError(403, "this invite link is not valid for this table")
+            free = [s.seat for s in self.info.seats if not s.filled]
+            if seat is None:
+                if not free:
+                    raise JoinError(409, "every seat of this table is taken")
+                seat = free[0]
+            elif not 0 <= seat < len(self.info.seats):
+                raise JoinError(422, f"there is no seat {seat} at this table")
+            elif seat not in free:
+                raise JoinError(409, f"seat {seat} is not free")
+            token = secrets.token_urlsafe(24)
+            try:
+                await asyncio.to_thread(
+                    self.store.take_seat, self.info.id, seat, name, hash_token(token)
+                )
+            except StoreError:
+                await self.load()
+                raise JoinError(409, f"seat {seat} was just taken by someone else") from None
+            await self.load()
+            if self.match is None and all(s.filled for s in self.info.seats):
+                await self._start_match(1)
+            self.broadcast_table()
+            self.broadcast_snapshots()
+            self._after_change()
+            return seat, token
+
+    def _match_config(self, number: int) -> MatchConfig:
+        opts = self.info.options
+        fixed = opts.get("seed")
+        seed = secrets.randbits(62) if fixed is None else bot_seed(int(fixed), -1, number)
+        specials = opts.get("specials")
+        return MatchConfig(
+            edition=opts["edition"],
+            players=opts["players"],
+            partnership=opts["partnership"],
+            specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
+            seed=seed,
+        )
+
+    async def _start_match(self, number: int) -> None:
+        config = self._match_config(number)
+        # if another server started it first, StoreError says so: take theirs
+        with contextlib.suppress(StoreError):
+            await asyncio.to_thread(
+                self.store.start_match, self.info.id, number, config.to_dict()
+            )
+        await self.load()
+
+    async def ensure_started(self) -> None:
+        """Start match 1 of a full table that has none (after a crash between the two)."""
+        async with self.lock:
+            if self.match is None and all(s.filled for s in self.info.seats):
+                await self._start_match(1)
+            self._after_change()
+
+    async def rematch(self, msg_id: str, seat: int | None) -> Frame:
+        """Start the next match at this table with the same seats."""
+        async with self.lock:
+            if seat is None:
+                return _reject(msg_id, "forbidden", "spectators cannot start a rematch", self)
+            if self.match is None or self.state is None or not self.state.is_over:
+                return _reject(msg_id, "not_over", "a rematch starts once the match is over",
+                               self, seat)
+            await self._start_match(self.match.number + 1)
+            for c in self.conns:
+                c.send({"type": "match", "match": self.match.id, "number": self.match.number})
+            self.broadcast_table()
+            self.broadcast_snapshots()
+            self._after_change()
+            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+
+    # -- acting ------------------------------------------------------------------------
+    async def submit(
+        self,
+        seat: int | None,
+        action_text: str,
+        *,
+        expected_seq: int,
+        client_id: str | None,
+        source: str = "human",
+        match_id: str | None = None,
+    ) -> Frame:
+        """Check, store, apply and broadcast one action; returns the answer frame."""
+        cid = client_id or ""
+        async with self.lock:
+            if seat is None:
+                return _reject(cid, "forbidden", "spectators cannot act", self)
+            if self.match is None or self.state is None:
+                return _reject(cid, "not_started",
+                               "the match starts when every seat is filled", self, seat)
+            key = (self.match.id, seat, cid)
+            if client_id and key in self.answers:
+                return {**self.answers[key], "duplicate": True}
+            answer = await self._submit_locked(seat, action_text, expected_seq, client_id,
+                                               source, match_id)
+            if client_id:
+                self.answers[key] = answer
+            return answer
+
+    async def _submit_locked(
+        self,
+        seat: int,
+        action_text: str,
+        expected_seq: int,
+        client_id: str | None,
+        source: str,
+        match_id: str | None,
+    ) -> Frame:
+        assert self.match is not None and self.state is not None
+        cid = client_id or ""
+        if match_id is not None and match_id != self.match.id:
+            return _reject(cid, "stale", "that match is no longer being played", self, seat)
+        if expected_seq != self.seq:
+            return _reject(
+                cid, "stale",
+                f"the game has moved on: your action was made at {expected_seq}, "
+                f"the table is at {self.seq}", self, seat,
+            )
+        try:
+            action = A.parse_action(action_text)
+            new = self.state.clone()
+            new.apply(action, seat)
+        except IllegalActionError as exc:
+            return _reject(cid, "illegal", exc.reason, self, seat)
+        except MeioError as exc:
+            return _reject(cid, "illegal", str(exc), self, seat)
+        seq = self.seq + 1
+        now = time.time()
+        try:
+            await asyncio.to_thread(
+                self.store.append_event, self.match.id, seq, seat, A.action_text(action),
+                source, client_id, now,
+            )
+        except StoreError:
+            # another server wrote this number first: the database decided
+            await self.load()
+            self.broadcast_snapshots()
+            return _reject(cid, "stale", "another action was accepted first", self, seat)
+        old = self.state
+        before = (old.phase, old.round_index)
+        self.state = new
+        self.events.append(EventInfo(seq, seat, A.action_text(action), source, client_id, now))
+        self.turn_since = self._turn_start(before, new, self.turn_since, now)
+        deadline = self.deadline()
+        frames: dict[int | None, Frame] = {}
+        for c in self.conns:
+            if c.seat not in frames:
+                frames[c.seat] = P.event_frame(
+                    self.match.id, seq, old, new, seat, action, source, c.seat, deadline
+                )
+                frames[c.seat]["now"] = now
+            c.send(frames[c.seat])
+        if new.is_over:
+            await asyncio.to_thread(self.store.finish_match, self.match.id, _result(new))
+        self._after_change()
+        return _ack(cid, seq)
+
+    # -- bots and timers -----------------------------------------------------------------
+    def _after_change(self) -> None:
+        """Wake the bots and re-arm the turn timer (caller holds the lock)."""
+        st = self.state
+        if st is None or st.is_over:
+            return
+        bot_seats = [s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"]
+        if bot_seats and self._bot_task is None:
+            self._bot_task = self.hub.spawn(self._run_bots())
+        current = asyncio.current_task()
+        if self._timer_task is not None and self._timer_task is not current:
+            self._timer_task.cancel()
+        self._timer_task = None
+        deadline = self.deadline()
+        humans = [s for s in st.seats_to_act() if self.seat_info(s).kind == "human"]
+        if deadline is not None and humans:
+            self._timer_task = self.hub.spawn(self._run_timer(self.seq, deadline))
+
+    async def _run_bots(self) -> None:
+        while True:
+            async with self.lock:
+                st = self.state
+                seat = None
+                if st is not None and not st.is_over:
+                    seat = next(
+                        (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
+                    )
+                if seat is None:
+                    self._bot_task = None
+                    return
+                kind = self.seat_info(seat).bot or "random"
+            if self.settings.bot_delay_s > 0:
+                await asyncio.sleep(self.settings.bot_delay_s)
+            async with self.lock:
+                job = self._snapshot_choice(kind, seat)
+            seq, text = await asyncio.to_thread(job)
+            await self.submit(seat, text, expected_seq=seq, client_id=None, source="bot")
+
+    def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
+        # the view is taken under the lock; the thinking runs off the event loop
+        assert self.state is not None and self.config is not None
+        from meio.bots import make_bot
+
+        view = self.state.view(seat)
+        seq = self.seq
+        turn = sum(1 for ev in self.events if ev.seat == seat)
+        seed = bot_seed(self.config.seed, seat, turn)
+
+        def think() -> tuple[int, str]:
+            legal = view.legal_actions()
+            if not legal:
+                return seq, ""
+            return seq, A.action_text(make_bot(kind, seed).choose(view, legal))
+
+        return think
+
+    async def _run_timer(self, seq: int, deadline: float) -> None:
+        # one timeout move; the move re-arms the timer for the next late seat
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with self.lock:
+            st = self.state
+            if st is None or st.is_over or self.seq != seq:
+                return
+            late = [s for s in st.seats_to_act() if self.seat_info(s).kind == "human"]
+            if not late:
+                return
+            seat = late[0]
+            job = self._snapshot_choice(timeout_bot_kind(), seat)
+        cur, text = await asyncio.to_thread(job)
+        await self.submit(seat, text, expected_seq=cur, client_id=None, source="timeout")
+
+    # -- advice ------------------------------------------------------------------------
+    async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
+        """The split advisor's hint for ``seat``, computed from its view off the loop."""
+        async with self.lock:
+            st = self.state
+            if seat is None:
+                return _reject(msg_id, "forbidden", "spectators get no split advice", self)
+            if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
+                return _reject(msg_id, "illegal", "advice is given for your split only", self,
+                               seat)
+            view = st.view(seat)
+        try:
+            chosen = None if pack is None else C.mask_of(C.parse_card(c) for c in pack)
+        except MeioError as exc:
+            return _reject(msg_id, "bad_message", str(exc), self, seat)
+        try:
+            from meio.bots.advisor import advise_view
+        except ImportError:
+            return {"type": "advice", "id": msg_id,
+                    "error": "the split advisor is not installed on this server"}
+        budget = self.settings.advice_budget_s
+        advice = await asyncio.to_thread(
+            advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
+        )
+        return {"type": "advice", "id": msg_id, **_advice_payload(advice)}
+
+    async def close(self) -> None:
+        for task in (self._bot_task, self._timer_task):
+            if task is not None:
+                task.cancel()
+        for c in list(self.conns):
+            c.close()
+
+
+class JoinError(Exception):
+    """A seat that cannot be taken; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def _ack(msg_id: str, seq: int) -> Frame:
+    return {"type": "ack", "id": msg_id, "seq": seq}
+
+
+def _reject(
+    msg_id: str, code: str, reason: str, rt: TableRuntime, seat: int | None = None
+) -> Frame:
+    frame: Frame = {"type": "reject", "id": msg_id, "code": code, "reason": reason}
+    frame["snapshot"] = rt.snapshot(seat)
+    return frame
+
+
+def _result(state: State) -> dict[str, Any]:
+    return {
+        "winners": list(state.winners),
+        "totals": list(state.totals),
+        "victories": state.victories,
+        "rounds": len(state.rounds),
+    }
+
+
+def _advice_payload(advice: Any) -> dict[str, Any]:
+    def pack_codes(mask: int) -> list[str]:
+        return C.codes(mask)
+
+    return {
+        "best": pack_codes(advice.best.pack),
+        "chosen": None if advice.chosen is None else {
+            "pack": pack_codes(advice.chosen.pack), "mean": advice.chosen.mean,
+            "low": advice.chosen.low, "high": advice.chosen.high, "reason": advice.chosen.reason,
+        },
+        "candidates": [
+            {"pack": pack_codes(c.pack), "mean": c.mean, "low": c.low, "high": c.high,
+             "reason": c.reason}
+            for c in advice.candidates
+        ],
+        "explanation": advice.explanation,
+    }
+
+
+class Hub:
+    """Every table this server has in memory, loaded from the database on demand."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables: dict[str, TableRuntime] = {}
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Any) -> asyncio.Task[None]:
+        """Run a background task, logging (never swallowing) its failure."""
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background task failed", exc_info=t.exception())
+
+        task.add_done_callback(done)
+        return task
+
+    async def get(self, table_id: str) -> TableRuntime | None:
+        async with self._lock:
+            rt = self.tables.get(table_id)
+            if rt is not None:
+                return rt
+            info = await asyncio.to_thread(self.store.table, table_id)
+            if info is None:
+                return None
+            rt = TableRuntime(self, info)
+            async with rt.lock:
+                await rt.load()
+            self.tables[table_id] = rt
+        return rt
+
+    async def start(self) -> None:
+        """Load every table with a match to carry on: bots and timers resume."""
+        for info in await asyncio.to_thread(self.store.tables, active_only=True):
+            rt = await self.get(info.id)
+            if rt is not None:
+                await rt.ensure_started()
+
+    async def stop(self) -> None:
+        for rt in list(self.tables.values()):
+            await rt.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

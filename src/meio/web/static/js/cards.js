@@ -1,0 +1,72 @@
+// Card codes (the record's: QS, TH, 0C, -1, A+, -2H, +.5, Q+) drawn as buttons.
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SPECIAL_NAME = { "-1": "−1/A+", "A+": "A+/−1", "-2H": "−2♥", "+.5": "+½", "Q+": "Q+" };
+export const SPECIALS = Object.keys(SPECIAL_NAME);
+export const WILDS = ["-1", "A+", "+.5", "Q+"];
+
+export function isSpecial(code) { return SPECIALS.includes(code); }
+export function isWild(code) { return WILDS.includes(code); }
+
+export function suitOf(code) {
+  if (code === "-2H") return "H";
+  if (isSpecial(code)) return null;
+  return code.slice(-1);
+}
+
+// The value a special card has now: -1/A+ swap at the half, +.5 follows the card before.
+export function specialValue(code, half, previous) {
+  switch (code) {
+    case "-1": return half === 1 ? "−1" : "15";
+    case "A+": return half === 1 ? "15" : "−1";
+    case "-2H": return "−2";
+    case "Q+": return "12½";
+    case "+.5": return previous == null ? "½" : `${previous}+½`;
+    default: return null;
+  }
+}
+
+function rankLabel(rank, edition) {
+  if (rank === "T") return "10";
+  if (rank === "A" && edition === "classic") return "A";
+  return rank;
+}
+
+// A card element: a <button> when clickable, else a <div>.
+export function cardEl(code, { half = 1, edition = "meio", previous = null, button = false, small = false } = {}) {
+  const el = document.createElement(button ? "button" : "div");
+  el.className = "card" + (small ? " small" : "");
+  el.dataset.card = code;
+  const suit = suitOf(code);
+  if (isSpecial(code)) {
+    el.classList.add("special");
+    if (code === "-2H") el.classList.add("red");
+    el.innerHTML = `<span class="rank">${SPECIAL_NAME[code].replace("/", "<br><small>/")}${code.includes("/") ? "" : ""}</span>` +
+      `<span class="value" title="value now">${specialValue(code, half, previous)}</span>`;
+    el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
+    el.setAttribute("aria-label", `special card ${SPECIAL_NAME[code]}, value ${specialValue(code, half, previous)}`);
+  } else {
+    const r = rankLabel(code.slice(0, -1), edition);
+    if (suit === "H" || suit === "D") el.classList.add("red");
+    el.innerHTML = `<span class="corner">${r}<br>${SUIT_SYMBOL[suit]}</span><span class="rank">${r}</span><span class="suit">${SUIT_SYMBOL[suit]}</span>`;
+    el.setAttribute("aria-label", `${r} of ${{ S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit]}`);
+  }
+  if (button) el.type = "button";
+  return el;
+}
+
+// Order cards by suit (S H D C), then rank, specials last.
+const RANKS = "0123456789TJQKA";
+export function sortCards(codes) {
+  const key = (c) => isSpecial(c) ? 100 + SPECIALS.indexOf(c) : "SHDC".indexOf(c.slice(-1)) * 20 + RANKS.indexOf(c[0]);
+  return [...codes].sort((a, b) => key(a) - key(b));
+}
+
+// The numeric value of a played card (for +.5 following it).
+export function playedValue(code, half, edition, previous) {
+  if (isSpecial(code)) {
+    const v = { "-1": half === 1 ? -1 : 15, "A+": half === 1 ? 15 : -1, "-2H": -2, "Q+": 12.5 }[code];
+    return code === "+.5" ? (previous == null ? 0.5 : previous + 0.5) : v;
+  }
+  const r = RANKS.indexOf(code[0]);
+  return edition === "classic" && code[0] === "A" ? 1 : r;
+}

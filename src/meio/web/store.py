@@ -1,0 +1,311 @@
+"""Synchronous persistence: every read and write of the web server goes through here.
+
+The async server calls these functions in a worker thread. Each write is one
+transaction; an accepted action is committed here before it is broadcast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from meio.web.db import EventRow, MatchRow, SeatRow, TableRow
+
+
+class StoreError(Exception):
+    """A write the database refused; ``code`` says why (``conflict``, ``taken``...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def new_id(nbytes: int = 9) -> str:
+    """A random, URL-safe identifier."""
+    return secrets.token_urlsafe(nbytes)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token (the only form the server keeps)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the server knows it."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+    @property
+    def filled(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table row with its seats."""
+
+    id: str
+    created_at: float
+    options: dict[str, Any]
+    invite_code: str
+    spectate_code: str
+    listed: bool
+    current_match: str | None
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A match row."""
+
+    id: str
+    table_id: str
+    number: int
+    config: dict[str, Any]
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """An accepted action."""
+
+    seq: int
+    seat: int
+    action: str
+    source: str
+    client_id: str | None
+    created_at: float
+
+
+class Store:
+    """The database behind a server."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- reading ---------------------------------------------------------------------
+    def table(self, table_id: str) -> TableInfo | None:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            return None if row is None else self._table_info(s, row)
+
+    def tables(self, *, listed_only: bool = False, active_only: bool = False) -> list[TableInfo]:
+        with Session(self.engine) as s:
+            q = select(TableRow).order_by(TableRow.created_at.desc())
+            if listed_only:
+                q = q.where(TableRow.listed.is_(True))
+            rows = list(s.scalars(q))
+            out = [self._table_info(s, r) for r in rows]
+            if active_only:
+                unfinished = {
+                    m.table_id
+                    for m in s.scalars(select(MatchRow).where(MatchRow.finished_at.is_(None)))
+                }
+                out = [t for t in out if t.current_match is None or t.id in unfinished]
+            return out
+
+    def tables_of_tokens(self, token_hashes: list[str]) -> list[tuple[TableInfo, int]]:
+        """The tables where one of these token hashes holds a seat, with the seat."""
+        if not token_hashes:
+            return []
+        with Session(self.engine) as s:
+            rows = list(s.scalars(select(SeatRow).where(SeatRow.token_hash.in_(token_hashes))))
+            out = []
+            for r in rows:
+                t = s.get(TableRow, r.table_id)
+                if t is not None:
+                    out.append((self._table_info(s, t), r.seat))
+            return out
+
+    def seat_of_token(self, table_id: str, token: str) -> int | None:
+        with Session(self.engine) as s:
+            row = s.scalar(
+                select(SeatRow).where(
+                    SeatRow.table_id == table_id, SeatRow.token_hash == hash_token(token)
+                )
+            )
+            return None if row is None else row.seat
+
+    def match(self, match_id: str) -> MatchInfo | None:
+        with Session(self.engine) as s:
+            row = s.get(MatchRow, match_id)
+            return None if row is None else _match_info(row)
+
+    def matches(self, table_id: str) -> list[MatchInfo]:
+        with Session(self.engine) as s:
+            q = select(MatchRow).where(MatchRow.table_id == table_id).order_by(MatchRow.number)
+            return [_match_info(r) for r in s.scalars(q)]
+
+    def finished_matches(self, table_ids: list[str] | None, limit: int = 100) -> list[MatchInfo]:
+        """Finished matches, newest first (of ``table_ids`` or of every listed table)."""
+        with Session(self.engine) as s:
+            q = select(MatchRow).where(MatchRow.finished_at.is_not(None))
+            if table_ids is None:
+                listed = select(TableRow.id).where(TableRow.listed.is_(True))
+                q = q.where(MatchRow.table_id.in_(listed))
+            else:
+                q = q.where(MatchRow.table_id.in_(table_ids))
+            q = q.order_by(MatchRow.finished_at.desc()).limit(limit)
+            return [_match_info(r) for r in s.scalars(q)]
+
+    def events(self, match_id: str) -> list[EventInfo]:
+        with Session(self.engine) as s:
+            q = select(EventRow).where(EventRow.match_id == match_id).order_by(EventRow.seq)
+            return [
+                EventInfo(r.seq, r.seat, r.action, r.source, r.client_id, r.created_at)
+                for r in s.scalars(q)
+            ]
+
+    # -- writing ---------------------------------------------------------------------
+    def create_table(
+        self, options: dict[str, Any], seats: list[SeatInfo], listed: bool
+    ) -> TableInfo:
+        table_id = new_id()
+        with Session(self.engine) as s, s.begin():
+            s.add(
+                TableRow(
+                    id=table_id,
+                    created_at=time.time(),
+                    options=options,
+                    invite_code=new_id(12),
+                    spectate_code=new_id(12),
+                    listed=listed,
+                    current_match=None,
+                )
+            )
+            s.flush()
+            for seat in seats:
+                s.add(
+                    SeatRow(
+                        table_id=table_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                        joined_at=time.time() if seat.token_hash else None,
+                    )
+                )
+        info = self.table(table_id)
+        assert info is not None
+        return info
+
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+        """Give a free human seat to ``name``; the database decides races."""
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, joined_at=time.time())
+            )
+            if res.rowcount != 1:  # type: ignore[attr-defined]
+                raise StoreError("taken", f"seat {seat} is not free")
+
+    def start_match(self, table_id: str, number: int, config: dict[str, Any]) -> MatchInfo:
+        """Create match ``number`` of a table; only one writer can create each number."""
+        match_id = new_id()
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(
+                    MatchRow(
+                        id=match_id,
+                        table_id=table_id,
+                        number=number,
+                        config=config,
+                        created_at=time.time(),
+                    )
+                )
+                s.flush()
+                s.execute(
+                    update(TableRow).where(TableRow.id == table_id).values(current_match=match_id)
+                )
+        except IntegrityError:
+            raise StoreError("conflict", f"match {number} of this table already exists") from None
+        info = self.match(match_id)
+        assert info is not None
+        return info
+
+    def append_event(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        action: str,
+        source: str,
+        client_id: str | None,
+        created_at: float,
+    ) -> None:
+        """Store accepted action number ``seq`` (1-based); raises StoreError("conflict")
+        when another writer already stored that number."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(
+                    EventRow(
+                        match_id=match_id,
+                        seq=seq,
+                        seat=seat,
+                        action=action,
+                        source=source,
+                        client_id=client_id,
+                        created_at=created_at,
+                    )
+                )
+        except IntegrityError:
+            raise StoreError("conflict", f"action {seq} of this match is already taken") from None
+
+    def finish_match(self, match_id: str, result: dict[str, Any]) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id)
+                .values(finished_at=time.time(), result=result)
+            )
+
+    # -- helpers -----------------------------------------------------------------------
+    @staticmethod
+    def _table_info(s: Session, row: TableRow) -> TableInfo:
+        seats = s.scalars(
+            select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
+        )
+        return TableInfo(
+            id=row.id,
+            created_at=row.created_at,
+            options=dict(row.options),
+            invite_code=row.invite_code,
+            spectate_code=row.spectate_code,
+            listed=row.listed,
+            current_match=row.current_match,
+            seats=tuple(SeatInfo(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in seats),
+        )
+
+
+def _match_info(row: MatchRow) -> MatchInfo:
+    return MatchInfo(
+        id=row.id,
+        table_id=row.table_id,
+        number=row.number,
+        config=dict(row.config),
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+        result=None if row.result is None else dict(row.result),
+    )

@@ -1,0 +1,104 @@
+"""HTTP API: table options, invite and seat tokens, lobby, history and records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meio.web import Settings, create_app
+from tests.web.conftest import create, join
+from tests.web.helpers import Player, play_out
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"players": 6}, "less than or equal to 5"),
+        ({"players": 3, "partnership": True}, "partnership is played by exactly 4"),
+        ({"edition": "classic", "players": 5}, "classic edition is for 2 to 4"),
+        ({"players": 2, "specials": ["-1", "-1"]}, "distinct"),
+        ({"players": 2, "specials": ["ZZ"]}, ""),
+        ({"players": 2, "seats": [{"kind": "human"}]}, "2 players need 2 seats"),
+        ({"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "genius"}]},
+         "unknown bot"),
+        ({"players": 2, "turn_timer_s": 0.01}, "turn timer"),
+        ({"players": 2, "name": "   "}, "display name"),
+        ({"players": 2, "name": "x", "seats": [{"kind": "bot"}, {"kind": "bot"}]}, "no seat"),
+    ],
+)
+def test_bad_table_options_are_refused_clearly(client: TestClient, body: dict[str, Any],
+                                               words: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert words in r.text
+
+
+def test_fixed_seeds_need_the_servers_consent(sqlite_url: str) -> None:
+    with TestClient(create_app(Settings(database_url=sqlite_url))) as c:
+        r = c.post("/api/tables", json={"players": 2, "seed": 4})
+        assert r.status_code == 422 and "seed" in r.text
+
+
+def test_seats_invites_and_tokens(client: TestClient) -> None:
+    table = create(client, players=3, name="Ana", listed=False)
+    tid = table["table_id"]
+    assert table["seat"] == 0 and table["token"] and table["invite_url"].endswith(table["invite"])
+    r = client.post(f"/api/tables/{tid}/join", json={"invite": "wrong", "name": "Bo"})
+    assert r.status_code == 403
+    r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
+                                                     "seat": 0})
+    assert r.status_code == 409 and "not free" in r.text
+    r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
+                                                     "seat": 7})
+    assert r.status_code == 422
+    bo = join(client, table, "Bo")
+    cy = join(client, table, "Cy")
+    assert {bo["seat"], cy["seat"]} == {1, 2} and bo["token"] != cy["token"]
+    r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Di"})
+    assert r.status_code == 409 and "taken" in r.text
+    # a private table shows itself only to holders of a code, and never shows tokens
+    assert client.get(f"/api/tables/{tid}").status_code == 403
+    pub = client.get(f"/api/tables/{tid}", params={"key": table["spectate"]}).json()
+    text = str(pub)
+    assert table["token"] not in text and bo["token"] not in text and "hash" not in text
+    assert [s["name"] for s in pub["seats"]] == ["Ana", "Bo", "Cy"] and pub["match"]
+    # the server keeps only hashes of seat tokens
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    stored = store.table(tid)
+    assert all(s.token_hash not in (table["token"], bo["token"]) for s in stored.seats)
+    assert store.seat_of_token(tid, bo["token"]) == bo["seat"]
+    # the lobby lists only listed tables with a free seat; "mine" finds own tables
+    open_table = create(client, players=2, name="Eve")
+    lobby = client.get("/api/lobby").json()["tables"]
+    assert [t["id"] for t in lobby] == [open_table["table_id"]]
+    mine = client.post("/api/mine", json={"tokens": [bo["token"], "junk"]}).json()["tables"]
+    assert [(t["id"], t["seat"], t["status"]) for t in mine] == [(tid, bo["seat"], "playing")]
+
+
+def test_history_record_and_replay_of_a_finished_match(client: TestClient) -> None:
+    table = create(client, players=2, name="Ana", seed=21,
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    tid = table["table_id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as wa:
+        a = Player(wa, token=table["token"])
+        a.until(lambda f: f["type"] == "snapshot")
+        assert client.get(f"/api/matches/{a.match}/record").status_code == 409
+        play_out([a])
+    hist = client.post("/api/history", json={"tokens": []}).json()["matches"]
+    assert [m["id"] for m in hist] == [a.match]
+    assert hist[0]["names"] == ["Ana", "Bot 2 (random)"] and hist[0]["result"]["winners"]
+    rec = client.get(f"/api/matches/{a.match}/record")
+    assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+    assert rec.json()["format"] == "meio-record/1"
+    rep = client.get(f"/api/matches/{a.match}/replay").json()
+    assert rep["result"]["finished"] and rep["result"]["winners"] == a.view["winners"]
+    assert client.get("/api/matches/nope/record").status_code == 404
+
+
+def test_pages_and_static_client_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/abc", "/history", "/static/js/table.js", "/static/css/style.css"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+    assert 'type="module"' in client.get("/").text
