@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import threading
 from pathlib import Path
 from typing import ClassVar
 
@@ -514,6 +515,9 @@ class PlayApp(App[None]):
     def start(self, session: Session) -> None:
         """Sit down at the table of ``session``."""
         self.settings = session.settings
+        if any(kind.startswith("search") for kind in session.settings.bots):
+            # search bots play out with the compiled core: load it now, not on their move
+            threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         table = TableScreen(session, ascii=self.ascii, save_path=self.save_path)
         if self.table is not None:
             self.switch_screen(table)
@@ -524,3 +528,11 @@ class PlayApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+
+def _warm_core() -> None:
+    try:
+        from meio.sim import warm_up
+    except ImportError:  # the compiled core is optional for the terminal
+        return
+    warm_up()
