@@ -76,8 +76,12 @@ def advise(
         return
     console = Console()
     table = Table(title=f"Packs for {C.format_cards(mask)} ({advice.worlds} simulated deals)")
-    for col in ("#", "pack (second half)", "expected score", "95% CI", "H", "V", "why"):
-        table.add_column(col)
+    table.add_column("#", justify="right")
+    table.add_column("pack (second half)", no_wrap=True)
+    table.add_column("expected |H-V|", justify="right")
+    table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("H", justify="right")
+    table.add_column("V", justify="right")
     shown = advice.candidates[:top]
     if advice.chosen is not None and advice.chosen not in shown:
         shown.append(advice.chosen)
@@ -85,7 +89,7 @@ def advise(
         mark = " (yours)" if advice.chosen is not None and c.pack == advice.chosen.pack else ""
         table.add_row(str(i), C.format_cards(c.pack) + mark, f"{c.mean:.2f}",
                       f"{c.low:.2f}–{c.high:.2f}", f"{c.first_half_tricks:.1f}",
-                      f"{c.second_half_tricks:.1f}", c.reason)
+                      f"{c.second_half_tricks:.1f}")
     console.print(table)
     console.print(advice.explanation)
 
