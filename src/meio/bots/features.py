@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from meio.engine import MatchConfig, State, View
 from meio.engine import cards as C
+from meio.engine.tricks import pile_for
 
 HEARTS = C.HEARTS
 _SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
@@ -236,13 +237,8 @@ def card_chance(card: int, half: int, edition: str, unseen: int, share: float) -
     return p
 
 
-def pile_of_win(card: int, half: int) -> int:
-    """The pile (1 or 2) a trick won by ``card`` goes to; 0 for the holder's choice."""
-    if card == C.Q_PLUS:
-        return 3 - half
-    if card == C.PLUS_HALF:
-        return 0
-    return half
+#: the pile (1 or 2) a trick won by a card goes to; 0 for the winner's choice (``+.5``)
+pile_of_win = pile_for
 
 
 def holding_estimate(

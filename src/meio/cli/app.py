@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
+
+if TYPE_CHECKING:
+    from meio.bots import Bot
+    from meio.engine import MatchConfig
 
 app = typer.Typer(
     name="meio",
@@ -11,3 +17,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def bot_table(
+    edition: str, players: int, partnership: bool, seed: int, bot: str
+) -> tuple[MatchConfig, list[Bot]]:
+    """A match configuration and one ``bot`` per seat, or exit 2 with the reason."""
+    from meio.bots import make_bot
+    from meio.engine import MatchConfig
+    from meio.engine.errors import MeioError
+
+    try:
+        config = MatchConfig(
+            edition=edition,  # type: ignore[arg-type]
+            players=players,
+            partnership=partnership,
+            seed=seed,
+        )
+        bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
+    except (MeioError, ValueError) as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+    return config, bots

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from meio.cli.app import app
+from meio.cli.app import app, bot_table
 
 
 @app.command()
@@ -22,23 +22,12 @@ def demo(
     """Bots play a whole match; every trick is shown as it is played."""
     from rich.console import Console
 
-    from meio.bots import bot_turn, make_bot
-    from meio.engine import MatchConfig, State
+    from meio.bots import bot_turn
+    from meio.engine import State
     from meio.engine import cards as C
-    from meio.engine.errors import MeioError
 
     console = Console(highlight=False)
-    try:
-        config = MatchConfig(
-            edition=edition,  # type: ignore[arg-type]
-            players=players,
-            partnership=partnership,
-            seed=seed,
-        )
-        bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
-    except (MeioError, ValueError) as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(2) from None
+    config, bots = bot_table(edition, players, partnership, seed, bot)
     state = State.new(config)
     specials = " ".join(C.card_code(s) for s in config.special_cards) or "none"
     console.print(

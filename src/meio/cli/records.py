@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from meio.cli.app import app
+from meio.cli.app import app, bot_table
 
 
 def _fail(message: str) -> typer.Exit:
@@ -74,23 +74,12 @@ def deal(
 
     Try it with replay: ``meio deal -o game.json && meio replay game.json``.
     """
-    from meio.bots import make_bot, play_match
-    from meio.engine import MatchConfig
-    from meio.engine.errors import MeioError
+    from meio.bots import play_match
     from meio.engine.record import Record
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    try:
-        config = MatchConfig(
-            edition=edition,  # type: ignore[arg-type]
-            players=players,
-            partnership=partnership,
-            seed=seed,
-        )
-        bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
-    except (MeioError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+    config, bots = bot_table(edition, players, partnership, seed, bot)
     state = play_match(config, bots)
     text = Record.from_state(state).to_text()
     if output is None:

@@ -26,7 +26,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.errors import IllegalActionError
-from meio.engine.tricks import Trick, pile_for, value_table, winning_index
+from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
 
 if TYPE_CHECKING:
     from meio.engine.view import View
@@ -606,13 +606,7 @@ class State:
     @property
     def played(self) -> int:
         """The cards played so far this round (public)."""
-        mask = 0
-        for t in self.tricks:
-            for _, c in t.plays:
-                mask |= 1 << c
-        for _, c in self.current_trick:
-            mask |= 1 << c
-        return mask
+        return played_mask(self.tricks, self.current_trick)
 
     def round_starts(self) -> list[RoundStart]:
         """How each round of the match began (hidden: the deals)."""

@@ -63,6 +63,19 @@ def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tupl
     return best, best_v
 
 
+def played_mask(
+    tricks: Sequence[Trick], current: Sequence[tuple[int, int]] = ()
+) -> int:
+    """The cards of some tricks and of the trick in progress, as a bitmask."""
+    mask = 0
+    for t in tricks:
+        for _, c in t.plays:
+            mask |= 1 << c
+    for _, c in current:
+        mask |= 1 << c
+    return mask
+
+
 def pile_for(winning_card: int, half: int) -> int:
     """The pile a trick goes to: 0 when the winner must choose (``+.5``)."""
     if winning_card == C.Q_PLUS:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.engine.tricks import Trick
+from meio.engine.tricks import Trick, played_mask
 
 if TYPE_CHECKING:
     from meio.engine.state import Phase, RoundResult, State
@@ -57,13 +57,7 @@ class View:
     @property
     def played(self) -> int:
         """Cards played this round (public), as a bitmask."""
-        mask = 0
-        for t in self.tricks:
-            for _, c in t.plays:
-                mask |= 1 << c
-        for _, c in self.current_trick:
-            mask |= 1 << c
-        return mask
+        return played_mask(self.tricks, self.current_trick)
 
     def legal_actions(self) -> Sequence[int]:
         """This seat's legal actions now (empty when it is not this seat's turn)."""
