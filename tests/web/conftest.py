@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -135,3 +136,44 @@ def wait_until(pred: Any, timeout: float = 10.0) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("condition not met in time")
+
+
+# -- the browser tests ---------------------------------------------------------------------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    """A real uvicorn server (SQLite, bots 0.02 s) in a thread; yields ``(base URL, app)``."""
+    import uvicorn
+
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay_s=0.02))
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright (skipped where missing, except in CI)."""
+    if not os.path.exists(CHROMIUM) or shutil.which("chromium") is None:
+        if IN_CI:
+            pytest.fail("Debian chromium is not installed: run scripts/system-deps.sh")
+        pytest.skip("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -74,6 +74,12 @@ class Player:
                            "action": action})
         return self.until(lambda f: f["type"] in ("ack", "reject") and f.get("id") == mid)
 
+    @property
+    def seen(self) -> dict[str, Any]:
+        """The latest view this player was sent (fails the test when none came yet)."""
+        assert self.view is not None, "no view was sent to this player yet"
+        return self.view
+
     def my_turn(self) -> bool:
         return self.view is not None and choose(self.view) is not None
 

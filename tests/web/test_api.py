@@ -93,7 +93,7 @@ def test_history_record_and_replay_of_a_finished_match(client: TestClient) -> No
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     assert rec.json()["format"] == "meio-record/1"
     rep = client.get(f"/api/matches/{a.match}/replay").json()
-    assert rep["result"]["finished"] and rep["result"]["winners"] == a.view["winners"]
+    assert rep["result"]["finished"] and rep["result"]["winners"] == a.seen["winners"]
     assert client.get("/api/matches/nope/record").status_code == 404
 
 

@@ -22,7 +22,8 @@ def two_humans(c: TestClient, **opts: Any) -> tuple[dict[str, Any], dict[str, An
     return table, table, bo
 
 
-def stored(c: TestClient, match_id: str) -> tuple[MatchConfig, list[tuple[int, str]]]:
+def stored(c: TestClient, match_id: str | None) -> tuple[MatchConfig, list[tuple[int, str]]]:
+    assert match_id is not None, "no match was seen"
     store = c.app.state.hub.store  # type: ignore[attr-defined]
     m = store.match(match_id)
     return MatchConfig.from_dict(m.config), [(e.seat, e.action) for e in store.events(match_id)]
@@ -39,12 +40,12 @@ def test_full_match_two_humans_and_a_spectator_never_leaks(client: TestClient) -
         assert a.welcome["seat"] == 0 and b.welcome["seat"] == 1 and spec.welcome["seat"] is None
         a.until(lambda f: f["type"] == "snapshot")
         b.until(lambda f: f["type"] == "snapshot")
-        assert len(a.view["hand"]) == 13 and spec.welcome["type"] == "welcome"
+        assert len(a.seen["hand"]) == 13 and spec.welcome["type"] == "welcome"
         play_out([a, b])
         n = a.seq
         spec.until(lambda f: f.get("seq") == n)
-        assert a.view["is_over"] and b.view["is_over"] and spec.view["is_over"]
-        assert spec.view["hand"] == [] and spec.view["pack"] == []
+        assert a.seen["is_over"] and b.seen["is_over"] and spec.seen["is_over"]
+        assert spec.seen["hand"] == [] and spec.seen["pack"] == []
         config, actions = stored(client, a.match)
         assert len(actions) == n
         assert assert_no_leak(config, actions, 0, a.frames) > n
@@ -66,7 +67,7 @@ def test_full_match_two_humans_and_a_spectator_never_leaks(client: TestClient) -
         from meio.engine.record import Record
 
         st = Record.from_json(rec.json()).to_state()
-        assert st.is_over and st.winners == a.view["winners"]
+        assert st.is_over and st.winners == a.seen["winners"]
         # rematch: a new match at the same table with the same seats
         ans = a.ws.send_json({"type": "rematch", "id": "r1"}) or a.until(
             lambda f: f.get("id") == "r1")
@@ -96,7 +97,7 @@ def test_spectators_cannot_act_or_see_hands(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         spec = Player(ws, spectate=table["spectate"])
         spec.until(lambda f: f["type"] == "snapshot")
-        assert spec.view["hand"] == [] and spec.view["legal"] == []
+        assert spec.seen["hand"] == [] and spec.seen["legal"] == []
         ans = spec.act("pack:9S,TS,JS,QS,KS,AS")
         assert ans["type"] == "reject" and ans["code"] == "forbidden"
         ws.send_json({"type": "rematch", "id": "x"})
@@ -111,11 +112,11 @@ def test_stale_duplicate_and_illegal_actions(client: TestClient) -> None:
         a, b = Player(wa, token=ana["token"]), Player(wb, token=bo["token"])
         a.until(lambda f: f["type"] == "snapshot")
         b.until(lambda f: f["type"] == "snapshot")
-        pack_a, pack_b = choose(a.view), choose(b.view)
+        pack_a, pack_b = choose(a.seen), choose(b.seen)
         assert pack_a and pack_b
         # illegal: a card seat 0 does not hold, with the engine's reason
-        other = b.view["hand"][0]
-        ans = a.act(f"pack:{','.join([*a.view['hand'][:5], other])}")
+        other = b.seen["hand"][0]
+        ans = a.act(f"pack:{','.join([*a.seen['hand'][:5], other])}")
         assert ans["type"] == "reject" and ans["code"] == "illegal"
         assert "not in seat 0's hand" in ans["reason"] and ans["snapshot"]["seq"] == 0
         ans = a.act("pile=3")
@@ -128,15 +129,15 @@ def test_stale_duplicate_and_illegal_actions(client: TestClient) -> None:
         # stale: seat 1 acts against sequence number 0 while the table is at 1
         stale = b.act(pack_b, seq=0)
         assert stale["code"] == "stale" and stale["snapshot"]["seq"] == 1
-        assert stale["snapshot"]["view"]["hand"] == b.view["hand"]
+        assert stale["snapshot"]["view"]["hand"] == b.seen["hand"]
         ok_b = b.act(pack_b)
         assert ok_b["type"] == "ack" and ok_b["seq"] == 2
         # out of turn, with the engine's words
         b.until(lambda f: f["type"] == "event" and f["seq"] == 2) if b.seq < 2 else None
         a.until(lambda f: f["type"] == "event" and f["seq"] == 2) if a.seq < 2 else None
-        mover = a if a.view["to_move"] == 0 else b
+        mover = a if a.seen["to_move"] == 0 else b
         idle = b if mover is a else a
-        ans = idle.act(idle.view["hand"][0])
+        ans = idle.act(idle.seen["hand"][0])
         assert ans["code"] == "illegal" and "turn" in ans["reason"]
         events = client.app.state.hub.store.events(a.match)  # type: ignore[attr-defined]
         assert [e.seq for e in events] == [1, 2]
@@ -204,7 +205,7 @@ def test_reconnection_resumes_from_the_last_sequence_number(client: TestClient) 
             missed = [a2.recv() for _ in range(b.seq - seen_seq)]
             assert [f["type"] for f in missed] == ["event"] * (b.seq - seen_seq)
             assert [f["seq"] for f in missed] == list(range(seen_seq + 1, b.seq + 1))
-            assert a2.view["hand"] != [] and a2.view["seat"] == 0
+            assert a2.seen["hand"] != [] and a2.seen["seat"] == 0
             assert seen_view is not None
             # nothing doubled: the next frame is the table update, not a snapshot
             nxt = a2.recv()
@@ -273,5 +274,5 @@ def test_split_advice_is_built_from_the_view(client: TestClient) -> None:
         if "error" in adv:
             assert "advisor" in adv["error"]
         else:
-            assert len(adv["best"]) == 6 and set(adv["best"]) <= set(a.view["hand"])
+            assert len(adv["best"]) == 6 and set(adv["best"]) <= set(a.seen["hand"])
             assert adv["candidates"]

@@ -3,6 +3,7 @@ match is the very one an uninterrupted server plays with the same seeds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from meio.web import create_app
 from tests.web.conftest import free_port, make_settings
@@ -30,17 +31,14 @@ TABLE = {"players": 4, "name": "Ana", "seed": 77,
 class SyncWS:
     """The websockets client, shaped like Starlette's test WebSocket."""
 
-    def __init__(self, url: str) -> None:
-        self.conn = connect(url, open_timeout=10)
+    def __init__(self, conn: ClientConnection) -> None:
+        self.conn = conn
 
     def send_json(self, data: Any) -> None:
         self.conn.send(json.dumps(data))
 
     def receive_json(self) -> Any:
         return json.loads(self.conn.recv(timeout=30))
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -58,7 +56,8 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             time.sleep(0.05)
     proc.kill()
-    raise AssertionError(f"the server did not start: {proc.stdout.read() if proc.stdout else ''}")
+    said = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+    raise AssertionError(f"the server did not start: {said}")
 
 
 def drive(players: list[Player], stop_at: int | None) -> None:
@@ -81,19 +80,25 @@ def test_kill_9_mid_match_loses_nothing(tmp_path: Path) -> None:
     db, port = tmp_path / "meio.db", free_port()
     base, wsbase = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     proc = start_server(db, port)
+    sockets = contextlib.ExitStack()
+
+    def opened(url: str) -> SyncWS:
+        # closed with the stack; the ones to the killed server are already dead
+        return SyncWS(sockets.enter_context(connect(url, open_timeout=10, close_timeout=1)))
+
     try:
         table = httpx.post(f"{base}/api/tables", json=TABLE).json()
         bo = httpx.post(f"{base}/api/tables/{table['table_id']}/join",
                         json={"invite": table["invite"], "name": "Bo"}).json()
         url = f"{wsbase}/ws/tables/{table['table_id']}"
-        a, b = Player(SyncWS(url), token=table["token"]), Player(SyncWS(url), token=bo["token"])
+        a, b = Player(opened(url), token=table["token"]), Player(opened(url), token=bo["token"])
         drive([a, b], stop_at=20)  # the split and about half of round 1's tricks
         seen = max(a.seq, b.seq)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         proc = start_server(db, port)
-        a2 = Player(SyncWS(url), token=table["token"], since={"match": a.match, "seq": a.seq})
-        b2 = Player(SyncWS(url), token=bo["token"], since={"match": b.match, "seq": b.seq})
+        a2 = Player(opened(url), token=table["token"], since={"match": a.match, "seq": a.seq})
+        b2 = Player(opened(url), token=bo["token"], since={"match": b.match, "seq": b.seq})
         for p, old in ((a2, a), (b2, b)):  # what was missed comes as events, then "table"
             p.match, p.seq, p.view = old.match, old.seq, old.view
             p.until(lambda f: f["type"] == "table")
@@ -101,6 +106,7 @@ def test_kill_9_mid_match_loses_nothing(tmp_path: Path) -> None:
         drive([a2, b2], stop_at=None)
         killed = httpx.get(f"{base}/api/matches/{a2.match}/record").json()
     finally:
+        sockets.close()
         proc.kill()
         proc.wait(10)
     # the same seeds on a server that never stopped

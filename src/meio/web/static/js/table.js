@@ -12,7 +12,7 @@ const S = {
   seat: null, token: null, spectate: null, table: null,
   match: null, seq: 0, view: null, log: [], lastTrick: null, deadline: null, skew: 0,
   pending: new Map(), selected: new Set(), hint: null, declaring: null, summary: null,
-  ws: null, retry: 0, counter: 0, hello: false, newCard: null,
+  ws: null, retry: 0, counter: 0, hello: false, newCard: null, cursor: null, lostFocus: null,
 };
 
 function save() {
@@ -26,6 +26,8 @@ function restore() {
   } catch { /* start afresh */ }
 }
 
+// an action of ours is on its way: the seat waits for the server's answer, not for a click
+const busy = () => S.pending.size > 0;
 const nameOf = (seat) => S.table?.seats[seat]?.name ?? `seat ${seat + 1}`;
 const me = () => S.seat;
 
@@ -143,11 +145,63 @@ function posOf(seat, n) { const base = me() ?? 0; return POS[n][(seat - base + n
 
 function render() {
   const v = S.view;
+  const focus = focusKey();
   $("waiting").classList.toggle("hidden", !!v);
   $("play").classList.toggle("hidden", !v);
   renderLinks();
   if (!v) { renderWaiting(); return; }
+  // what this page has seen, for tests and bug reports: the match and its last action
+  $("play").dataset.match = S.match ?? ""; $("play").dataset.seq = S.seq;
   renderBoard(v); renderHand(v); renderPrompt(v); renderSheet(v); renderLog(); renderSummary(v); renderStatus(v);
+  restoreFocus(focus);
+}
+
+// -- the keyboard ------------------------------------------------------------------------
+// Every frame redraws the hand and the prompt, so the focused control is remembered by
+// what it is (a card code, a button id or action) and focused again in the new drawing.
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return S.lostFocus;
+  if (el.closest("#hand")) return { card: el.dataset.card, index: [...$("hand").children].indexOf(el) };
+  if (el.closest("#prompt")) return { id: el.id, action: el.dataset.action, prompt: $("prompt").dataset.kind };
+  if (el.closest("#summary")) return { id: el.id };
+  return null;
+}
+
+function restoreFocus(key) {
+  S.lostFocus = null;
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const hand = [...$("hand").children];
+  const prompt = $("prompt");
+  let el = null;
+  if (S.declaring) el = prompt.querySelector(".declare-suit");     // the next step of a lead
+  else if (!prompt.classList.contains("hidden") && prompt.dataset.kind === "pile" && key.prompt !== "pile") el = prompt.querySelector(".pile-choice");
+  else if (key.card) el = hand.find((c) => c.dataset.card === key.card) ?? hand[Math.min(key.index, hand.length - 1)];
+  else if (key.action) el = prompt.querySelector(`[data-action="${key.action}"]`);
+  else if (key.id) el = document.getElementById(key.id);
+  if (!el && key.card === undefined && key.prompt) el = hand.find((c) => c.tabIndex === 0) ?? null;
+  if (el && !el.disabled) {
+    if (el.parentElement === $("hand")) {
+      for (const c of hand) c.tabIndex = c === el ? 0 : -1;
+      S.cursor = el.dataset.card;
+    }
+    el.focus({ preventScroll: true });
+  }
+  else S.lostFocus = key;  // nothing to focus yet (not our turn): try again on the next frame
+}
+
+// Arrow keys move along the hand (one Tab stop); Enter or Space presses the card.
+function onHandKey(ev) {
+  const cards = [...$("hand").children];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  const to = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: cards.length - 1 }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  const next = cards[(to + cards.length) % cards.length];
+  for (const c of cards) c.tabIndex = c === next ? 0 : -1;
+  S.cursor = next.dataset.card;
+  next.focus();
 }
 
 function renderLinks() {
@@ -199,8 +253,7 @@ function renderBoard(v) {
     prev = playedValue(code, v.half, v.config.edition, prev);
     trick.append(wrap);
   }
-  const lab = document.createElement("div"); lab.className = "label"; lab.innerHTML = `trick ${Math.min(v.trick_number, 13)} · half ${v.half} · round ${v.round}${label ? " · " + label : ""}`;
-  trick.append(lab);
+  $("trick-label").innerHTML = `trick ${Math.min(v.trick_number, 13)} · half ${v.half} · round ${v.round}${label ? " · " + label : ""}`;
 }
 
 function renderHand(v) {
@@ -213,22 +266,33 @@ function renderHand(v) {
   for (const code of sortCards(v.hand)) {
     const el = cardEl(code, { half: v.half, edition: v.config.edition, button: true });
     if (splitting) {
-      el.dataset.legal = "1";
+      el.dataset.legal = busy() ? "0" : "1";
       el.classList.toggle("selected", S.selected.has(code));
       el.classList.toggle("hint", hint.has(code));
       el.setAttribute("aria-pressed", S.selected.has(code) ? "true" : "false");
-      el.onclick = () => { S.selected.has(code) ? S.selected.delete(code) : S.selected.size < 6 && S.selected.add(code); render(); };
+      if (busy()) el.setAttribute("aria-disabled", "true");
+      el.onclick = () => {
+        if (busy()) return;
+        S.selected.has(code) ? S.selected.delete(code) : S.selected.size < 6 && S.selected.add(code);
+        render();
+      };
     } else {
-      const ok = legal.has(code) && !S.pending.size;
+      const ok = legal.has(code) && !busy();
       el.dataset.legal = ok ? "1" : "0";
-      el.disabled = !legal.has(code);
+      if (!ok) el.setAttribute("aria-disabled", "true");
       el.onclick = () => {
         if (!ok) return;
         if (isWild(code) && !v.current_trick.length) { S.declaring = code; render(); } else act(code);
       };
     }
+    el.tabIndex = -1;
+    el.onkeydown = onHandKey;
     hand.append(el);
   }
+  // one Tab stop for the whole hand: the card last moved to, else the first playable one
+  const cards = [...hand.children];
+  const stop = cards.find((c) => c.dataset.card === S.cursor) ?? cards.find((c) => c.dataset.legal === "1") ?? cards[0];
+  if (stop) stop.tabIndex = 0;
   const pack = v.phase === "split" ? [] : v.pack;
   if (v.half === 1 && (pack.length || v.received.length)) {
     packrow.classList.remove("hidden");
@@ -252,7 +316,8 @@ function renderPrompt(v) {
     const hint = Object.assign(document.createElement("button"), { id: "split-hint", textContent: "Hint", type: "button" });
     hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
     const useHint = Object.assign(document.createElement("button"), { id: "split-use-hint", textContent: "Use hint", type: "button" });
-    useHint.disabled = !S.hint; useHint.onclick = () => { S.selected = new Set(S.hint.best); render(); };
+    hint.disabled = busy();
+    useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best); render(); };
     p.append(go, hint, useHint);
     if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", textContent: S.hint.explanation || "" }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
@@ -260,7 +325,7 @@ function renderPrompt(v) {
     p.append(Object.assign(document.createElement("span"), { textContent: "You won with +½: choose the pile for this trick" }));
     for (const [a, t] of [["pile=1", "H pile (first half)"], ["pile=2", "V pile (second half)"]]) {
       const b = Object.assign(document.createElement("button"), { textContent: t, type: "button", className: "pile-choice" });
-      b.dataset.action = a; b.onclick = () => act(a); p.append(b);
+      b.dataset.action = a; b.disabled = busy(); b.onclick = () => act(a); p.append(b);
     }
   } else if (S.declaring) {
     show("declare");
@@ -270,8 +335,8 @@ function renderPrompt(v) {
       b.dataset.action = `${S.declaring}=${s}`; b.setAttribute("aria-label", `declare ${s}`);
       b.onclick = () => act(`${S.declaring}=${s}`); p.append(b);
     }
-    const c = Object.assign(document.createElement("button"), { textContent: "Cancel", type: "button" });
-    c.onclick = () => { S.declaring = null; render(); }; p.append(c);
+    const c = Object.assign(document.createElement("button"), { textContent: "Cancel", type: "button", id: "declare-cancel" });
+    c.onclick = cancelDeclare; p.append(c);
   }
 }
 
@@ -319,8 +384,10 @@ function renderStatus(v) {
   else if (v.phase === "split") t = me() != null && !v.split_done[me()] ? "Choose your 6-card second-half pack." : "Waiting for the others to choose their packs…";
   else if (v.phase === "pile") t = v.pending_pile === me() ? "Choose the pile for the trick you won with +½." : `${nameOf(v.pending_pile)} chooses a pile…`;
   else t = v.to_move === me() ? (v.current_trick.length ? "Your turn: follow." : "Your turn: lead.") : `${nameOf(v.to_move)} to play…`;
+  const mine = !v.is_over && me() != null && (v.to_move === me() || v.pending_pile === me() || (v.phase === "split" && !v.split_done[me()]));
+  if (mine && busy()) t = "Sending your move…";
   $("status").textContent = t;
-  $("status").dataset.turn = (!v.is_over && me() != null && (v.to_move === me() || v.pending_pile === me() || (v.phase === "split" && !v.split_done[me()]))) ? "1" : "0";
+  $("status").dataset.turn = mine && !busy() ? "1" : "0";
 }
 
 setInterval(() => {
@@ -352,15 +419,21 @@ async function showJoin(invite) {
   };
 }
 
+function cancelDeclare() {
+  S.cursor = S.declaring; S.declaring = null; render();
+  const card = [...$("hand").children].find((c) => c.dataset.card === S.cursor);
+  if (card) card.focus();
+}
+
 document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && S.declaring) { S.declaring = null; render(); }
+  if (ev.key === "Escape" && S.declaring) cancelDeclare();
 });
 
 function main() {
   const mine = mySeats()[tableId];
   restore();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
-  else if (mine?.token) { S.token = mine.token; connect(); }
+  else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
   else if (params.get("invite")) showJoin(params.get("invite"));
   else { $("conn").textContent = ""; toast("You need an invite or spectator link to see this table.", 10000); }
   render();

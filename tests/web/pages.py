@@ -1,0 +1,81 @@
+"""Helpers of the browser tests: driving a table page and explaining a failure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+def watch_console(page: Any) -> list[str]:
+    """Collect a page's console messages and uncaught errors (for failure reports)."""
+    lines: list[str] = []
+    page.on("console", lambda m: lines.append(f"console.{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: lines.append(f"pageerror: {e}"))
+    return lines
+
+
+def page_report(name: str, page: Any, console: list[str]) -> str:
+    """What a page shows and logged: to explain a failed browser test."""
+    def text(selector: str) -> str:
+        try:
+            return str(page.evaluate(
+                "(s) => { const e = document.querySelector(s); return e ? e.textContent : '-' }",
+                selector))
+        except Exception as exc:  # a closed or navigating page says why
+            return f"<{exc.__class__.__name__}>"
+
+    try:
+        seen = page.evaluate("() => ({...document.getElementById('play')?.dataset})")
+    except Exception as exc:
+        seen = f"<{exc.__class__.__name__}>"
+    return (f"--- page {name}: {page.url}\n"
+            f"connection: {text('#conn')!r}  status: {text('#status')!r}  seen: {seen}\n"
+            f"prompt: {text('#prompt')!r}\nhand: {text('#hand')!r}\n"
+            f"log (end): {text('#log')[-600:]!r}\n"
+            "console:\n  " + "\n  ".join(console[-30:]))
+
+
+def new_table(base: str, **body: Any) -> dict[str, Any]:
+    """Create a table over HTTP (fixed seeds are allowed by the test server)."""
+    r = httpx.post(f"{base}/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def open_seat(page: Any, base: str, table: dict[str, Any]) -> None:
+    """Give the page's browser the seat token of ``table`` (as the lobby would) and open it."""
+    page.goto(base + "/history")
+    seat = {"token": table["token"], "seat": table["seat"], "name": "Ana",
+            "invite": table["invite"], "spectate": table["spectate"]}
+    page.evaluate("([id, seat]) => localStorage.setItem('meio:seats', "
+                  "JSON.stringify({[id]: seat}))", [table["table_id"], seat])
+    page.goto(f"{base}/t/{table['table_id']}")
+
+
+def take_turn(page: Any, *, tap: bool = False) -> bool:
+    """If it is this page's turn, make a legal move with clicks (or taps); True if it did."""
+    def press(locator: Any) -> None:
+        locator.tap() if tap else locator.click()
+
+    if page.get_attribute("#status", "data-turn") != "1":
+        return False
+    kind = page.get_attribute("#prompt", "data-kind") if page.is_visible("#prompt") else None
+    if kind == "split":
+        cards = page.locator("#hand .card")
+        for i in range(6):
+            press(cards.nth(i))
+        press(page.locator("#split-go"))
+    elif kind == "pile":
+        press(page.locator(".pile-choice").first)
+    elif kind == "declare":
+        press(page.locator(".declare-suit").first)
+    else:
+        legal = page.locator('#hand .card[data-legal="1"]')
+        if legal.count() == 0:
+            return False
+        press(legal.first)
+        if page.is_visible(".declare-suit"):
+            press(page.locator(".declare-suit").first)
+    return True
