@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,6 +32,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        if settings.warm_core:
+            threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         hub = Hub(settings, Store(engine))
         app.state.hub = hub
         await hub.start()
@@ -59,3 +62,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "history.html")
 
     return app
+
+
+def _warm_core() -> None:
+    """Compile or load the search bots' playout kernels before anyone waits on them."""
+    try:
+        from meio.sim import warm_up
+    except ImportError:  # pragma: no cover - numba is a dependency, but stay up without it
+        return
+    warm_up()

@@ -46,6 +46,9 @@ class Settings:
     max_turn_timer_s: float = 3600.0
     max_message_bytes: int = 4096
     advice_budget_s: float = 1.0
+    #: load the compiled simulation core in the background at start-up, so that the
+    #: first search-bot move never waits for numba (``meio serve`` turns this on)
+    warm_core: bool = False
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> Settings:
@@ -56,4 +59,5 @@ class Settings:
             bot_delay_s=float(os.environ.get("MEIO_BOT_DELAY", "0.7")),
             allow_seeds=os.environ.get("MEIO_ALLOW_SEEDS", "") in ("1", "true", "yes"),
             min_turn_timer_s=float(os.environ.get("MEIO_MIN_TURN_TIMER", "5")),
+            warm_core=os.environ.get("MEIO_WARM_CORE", "1") not in ("0", "false", "no"),
         )
