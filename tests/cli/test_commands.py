@@ -61,3 +61,13 @@ def test_demo_shows_every_trick_and_the_winner() -> None:
     state = Record.from_json(record).to_state()
     winners = ", ".join(f"seat {w}" for w in state.winners)
     assert f"winner {winners}" in out  # the demo plays the same match as deal
+
+
+def test_version_and_help_list_every_command() -> None:
+    from meio import __version__
+
+    assert runner.invoke(app, ["--version"]).stdout.strip() == f"meio {__version__}"
+    out = runner.invoke(app, ["--help"]).stdout
+    for command in ("play", "view", "serve", "replay", "deal", "demo", "advise", "tournament",
+                    "simulate"):
+        assert f" {command} " in out

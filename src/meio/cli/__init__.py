@@ -9,11 +9,11 @@ from meio.cli.app import app
 
 #: modules that register commands on :data:`app`
 COMMAND_MODULES = (
-    "meio.cli.bots",
-    "meio.cli.records",
-    "meio.cli.demo",
     "meio.cli.play",
     "meio.cli.serve",
+    "meio.cli.records",
+    "meio.cli.demo",
+    "meio.cli.bots",
     "meio.cli.sim",
 )
 

@@ -19,6 +19,23 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from meio import __version__
+
+        typer.echo(f"meio {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """MEIO, the trick-taking game of balanced halves."""
+
+
 def bot_table(
     edition: str, players: int, partnership: bool, seed: int, bot: str
 ) -> tuple[MatchConfig, list[Bot]]:
