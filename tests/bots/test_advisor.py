@@ -28,7 +28,7 @@ def _brute_force(state: State, seat: int) -> dict[int, int]:
     return out
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 4, 9])
 def test_advisor_agrees_with_brute_force_two_players(seed: int) -> None:
     state = State.new(MatchConfig(players=2, seed=seed))
     exact = _brute_force(state, 0)
@@ -37,15 +37,16 @@ def test_advisor_agrees_with_brute_force_two_players(seed: int) -> None:
     assert len(full.candidates) == 1716
     assert {c.pack: c.mean for c in full.candidates} == exact
     assert full.best.mean == min(exact.values())
-    # pruned by the heuristic, its values are still the exact ones of its candidates,
-    # ranked in order, and its best is no worse than the median pack
+    # with its default pool (heuristic + compiled screen) its values are still the exact
+    # ones of its candidates, ranked in order, and it finds the best pack — on these
+    # deals the heuristic's pool alone missed it (seed 9: worse than the median)
     advice = advise_view(state.view(0), worlds=2, seed=0)
     for c in advice.candidates:
         assert c.mean == exact[c.pack]
         assert c.low == c.high == c.mean  # identical worlds: no uncertainty
     means = [c.mean for c in advice.candidates]
     assert means == sorted(means)
-    assert advice.best.mean <= sorted(exact.values())[len(exact) // 2]
+    assert advice.best.mean == min(exact.values())
 
 
 def test_advice_fields_and_chosen_pack() -> None:
