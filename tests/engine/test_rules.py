@@ -441,3 +441,16 @@ def test_three_round_totals_share_the_victory() -> None:
     st = Record.from_json(json.loads(path.read_text())).to_state()
     assert [r.scores for r in st.rounds] == [(3, 1, 0, 1), (2, 1, 3, 1), (0, 1, 0, 2)]
     assert st.totals == [5, 3, 3, 4] and st.winners == [1, 2] and st.is_over
+
+
+def test_config_dict_round_trip_and_bad_fields() -> None:
+    from meio.engine import ConfigError
+
+    cfg = MatchConfig(players=3, seed=77)
+    assert MatchConfig.from_dict(cfg.to_dict()) == cfg
+    cfg = MatchConfig(edition="classic", players=4, partnership=True, seed=5)
+    assert MatchConfig.from_dict(cfg.to_dict()) == cfg
+    for bad in ({"players": "4"}, {"players": True}, {"edition": 3}, {"partnership": "no"},
+                {"specials": "-1"}, {"seed": 1.5}):
+        with pytest.raises(ConfigError):
+            MatchConfig.from_dict(bad)

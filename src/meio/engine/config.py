@@ -155,14 +155,38 @@ class MatchConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MatchConfig:
-        specials = data.get("specials")
+        """The config of a :meth:`to_dict` mapping; raises :class:`ConfigError` when a
+        field has the wrong type."""
+
+        def whole(name: str, default: int | None) -> int | None:
+            value = data.get(name, default)
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{name} must be a whole number, not {value!r}")
+            return value
+
+        edition = data.get("edition", "meio")
+        if edition not in ("meio", "classic"):
+            raise ConfigError(f"unknown edition {edition!r}: use 'meio' or 'classic'")
+        partnership = data.get("partnership", False)
+        if not isinstance(partnership, bool):
+            raise ConfigError(f"partnership must be true or false, not {partnership!r}")
+        raw = data.get("specials")
+        specials: tuple[int, ...] | None = None
+        if raw is not None:
+            if not isinstance(raw, (list, tuple)):
+                raise ConfigError("specials must be a list of card codes")
+            specials = tuple(C.parse_card(str(code)) for code in raw)
+        players = whole("players", 4)
+        assert players is not None
         return cls(
-            edition=data.get("edition", "meio"),  # type: ignore[arg-type]
-            players=int(data.get("players", 4)),  # type: ignore[call-overload]
-            partnership=bool(data.get("partnership", False)),
-            specials=None if specials is None else tuple(C.parse_card(str(s)) for s in specials),  # type: ignore[attr-defined]
-            seed=int(data.get("seed", 0)),  # type: ignore[call-overload]
-            first_leader=None if data.get("first_leader") is None else int(data["first_leader"]),  # type: ignore[call-overload]
+            edition="classic" if edition == "classic" else "meio",
+            players=players,
+            partnership=partnership,
+            specials=specials,
+            seed=whole("seed", 0) or 0,
+            first_leader=whole("first_leader", None),
         )
 
 

@@ -23,6 +23,7 @@ from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.errors import MeioError
 from meio.engine.state import Phase, RoundStart, State
+from meio.engine.tricks import Trick
 from meio.engine.view import View
 
 _REJECTION_TRIES = 24
@@ -123,11 +124,9 @@ def _round_actions(view: View) -> list[tuple[int, int]]:
     return out
 
 
-def _winning_position(trick: object) -> int:
-    plays = trick.plays  # type: ignore[attr-defined]
-    winner = trick.winner  # type: ignore[attr-defined]
-    for i, (seat, _) in enumerate(plays):
-        if seat == winner:
+def _winning_position(trick: Trick) -> int:
+    for i, (seat, _) in enumerate(trick.plays):
+        if seat == trick.winner:
             return i
     raise MeioError("a trick's winner did not play to it")
 
