@@ -170,11 +170,6 @@ def format_cards(mask: int) -> str:
     return " ".join(codes(mask))
 
 
-def suit_code(suit: int) -> str:
-    """The letter of a suit index."""
-    return SUITS[suit]
-
-
 def parse_suit(text: str) -> int:
     """The suit index of a letter or symbol."""
     t = text.strip()

@@ -593,16 +593,6 @@ class State:
         best = wins.index(max(wins))
         return [best, best + 2] if cfg.partnership else [best]
 
-    def team_scores_now(self) -> tuple[int, int] | None:
-        """Partnership: each team's |H - V| so far this round."""
-        if not self.config.partnership:
-            return None
-        p = self.piles
-        return (
-            abs(p[0][0] + p[2][0] - p[0][1] - p[2][1]),
-            abs(p[1][0] + p[3][0] - p[1][1] - p[3][1]),
-        )
-
     @property
     def played(self) -> int:
         """The cards played so far this round (public)."""
