@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -76,6 +77,19 @@ class MatchRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
+class LeaseRow(Base):
+    """Which server process runs a table's bots and turn timer, and until when.
+
+    A holder renews its leases every few seconds; a lease whose ``expires_at`` has
+    passed may be taken by any other process (see :mod:`meio.web.lease`).
+    """
+
+    __tablename__ = "meio_leases"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(96))
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
 class EventRow(Base):
     """One accepted action: committed before anyone hears of it."""
 
@@ -109,14 +123,26 @@ def open_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: the key of the PostgreSQL advisory lock held while migrating ("meio" in ASCII)
+MIGRATION_LOCK = 0x6D65696F
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database to the newest schema with the Alembic migrations shipped
-    in this package."""
+    in this package.
+
+    On PostgreSQL the migrations run under a transaction-scoped advisory lock, so
+    replicas started together on an empty database take turns: the first creates
+    the schema, the others wait, then find it up to date. (SQLite serialises the
+    writers itself.)
+    """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config(str(Path(__file__).with_name("alembic.ini")))
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

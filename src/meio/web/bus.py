@@ -1,0 +1,159 @@
+"""Live fan-out between server processes that share one database.
+
+A process that accepts an action commits it, sends it to its own clients, then
+publishes it on the bus; every other process hears it within milliseconds and
+sends it to its clients. On PostgreSQL the bus is the database's own
+``LISTEN``/``NOTIFY`` (no extra component to run); on SQLite, where one process
+serves alone, the bus is silent.
+
+Messages are small JSON objects (well under PostgreSQL's 8,000-byte payload
+limit), each naming the process it came from (``o``) so that a process skips its
+own. The bus is a fast path, never the source of truth: a receiver that sees a
+gap in the action numbers, or a bus that reconnects after losing its connection,
+catches up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("meio.web.bus")
+
+#: the PostgreSQL channel the servers talk on
+CHANNEL = "meio"
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Resync = Callable[[], Awaitable[None]]
+
+
+class Bus:
+    """The bus of a lone process: publishing goes nowhere."""
+
+    #: whether other processes may be listening (False: skip building messages)
+    live = False
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+
+    async def start(self, handler: Handler, resync: Resync) -> None:
+        """Begin delivering other processes' messages to ``handler``; ``resync`` is
+        called after a lost connection is restored (messages may have been missed)."""
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every other process."""
+
+    async def stop(self) -> None:
+        """Stop listening and close the connections."""
+
+
+class PostgresBus(Bus):
+    """``LISTEN``/``NOTIFY`` on the shared PostgreSQL database.
+
+    One connection listens, one publishes (both in autocommit mode, so a ``NOTIFY``
+    goes out at once). When the listening connection drops, it is reopened with a
+    growing pause, and ``resync`` lets the hub catch up from the database.
+    """
+
+    live = True
+
+    def __init__(self, origin: str, dsn: str) -> None:
+        super().__init__(origin)
+        self.dsn = dsn
+        self._pub: Any = None
+        self._pub_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self.received = 0
+
+    async def start(self, handler: Handler, resync: Resync) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._listen(handler, resync))
+        # wait for the first LISTEN, so nothing published after start() is missed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), 10.0)
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+
+    async def _listen(self, handler: Handler, resync: Resync) -> None:
+        pause = 0.2
+        first = True
+        while True:
+            conn = None
+            try:
+                conn = await self._connect()
+                await conn.execute(f"LISTEN {CHANNEL}")
+                self._ready.set()
+                if not first:
+                    log.warning("bus reconnected; catching up from the database")
+                    await resync()
+                first, pause = False, 0.2
+                async for note in conn.notifies():
+                    await self._deliver(note.payload, handler)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("bus connection lost (%s); retrying in %.1f s", exc, pause)
+                first = False
+            finally:
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 5.0)
+
+    async def _deliver(self, payload: str, handler: Handler) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            log.warning("bus: a message that is not JSON was ignored")
+            return
+        if not isinstance(message, dict) or message.get("o") == self.origin:
+            return
+        self.received += 1
+        try:
+            await handler(message)
+        except Exception:
+            log.exception("bus: handling a message failed")
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        payload = json.dumps({**message, "o": self.origin}, separators=(",", ":"))
+        async with self._pub_lock:
+            for attempt in (1, 2):
+                try:
+                    if self._pub is None or self._pub.closed:
+                        self._pub = await self._connect()
+                    await self._pub.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self._pub = None
+                    if attempt == 2:
+                        # the others catch up from the database on their next gap
+                        log.warning("bus: publishing failed (%s)", exc)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._pub is not None:
+            with contextlib.suppress(Exception):
+                await self._pub.close()
+
+
+def bus_for(database_url: str, origin: str) -> Bus:
+    """The bus that fits a database: PostgreSQL's NOTIFY, else the silent one."""
+    if database_url.startswith("postgresql"):
+        from sqlalchemy.engine import make_url
+
+        url = make_url(database_url).set(drivername="postgresql")
+        return PostgresBus(origin, url.render_as_string(hide_password=False))
+    return Bus(origin)

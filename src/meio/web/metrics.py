@@ -1,0 +1,43 @@
+"""Prometheus metrics of a server process, served at ``/metrics``.
+
+Each process counts for itself; Prometheus scrapes every replica (see
+docs/deploy.md). The names all start with ``meio_``.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+
+#: latency buckets in seconds, from a fraction of a millisecond to seconds
+_FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+CONNECTIONS = Gauge("meio_connections", "Open WebSocket connections (seats and spectators).")
+TABLES = Gauge("meio_tables_loaded", "Tables held in memory by this process.")
+LEASES = Gauge("meio_leases_held", "Tables whose bots and timer this process runs.")
+ACTIONS = Counter(
+    "meio_actions_total", "Actions submitted to this process, by outcome and source.",
+    ["result", "source"],
+)
+BROADCAST = Histogram(
+    "meio_action_broadcast_seconds",
+    "From an action reaching this process to its event being queued for every local "
+    "connection (path=local), or from its commit elsewhere to the same here (path=bus).",
+    ["path"], buckets=_FAST,
+)
+BOT_THINK = Histogram(
+    "meio_bot_think_seconds", "Time a bot (or a timed-out seat's stand-in) took to choose.",
+    ["kind"], buckets=_FAST,
+)
+DB_COMMIT = Histogram(
+    "meio_db_commit_seconds", "Time to commit one accepted action to the database.",
+    buckets=_FAST,
+)
+BUS_MESSAGES = Counter(
+    "meio_bus_messages_total", "Messages exchanged with the other processes.", ["direction"],
+)
+EVICTIONS = Counter("meio_tables_evicted_total", "Idle tables dropped from memory.")
+
+
+def render() -> tuple[bytes, str]:
+    """The metrics in Prometheus's text format, with its content type."""
+    return generate_latest(), CONTENT_TYPE_LATEST
