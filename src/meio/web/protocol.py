@@ -72,6 +72,9 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         raise ProtocolError("too_large", f"a message is at most {max_bytes} bytes")
     try:
         data = json.loads(raw)
+    except RecursionError:
+        # deeply nested arrays or objects fit in a few kilobytes and exhaust the parser
+        raise ProtocolError("bad_message", "a message must not nest this deeply") from None
     except ValueError:
         raise ProtocolError("bad_message", "a message must be a JSON object") from None
     if not isinstance(data, dict):

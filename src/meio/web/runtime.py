@@ -492,19 +492,32 @@ class TableRuntime:
                 return _reject(msg_id, "illegal", "advice is given for your split only", self,
                                seat)
             view = st.view(seat)
-        try:
-            chosen = None if pack is None else C.mask_of(C.parse_card(c) for c in pack)
-        except MeioError as exc:
-            return _reject(msg_id, "bad_message", str(exc), self, seat)
+        chosen = None
+        if pack is not None:
+            try:
+                cards = [C.parse_card(c) for c in pack]
+            except MeioError as exc:
+                return _reject(msg_id, "bad_message", str(exc), self, seat)
+            chosen = C.mask_of(cards)
+            if len(cards) != 6 or C.count(chosen) != 6:
+                return _reject(msg_id, "illegal", "a pack is 6 different cards of your hand",
+                               self, seat)
+            if chosen & ~view.hand:
+                return _reject(msg_id, "illegal",
+                               f"{C.format_cards(chosen & ~view.hand)} not in your hand",
+                               self, seat)
         try:
             from meio.bots.advisor import advise_view
         except ImportError:
             return {"type": "advice", "id": msg_id,
                     "error": "the split advisor is not installed on this server"}
         budget = self.settings.advice_budget_s
-        advice = await asyncio.to_thread(
-            advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
-        )
+        try:
+            advice = await asyncio.to_thread(
+                advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
+            )
+        except MeioError as exc:
+            return _reject(msg_id, "illegal", str(exc), self, seat)
         return {"type": "advice", "id": msg_id, **_advice_payload(advice)}
 
     async def close(self) -> None:
