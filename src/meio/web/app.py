@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from meio.web import api, ws
+from meio.web import api, health, ws
 from meio.web.db import migrate, open_engine
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

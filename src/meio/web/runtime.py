@@ -22,6 +22,7 @@ from typing import Any
 from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.web import metrics as M
 from meio.web import protocol as P
 from meio.web.settings import Settings
 from meio.web.store import (
@@ -113,6 +114,10 @@ class TableRuntime:
         self.turn_since = 0.0
         self.answers: dict[tuple[str, int, str], Frame] = {}
         self.conns: set[Connection] = set()
+        #: seats connected to other server processes, by process (from the bus)
+        self.remote_online: dict[str, set[int]] = {}
+        #: when this table was last asked for (idle tables are evicted)
+        self.last_used = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
 
@@ -178,7 +183,26 @@ class TableRuntime:
         return self.turn_since + float(timer)
 
     def online(self) -> set[int]:
-        return {c.seat for c in self.conns if c.seat is not None}
+        seats = {c.seat for c in self.conns if c.seat is not None}
+        for remote in self.remote_online.values():
+            seats |= remote
+        return seats
+
+    def local_seats(self) -> list[int]:
+        """The seats connected to this process (told to the others on the bus)."""
+        return sorted({c.seat for c in self.conns if c.seat is not None})
+
+    def needs_actor(self) -> bool:
+        """Whether a bot must move or a turn timer must run at this table now."""
+        st = self.state
+        if st is None or st.is_over:
+            return False
+        to_act = [self.seat_info(s).kind for s in st.seats_to_act()]
+        return "bot" in to_act or ("human" in to_act and self.deadline() is not None)
+
+    def busy(self) -> bool:
+        """Whether anything runs for this table here (it must not be evicted)."""
+        return bool(self.conns) or self._bot_task is not None or self._timer_task is not None
 
     def table_frame(self) -> Frame:
         return {"type": "table", "table": public_table(self.info, self.online())}
@@ -210,6 +234,8 @@ class TableRuntime:
         """Add a connection; send it what it missed since ``since`` (or a snapshot)."""
         async with self.lock:
             self.conns.add(conn)
+            M.CONNECTIONS.inc()
+            self.last_used = time.monotonic()
             conn.send({"type": "welcome", "seat": conn.seat, "table": public_table(
                 self.info, self.online())})
             if (
@@ -224,6 +250,7 @@ class TableRuntime:
             else:
                 conn.send(self.snapshot(conn.seat))
             self.broadcast_table()
+            self.hub.cluster.presence(self)
 
     def _frames_since(self, since: int, seat: int | None) -> list[Frame]:
         assert self.config is not None and self.match is not None
@@ -245,8 +272,12 @@ class TableRuntime:
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
-            self.conns.discard(conn)
+            if conn in self.conns:
+                self.conns.discard(conn)
+                M.CONNECTIONS.dec()
+            self.last_used = time.monotonic()
             self.broadcast_table()
+            self.hub.cluster.presence(self)
 
     # -- seats and matches -------------------------------------------------------------
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
@@ -277,6 +308,7 @@ class TableRuntime:
             self.broadcast_table()
             self.broadcast_snapshots()
             self._after_change()
+            self.hub.cluster.table_changed(self)
             return seat, token
 
     def _match_config(self, number: int) -> MatchConfig:
@@ -306,6 +338,7 @@ class TableRuntime:
         async with self.lock:
             if self.match is None and all(s.filled for s in self.info.seats):
                 await self._start_match(1)
+                self.hub.cluster.table_changed(self)
             self._after_change()
 
     async def rematch(self, msg_id: str, seat: int | None) -> Frame:
@@ -322,6 +355,7 @@ class TableRuntime:
             self.broadcast_table()
             self.broadcast_snapshots()
             self._after_change()
+            self.hub.cluster.table_changed(self)
             return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
 
     # -- acting ------------------------------------------------------------------------
@@ -337,6 +371,7 @@ class TableRuntime:
     ) -> Frame:
         """Check, store, apply and broadcast one action; returns the answer frame."""
         cid = client_id or ""
+        started = time.perf_counter()
         async with self.lock:
             if seat is None:
                 return _reject(cid, "forbidden", "spectators cannot act", self)
@@ -350,7 +385,11 @@ class TableRuntime:
                                                source, match_id)
             if client_id:
                 self.answers[key] = answer
-            return answer
+        accepted = answer["type"] == "ack"
+        M.ACTIONS.labels("accepted" if accepted else "rejected", source).inc()
+        if accepted:
+            M.BROADCAST.labels("local").observe(time.perf_counter() - started)
+        return answer
 
     async def _submit_locked(
         self,
@@ -381,48 +420,126 @@ class TableRuntime:
             return _reject(cid, "illegal", str(exc), self, seat)
         seq = self.seq + 1
         now = time.time()
+        ev = EventInfo(seq, seat, A.action_text(action), source, client_id, now)
         try:
+            began = time.perf_counter()
             await asyncio.to_thread(
-                self.store.append_event, self.match.id, seq, seat, A.action_text(action),
+                self.store.append_event, self.match.id, seq, seat, ev.action,
                 source, client_id, now,
             )
+            M.DB_COMMIT.observe(time.perf_counter() - began)
         except StoreError:
             # another server wrote this number first: the database decided
             await self.load()
             self.broadcast_snapshots()
             return _reject(cid, "stale", "another action was accepted first", self, seat)
-        old = self.state
-        before = (old.phase, old.round_index)
-        self.state = new
-        self.events.append(EventInfo(seq, seat, A.action_text(action), source, client_id, now))
-        self.turn_since = self._turn_start(before, new, self.turn_since, now)
-        deadline = self.deadline()
-        frames: dict[int | None, Frame] = {}
-        for c in self.conns:
-            if c.seat not in frames:
-                frames[c.seat] = P.event_frame(
-                    self.match.id, seq, old, new, seat, action, source, c.seat, deadline
-                )
-                frames[c.seat]["now"] = now
-            c.send(frames[c.seat])
+        self._accept(ev, action, new)
+        self.hub.cluster.event_accepted(self, ev)
         if new.is_over:
             await asyncio.to_thread(self.store.finish_match, self.match.id, _result(new))
         self._after_change()
         return _ack(cid, seq)
 
+    def _accept(self, ev: EventInfo, action: int, new: State) -> None:
+        """Make committed action ``ev`` (``new`` is the state after it) part of the
+        match and send each local connection its frame (caller holds the lock)."""
+        assert self.match is not None and self.state is not None
+        old = self.state
+        before = (old.phase, old.round_index)
+        self.state = new
+        self.events.append(ev)
+        self.turn_since = self._turn_start(before, new, self.turn_since, ev.created_at)
+        if ev.client_id:
+            self.answers[(self.match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+        deadline = self.deadline()
+        frames: dict[int | None, Frame] = {}
+        for c in self.conns:
+            if c.seat not in frames:
+                frames[c.seat] = P.event_frame(
+                    self.match.id, ev.seq, old, new, ev.seat, action, ev.source, c.seat,
+                    deadline,
+                )
+                frames[c.seat]["now"] = ev.created_at
+            c.send(frames[c.seat])
+
+    # -- news from the other server processes ---------------------------------------------
+    async def apply_remote(self, match_id: str, ev: EventInfo) -> None:
+        """An action another process committed: apply it and tell the local clients."""
+        async with self.lock:
+            self.last_used = time.monotonic()
+            if self.match is None or self.state is None or self.match.id != match_id:
+                await self.catch_up_locked()
+                return
+            if ev.seq <= self.seq:
+                return  # known already (this process read it from the database)
+            if ev.seq > self.seq + 1:
+                await self.catch_up_locked()  # a message was missed: the database has it
+                return
+            action = A.parse_action(ev.action)
+            new = self.state.clone()
+            new.apply(action, ev.seat)
+            self._accept(ev, action, new)
+            self._after_change()
+
+    async def catch_up_locked(self) -> None:
+        """Bring this table up to the database (caller holds the lock): new actions go
+        to the clients as events, a new match or changed seats as snapshots."""
+        before = None if self.match is None else self.match.id
+        info = await asyncio.to_thread(self.store.table, self.info.id)
+        if info is None:
+            return
+        if info.current_match != before or self.state is None or self.match is None:
+            await self.load()
+            if self.match is not None and self.match.id != before:
+                for c in self.conns:
+                    c.send({"type": "match", "match": self.match.id,
+                            "number": self.match.number})
+            self.broadcast_table()
+            self.broadcast_snapshots()
+            self._after_change()
+            return
+        seats_changed = info.seats != self.info.seats
+        self.info = info
+        events = await asyncio.to_thread(self.store.events, self.match.id)
+        for ev in events[self.seq:]:
+            action = A.parse_action(ev.action)
+            new = self.state.clone()
+            new.apply(action, ev.seat)
+            self._accept(ev, action, new)
+        if seats_changed:
+            self.broadcast_table()
+        self._after_change()
+
+    def set_remote_online(self, origin: str, seats: list[int]) -> None:
+        """Another process says which seats of this table are connected to it."""
+        if set(seats) == self.remote_online.get(origin, set()):
+            return
+        if seats:
+            self.remote_online[origin] = set(seats)
+        else:
+            self.remote_online.pop(origin, None)
+        self.broadcast_table()
+
     # -- bots and timers -----------------------------------------------------------------
     def _after_change(self) -> None:
-        """Wake the bots and re-arm the turn timer (caller holds the lock)."""
+        """Wake the bots and re-arm the turn timer (caller holds the lock).
+
+        Only the process holding the table's lease does either; another asks for
+        the lease when it looks free, and acts once it has it.
+        """
         st = self.state
         if st is None or st.is_over:
+            self.hub.cluster.done_with(self)
             return
-        bot_seats = [s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"]
-        if bot_seats and self._bot_task is None:
-            self._bot_task = self.hub.spawn(self._run_bots())
         current = asyncio.current_task()
         if self._timer_task is not None and self._timer_task is not current:
             self._timer_task.cancel()
         self._timer_task = None
+        if not self.needs_actor() or not self.hub.cluster.may_act(self):
+            return
+        bot_seats = [s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"]
+        if bot_seats and self._bot_task is None:
+            self._bot_task = self.hub.spawn(self._run_bots())
         deadline = self.deadline()
         humans = [s for s in st.seats_to_act() if self.seat_info(s).kind == "human"]
         if deadline is not None and humans:
@@ -437,7 +554,8 @@ class TableRuntime:
                     seat = next(
                         (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
                     )
-                if seat is None:
+                if seat is None or not self.hub.cluster.holds(self):
+                    # nothing to do, or the lease went to another process
                     self._bot_task = None
                     return
                 kind = self.seat_info(seat).bot or "random"
@@ -445,8 +563,11 @@ class TableRuntime:
                 await asyncio.sleep(self.settings.bot_delay_s)
             async with self.lock:
                 job = self._snapshot_choice(kind, seat)
+            began = time.perf_counter()
             seq, text = await asyncio.to_thread(job)
-            await self.submit(seat, text, expected_seq=seq, client_id=None, source="bot")
+            M.BOT_THINK.labels(kind).observe(time.perf_counter() - began)
+            if self.hub.cluster.holds(self):
+                await self.submit(seat, text, expected_seq=seq, client_id=None, source="bot")
 
     def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
         # the view is taken under the lock; the thinking runs off the event loop
@@ -471,7 +592,7 @@ class TableRuntime:
         await asyncio.sleep(max(0.0, deadline - time.time()))
         async with self.lock:
             st = self.state
-            if st is None or st.is_over or self.seq != seq:
+            if st is None or st.is_over or self.seq != seq or not self.hub.cluster.holds(self):
                 return
             late = [s for s in st.seats_to_act() if self.seat_info(s).kind == "human"]
             if not late:
@@ -586,6 +707,10 @@ class Hub:
         self.tables: dict[str, TableRuntime] = {}
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        from meio.web.cluster import Cluster
+
+        #: the other server processes: live fan-out, leases, eviction
+        self.cluster = Cluster(self)
 
     def spawn(self, coro: Any) -> asyncio.Task[None]:
         """Run a background task, logging (never swallowing) its failure."""
@@ -604,6 +729,7 @@ class Hub:
         async with self._lock:
             rt = self.tables.get(table_id)
             if rt is not None:
+                rt.last_used = time.monotonic()
                 return rt
             info = await asyncio.to_thread(self.store.table, table_id)
             if info is None:
@@ -612,18 +738,32 @@ class Hub:
             async with rt.lock:
                 await rt.load()
             self.tables[table_id] = rt
+            M.TABLES.inc()
         return rt
+
+    async def evict(self, rt: TableRuntime) -> bool:
+        """Drop an idle table from memory (it is reloaded when next asked for)."""
+        async with self._lock:
+            if self.tables.get(rt.info.id) is not rt or rt.busy() or rt.lock.locked():
+                return False
+            del self.tables[rt.info.id]
+            M.TABLES.dec()
+            M.EVICTIONS.inc()
+            return True
 
     async def start(self) -> None:
         """Load every table with a match to carry on: bots and timers resume."""
+        await self.cluster.start()
         for info in await asyncio.to_thread(self.store.tables, active_only=True):
             rt = await self.get(info.id)
             if rt is not None:
                 await rt.ensure_started()
 
     async def stop(self) -> None:
+        await self.cluster.stop()
         for rt in list(self.tables.values()):
             await rt.close()
+        M.TABLES.dec(len(self.tables))
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

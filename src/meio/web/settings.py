@@ -49,15 +49,23 @@ class Settings:
     #: load the compiled simulation core in the background at start-up, so that the
     #: first search-bot move never waits for numba (``meio serve`` turns this on)
     warm_core: bool = False
+    #: seconds a table lease lasts unrenewed: how long the bots of a table whose
+    #: server died wait before another server takes them over
+    lease_ttl_s: float = 6.0
+    #: seconds after which a table nobody uses is dropped from memory
+    evict_after_s: float = 120.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> Settings:
         """Settings from the environment (``DATABASE_URL``, ``MEIO_BOT_DELAY``,
-        ``MEIO_ALLOW_SEEDS``, ``MEIO_MIN_TURN_TIMER``), ``database_url`` first."""
+        ``MEIO_ALLOW_SEEDS``, ``MEIO_MIN_TURN_TIMER``, ``MEIO_LEASE_TTL``,
+        ``MEIO_EVICT_AFTER``), ``database_url`` first."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
             bot_delay_s=float(os.environ.get("MEIO_BOT_DELAY", "0.7")),
             allow_seeds=os.environ.get("MEIO_ALLOW_SEEDS", "") in ("1", "true", "yes"),
             min_turn_timer_s=float(os.environ.get("MEIO_MIN_TURN_TIMER", "5")),
             warm_core=os.environ.get("MEIO_WARM_CORE", "1") not in ("0", "false", "no"),
+            lease_ttl_s=float(os.environ.get("MEIO_LEASE_TTL", "6")),
+            evict_after_s=float(os.environ.get("MEIO_EVICT_AFTER", "120")),
         )

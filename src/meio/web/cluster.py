@@ -1,0 +1,241 @@
+"""One server process among several: the bus, the table leases, and idle tables.
+
+:class:`Cluster` is the hub's link to the other ``meio serve`` processes on the
+same database. It
+
+* publishes every action this process commits (and every change of seats or
+  match) on the :mod:`~meio.web.bus`, and applies what the others publish to the
+  tables this process holds in memory;
+* decides, with the :mod:`~meio.web.lease` rows, which process moves a table's
+  bots and runs its turn timer; a background loop renews this process's leases,
+  takes over those whose holder died, and drops tables nobody has used for
+  ``evict_after_s`` seconds.
+
+A lone process on SQLite runs the same code with a silent bus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from meio.web import metrics as M
+from meio.web.bus import Bus, bus_for
+from meio.web.lease import Leases, LeaseStore, process_id
+from meio.web.logs import context
+from meio.web.store import EventInfo
+
+if TYPE_CHECKING:
+    from meio.web.runtime import Hub, TableRuntime
+
+log = logging.getLogger("meio.web.cluster")
+
+
+class Cluster:
+    """This process's part in a group of servers sharing one database."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.origin = process_id()
+        ttl = hub.settings.lease_ttl_s
+        self.leases = Leases(LeaseStore(hub.store.engine, self.origin, ttl))
+        self.bus: Bus = bus_for(hub.settings.database_url, self.origin)
+        self._acquiring: set[str] = set()
+        self._loop: asyncio.Task[None] | None = None
+        self.draining = False
+
+    # -- life ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen to the others and start the lease and eviction loop."""
+        await self.bus.start(self._on_message, self._resync)
+        self._loop = asyncio.get_running_loop().create_task(self._maintain())
+
+    async def stop(self) -> None:
+        """Hand back every lease at once (so another process takes over without
+        waiting for them to run out), tell the others, and stop listening."""
+        self.draining = True
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._loop
+        held = list(self.leases.held)
+        self.leases.held.clear()
+        M.LEASES.set(0)
+        if held:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.leases.store.release, held)
+            log.info("released %d table leases", len(held))
+        if self.bus.live:
+            for rt in list(self.hub.tables.values()):
+                if rt.conns:
+                    await self._publish({"k": "on", "t": rt.info.id, "seats": []})
+            if held:
+                await self._publish({"k": "rel", "t": held})
+        await self.bus.stop()
+
+    # -- what the runtime tells us -------------------------------------------------------
+    def event_accepted(self, rt: TableRuntime, ev: EventInfo) -> None:
+        """A committed action: the other processes hear of it."""
+        if not self.bus.live or rt.match is None:
+            return
+        self.hub.spawn(self._publish({
+            "k": "ev", "t": rt.info.id, "m": rt.match.id, "s": ev.seq, "p": ev.seat,
+            "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
+        }))
+
+    def table_changed(self, rt: TableRuntime) -> None:
+        """Seats were taken or a match began: the others reload the table."""
+        if self.bus.live:
+            self.hub.spawn(self._publish({"k": "tb", "t": rt.info.id}))
+
+    def presence(self, rt: TableRuntime) -> None:
+        """The seats connected here changed: the others show them online."""
+        if self.bus.live:
+            self.hub.spawn(self._publish({"k": "on", "t": rt.info.id,
+                                          "seats": rt.local_seats()}))
+
+    def holds(self, rt: TableRuntime) -> bool:
+        """Whether this process may move the bots and run the timer of ``rt``."""
+        return not self.draining and self.leases.holds(rt.info.id)
+
+    def may_act(self, rt: TableRuntime) -> bool:
+        """Like :meth:`holds`; when the lease looks free, ask for it in the background
+        (the table is woken again once it is ours)."""
+        if self.holds(rt):
+            return True
+        if not self.draining and self.leases.worth_trying(rt.info.id):
+            self._try_acquire(rt)
+        return False
+
+    def done_with(self, rt: TableRuntime) -> None:
+        """The match is over: nothing to run, hand the lease back."""
+        table_id = rt.info.id
+        if table_id in self.leases.held:
+            self.leases.forget(table_id)
+            M.LEASES.set(len(self.leases.held))
+            self.hub.spawn(asyncio.to_thread(self.leases.store.release, [table_id]))
+
+    # -- leases ------------------------------------------------------------------------
+    def _try_acquire(self, rt: TableRuntime) -> None:
+        table_id = rt.info.id
+        if table_id in self._acquiring:
+            return
+        self._acquiring.add(table_id)
+        self.hub.spawn(self._acquire(rt))
+
+    async def _acquire(self, rt: TableRuntime) -> None:
+        table_id = rt.info.id
+        try:
+            lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
+            fresh = table_id not in self.leases.held
+            if not self.leases.record(lease) or self.draining:
+                return
+            M.LEASES.set(len(self.leases.held))
+            async with rt.lock:
+                if fresh:
+                    with context(table_id, None if rt.match is None else rt.match.id):
+                        log.info("took the table's lease", extra={"holder": self.origin})
+                    # the previous holder may have stored actions we never heard of
+                    await rt.catch_up_locked()
+                else:
+                    rt._after_change()
+        finally:
+            self._acquiring.discard(table_id)
+
+    async def _renew(self) -> None:
+        asked = list(self.leases.held)
+        if not asked:
+            return
+        still, expires = await asyncio.to_thread(self.leases.store.renew, asked)
+        for table_id in self.leases.renewed(asked, still, expires):
+            with context(table_id):
+                log.warning("lost the table's lease; another process acts for it now")
+        M.LEASES.set(len(self.leases.held))
+
+    async def _adopt_orphans(self) -> None:
+        """Tables whose lease ran out (their holder died): load them and act."""
+        for table_id in await asyncio.to_thread(self.leases.store.expired):
+            rt = await self.hub.get(table_id)
+            if rt is None:
+                continue
+            if rt.needs_actor():
+                self.may_act(rt)
+            elif self.leases.worth_trying(table_id):
+                # nothing to run there: clear the stale row by taking and releasing it
+                lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
+                if lease.holder == self.origin:
+                    await asyncio.to_thread(self.leases.store.release, [table_id])
+
+    async def _maintain(self) -> None:
+        ttl = self.hub.settings.lease_ttl_s
+        period = max(0.05, ttl / 3)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._renew()
+                for rt in list(self.hub.tables.values()):
+                    if rt.needs_actor() and not self.holds(rt):
+                        self.may_act(rt)
+                await self._adopt_orphans()
+                await self._evict_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the lease loop failed; trying again")
+
+    async def _evict_idle(self) -> None:
+        limit = self.hub.settings.evict_after_s
+        now = time.monotonic()
+        for rt in list(self.hub.tables.values()):
+            if now - rt.last_used < limit or rt.busy() or rt.needs_actor():
+                continue
+            if await self.hub.evict(rt):
+                table_id = rt.info.id
+                rt.remote_online.clear()
+                if table_id in self.leases.held:
+                    self.leases.forget(table_id)
+                    await asyncio.to_thread(self.leases.store.release, [table_id])
+                self.leases.forget(table_id)
+                M.LEASES.set(len(self.leases.held))
+
+    # -- the bus -----------------------------------------------------------------------
+    async def _publish(self, message: dict[str, Any]) -> None:
+        M.BUS_MESSAGES.labels("out").inc()
+        await self.bus.publish(message)
+
+    async def _on_message(self, msg: dict[str, Any]) -> None:
+        M.BUS_MESSAGES.labels("in").inc()
+        kind, table_id = msg.get("k"), msg.get("t")
+        if kind == "rel" and isinstance(table_id, list):
+            for t in table_id:
+                self.leases.others.pop(str(t), None)
+                rt = self.hub.tables.get(str(t))
+                if rt is not None and rt.needs_actor():
+                    self.may_act(rt)
+            return
+        if not isinstance(table_id, str):
+            return
+        rt = self.hub.tables.get(table_id)
+        if rt is None:
+            return  # nobody here plays at that table: it is read afresh when needed
+        if kind == "ev":
+            ev = EventInfo(int(msg["s"]), int(msg["p"]), str(msg["a"]), str(msg["r"]),
+                           msg.get("c"), float(msg["at"]))
+            await rt.apply_remote(str(msg["m"]), ev)
+            M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
+        elif kind == "tb":
+            async with rt.lock:
+                await rt.catch_up_locked()
+        elif kind == "on":
+            seats = msg.get("seats")
+            if isinstance(seats, list):
+                async with rt.lock:
+                    rt.set_remote_online(str(msg.get("o")), [int(s) for s in seats])
+
+    async def _resync(self) -> None:
+        for rt in list(self.hub.tables.values()):
+            async with rt.lock:
+                await rt.catch_up_locked()
