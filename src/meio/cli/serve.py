@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -18,20 +18,63 @@ def serve(
         typer.Option(help="SQLite file or database URL (default: DATABASE_URL, else an "
                           "SQLite file in the user data directory)."),
     ] = None,
+    log_format: Annotated[
+        str | None,
+        typer.Option(help="'text' (quiet, for people) or 'json' (one object a line, with "
+                          "table and match ids; default: MEIO_LOG_FORMAT, else text)."),
+    ] = None,
+    drain: Annotated[
+        float | None,
+        typer.Option(help="Seconds to keep serving after SIGTERM while /readyz says "
+                          "'draining' (default: MEIO_DRAIN_S, else 0)."),
+    ] = None,
 ) -> None:
     """Play MEIO in the browser: open the printed address, start a table, share the link."""
+    import os
+
     import uvicorn
 
     from meio.web import Settings, create_app
+    from meio.web.logs import configure
 
     if not 0 < port < 65536:
         raise typer.BadParameter(f"{port} is not a port number", param_hint="--port")
+    fmt = log_format or os.environ.get("MEIO_LOG_FORMAT", "text")
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter(f"{fmt!r}: use 'text' or 'json'", param_hint="--log-format")
+    drain_s = float(os.environ.get("MEIO_DRAIN_S", "0")) if drain is None else drain
+    if drain_s < 0:
+        raise typer.BadParameter("cannot be negative", param_hint="--drain")
+    configure(fmt, "INFO" if fmt == "json" else "WARNING")
     settings = Settings.from_env(db)
     shown = settings.database_url
     if "@" in shown:  # hide a password in a PostgreSQL URL
         shown = shown.split("://", 1)[0] + "://…@" + shown.rsplit("@", 1)[1]
     typer.echo(f"meio: database {shown}")
     typer.echo(f"meio: open http://{host}:{port}/ in a browser (Ctrl-C stops)", err=False)
-    uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536
-    )
+    web = create_app(settings)
+    config = uvicorn.Config(web, host=host, port=port, log_level="warning", log_config=None,
+                            ws_max_size=65536, timeout_graceful_shutdown=10)
+    draining_server(config, web, drain_s).run()
+
+
+def draining_server(config: Any, web: Any, drain_s: float) -> Any:
+    """A uvicorn server that, on SIGTERM or SIGINT, first says 'draining' on
+    ``/readyz`` for ``drain_s`` seconds (the proxy sends new players elsewhere),
+    then stops: WebSockets close with 1012 so clients reconnect to another replica,
+    and the table leases are handed over."""
+    import threading
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if drain_s <= 0 or getattr(web.state, "draining", False):
+                super().handle_exit(sig, frame)
+                return
+            web.state.draining = True
+            timer = threading.Timer(drain_s, super().handle_exit, (sig, frame))
+            timer.daemon = True
+            timer.start()
+
+    return Server(config)

@@ -429,9 +429,9 @@ class TableRuntime:
             )
             M.DB_COMMIT.observe(time.perf_counter() - began)
         except StoreError:
-            # another server wrote this number first: the database decided
-            await self.load()
-            self.broadcast_snapshots()
+            # another server wrote this number first: the database decided; what it
+            # stored goes to the clients as events
+            await self.catch_up_locked()
             return _reject(cid, "stale", "another action was accepted first", self, seat)
         self._accept(ev, action, new)
         self.hub.cluster.event_accepted(self, ev)

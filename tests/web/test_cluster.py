@@ -1,0 +1,180 @@
+"""Two `meio serve` processes on one PostgreSQL: live fan-out between them, and a
+takeover of a table's bots when the process running them is killed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from websockets.sync.client import connect
+
+from meio.web import create_app
+from tests.web.conftest import _new_pg_database, free_port, make_settings
+from tests.web.helpers import Player
+from tests.web.test_restart import TABLE, SyncWS, drive
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
+
+
+class Server:
+    """One `meio serve` process of the group."""
+
+    def __init__(self, url: str, log: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        env = {**os.environ, "MEIO_ALLOW_SEEDS": "1", "MEIO_BOT_DELAY": "0.02",
+               "MEIO_LEASE_TTL": "1.5", "MEIO_WARM_CORE": "0", "MEIO_LOG_FORMAT": "json"}
+        env.pop("DATABASE_URL", None)
+        self.log = log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from meio.cli import main; main()", "serve",
+             "--host", "127.0.0.1", "--port", str(self.port), "--db", url],
+            env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+        )
+
+    def wait_ready(self) -> None:
+        for _ in range(600):
+            if self.proc.poll() is not None:
+                break
+            try:
+                if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def two_servers(postgres_server: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two processes started at the same moment on one fresh database: they must not
+    collide on the migrations."""
+    url = _new_pg_database(postgres_server)
+    servers = (Server(url, tmp_path / "a.log"), Server(url, tmp_path / "b.log"))
+    try:
+        for s in servers:
+            s.wait_ready()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+@pytest.fixture(scope="module")
+def calm_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The record of TABLE's match on one server that never stopped (SQLite)."""
+    db = tmp_path_factory.mktemp("calm") / "calm.db"
+    with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
+        t = c.post("/api/tables", json=TABLE).json()
+        bo = c.post(f"/api/tables/{t['table_id']}/join",
+                    json={"invite": t["invite"], "name": "Bo"}).json()
+        with c.websocket_connect(f"/ws/tables/{t['table_id']}") as w1, \
+                c.websocket_connect(f"/ws/tables/{t['table_id']}") as w2:
+            x, y = Player(w1, token=t["token"]), Player(w2, token=bo["token"])
+            drive([x, y], stop_at=None)
+        record: dict[str, Any] = c.get(f"/api/matches/{x.match}/record").json()
+    return record
+
+
+def _seated(a: Server, b: Server) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ana creates TABLE on ``a``; Bo joins it through ``b``."""
+    table = httpx.post(f"{a.base}/api/tables", json=TABLE).json()
+    bo = httpx.post(f"{b.base}/api/tables/{table['table_id']}/join",
+                    json={"invite": table["invite"], "name": "Bo"}).json()
+    assert "token" in bo, bo
+    return table, bo
+
+
+def test_players_on_two_processes_play_a_whole_match_live(
+    two_servers: tuple[Server, Server], calm_record: dict[str, Any]
+) -> None:
+    a, b = two_servers
+    table, bo = _seated(a, b)
+    path = f"/ws/tables/{table['table_id']}"
+    with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
+        ana, bob = Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
+        # each process shows the seat connected to the other one as online
+        ana.until(lambda f: f["type"] == "table"
+                  and [s["online"] for s in f["table"]["seats"]] == [True] * 4)
+        drive([ana, bob], stop_at=None)
+        for p in (ana, bob):
+            # every action reached both, live and in order: one event per sequence number
+            seqs = [f["seq"] for f in p.frames if f["type"] == "event"]
+            assert seqs == list(range(seqs[0], p.seq + 1)), seqs
+            assert [f for f in p.frames if f["type"] == "snapshot"][1:] == []
+        assert ana.seq == bob.seq and ana.seen["is_over"]
+    for s in (a, b):
+        record = httpx.get(f"{s.base}/api/matches/{ana.match}/record").json()
+        assert record == calm_record
+    text = httpx.get(f"{a.base}/metrics").text
+    assert 'meio_actions_total{result="accepted",source="human"}' in text
+    assert 'meio_bus_messages_total{direction="in"}' in text
+
+
+def _holder_pid(url: str, table_id: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url.replace("+psycopg", "")) as conn:
+        row = conn.execute("SELECT holder FROM meio_leases WHERE table_id = %s",
+                           (table_id,)).fetchone()
+    assert row is not None, "nobody holds the table's lease"
+    return int(str(row[0]).split(":")[1])
+
+
+def test_killing_the_bot_process_mid_round_hands_the_bots_over(
+    two_servers: tuple[Server, Server], calm_record: dict[str, Any], postgres_server: str
+) -> None:
+    a, b = two_servers
+    table, bo = _seated(a, b)
+    path = f"/ws/tables/{table['table_id']}"
+    sockets = contextlib.ExitStack()
+
+    def opened(server: Server) -> SyncWS:
+        return SyncWS(sockets.enter_context(connect(server.ws + path, open_timeout=10,
+                                                    close_timeout=1)))
+
+    try:
+        ana = Player(opened(a), token=table["token"])
+        bob = Player(opened(b), token=bo["token"])
+        drive([ana, bob], stop_at=16)  # the split and a few tricks of round 1
+        url = _db_url_of(a)
+        pid = _holder_pid(url, table["table_id"])
+        doomed, survivor = (a, b) if pid == a.proc.pid else (b, a)
+        assert pid == doomed.proc.pid
+        doomed.proc.send_signal(signal.SIGKILL)
+        doomed.proc.wait(10)
+        # the player who was on the dead process reconnects to the survivor with `since`
+        lost, kept = (ana, bob) if doomed is a else (bob, ana)
+        token = table["token"] if lost is ana else bo["token"]
+        back = Player(opened(survivor), token=token,
+                      since={"match": lost.match, "seq": lost.seq})
+        back.match, back.seq, back.view = lost.match, lost.seq, lost.view
+        back.until(lambda f: f["type"] == "table")
+        drive([back, kept], stop_at=None)
+        record = httpx.get(f"{survivor.base}/api/matches/{kept.match}/record").json()
+    finally:
+        sockets.close()
+    assert record == calm_record
+    assert "took the table's lease" in survivor.log.read_text()
+
+
+def _db_url_of(server: Server) -> str:
+    args = server.proc.args
+    assert isinstance(args, list)
+    return str(args[args.index("--db") + 1])
