@@ -154,8 +154,7 @@ async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
     when a name was given)."""
     options, seats = _check_options(body, hub.settings)
     info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed)
-    rt = await hub.get(info.id)
-    assert rt is not None
+    rt = await _runtime(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:

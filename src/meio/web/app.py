@@ -67,8 +67,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _warm_core() -> None:
     """Compile or load the search bots' playout kernels before anyone waits on them."""
-    try:
-        from meio.sim import warm_up
-    except ImportError:  # pragma: no cover - numba is a dependency, but stay up without it
-        return
+    from meio.sim import warm_up
+
     warm_up()

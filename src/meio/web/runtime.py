@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from meio.bots.advisor import Advice, advise_view
 from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -66,11 +67,8 @@ def bot_seed(match_seed: int, seat: int, turn: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def timeout_bot_kind() -> str:
-    """The bot that moves for a seat whose turn timer ran out."""
-    from meio.bots import bot_kinds
-
-    return "heuristic" if "heuristic" in bot_kinds() else "random"
+#: the bot that moves for a seat whose turn timer ran out
+TIMEOUT_BOT = "heuristic"
 
 
 def public_table(info: TableInfo, online: set[int]) -> Frame:
@@ -137,7 +135,8 @@ class TableRuntime:
     async def load(self) -> None:
         """Rebuild the current match from the stored events (caller holds the lock)."""
         info = await asyncio.to_thread(self.store.table, self.info.id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"table {self.info.id} is no longer in the database")
         self.info = info
         if info.current_match is None:
             self.match = self.config = self.state = None
@@ -145,7 +144,8 @@ class TableRuntime:
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
         events = await asyncio.to_thread(self.store.events, info.current_match)
-        assert match is not None
+        if match is None:
+            raise StoreError("missing", f"match {info.current_match} is not in the database")
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
@@ -546,32 +546,76 @@ class TableRuntime:
             self._timer_task = self.hub.spawn(self._run_timer(self.seq, deadline))
 
     async def _run_bots(self) -> None:
-        while True:
+        me = asyncio.current_task()
+        try:
+            while await self._bot_step():
+                pass
+        except Exception:
+            # the move could not even be stored (the database is away...): try again soon
+            log.exception("table %s: the bots stopped; trying again in %.1f s",
+                          self.info.id, self.settings.task_retry_s)
+            if self._bot_task is me:
+                self._bot_task = None
+            self.hub.spawn(self._wake(self.settings.task_retry_s))
+
+    async def _bot_step(self) -> bool:
+        """Let one bot seat move; False (with the task cleared, under the lock) when none
+        is to act."""
+        async with self.lock:
+            st = self.state
+            seat = None
+            if st is not None and not st.is_over:
+                seat = next(
+                    (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
+                )
+            if seat is None or not self.hub.cluster.holds(self):
+                # nothing to do, or the lease went to another process
+                self._bot_task = None
+                return False
+            kind = self.seat_info(seat).bot or "random"
+        if self.settings.bot_delay_s > 0:
+            await asyncio.sleep(self.settings.bot_delay_s)
+        await self._bot_move(seat, kind, "bot")
+        return True
+
+    async def _bot_move(self, seat: int, kind: str, source: str) -> None:
+        """Move for ``seat`` with a ``kind`` bot: a bot that raises (or chooses an illegal
+        action) is asked once more, then the random bot moves instead (source
+        ``fallback``), so that a failing bot never stalls its table."""
+        tries = [(kind, source), (kind, source), ("random", FALLBACK_SOURCE)]
+        for attempt, (bot, src) in enumerate(tries, 1):
             async with self.lock:
                 st = self.state
-                seat = None
-                if st is not None and not st.is_over:
-                    seat = next(
-                        (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
-                    )
-                if seat is None or not self.hub.cluster.holds(self):
-                    # nothing to do, or the lease went to another process
-                    self._bot_task = None
-                    return
-                kind = self.seat_info(seat).bot or "random"
-            if self.settings.bot_delay_s > 0:
-                await asyncio.sleep(self.settings.bot_delay_s)
-            async with self.lock:
-                job = self._snapshot_choice(kind, seat)
+                if st is None or st.is_over or seat not in st.seats_to_act():
+                    return  # someone else moved for this seat meanwhile
+                job = self._snapshot_choice(bot, seat)
             began = time.perf_counter()
-            seq, text = await asyncio.to_thread(job)
-            M.BOT_THINK.labels(kind).observe(time.perf_counter() - began)
-            if self.hub.cluster.holds(self):
-                await self.submit(seat, text, expected_seq=seq, client_id=None, source="bot")
+            try:
+                seq, text = await asyncio.to_thread(job)
+            except Exception:
+                log.exception("table %s: the %s bot failed for seat %d (try %d of %d)",
+                              self.info.id, bot, seat, attempt, len(tries))
+                continue
+            M.BOT_THINK.labels(bot).observe(time.perf_counter() - began)
+            if not self.hub.cluster.holds(self):
+                return  # the lease went to another process while this bot thought
+            answer = await self.submit(seat, text, expected_seq=seq, client_id=None, source=src)
+            if answer["type"] == "ack" or answer.get("code") != "illegal":
+                return  # done, or the table moved on: the caller looks again
+            log.error("table %s: the %s bot chose %r for seat %d, which is not allowed: %s",
+                      self.info.id, bot, text, seat, answer.get("reason"))
+        raise BotError(f"no bot could move for seat {seat} of table {self.info.id}")
+
+    async def _wake(self, delay: float) -> None:
+        """Look for bots and timers again after ``delay`` (after a failed task)."""
+        await asyncio.sleep(delay)
+        async with self.lock:
+            self._after_change()
 
     def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
         # the view is taken under the lock; the thinking runs off the event loop
-        assert self.state is not None and self.config is not None
+        if self.state is None or self.config is None:
+            raise BotError("no match is being played at this table")
         from meio.bots import make_bot
 
         view = self.state.view(seat)
@@ -598,9 +642,12 @@ class TableRuntime:
             if not late:
                 return
             seat = late[0]
-            job = self._snapshot_choice(timeout_bot_kind(), seat)
-        cur, text = await asyncio.to_thread(job)
-        await self.submit(seat, text, expected_seq=cur, client_id=None, source="timeout")
+        try:
+            await self._bot_move(seat, TIMEOUT_BOT, "timeout")
+        except Exception:
+            log.exception("table %s: the turn timer could not move for seat %d; trying "
+                          "again in %.1f s", self.info.id, seat, self.settings.task_retry_s)
+            self.hub.spawn(self._wake(self.settings.task_retry_s))
 
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
@@ -627,11 +674,6 @@ class TableRuntime:
                 return _reject(msg_id, "illegal",
                                f"{C.format_cards(chosen & ~view.hand)} not in your hand",
                                self, seat)
-        try:
-            from meio.bots.advisor import advise_view
-        except ImportError:
-            return {"type": "advice", "id": msg_id,
-                    "error": "the split advisor is not installed on this server"}
         budget = self.settings.advice_budget_s
         try:
             advice = await asyncio.to_thread(
@@ -647,6 +689,14 @@ class TableRuntime:
                 task.cancel()
         for c in list(self.conns):
             c.close()
+
+
+#: the event source of a move made by the random bot for a bot that failed
+FALLBACK_SOURCE = "fallback"
+
+
+class BotError(Exception):
+    """No bot could move for a seat (the table tries again later)."""
 
 
 class JoinError(Exception):
@@ -679,7 +729,7 @@ def _result(state: State) -> dict[str, Any]:
     }
 
 
-def _advice_payload(advice: Any) -> dict[str, Any]:
+def _advice_payload(advice: Advice) -> dict[str, Any]:
     def pack_codes(mask: int) -> list[str]:
         return C.codes(mask)
 

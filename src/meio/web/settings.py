@@ -46,6 +46,8 @@ class Settings:
     max_turn_timer_s: float = 3600.0
     max_message_bytes: int = 4096
     advice_budget_s: float = 1.0
+    #: pause before a bot or timer task that failed is tried again
+    task_retry_s: float = 1.0
     #: load the compiled simulation core in the background at start-up, so that the
     #: first search-bot move never waits for numba (``meio serve`` turns this on)
     warm_core: bool = False

@@ -202,7 +202,8 @@ class Store:
                     )
                 )
         info = self.table(table_id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"table {table_id} vanished as it was created")
         return info
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
@@ -242,7 +243,8 @@ class Store:
         except IntegrityError:
             raise StoreError("conflict", f"match {number} of this table already exists") from None
         info = self.match(match_id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"match {match_id} vanished as it was created")
         return info
 
     def append_event(

@@ -1,0 +1,113 @@
+"""A failing bot or timer never stalls its table: the move is tried again, then the
+random bot plays it, and the event says so."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meio.bots import register, unregister
+from meio.bots.random_bot import RandomBot
+from meio.engine import View
+from meio.web import create_app
+from tests.web.conftest import create, make_settings
+from tests.web.helpers import Player, play_out
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class FlakyBot(RandomBot):
+    """Raises on the first decision this process asks of any FlakyBot, then plays."""
+
+    name = "flaky-test"
+    failures = 1
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        if FlakyBot.failures > 0:
+            FlakyBot.failures -= 1
+            raise RuntimeError("a bot bug")
+        return super().choose(view, legal)
+
+
+class BrokenBot(RandomBot):
+    """Always raises."""
+
+    name = "broken-test"
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        raise RuntimeError("this bot is broken")
+
+
+class CheatingBot(RandomBot):
+    """Always answers an action that is not legal."""
+
+    name = "cheat-test"
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        return 9999
+
+
+@pytest.fixture
+def test_bots() -> Iterator[None]:
+    kinds = {"flaky-test": FlakyBot, "broken-test": BrokenBot, "cheat-test": CheatingBot}
+    for kind, bot in kinds.items():
+        register(kind, bot)
+    FlakyBot.failures = 1
+    yield
+    for kind in kinds:
+        unregister(kind)
+
+
+def bot_events(frames: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    return [f for f in frames if f["type"] == "event" and f["actor"] == seat]
+
+
+def test_a_bot_that_raises_once_is_asked_again_and_the_table_carries_on(
+    sqlite_url: str, test_bots: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        table = create(c, players=2, name="Ana", seed=3,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "flaky-test"}])
+        with c.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
+            a = Player(wa, token=table["token"])
+            play_out([a])
+            moves = bot_events(a.frames, 1)
+            assert moves and {f["source"] for f in moves} == {"bot"}
+    assert FlakyBot.failures == 0
+    assert any("flaky-test bot failed for seat 1" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("kind", ["broken-test", "cheat-test"])
+def test_a_bot_that_keeps_failing_is_replaced_by_the_random_bot(
+    sqlite_url: str, test_bots: None, caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        table = create(c, players=2, name="Ana", seed=3,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": kind}])
+        with c.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
+            a = Player(wa, token=table["token"])
+            play_out([a])
+            moves = bot_events(a.frames, 1)
+            assert moves and {f["source"] for f in moves} == {"fallback"}
+            assert a.seen["is_over"]
+    assert any(r.levelno >= logging.ERROR and f"{kind} bot" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_a_turn_timer_whose_bot_fails_still_moves_for_the_late_seat(
+    sqlite_url: str, test_bots: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from meio.web import runtime
+
+    monkeypatch.setattr(runtime, "TIMEOUT_BOT", "broken-test")
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        table = create(c, players=2, name="Ana", seed=5, turn_timer_s=0.2,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        with c.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
+            a = Player(wa, token=table["token"])
+            ev = a.until(lambda f: f["type"] == "event" and f["actor"] == 0)
+            assert ev["source"] == "fallback" and ev["action"].startswith("pack:")
