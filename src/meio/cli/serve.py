@@ -54,7 +54,8 @@ def serve(
     typer.echo(f"meio: open http://{host}:{port}/ in a browser (Ctrl-C stops)", err=False)
     web = create_app(settings)
     config = uvicorn.Config(web, host=host, port=port, log_level="warning", log_config=None,
-                            ws_max_size=65536, timeout_graceful_shutdown=10)
+                            ws_max_size=65536, ws_per_message_deflate=False,
+                            timeout_graceful_shutdown=10)
     draining_server(config, web, drain_s).run()
 
 

@@ -12,12 +12,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meio.web.db import EventRow, MatchRow, SeatRow, TableRow
+
+_INSERT_EVENT = insert(EventRow.__table__)
 
 
 class StoreError(Exception):
@@ -259,18 +261,14 @@ class Store:
     ) -> None:
         """Store accepted action number ``seq`` (1-based); raises StoreError("conflict")
         when another writer already stored that number."""
+        # a Core insert, not the ORM: this runs once per action (profiled, see
+        # docs/benchmarks.md) and the unit of work cost more than the write itself
         try:
-            with Session(self.engine) as s, s.begin():
-                s.add(
-                    EventRow(
-                        match_id=match_id,
-                        seq=seq,
-                        seat=seat,
-                        action=action,
-                        source=source,
-                        client_id=client_id,
-                        created_at=created_at,
-                    )
+            with self.engine.begin() as conn:
+                conn.execute(
+                    _INSERT_EVENT,
+                    {"match_id": match_id, "seq": seq, "seat": seat, "action": action,
+                     "source": source, "client_id": client_id, "created_at": created_at},
                 )
         except IntegrityError:
             raise StoreError("conflict", f"action {seq} of this match is already taken") from None
