@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from meio.web.db import EventRow, MatchRow, SeatRow, TableRow
 
-_INSERT_EVENT = insert(EventRow.__table__)
+_INSERT_EVENT = insert(EventRow)
 
 
 class StoreError(Exception):
