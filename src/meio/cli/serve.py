@@ -53,7 +53,8 @@ def serve(
     typer.echo(f"meio: database {shown}")
     typer.echo(f"meio: open http://{host}:{port}/ in a browser (Ctrl-C stops)", err=False)
     web = create_app(settings)
-    config = uvicorn.Config(web, host=host, port=port, log_level="warning", log_config=None,
+    config = uvicorn.Config(web, host=host, port=port, log_config=None, access_log=False,
+                            log_level="info" if fmt == "json" else "warning",
                             ws_max_size=65536, ws_per_message_deflate=False,
                             timeout_graceful_shutdown=10)
     draining_server(config, web, drain_s).run()
