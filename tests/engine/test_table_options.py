@@ -20,7 +20,12 @@ def next_table(first: list[str], packs: list[str], specials: str, leader: int = 
 
 # 4 players, specials -1 A+ +.5 Q+; seat 0 holds every wild so each scenario can lead one
 FOUR = (
-    ["Q+ -1 A+ +.5 2S 3S 4S", "5H 6S 7S 8S 9S TS 4D", "9H 3D 5D 7D 2C 3C 4C", "KS 9D 6D 5C 6C 7C 8C"],
+    [
+        "Q+ -1 A+ +.5 2S 3S 4S",
+        "5H 6S 7S 8S 9S TS 4D",
+        "9H 3D 5D 7D 2C 3C 4C",
+        "KS 9D 6D 5C 6C 7C 8C",
+    ],
     ["JS QS AS 6H 7H 8H", "TH JH QH KH AH 2H", "3H 4H JD QD KD AD", "8D TD 9C TC JC QC"],
 )
 
