@@ -24,6 +24,7 @@ from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import protocol as P
+from meio.web.limits import KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
@@ -54,6 +55,15 @@ class Connection:
     def close(self, code: int = 1001) -> None:
         """Close the connection with ``code`` once the frames queued before are sent."""
         self.queue.put_nowait(code)
+
+
+def same_secret(given: str, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time (any text may be given).
+
+    >>> same_secret("abc", "abc"), same_secret("ábc", "abc")
+    (True, False)
+    """
+    return secrets.compare_digest(given.encode(), secret.encode())
 
 
 def bot_seed(match_seed: int, seat: int, turn: int) -> int:
@@ -252,7 +262,7 @@ class TableRuntime:
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free seat with the invite code; returns ``(seat, token)``."""
         async with self.lock:
-            if not secrets.compare_digest(invite, self.info.invite_code):
+            if not same_secret(invite, self.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
@@ -346,14 +356,16 @@ class TableRuntime:
             key = (self.match.id, seat, cid)
             if client_id and key in self.answers:
                 return {**self.answers[key], "duplicate": True}
-            answer = await self._submit_locked(seat, action_text, expected_seq, client_id,
-                                               source, match_id)
+            answer = await self._submit_locked(self.match, self.state, seat, action_text,
+                                               expected_seq, client_id, source, match_id)
             if client_id:
                 self.answers[key] = answer
             return answer
 
     async def _submit_locked(
         self,
+        match: MatchInfo,
+        state: State,
         seat: int,
         action_text: str,
         expected_seq: int,
@@ -361,9 +373,8 @@ class TableRuntime:
         source: str,
         match_id: str | None,
     ) -> Frame:
-        assert self.match is not None and self.state is not None
         cid = client_id or ""
-        if match_id is not None and match_id != self.match.id:
+        if match_id is not None and match_id != match.id:
             return _reject(cid, "stale", "that match is no longer being played", self, seat)
         if expected_seq != self.seq:
             return _reject(
@@ -373,7 +384,7 @@ class TableRuntime:
             )
         try:
             action = A.parse_action(action_text)
-            new = self.state.clone()
+            new = state.clone()
             new.apply(action, seat)
         except IllegalActionError as exc:
             return _reject(cid, "illegal", exc.reason, self, seat)
@@ -383,15 +394,15 @@ class TableRuntime:
         now = time.time()
         try:
             await asyncio.to_thread(
-                self.store.append_event, self.match.id, seq, seat, A.action_text(action),
-                source, client_id, now,
+                self.store.append_event, match.id, seq, seat, A.action_text(action),
+                source, client_id, now, _result(new) if new.is_over else None,
             )
         except StoreError:
             # another server wrote this number first: the database decided
             await self.load()
             self.broadcast_snapshots()
             return _reject(cid, "stale", "another action was accepted first", self, seat)
-        old = self.state
+        old = state
         before = (old.phase, old.round_index)
         self.state = new
         self.events.append(EventInfo(seq, seat, A.action_text(action), source, client_id, now))
@@ -401,12 +412,10 @@ class TableRuntime:
         for c in self.conns:
             if c.seat not in frames:
                 frames[c.seat] = P.event_frame(
-                    self.match.id, seq, old, new, seat, action, source, c.seat, deadline
+                    match.id, seq, old, new, seat, action, source, c.seat, deadline
                 )
                 frames[c.seat]["now"] = now
             c.send(frames[c.seat])
-        if new.is_over:
-            await asyncio.to_thread(self.store.finish_match, self.match.id, _result(new))
         self._after_change()
         return _ack(cid, seq)
 
@@ -527,6 +536,10 @@ class TableRuntime:
                           "again in %.1f s", self.info.id, seat, self.settings.task_retry_s)
             self.hub.spawn(self._wake(self.settings.task_retry_s))
 
+    def refuse(self, msg_id: str, code: str, reason: str, seat: int | None) -> Frame:
+        """A ``reject`` frame for a message that changes nothing (with a snapshot)."""
+        return _reject(msg_id, code, reason, self, seat)
+
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
         """The split advisor's hint for ``seat``, computed from its view off the loop."""
@@ -633,6 +646,9 @@ class Hub:
         self.settings = settings
         self.store = store
         self.tables: dict[str, TableRuntime] = {}
+        self.join_limiter = KeyedLimiter(settings.join_rate_per_min / 60, settings.join_burst)
+        self.bad_hello_limiter = KeyedLimiter(settings.bad_hello_rate_per_min / 60,
+                                              settings.bad_hello_burst)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
 
