@@ -178,3 +178,52 @@ def test_advice_does_not_hold_up_the_seats_moves(
         assert first["id"] == "split" and first["type"] == "ack"
         advice = a.until(lambda f: f.get("id") == "hint")
         assert advice["type"] == "advice" and len(advice["best"]) == 6
+
+
+def test_a_reconnection_costs_only_the_events_it_missed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from meio.engine import State
+
+    table = create(client, players=2, name="Ana", seed=6,
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    tid = table["table_id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as wa:
+        a = Player(wa, token=table["token"])
+        play_out([a])
+        match, seq = a.match, a.seq
+    applied: list[int] = []
+    real = State.apply
+
+    def counting(self: State, action: int, seat: int | None = None) -> Any:
+        applied.append(action)
+        return real(self, action, seat)
+
+    monkeypatch.setattr(State, "apply", counting)
+    with client.websocket_connect(f"/ws/tables/{tid}") as wa:
+        a2 = Player(wa, token=table["token"], since={"match": match, "seq": seq - 2})
+        missed = [a2.recv(), a2.recv()]
+        assert [f["seq"] for f in missed] == [seq - 1, seq] and a2.seen["is_over"]
+        assert missed[-1]["view"] == a.seen
+    assert applied == []  # nothing replayed: the table kept what each action did
+
+
+def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None:
+    settings = make_settings(sqlite_url, max_remembered_rejects=5)
+    with TestClient(create_app(settings)) as c:
+        table = create(c, players=2, name="Ana", seed=6,
+                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        with c.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
+            a = Player(wa, token=table["token"])
+            a.until(lambda f: f["type"] == "snapshot")
+            ok = a.act(f"pack:{','.join(a.seen['hand'][:6])}", msg_id="keep")
+            assert ok["type"] == "ack"
+            for n in range(20):
+                assert a.act("pile=3", msg_id=f"bad{n}")["code"] == "illegal"
+            rt = c.app.state.hub.tables[table["table_id"]]  # type: ignore[attr-defined]
+            assert list(rt.rejected) == [(0, f"bad{n}") for n in range(15, 20)]
+            again = a.act("pile=3", msg_id="bad19")
+            assert again["code"] == "illegal" and again["duplicate"] is True
+            # an accepted action is answered the same way however many came after it
+            dup = a.act("anything", msg_id="keep", seq=0)
+            assert dup["type"] == "ack" and dup["seq"] == ok["seq"] and dup["duplicate"]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine import replay as replay_actions
 from meio.web.runtime import Hub, JoinError, TableRuntime, public_table
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
@@ -280,9 +281,8 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     if m.finished_at is None:
         raise HTTPException(409, "the record of a match is published once the match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
-    state = State.new(MatchConfig.from_dict(m.config))
-    for ev in events:
-        state.apply(A.parse_action(ev.action), ev.seat)
+    state = replay_actions(MatchConfig.from_dict(m.config),
+                           [(ev.seat, A.parse_action(ev.action)) for ev in events])
     return m, state
 
 

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from meio.engine import Phase, State, View
+from meio.engine import Outcome, State, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 
@@ -190,65 +190,39 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
     return A.action_text(action)
 
 
-def trick_outcome(old: State, new: State, actor: int, action: int) -> dict[str, Any] | None:
-    """The trick an action completed (public facts), or None."""
-    if A.is_pack(action):
-        return None
-    if A.is_pile(action):
-        t = old.tricks[-1]
-        return {
-            "leader": t.leader,
-            "cards": [[s, C.card_code(c)] for s, c in t.plays],
-            "declared": C.SUITS[t.declared] if t.declared >= 0 else None,
-            "winner": t.winner,
-            "pile": 1 if action == A.PILE_1 else 2,
-        }
-    if len(old.current_trick) + 1 < old.config.players:
-        return None
-    plays = [*old.current_trick, (actor, A.card_of(action))]
-    declared = old.led_suit if C.is_wild(plays[0][1]) else -1
-    if len(new.rounds) > len(old.rounds):
-        before, after = old.piles, new.rounds[-1].piles
-        winner, pile = next(
-            (s, h + 1)
-            for s in range(old.config.players)
-            for h in (0, 1)
-            if after[s][h] != before[s][h]
-        )
-    else:
-        last = new.tricks[-1]
-        winner, pile = last.winner, last.pile if new.phase is not Phase.PILE else 0
+def trick_payload(trick: Trick) -> dict[str, Any]:
+    """The public facts of a completed trick (``pile`` is None while a ``+.5`` winner
+    has still to choose it)."""
     return {
-        "leader": plays[0][0],
-        "cards": [[s, C.card_code(c)] for s, c in plays],
-        "declared": C.SUITS[declared] if declared >= 0 else None,
-        "winner": winner,
-        "pile": pile or None,
+        "leader": trick.leader,
+        "cards": [[s, C.card_code(c)] for s, c in trick.plays],
+        "declared": C.SUITS[trick.declared] if trick.declared >= 0 else None,
+        "winner": trick.winner,
+        "pile": trick.pile or None,
     }
 
 
 def event_frame(
     match_id: str,
     seq: int,
-    old: State,
-    new: State,
-    actor: int,
-    action: int,
+    state: State,
+    outcome: Outcome,
     source: str,
     recipient: int | None,
     deadline: float | None,
 ) -> dict[str, Any]:
-    """The frame telling ``recipient`` (a seat, or None for a spectator) of one action."""
-    view = new.view(recipient) if recipient is not None else new.spectator_view()
+    """The frame telling ``recipient`` (a seat, or None for a spectator) of one action:
+    ``outcome`` is what :meth:`State.apply` reported, ``state`` the state after it."""
+    view = state.view(recipient) if recipient is not None else state.spectator_view()
     return {
         "type": "event",
         "match": match_id,
         "seq": seq,
-        "actor": actor,
-        "action": public_action(recipient, actor, action),
+        "actor": outcome.seat,
+        "action": public_action(recipient, outcome.seat, outcome.action),
         "source": source,
-        "trick": trick_outcome(old, new, actor, action),
-        "round_over": len(new.rounds) > len(old.rounds),
+        "trick": None if outcome.trick is None else trick_payload(outcome.trick),
+        "round_over": outcome.round_over is not None,
         "view": view_payload(view),
         "deadline": deadline,
     }

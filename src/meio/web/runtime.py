@@ -15,12 +15,13 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from meio.bots.advisor import Advice, advise_view
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
+from meio.engine import IllegalActionError, MatchConfig, MeioError, Outcome, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import protocol as P
@@ -119,7 +120,12 @@ class TableRuntime:
         self.state: State | None = None
         self.events: list[EventInfo] = []
         self.turn_since = 0.0
-        self.answers: dict[tuple[str, int, str], Frame] = {}
+        #: the state after each stored action and what the action did (for reconnections)
+        self.after: list[tuple[State, Outcome]] = []
+        #: the message ids of this match's accepted actions, by seat: their sequence numbers
+        self.accepted: dict[tuple[int, str], int] = {}
+        #: the answers to the latest rejected messages (at most ``max_remembered_rejects``)
+        self.rejected: OrderedDict[tuple[int, str], Frame] = OrderedDict()
         self.conns: set[Connection] = set()
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
@@ -145,7 +151,8 @@ class TableRuntime:
         self.info = info
         if info.current_match is None:
             self.match = self.config = self.state = None
-            self.events = []
+            self.events, self.after = [], []
+            self.accepted, self.rejected = {}, OrderedDict()
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
         events = await asyncio.to_thread(self.store.events, info.current_match)
@@ -154,19 +161,25 @@ class TableRuntime:
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
+        # one pass that keeps the state after each action and what the action did, so
+        # that a reconnecting client costs only the events it missed
         config = MatchConfig.from_dict(match.config)
         state = State.new(config)
         since = match.created_at
-        answers: dict[tuple[str, int, str], Frame] = {}
+        after: list[tuple[State, Outcome]] = []
+        accepted: dict[tuple[int, str], int] = {}
         for ev in events:
             before = (state.phase, state.round_index)
-            state.apply(A.parse_action(ev.action), ev.seat)
+            outcome = state.apply(A.parse_action(ev.action), ev.seat)
+            after.append((state.clone(), outcome))
             since = self._turn_start(before, state, since, ev.created_at)
             if ev.client_id:
-                answers[(match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+                accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)
+        self.after = after
         self.turn_since = since
-        self.answers = answers
+        self.accepted = accepted
+        self.rejected = OrderedDict()
 
     @staticmethod
     def _turn_start(
@@ -229,25 +242,16 @@ class TableRuntime:
                 and since_seq is not None
                 and since_seq <= self.seq
             ):
-                for frame in self._frames_since(since_seq, conn.seat):
+                for frame in self._frames_since(self.match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
             self.broadcast_table()
 
-    def _frames_since(self, since: int, seat: int | None) -> list[Frame]:
-        assert self.config is not None and self.match is not None
-        st = State.new(self.config)
+    def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
         out: list[Frame] = []
-        for ev in self.events:
-            action = A.parse_action(ev.action)
-            old = st.clone() if ev.seq > since else st
-            st.apply(action, ev.seat)
-            if ev.seq > since:
-                frame = P.event_frame(
-                    self.match.id, ev.seq, old, st, ev.seat, action, ev.source, seat, None
-                )
-                out.append(frame)
+        for ev, (state, outcome) in zip(self.events[since:], self.after[since:], strict=True):
+            out.append(P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None))
         if out:
             out[-1]["deadline"] = self.deadline()
             out[-1]["now"] = time.time()
@@ -353,13 +357,17 @@ class TableRuntime:
             if self.match is None or self.state is None:
                 return _reject(cid, "not_started",
                                "the match starts when every seat is filled", self, seat)
-            key = (self.match.id, seat, cid)
-            if client_id and key in self.answers:
-                return {**self.answers[key], "duplicate": True}
+            key = (seat, cid)
+            if client_id and key in self.accepted:
+                return {**_ack(cid, self.accepted[key]), "duplicate": True}
+            if client_id and key in self.rejected:
+                return {**self.rejected[key], "duplicate": True}
             answer = await self._submit_locked(self.match, self.state, seat, action_text,
                                                expected_seq, client_id, source, match_id)
-            if client_id:
-                self.answers[key] = answer
+            if client_id and answer["type"] == "reject" and self.match is not None:
+                self.rejected[key] = answer
+                while len(self.rejected) > self.settings.max_remembered_rejects:
+                    self.rejected.popitem(last=False)
             return answer
 
     async def _submit_locked(
@@ -385,7 +393,7 @@ class TableRuntime:
         try:
             action = A.parse_action(action_text)
             new = state.clone()
-            new.apply(action, seat)
+            outcome = new.apply(action, seat)
         except IllegalActionError as exc:
             return _reject(cid, "illegal", exc.reason, self, seat)
         except MeioError as exc:
@@ -406,13 +414,16 @@ class TableRuntime:
         before = (old.phase, old.round_index)
         self.state = new
         self.events.append(EventInfo(seq, seat, A.action_text(action), source, client_id, now))
+        self.after.append((new, outcome))
+        if client_id:
+            self.accepted[(seat, client_id)] = seq
         self.turn_since = self._turn_start(before, new, self.turn_since, now)
         deadline = self.deadline()
         frames: dict[int | None, Frame] = {}
         for c in self.conns:
             if c.seat not in frames:
                 frames[c.seat] = P.event_frame(
-                    match.id, seq, old, new, seat, action, source, c.seat, deadline
+                    match.id, seq, new, outcome, source, c.seat, deadline
                 )
                 frames[c.seat]["now"] = now
             c.send(frames[c.seat])

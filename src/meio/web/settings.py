@@ -46,6 +46,8 @@ class Settings:
     max_turn_timer_s: float = 3600.0
     max_message_bytes: int = 4096
     advice_budget_s: float = 1.0
+    #: answers to rejected messages kept per table (a resent one gets the same answer)
+    max_remembered_rejects: int = 256
     #: pause before a bot or timer task that failed is tried again
     task_retry_s: float = 1.0
     #: origins (``https://example.org``) besides the server's own whose pages may open
