@@ -15,16 +15,18 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from meio.bots.advisor import Advice, advise_view
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
+from meio.engine import IllegalActionError, MatchConfig, MeioError, Outcome, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import metrics as M
 from meio.web import protocol as P
+from meio.web.limits import KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
@@ -58,6 +60,15 @@ class Connection:
     def close(self, code: int = 1001) -> None:
         """Close the connection with ``code`` once the frames queued before are sent."""
         self.queue.put_nowait(code)
+
+
+def same_secret(given: str, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time (any text may be given).
+
+    >>> same_secret("abc", "abc"), same_secret("ábc", "abc")
+    (True, False)
+    """
+    return secrets.compare_digest(given.encode(), secret.encode())
 
 
 def bot_seed(match_seed: int, seat: int, turn: int) -> int:
@@ -113,7 +124,12 @@ class TableRuntime:
         self.state: State | None = None
         self.events: list[EventInfo] = []
         self.turn_since = 0.0
-        self.answers: dict[tuple[str, int, str], Frame] = {}
+        #: the state after each stored action and what the action did (for reconnections)
+        self.after: list[tuple[State, Outcome]] = []
+        #: the message ids of this match's accepted actions, by seat: their sequence numbers
+        self.accepted: dict[tuple[int, str], int] = {}
+        #: the answers to the latest rejected messages (at most ``max_remembered_rejects``)
+        self.rejected: OrderedDict[tuple[int, str], Frame] = OrderedDict()
         self.conns: set[Connection] = set()
         #: seats connected to other server processes, by process (from the bus)
         self.remote_online: dict[str, set[int]] = {}
@@ -143,7 +159,8 @@ class TableRuntime:
         self.info = info
         if info.current_match is None:
             self.match = self.config = self.state = None
-            self.events = []
+            self.events, self.after = [], []
+            self.accepted, self.rejected = {}, OrderedDict()
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
         events = await asyncio.to_thread(self.store.events, info.current_match)
@@ -152,19 +169,25 @@ class TableRuntime:
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
+        # one pass that keeps the state after each action and what the action did, so
+        # that a reconnecting client costs only the events it missed
         config = MatchConfig.from_dict(match.config)
         state = State.new(config)
         since = match.created_at
-        answers: dict[tuple[str, int, str], Frame] = {}
+        after: list[tuple[State, Outcome]] = []
+        accepted: dict[tuple[int, str], int] = {}
         for ev in events:
             before = (state.phase, state.round_index)
-            state.apply(A.parse_action(ev.action), ev.seat)
+            outcome = state.apply(A.parse_action(ev.action), ev.seat)
+            after.append((state.clone(), outcome))
             since = self._turn_start(before, state, since, ev.created_at)
             if ev.client_id:
-                answers[(match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+                accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)
+        self.after = after
         self.turn_since = since
-        self.answers = answers
+        self.accepted = accepted
+        self.rejected = OrderedDict()
 
     @staticmethod
     def _turn_start(
@@ -248,26 +271,17 @@ class TableRuntime:
                 and since_seq is not None
                 and since_seq <= self.seq
             ):
-                for frame in self._frames_since(since_seq, conn.seat):
+                for frame in self._frames_since(self.match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
             self.broadcast_table()
             self.hub.cluster.presence(self)
 
-    def _frames_since(self, since: int, seat: int | None) -> list[Frame]:
-        assert self.config is not None and self.match is not None
-        st = State.new(self.config)
+    def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
         out: list[Frame] = []
-        for ev in self.events:
-            action = A.parse_action(ev.action)
-            old = st.clone() if ev.seq > since else st
-            st.apply(action, ev.seat)
-            if ev.seq > since:
-                frame = P.event_frame(
-                    self.match.id, ev.seq, old, st, ev.seat, action, ev.source, seat, None
-                )
-                out.append(frame)
+        for ev, (state, outcome) in zip(self.events[since:], self.after[since:], strict=True):
+            out.append(P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None))
         if out:
             out[-1]["deadline"] = self.deadline()
             out[-1]["now"] = time.time()
@@ -286,7 +300,7 @@ class TableRuntime:
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free seat with the invite code; returns ``(seat, token)``."""
         async with self.lock:
-            if not secrets.compare_digest(invite, self.info.invite_code):
+            if not same_secret(invite, self.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
@@ -381,13 +395,17 @@ class TableRuntime:
             if self.match is None or self.state is None:
                 return _reject(cid, "not_started",
                                "the match starts when every seat is filled", self, seat)
-            key = (self.match.id, seat, cid)
-            if client_id and key in self.answers:
-                return {**self.answers[key], "duplicate": True}
-            answer = await self._submit_locked(seat, action_text, expected_seq, client_id,
-                                               source, match_id)
-            if client_id:
-                self.answers[key] = answer
+            key = (seat, cid)
+            if client_id and key in self.accepted:
+                return {**_ack(cid, self.accepted[key]), "duplicate": True}
+            if client_id and key in self.rejected:
+                return {**self.rejected[key], "duplicate": True}
+            answer = await self._submit_locked(self.match, self.state, seat, action_text,
+                                               expected_seq, client_id, source, match_id)
+            if client_id and answer["type"] == "reject" and self.match is not None:
+                self.rejected[key] = answer
+                while len(self.rejected) > self.settings.max_remembered_rejects:
+                    self.rejected.popitem(last=False)
         accepted = answer["type"] == "ack"
         M.ACTIONS.labels("accepted" if accepted else "rejected", source).inc()
         if accepted:
@@ -396,6 +414,8 @@ class TableRuntime:
 
     async def _submit_locked(
         self,
+        match: MatchInfo,
+        state: State,
         seat: int,
         action_text: str,
         expected_seq: int,
@@ -403,9 +423,8 @@ class TableRuntime:
         source: str,
         match_id: str | None,
     ) -> Frame:
-        assert self.match is not None and self.state is not None
         cid = client_id or ""
-        if match_id is not None and match_id != self.match.id:
+        if match_id is not None and match_id != match.id:
             return _reject(cid, "stale", "that match is no longer being played", self, seat)
         if expected_seq != self.seq:
             return _reject(
@@ -415,8 +434,8 @@ class TableRuntime:
             )
         try:
             action = A.parse_action(action_text)
-            new = self.state.clone()
-            new.apply(action, seat)
+            new = state.clone()
+            outcome = new.apply(action, seat)
         except IllegalActionError as exc:
             return _reject(cid, "illegal", exc.reason, self, seat)
         except MeioError as exc:
@@ -427,8 +446,8 @@ class TableRuntime:
         try:
             began = time.perf_counter()
             await asyncio.to_thread(
-                self.store.append_event, self.match.id, seq, seat, ev.action,
-                source, client_id, now,
+                self.store.append_event, match.id, seq, seat, ev.action,
+                source, client_id, now, _result(new) if new.is_over else None,
             )
             M.DB_COMMIT.observe(time.perf_counter() - began)
         except StoreError:
@@ -436,31 +455,30 @@ class TableRuntime:
             # stored goes to the clients as events
             await self.catch_up_locked()
             return _reject(cid, "stale", "another action was accepted first", self, seat)
-        self._accept(ev, action, new)
+        self._accept(ev, new, outcome)
         self.hub.cluster.event_accepted(self, ev)
-        if new.is_over:
-            await asyncio.to_thread(self.store.finish_match, self.match.id, _result(new))
         self._after_change()
         return _ack(cid, seq)
 
-    def _accept(self, ev: EventInfo, action: int, new: State) -> None:
-        """Make committed action ``ev`` (``new`` is the state after it) part of the
-        match and send each local connection its frame (caller holds the lock)."""
+    def _accept(self, ev: EventInfo, new: State, outcome: Outcome) -> None:
+        """Make committed action ``ev`` (``new`` is the state after it, ``outcome``
+        what it did) part of the match and send each local connection its frame
+        (caller holds the lock)."""
         assert self.match is not None and self.state is not None
         old = self.state
         before = (old.phase, old.round_index)
         self.state = new
         self.events.append(ev)
-        self.turn_since = self._turn_start(before, new, self.turn_since, ev.created_at)
+        self.after.append((new, outcome))
         if ev.client_id:
-            self.answers[(self.match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+            self.accepted[(ev.seat, ev.client_id)] = ev.seq
+        self.turn_since = self._turn_start(before, new, self.turn_since, ev.created_at)
         deadline = self.deadline()
         frames: dict[int | None, Frame] = {}
         for c in self.conns:
             if c.seat not in frames:
                 frames[c.seat] = P.event_frame(
-                    self.match.id, ev.seq, old, new, ev.seat, action, ev.source, c.seat,
-                    deadline,
+                    self.match.id, ev.seq, new, outcome, ev.source, c.seat, deadline
                 )
                 frames[c.seat]["now"] = ev.created_at
             c.send(frames[c.seat])
@@ -478,10 +496,9 @@ class TableRuntime:
             if ev.seq > self.seq + 1:
                 await self.catch_up_locked()  # a message was missed: the database has it
                 return
-            action = A.parse_action(ev.action)
             new = self.state.clone()
-            new.apply(action, ev.seat)
-            self._accept(ev, action, new)
+            outcome = new.apply(A.parse_action(ev.action), ev.seat)
+            self._accept(ev, new, outcome)
             self._after_change()
 
     async def catch_up_locked(self) -> None:
@@ -505,10 +522,9 @@ class TableRuntime:
         self.info = info
         events = await asyncio.to_thread(self.store.events, self.match.id)
         for ev in events[self.seq:]:
-            action = A.parse_action(ev.action)
             new = self.state.clone()
-            new.apply(action, ev.seat)
-            self._accept(ev, action, new)
+            outcome = new.apply(A.parse_action(ev.action), ev.seat)
+            self._accept(ev, new, outcome)
         if seats_changed:
             self.broadcast_table()
         self._after_change()
@@ -653,6 +669,10 @@ class TableRuntime:
                           "again in %.1f s", self.info.id, seat, self.settings.task_retry_s)
             self.hub.spawn(self._wake(self.settings.task_retry_s))
 
+    def refuse(self, msg_id: str, code: str, reason: str, seat: int | None) -> Frame:
+        """A ``reject`` frame for a message that changes nothing (with a snapshot)."""
+        return _reject(msg_id, code, reason, self, seat)
+
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
         """The split advisor's hint for ``seat``, computed from its view off the loop."""
@@ -759,6 +779,9 @@ class Hub:
         self.settings = settings
         self.store = store
         self.tables: dict[str, TableRuntime] = {}
+        self.join_limiter = KeyedLimiter(settings.join_rate_per_min / 60, settings.join_burst)
+        self.bad_hello_limiter = KeyedLimiter(settings.bad_hello_rate_per_min / 60,
+                                              settings.bad_hello_burst)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         from meio.web.cluster import Cluster

@@ -258,9 +258,15 @@ class Store:
         source: str,
         client_id: str | None,
         created_at: float,
+        result: dict[str, Any] | None = None,
     ) -> None:
         """Store accepted action number ``seq`` (1-based); raises StoreError("conflict")
-        when another writer already stored that number."""
+        when another writer already stored that number.
+
+        ``result`` is given with the last action of a match: the action and the match's
+        result are then stored in one transaction, so no crash can leave a match whose
+        last card is stored but which is not finished.
+        """
         # a Core insert, not the ORM: this runs once per action (profiled, see
         # docs/benchmarks.md) and the unit of work cost more than the write itself
         try:
@@ -270,16 +276,15 @@ class Store:
                     {"match_id": match_id, "seq": seq, "seat": seat, "action": action,
                      "source": source, "client_id": client_id, "created_at": created_at},
                 )
+                if result is not None:
+                    # after the event: a conflict raises first and finishes nothing
+                    conn.execute(
+                        update(MatchRow)
+                        .where(MatchRow.id == match_id)
+                        .values(finished_at=created_at, result=result)
+                    )
         except IntegrityError:
             raise StoreError("conflict", f"action {seq} of this match is already taken") from None
-
-    def finish_match(self, match_id: str, result: dict[str, Any]) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id)
-                .values(finished_at=time.time(), result=result)
-            )
 
     # -- helpers -----------------------------------------------------------------------
     @staticmethod
