@@ -135,6 +135,8 @@ class TableRuntime:
         self.remote_online: dict[str, set[int]] = {}
         #: when this table was last asked for (idle tables are evicted)
         self.last_used = time.monotonic()
+        #: dropped from the hub (a client saying hello meanwhile puts it back)
+        self.evicted = False
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
 
@@ -256,9 +258,20 @@ class TableRuntime:
     # -- connections ---------------------------------------------------------------------
     async def attach(
         self, conn: Connection, since_match: str | None, since_seq: int | None
-    ) -> None:
-        """Add a connection; send it what it missed since ``since`` (or a snapshot)."""
+    ) -> TableRuntime:
+        """Add a connection; send it what it missed since ``since`` (or a snapshot).
+
+        Returns the runtime that took the connection: this one, or, when this one was
+        evicted while the client said hello and the table has been loaded afresh
+        since, that fresh one.
+        """
+        stale = self.evicted
+        live = await self.hub.readmit(self)
+        if live is not self:
+            return await live.attach(conn, since_match, since_seq)
         async with self.lock:
+            if stale:  # other processes may have moved on while it was out of the hub
+                await self.catch_up_locked()
             self.conns.add(conn)
             M.CONNECTIONS.inc()
             self.last_used = time.monotonic()
@@ -277,6 +290,7 @@ class TableRuntime:
                 conn.send(self.snapshot(conn.seat))
             self.broadcast_table()
             self.hub.cluster.presence(self)
+        return self
 
     def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
         out: list[Frame] = []
@@ -818,12 +832,26 @@ class Hub:
             M.TABLES.inc()
         return rt
 
+    async def readmit(self, rt: TableRuntime) -> TableRuntime:
+        """The runtime in use for ``rt``'s table: ``rt`` itself, put back if it was
+        evicted and nothing replaced it, or the one that replaced it."""
+        async with self._lock:
+            live = self.tables.get(rt.info.id)
+            if live is None:
+                self.tables[rt.info.id] = rt
+                rt.evicted = False
+                rt.last_used = time.monotonic()
+                M.TABLES.inc()
+                return rt
+            return live
+
     async def evict(self, rt: TableRuntime) -> bool:
         """Drop an idle table from memory (it is reloaded when next asked for)."""
         async with self._lock:
             if self.tables.get(rt.info.id) is not rt or rt.busy() or rt.lock.locked():
                 return False
             del self.tables[rt.info.id]
+            rt.evicted = True
             M.TABLES.dec()
             M.EVICTIONS.inc()
             return True

@@ -118,7 +118,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
-    await rt.attach(conn, hello.since_match, hello.since_seq)
+    rt = await rt.attach(conn, hello.since_match, hello.since_seq)
     try:
         while True:
             raw = await _read(ws)
