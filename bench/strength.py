@@ -66,8 +66,8 @@ def main() -> None:
                     help="only search vs heuristic on 4-player MEIO (no timings)")
     args = ap.parse_args()
     if args.search_4p_only:
-        print(f"| 4-player MEIO, wild_lead {args.wild_lead} "
-              f"{duel('search', 'heuristic', 4, False, args.search_deals, args.jobs, args.wild_lead)}")
+        row = duel("search", "heuristic", 4, False, args.search_deals, args.jobs, args.wild_lead)
+        print(f"| 4-player MEIO, wild_lead {args.wild_lead} {row}")
         return
     print("| table | match-up | deals | mean round score (first) [95% CI] "
           "| mean round score (second) [95% CI] | first ahead |")

@@ -40,6 +40,10 @@ def _config(table: tuple[str, int, bool], options: tuple[str, bool], seed: int) 
                        reveal_specials=reveal)
 
 
+def _options_id(options: tuple[str, bool]) -> str:
+    return f"{options[0]}-{'shown' if options[1] else 'hidden'}"
+
+
 class _Watch:
     """Wraps a bot: checks each action it returns is legal in the view and, under
     ``next``, never a declared suit."""
@@ -59,7 +63,7 @@ class _Watch:
         return action
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o[0]}-{'shown' if o[1] else 'hidden'}")
+@pytest.mark.parametrize("options", OPTIONS, ids=_options_id)
 @pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}{t[1]}{'-team' if t[2] else ''}")
 def test_heuristic_and_random_play_legal_moves_under_every_option(
     table: tuple[str, int, bool], options: tuple[str, bool]
@@ -75,7 +79,7 @@ def test_heuristic_and_random_play_legal_moves_under_every_option(
             assert len(state.rounds) == 3 and state.victories is None
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o[0]}-{'shown' if o[1] else 'hidden'}")
+@pytest.mark.parametrize("options", OPTIONS, ids=_options_id)
 @pytest.mark.parametrize("table", [("meio", 2, False), ("meio", 4, False), ("meio", 4, True),
                                    ("classic", 2, False)])
 def test_search_completes_matches_under_every_option(

@@ -95,7 +95,7 @@ def test_deal_and_demo_play_the_table_options(bot: str) -> None:
 def test_deal_plays_two_player_classic_over_three_rounds() -> None:
     result = runner.invoke(app, ["deal", "--seed", "8", "-n", "2", "--edition", "classic"])
     assert result.exit_code == 0, result.output
-    state, outcome = replay(result.stdout)
+    _, outcome = replay(result.stdout)
     assert len(outcome["rounds"]) == 3 and outcome["victories"] is None
     totals = outcome["totals"]
     assert outcome["winners"] == [totals.index(min(totals))]

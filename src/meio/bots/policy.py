@@ -113,11 +113,16 @@ class PackRanking:
 
 
 def rank_packs(hand: int, config: MatchConfig) -> PackRanking:
-    """Rank all 1,716 packs of a 13-card ``hand`` by the heuristic ``E|H - V|``."""
+    """Rank all 1,716 packs of a 13-card ``hand`` by the heuristic ``E|H - V|``.
+
+    ``config`` may be a view's public config: when it hides the specials
+    (RULES.md §10), every special not in ``hand`` counts as possibly unseen."""
     cards = C.cards_of(hand)
     if len(cards) != 13:
         raise ValueError(f"a split needs the 13 dealt cards, not {len(cards)}")
     unseen = config.deck & ~hand
+    if not config.specials_known:
+        unseen |= C.mask_of(C.SPECIALS) & ~hand
     u = unseen.bit_count()
     share1 = opponents_share(config, 1, u)
     share2 = opponents_share(config, 2, u)

@@ -38,9 +38,9 @@ def demo(
         specials = f"{len(config.special_cards)}, not shown"
     console.print(
         f"[bold]MEIO[/] {config.edition} edition, {players} players"
-        f"{' in partnership' if partnership else ''}; specials: {specials}; bots: {bot}; "
-        f"{rules_text(config.wild_lead, config.reveal_specials)}"
+        f"{' in partnership' if partnership else ''}; specials: {specials}; bots: {bot}"
     )
+    console.print(f"table options: {rules_text(config.wild_lead, config.reveal_specials)}")
     round_seen = -1
     tricks_seen = 0
     while not state.is_over:

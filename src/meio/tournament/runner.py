@@ -9,9 +9,9 @@ leader are identical**; what may differ is who leads rounds 2 and 3 (the
 highest scorer of the previous round, which depends on play) and, with 2
 players in ``meio`` or in partnership, how many rounds are played (the first
 side to 2 round victories ends the match; 2-player ``classic`` is always 3
-rounds on totals). The table options of RULES.md §10 (``wild_lead``,
-``reveal_specials``) are the same for every match of a tournament. :func:`check_duplicates` verifies this from
-the saved records.
+rounds on totals). :func:`check_duplicates` verifies this from the saved
+records. The table options of RULES.md §10 (``wild_lead``, ``reveal_specials``)
+are the same for every match of a tournament.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from meio.bots import make_bot, play_match
 from meio.engine import MatchConfig, State
 from meio.engine import cards as C
-from meio.engine.config import Edition
+from meio.engine.config import Edition, WildLead
 from meio.engine.record import Record
 
 
