@@ -108,6 +108,8 @@ def evaluate_actions(
             t.cfg, t.val2, t.strength, worlds, kinds, values, packs, seat, playouts,
             (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code, HEURISTIC_EPSILON,
         )
+        if len(groups) == 1:
+            return np.asarray(means, dtype=np.float64)
         total += np.asarray(means, dtype=np.float64) * len(members)
     result: npt.NDArray[np.float64] = total / len(states)
     return result
