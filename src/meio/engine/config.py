@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Literal
@@ -194,6 +195,9 @@ class MatchConfig:
         """This config as every player may know it (views carry this form): without
         its seed, which decides every deal, and without its specials when
         ``reveal_specials`` is off (except with 5 players, where all five are in)."""
+        return _public(self)
+
+    def _make_public(self) -> MatchConfig:
         hide = not self.reveal_specials and len(self.special_cards) < len(C.SPECIALS)
         if self.seed == 0 and not (hide and self.special_cards):
             return self
@@ -325,3 +329,9 @@ def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:
             for rank in _CLASSIC_RANKS[players]:
                 mask |= 1 << (suit * 15 + rank)
     return mask
+
+
+@functools.lru_cache(maxsize=4096)
+def _public(config: MatchConfig) -> MatchConfig:
+    # every view of every seat asks for it: build (and validate) it once per config
+    return config._make_public()
