@@ -172,6 +172,7 @@ async def human(url: str, token: str, table: str, stats: Stats,
                     stats.latencies.append(now - sent[0])
             if kind in ("snapshot", "event"):
                 seq, view = f["seq"], f["view"]
+                seen.setdefault(0, (-1, str(seq)))  # where this human's view began
             elif kind == "reject":
                 if f["code"] != "stale":
                     stats.errors.append(f"reject {f['code']}: {f['reason']}")
@@ -194,6 +195,8 @@ async def human(url: str, token: str, table: str, stats: Stats,
                 stats.sent[(table, seq + 1)] = (time.perf_counter(), view["seat"])
                 await ws.send(json.dumps({"type": "act", "id": mid, "seq": seq,
                                           "action": action}))
+        raise RuntimeError(f"the server closed the socket (code {ws.close_code}) before the "
+                           "match ended")
 
 
 def view_seat(view: dict[str, Any] | None) -> int:
@@ -214,16 +217,20 @@ async def one_table(http: httpx.AsyncClient, bases: list[str], stats: Stats) -> 
     acked: list[tuple[int, int]] = []
     await asyncio.gather(human(ws[0], t["token"], tid, stats, seen[0], acked),
                          human(ws[-1], bo["token"], tid, stats, seen[1], acked))
+    begun = [int(x.pop(0)[1]) for x in seen]
     last = max(max(x) for x in seen)
-    # a lost move: acknowledged to its maker but never shown to the other human
+    # a lost move: acknowledged to its maker but never shown to the other human (who
+    # was told of everything after the snapshot it began with)
     for seq, seat in acked:
         other = seen[1] if seat == 0 else seen[0]
-        if other.get(seq, (None,))[0] != seat:
+        if seq > begun[1 if seat == 0 else 0] and other.get(seq, (None,))[0] != seat:
             stats.lost += 1
+            stats.errors.append(f"table {tid}: seat {seat}'s action {seq} was acknowledged "
+                                f"but the other human saw {other.get(seq)}")
     # after the first snapshot (bots may have split before a human connected) every
     # action reaches each human as an event, in order
-    for x in seen:
-        if sorted(x) != list(range(min(x), last + 1)):
+    for x, first in zip(seen, begun, strict=True):
+        if sorted(x) != list(range(first + 1, last + 1)):
             stats.errors.append(f"table {tid}: a gap in the events")
     return last
 
@@ -232,14 +239,17 @@ async def wave(bases: list[str], tables: int, stats: Stats, timeout: float) -> f
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         start = time.perf_counter()
-        jobs = [one_table(http, bases, stats) for _ in range(tables)]
-        done = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), timeout)
+        jobs = [asyncio.ensure_future(one_table(http, bases, stats)) for _ in range(tables)]
+        done, pending = await asyncio.wait(jobs, timeout=timeout)
         elapsed = time.perf_counter() - start
+        for job in pending:
+            job.cancel()
+        stats.errors += [f"a table did not finish within {timeout:g} s"] * len(pending)
     for d in done:
-        if isinstance(d, BaseException):
-            stats.errors.append(f"{type(d).__name__}: {d}")
+        if d.exception() is not None:
+            stats.errors.append(f"{type(d.exception()).__name__}: {d.exception()}")
         else:
-            stats.actions += d
+            stats.actions += d.result()
     return elapsed
 
 
@@ -255,7 +265,8 @@ def main() -> None:
     ap.add_argument("--config", choices=["sqlite", "pg", "pg2"], default="sqlite")
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--waves", type=int, default=2)
-    ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--timeout", type=float, default=600,
+                    help="seconds a wave may take; tables still playing then count as errors")
     ap.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[1] / "src",
                     help="the meio sources the servers run (to compare with an older tree)")
     ap.add_argument("--json", type=Path, help="append the result as one JSON line here")
