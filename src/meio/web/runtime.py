@@ -265,8 +265,7 @@ class TableRuntime:
         evicted while the client said hello and the table has been loaded afresh
         since, that fresh one.
         """
-        stale = self.evicted
-        live = await self.hub.readmit(self)
+        live, stale = await self.hub.readmit(self)
         if live is not self:
             return await live.attach(conn, since_match, since_seq)
         async with self.lock:
@@ -830,11 +829,17 @@ class Hub:
                 await rt.load()
             self.tables[table_id] = rt
             M.TABLES.inc()
+        if self.cluster.bus.live:
+            # news from the other processes reaches it from now on; what was committed
+            # while it loaded is read once more
+            async with rt.lock:
+                await rt.catch_up_locked()
         return rt
 
-    async def readmit(self, rt: TableRuntime) -> TableRuntime:
+    async def readmit(self, rt: TableRuntime) -> tuple[TableRuntime, bool]:
         """The runtime in use for ``rt``'s table: ``rt`` itself, put back if it was
-        evicted and nothing replaced it, or the one that replaced it."""
+        evicted and nothing replaced it (then True: it may have missed news), or the
+        one that replaced it."""
         async with self._lock:
             live = self.tables.get(rt.info.id)
             if live is None:
@@ -842,8 +847,8 @@ class Hub:
                 rt.evicted = False
                 rt.last_used = time.monotonic()
                 M.TABLES.inc()
-                return rt
-            return live
+                return rt, True
+            return live, False
 
     async def evict(self, rt: TableRuntime) -> bool:
         """Drop an idle table from memory (it is reloaded when next asked for)."""
