@@ -155,9 +155,15 @@ class Cluster:
                 log.warning("lost the table's lease; another process acts for it now")
         M.LEASES.set(len(self.leases.held))
 
+    async def _wake(self, rt: TableRuntime) -> None:
+        async with rt.lock:
+            rt._after_change()
+
     async def _adopt_orphans(self) -> None:
         """Tables whose lease ran out (their holder died): load them and act."""
         for table_id in await asyncio.to_thread(self.leases.store.expired):
+            if table_id in self.leases.held:
+                continue  # ours, only late: the renewal takes care of it
             rt = await self.hub.get(table_id)
             if rt is None:
                 continue
@@ -177,8 +183,14 @@ class Cluster:
             try:
                 await self._renew()
                 for rt in list(self.hub.tables.values()):
-                    if rt.needs_actor() and not self.holds(rt):
+                    if not rt.needs_actor():
+                        continue
+                    if not self.holds(rt):
                         self.may_act(rt)
+                    elif not rt.busy_acting():
+                        # the lease became valid again (renewed after a slow write)
+                        # while nothing ran: wake the table
+                        self.hub.spawn(self._wake(rt))
                 await self._adopt_orphans()
                 await self._evict_idle()
             except asyncio.CancelledError:

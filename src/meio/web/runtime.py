@@ -228,6 +228,10 @@ class TableRuntime:
         to_act = [self.seat_info(s).kind for s in st.seats_to_act()]
         return "bot" in to_act or ("human" in to_act and self.deadline() is not None)
 
+    def busy_acting(self) -> bool:
+        """Whether a bot task or a turn timer runs for this table."""
+        return self._bot_task is not None or self._timer_task is not None
+
     def busy(self) -> bool:
         """Whether anything runs for this table here (it must not be evicted)."""
         return bool(self.conns) or self._bot_task is not None or self._timer_task is not None
