@@ -170,6 +170,11 @@ async def human(url: str, token: str, table: str, stats: Stats,
                 if sent is not None and sent[1] == f["actor"] != view_seat(view):
                     del stats.sent[(table, f["seq"])]
                     stats.latencies.append(now - sent[0])
+            if kind == "snapshot":
+                # a snapshot tells everything up to its sequence number at once (the
+                # first one, or after a match began on another process)
+                for k in range(seq + 1, f["seq"] + 1):
+                    seen.setdefault(k, (-2, "told by a snapshot"))
             if kind in ("snapshot", "event"):
                 seq, view = f["seq"], f["view"]
                 seen.setdefault(0, (-1, str(seq)))  # where this human's view began
@@ -179,7 +184,7 @@ async def human(url: str, token: str, table: str, stats: Stats,
                 snap = f["snapshot"]
                 if snap["seq"] >= seq:
                     for k in range(seq + 1, snap["seq"] + 1):
-                        seen.setdefault(k, (-2, "told by the snapshot of a reject"))
+                        seen.setdefault(k, (-2, "told by a snapshot"))
                     seq, view = snap["seq"], snap["view"]
                 acted_at = -1
             elif kind == "ack":
