@@ -146,6 +146,8 @@ class TableScreen(SizedScreen[None]):
         self.hint_text: Text = Text("")
         self.best_pack = 0
         self.driving = False
+        #: which of the footer's optional keys are shown now
+        self.footer_keys: tuple[bool | None, ...] = ()
         #: the round whose end is on show (its last trick stays on the table until the summary)
         self.round_end: int | None = None
         #: a message for the player (an error, a confirmation) kept until their next action
@@ -172,8 +174,11 @@ class TableScreen(SizedScreen[None]):
         yield self.too_small_notice()
         yield Footer()
 
-    def on_mount(self) -> None:
+    def focus_default(self) -> None:
         self.query_one(HandView).focus()
+
+    def on_mount(self) -> None:
+        self.focus_default()
         self.fit()
         self.refresh_table()
         self.kick()
@@ -286,7 +291,13 @@ class TableScreen(SizedScreen[None]):
         self.query_one("#prompt", Static).update(
             self.notice if self.notice is not None else self._prompt(view)
         )
-        self.refresh_bindings()
+        keys = tuple(
+            self.check_action(action, ()) for action in ("confirm_split", "undo", "last_trick")
+        )
+        if keys != self.footer_keys:
+            # the footer redraws itself on this call: only when its keys change, or it flickers
+            self.footer_keys = keys
+            self.refresh_bindings()
 
     def _pack_line(self, view: View) -> Text:
         if view.half == 2 or not view.pack or view.is_over:

@@ -3,6 +3,7 @@ the last trick, saving, help."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar, Generic, TypeVar
@@ -57,6 +58,13 @@ class SizedScreen(Screen[ResultT], Generic[ResultT]):
             node.display = small
         for node in self.query(".body"):
             node.display = not small
+        if not small and self.focused is None:
+            # hiding the body took the focus away; give it back where play goes on
+            self.focus_default()
+
+    def focus_default(self) -> None:
+        """Focus the widget the player starts from (the first one that takes focus)."""
+        self.focus_next()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
@@ -236,11 +244,16 @@ class SummaryScreen(ModalScreen[str]):
         Binding("q", "close('quit')", N_("Quit"), show=False),
     ]
 
+    #: seconds during which keys are ignored, so that a key meant for the table
+    #: (Enter plays a card) does not skip the summary the moment it opens
+    GUARD_S = 0.5
+
     def __init__(self, title: str, body: Text, final: bool) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.final = final
+        self.opened = time.monotonic()
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -255,6 +268,8 @@ class SummaryScreen(ModalScreen[str]):
             yield Static(Text(hint, style="dim"), id="summary-hint")
 
     def action_close(self, what: str) -> None:
+        if time.monotonic() - self.opened < self.GUARD_S:
+            return
         if what != "continue" and not self.final:
             return
         self.dismiss(what)
@@ -413,6 +428,9 @@ class StartScreen(SizedScreen[PlaySettings]):
     def on_mount(self) -> None:
         self._sync()
         self.fit()
+        self.focus_default()
+
+    def focus_default(self) -> None:
         self.query_one("#start", Button).focus()
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
