@@ -334,7 +334,10 @@ def test_undo_takes_back_the_last_card_and_last_trick_key(size: tuple[int, int])
             await wait_for(pilot, lambda: isinstance(app.screen, LastTrickScreen))
             last = session.view().tricks[-1]
             shown = screen_text(app)
-            assert f"{session.names[last.winner]} takes it →" in shown
+            taker = (
+                "You take" if last.winner == session.seat else f"{session.names[last.winner]} takes"
+            )
+            assert f"{taker} it →" in shown
             await pilot.press("escape")
             before = list(session.state.history)
             hand = session.view().hand
@@ -374,7 +377,10 @@ def test_round_summary_shows_the_rounds_last_trick(size: tuple[int, int]) -> Non
                 f"{session.names[seat]} {session.label(card)}" for seat, card in last.plays
             )
             assert cards in text
-            assert f"{session.names[last.winner]} takes it →" in text
+            taker = (
+                "You take" if last.winner == session.seat else f"{session.names[last.winner]} takes"
+            )
+            assert f"{taker} it →" in text
 
     asyncio.run(run())
 

@@ -91,24 +91,62 @@ def describe_illegal(view: View, card: int, ascii: bool, reason: str) -> str:
     return _("Not allowed: {reason}.").format(reason=reason)
 
 
+def specials_text(view: View, ascii: bool) -> str:
+    """The special cards in the deck as this seat knows them."""
+    cfg = view.config
+    known = " ".join(card_label(c, ascii) for c in view.specials)
+    if cfg.reveal_specials:
+        return _("Specials: {cards}").format(cards=known)
+    if known:
+        return _("Specials hidden: {n} in the deck; you know {cards}").format(
+            n=view.special_count, cards=known
+        )
+    return _("Specials hidden: {n} in the deck").format(n=view.special_count)
+
+
 def rules_line(view: View, ascii: bool) -> str:
     """The table's special cards and options, in one line."""
     cfg = view.config
     parts = []
     if cfg.edition == "meio":
-        specials = " ".join(card_label(c, ascii) for c in cfg.special_cards)
-        parts.append(_("Specials: {cards}").format(cards=specials or "?"))
+        parts.append(specials_text(view, ascii))
     else:
-        parts.append(_("Classic deck: the Ace counts 1, hearts are trumps"))
+        parts.append(_("Classic deck: the Ace counts 1"))
+    if cfg.wild_lead == "next":
+        parts.append(_("wild lead: next card"))
+    elif cfg.edition == "meio":
+        parts.append(_("wild lead: declare"))
     return " · ".join(parts)
 
 
 def table_rules_text(view: View, ascii: bool) -> str:
-    """The table's options and what they mean, for the help screen."""
+    """The table's options and the rules players ask about, for the help screen."""
     cfg = view.config
     lines = [rules_line(view, ascii)]
-    lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
-    if cfg.players == 2 and cfg.edition == "classic":
+    if cfg.edition == "meio":
+        if cfg.wild_lead == "next":
+            lines.append(
+                _(
+                    "A led wild names no suit: play anything until the first non-wild card "
+                    "sets the suit; then every wild in the trick counts as that suit. An "
+                    "all-wild trick goes to the highest value."
+                )
+            )
+        else:
+            lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
+        if not cfg.reveal_specials:
+            lines.append(
+                _("Nobody is told which specials are in the deck: you see yours and those played.")
+            )
+        lines.append(
+            _(
+                "A wild may be played on any trick, even if you hold the led suit. "
+                "+.5 leading is worth ½."
+            )
+        )
+    else:
+        lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
+    if cfg.players == 2 and cfg.victories_to_win is None:
         lines.append(_("2-player classic: 3 rounds on totals, no round victories."))
     elif cfg.victories_to_win is not None:
         lines.append(_("The first to 2 round victories wins the match."))
@@ -346,12 +384,16 @@ class TableScreen(SizedScreen[None]):
                 "dim",
             )
         if view.to_move == s.seat:
+            if view.current_trick and view.led_suit < 0:
+                return Text(_("Your turn: no suit is set yet, play any card. ←/→ Enter."), "bold")
             if view.current_trick:
                 led = suit_symbol(view.led_suit, self.ascii)
                 return Text(
                     _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
                     "bold",
                 )
+            if view.config.wild_lead == "next":
+                return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
             return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")
         return Text(_("{name} is thinking…").format(name=s.names[view.to_move]), "dim")
 
@@ -420,7 +462,7 @@ class TableScreen(SizedScreen[None]):
                 result,
                 totals,
                 cfg.partnership,
-                trick_line(last, s.names, self.ascii),
+                trick_line(last, s.names, self.ascii, s.seat),
             )
             final = s.is_over and self.shown_rounds == len(s.state.rounds)
             title = _("Round {n} is over.").format(n=index + 1)
@@ -497,7 +539,7 @@ class TableScreen(SizedScreen[None]):
                 wait = _("Wait: it is {name}'s turn.").format(name=s.names[view.to_move])
             self.refresh_table(Text(wait, "red"))
             return
-        if C.is_wild(card) and not view.current_trick:
+        if C.is_wild(card) and not view.current_trick and view.config.wild_lead == "declare":
 
             def declared(suit: int | None) -> None:
                 if suit is None:
@@ -648,7 +690,12 @@ class TableScreen(SizedScreen[None]):
             self.refresh_table(Text(_("No trick has been completed yet."), "red"))
             return
         body = trick_body(
-            trick, s.short_names, half=half, edition=view.config.edition, ascii=self.ascii
+            trick,
+            s.short_names,
+            half=half,
+            edition=view.config.edition,
+            ascii=self.ascii,
+            seat=s.seat,
         )
         self.app.push_screen(LastTrickScreen(body))
 
@@ -718,7 +765,7 @@ class TableScreen(SizedScreen[None]):
             app.open_start(self.session.settings)
 
 
-def trick_line(trick: Trick, names: Sequence[str], ascii: bool) -> Text:
+def trick_line(trick: Trick, names: Sequence[str], ascii: bool, seat: int = -1) -> Text:
     """A completed trick in one line: the cards in play order, who took it, its pile."""
     out = Text()
     for i, (seat, card) in enumerate(trick.plays):
@@ -726,7 +773,7 @@ def trick_line(trick: Trick, names: Sequence[str], ascii: bool) -> Text:
             out.append(" ")
         out.append(f"{names[seat]} {card_label(card, ascii)}")
     out.append(" — ")
-    out.append(taken_line(names[trick.winner], trick.pile, ascii), "bold")
+    out.append(taken_line(names[trick.winner], trick.pile, ascii, you=trick.winner == seat), "bold")
     return out
 
 

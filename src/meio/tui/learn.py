@@ -194,7 +194,7 @@ class LearnScreen(TableScreen):
             result,
             list(result.scores),
             False,
-            trick_line(result.tricks[-1], s.names, self.ascii),
+            trick_line(result.tricks[-1], s.names, self.ascii, s.seat),
         )
 
         await self.app.push_screen_wait(SummaryScreen(_("Round 1 is over."), body, final=False))

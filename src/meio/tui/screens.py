@@ -224,9 +224,12 @@ class LastTrickScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def trick_body(trick: Trick, names: Sequence[str], *, half: int, edition: str, ascii: bool) -> Text:
+def trick_body(
+    trick: Trick, names: Sequence[str], *, half: int, edition: str, ascii: bool, seat: int = -1
+) -> Text:
     """A completed trick drawn face up, with who took it and where it went."""
-    out = Text(taken_line(names[trick.winner], trick.pile, ascii) + "\n", style="bold green")
+    you = trick.winner == seat
+    out = Text(taken_line(names[trick.winner], trick.pile, ascii, you=you) + "\n", "bold green")
     out.append_text(
         trick_faces(
             trick.plays, names, half=half, edition=edition, ascii=ascii, winner=trick.winner
@@ -406,6 +409,22 @@ class StartScreen(SizedScreen[PlaySettings]):
                     shown=[_(k) if ":" not in k else k for k in kinds],
                 )
             yield Choice(
+                _("Wild lead"),
+                ["declare", "next"],
+                s.wild_lead,
+                id="wild-lead",
+                ascii=a,
+                shown=[_("declare a suit"), _("next card sets it")],
+            )
+            yield Choice(
+                _("Specials shown"),
+                ["yes", "no"],
+                "yes" if s.reveal_specials else "no",
+                id="reveal",
+                ascii=a,
+                shown=[_("yes"), _("no: hidden")],
+            )
+            yield Choice(
                 _("Bot speed"),
                 list(SPEED_ORDER),
                 s.speed,
@@ -442,6 +461,8 @@ class StartScreen(SizedScreen[PlaySettings]):
         seat.set_options([str(i) for i in range(players)])
         edition = self.query_one("#edition", Choice).value
         self.query_one("#specials", Input).display = edition == "meio"
+        self.query_one("#wild-lead", Choice).display = edition == "meio"
+        self.query_one("#reveal", Choice).display = edition == "meio" and players < 5
         partnership = self.query_one("#partnership", Choice)
         partnership.display = players == 4
         for i in range(1, 5):
@@ -470,6 +491,7 @@ class StartScreen(SizedScreen[PlaySettings]):
                 raise SessionError(_("special cards: {error}").format(error=exc)) from None
         bots = list(levels)
         bots.insert(seat, "human")
+        meio = edition == "meio"
         return replace(
             self.settings,
             edition=edition,
@@ -479,6 +501,8 @@ class StartScreen(SizedScreen[PlaySettings]):
             seat=seat,
             bots=tuple(bots),
             speed=self.query_one("#speed", Choice).value,
+            wild_lead=self.query_one("#wild-lead", Choice).value if meio else "declare",
+            reveal_specials=not meio or self.query_one("#reveal", Choice).value == "yes",
         ).checked()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -61,6 +61,9 @@ class PlaySettings:
     speed: str = "normal"
     #: whether the human may take back their last card (a game against bots only)
     undo: bool = True
+    #: the table options of RULES.md §10
+    wild_lead: str = "declare"
+    reveal_specials: bool = True
 
     def checked(self) -> PlaySettings:
         """These settings with bots filled in; raises :class:`SessionError` if invalid."""
@@ -97,12 +100,16 @@ class PlaySettings:
         """The engine configuration of these settings."""
         if self.edition not in ("meio", "classic"):
             raise SessionError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
+        if self.wild_lead not in ("declare", "next"):
+            raise SessionError(f"unknown wild lead {self.wild_lead!r}: use 'declare' or 'next'")
         return MatchConfig(
             edition="meio" if self.edition == "meio" else "classic",
             players=self.players,
             partnership=self.partnership,
             specials=self.specials,
             seed=self.seed,
+            wild_lead="next" if self.wild_lead == "next" else "declare",
+            reveal_specials=self.reveal_specials,
         )
 
     @property
@@ -178,6 +185,8 @@ class Session:
             players=cfg.players,
             partnership=cfg.partnership,
             specials=cfg.specials,
+            wild_lead=cfg.wild_lead,
+            reveal_specials=cfg.reveal_specials,
             seat=int(side.get("seat", base.seat)),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
@@ -288,20 +297,14 @@ class Session:
         if st.is_over:
             raise IllegalActionError(who, action, "the match is over")
         before_round = st.round_index
-        before_tricks = len(st.tricks)
-        pending = st.tricks[-1] if st.phase is Phase.PILE else None
-        st.apply(action, who)
+        outcome = st.apply(action, who)
         self._log_action(who, action, before_round)
-        trick: Trick | None = None
-        if st.round_index != before_round or st.is_over:
-            # the state has moved on to the next round: its last trick is in the result
-            trick = st.rounds[-1].tricks[-1]
-        elif len(st.tricks) > before_tricks or pending is not None:
-            trick = st.tricks[-1]
+        trick = outcome.trick
         if trick is not None and trick.pile:
-            index = before_tricks if pending is not None else before_tricks + 1
-            self._log_trick(before_round, trick, 1 if index <= 7 else 2)
-        if st.round_index != before_round or st.is_over:
+            # the trick is the round's last one when the round ended with it
+            done = 13 if outcome.round_over is not None else len(st.tricks)
+            self._log_trick(before_round, trick, 1 if done <= 7 else 2)
+        if outcome.round_over is not None:
             self._log_round_end(before_round)
 
     # -- taking a card back ----------------------------------------------------------------

@@ -187,7 +187,10 @@ def trick_panel(
             trick_faces(view.current_trick, names, half=view.half, edition=cfg.edition, ascii=ascii)
         )
     elif last is not None:
-        out.append(taken_line(names[last.winner], last.pile, ascii) + "\n", style="bold green")
+        you = last.winner == view.seat
+        out.append(
+            taken_line(names[last.winner], last.pile, ascii, you=you) + "\n", style="bold green"
+        )
         out.append_text(
             trick_faces(
                 last.plays,
@@ -204,10 +207,12 @@ def trick_panel(
     return out
 
 
-def taken_line(name: str, pile: int, ascii: bool = False) -> str:
-    """``Bot 1 takes it → V``: who won a trick and the pile it went to."""
+def taken_line(name: str, pile: int, ascii: bool = False, *, you: bool = False) -> str:
+    """``Bot 1 takes it → V`` (``You take it → V``): who won a trick and its pile."""
     arrow = "->" if ascii else "→"
     where = "H" if pile == 1 else "V" if pile == 2 else "?"
+    if you:
+        return _("You take it {arrow} {pile}").format(arrow=arrow, pile=where)
     return _("{name} takes it {arrow} {pile}").format(name=name, arrow=arrow, pile=where)
 
 
