@@ -220,6 +220,10 @@ class TableScreen(SizedScreen[None]):
         self.fit()
         self.refresh_table()
         self.kick()
+        self.mounted()
+
+    def mounted(self) -> None:
+        """Called once the table is drawn (the lesson opens its first notes here)."""
 
     @property
     def delay(self) -> float:
@@ -812,6 +816,10 @@ class PlayApp(App[str | None]):
             self.add_class("-ascii")
 
     def on_mount(self) -> None:
+        self.open_first()
+
+    def open_first(self) -> None:
+        """The first screen: the resumed table, the start screen, or a table at once."""
         if self.resumed is not None:
             self.start(self.resumed)
         elif self.setup:

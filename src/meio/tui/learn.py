@@ -58,7 +58,7 @@ class NoteScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def lesson_session(lesson: Lesson) -> Session:
+def lesson_session(lesson: Lesson, speed: str = "normal") -> Session:
     """A session of the lesson's deal: the learner's seat and the scripted bots."""
     cfg = lesson.config
     settings = PlaySettings(
@@ -68,7 +68,7 @@ def lesson_session(lesson: Lesson) -> Session:
         specials=cfg.specials,
         seat=lesson.seat,
         bots=tuple("human" if s == lesson.seat else "lesson" for s in range(cfg.players)),
-        speed="normal",
+        speed=speed,
         undo=False,
     )
     bots: list[Bot | None] = [
@@ -80,15 +80,14 @@ def lesson_session(lesson: Lesson) -> Session:
 class LearnScreen(TableScreen):
     """The table with a coach: only the lesson's moves are accepted."""
 
-    def __init__(self, lesson: Lesson, *, ascii: bool) -> None:
-        super().__init__(lesson_session(lesson), ascii=ascii, save_path=None)
+    def __init__(self, lesson: Lesson, *, ascii: bool, speed: str = "normal") -> None:
+        super().__init__(lesson_session(lesson, speed), ascii=ascii, save_path=None)
         self.lesson = lesson
         #: index of the step on show in ``lesson.steps``
         self.step = 0
         self.noting = False
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def mounted(self) -> None:
         self.show_notes()
 
     # -- the steps -------------------------------------------------------------------------
@@ -207,7 +206,7 @@ class LearnScreen(TableScreen):
                 players=4,
                 seed=random.SystemRandom().randrange(1 << 31),
                 bots=(EASY_BOT,),
-                speed="normal",
+                speed=s.settings.speed,
             ).checked()
             app.start(Session.new(settings))
         return True
@@ -216,11 +215,14 @@ class LearnScreen(TableScreen):
 class LearnApp(PlayApp):
     """The ``meio learn`` application: the lesson, then a real game."""
 
-    def __init__(self, *, ascii: bool = False, lesson: Lesson = LESSON) -> None:
+    def __init__(
+        self, *, ascii: bool = False, lesson: Lesson = LESSON, speed: str = "normal"
+    ) -> None:
         super().__init__(PlaySettings(), ascii=ascii, setup=False)
         self.lesson = lesson
+        self.speed = speed
 
-    def on_mount(self) -> None:
-        screen = LearnScreen(self.lesson, ascii=self.ascii)
+    def open_first(self) -> None:
+        screen = LearnScreen(self.lesson, ascii=self.ascii, speed=self.speed)
         self.table = screen
         self.push_screen(screen)
