@@ -44,9 +44,11 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
                     continue
                 await wait_for(
                     pilot,
-                    lambda: session.human_to_act()
-                    and not screen.driving
-                    and isinstance(app.screen, LearnScreen),
+                    lambda: (
+                        session.human_to_act()
+                        and not screen.driving
+                        and isinstance(app.screen, LearnScreen)
+                    ),
                 )
                 assert screen.expected() == action
                 text = screen_text(app)
@@ -94,8 +96,9 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
             await pilot.press("enter")
             await wait_for(
                 pilot,
-                lambda: isinstance(app.screen, TableScreen)
-                and not isinstance(app.screen, LearnScreen),
+                lambda: (
+                    isinstance(app.screen, TableScreen) and not isinstance(app.screen, LearnScreen)
+                ),
             )
             game = app.screen.session  # type: ignore[attr-defined]
             assert game.settings.players == 4 and game.state.phase is Phase.SPLIT

@@ -8,7 +8,7 @@ import pytest
 
 from meio.engine import Phase
 from meio.engine import cards as C
-from meio.tui.app import PlayApp, TableScreen
+from meio.tui.app import PlayApp
 from meio.tui.screens import DeclareScreen, HelpScreen, SummaryScreen
 from meio.tui.session import Session
 from tests.tui.pilot import (
