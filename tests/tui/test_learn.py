@@ -40,7 +40,7 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
                 if A.is_pile(action):
                     await wait_for(pilot, lambda: isinstance(app.screen, PileScreen))
                     await pilot.press("1" if action == A.PILE_1 else "2")
-                    await wait_for(pilot, lambda: screen.step > 0 and screen.expected() != action)
+                    await wait_for(pilot, lambda a=action: screen.expected() != a)
                     continue
                 await wait_for(
                     pilot,
@@ -85,7 +85,7 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
                         assert "In this lesson, play -1." in screen_text(app)
                         assert len(session.state.history) == before
                     await press_card(pilot, card)
-                await wait_for(pilot, lambda: len(session.state.history) > before)
+                await wait_for(pilot, lambda b=before: len(session.state.history) > b)
                 assert session.state.history[before] == (LESSON.seat, action)
             await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
             assert session.state.rounds[0].piles[0] == (2, 2)
