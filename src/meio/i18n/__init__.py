@@ -10,10 +10,10 @@ English is the source language: a message is written in English in the code,
 wrapped in :func:`_` (or marked with :func:`N_` where it must stay untranslated
 until shown), and looked up in the chosen language's catalogue.
 
->>> translator("pt").gettext("first half")
-'primeira metade'
->>> translator("en").gettext("first half")
-'first half'
+>>> translator("pt").gettext("Last trick")
+'Última vaza'
+>>> translator("en").gettext("Last trick")
+'Last trick'
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ class Replay:
 
     >>> from meio.engine import MatchConfig, State
     >>> st = State.new(MatchConfig(players=2, seed=1))
-    >>> for _ in range(3): st.apply(st.legal_actions()[0])
+    >>> for _step in range(3): done = st.apply(st.legal_actions()[0])
     >>> len(Replay(st).positions)
     4
     """
