@@ -74,9 +74,9 @@ def test_the_game_words_of_the_portuguese_seed() -> None:
     assert "primeira metade" in t.gettext("{name} won the trick → pile H (first half).")
     assert "segunda metade" in t.gettext("{name} won the trick → pile V (second half).")
     assert "trunfo" in t.gettext("Classic: the Ace is the card 1, the lowest; hearts are trumps.")
-    assert "naipe" in t.gettext("Press S, H, D or C (Escape to choose another card).") or "naipe" in (
-        t.gettext("You lead the wild [b]{card}[/b]: declare the led suit.")
-    )
+    assert "naipe" in t.gettext(
+        "Press S, H, D or C (Escape to choose another card)."
+    ) or "naipe" in (t.gettext("You lead the wild [b]{card}[/b]: declare the led suit."))
 
 
 def test_language_choice() -> None:

@@ -73,10 +73,11 @@ class SizedScreen(Screen[ResultT], Generic[ResultT]):
 def help_text(ascii: bool = False, rules: str = "") -> str:
     """The play keys, the goal and (given) the table's options, as console markup."""
     suits = " ".join(suit_symbol(s, ascii) for s in range(4))
+    space = _("Space") + "/Enter"
     lines = [
         "[b]" + _("Keys") + "[/b]",
         "  ←/→ Home/End   " + _("move along your hand (or click a card)"),
-        "  Space/Enter    " + _("split: pick or unpick a card · play: play the card"),
+        "  " + space.ljust(15) + _("split: pick or unpick a card · play: play the card"),
         "  c              " + _("confirm the split (6 cards picked)"),
         "  h / b          " + _("split hint from the advisor / use its pack"),
         "  u              " + _("take back your last card (against bots)"),

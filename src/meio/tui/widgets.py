@@ -249,7 +249,7 @@ def seats_table(
 
 
 #: bot levels and the human, as the seats table names them
-LEVEL_NAMES = (N_("human"), N_("random"), N_("heuristic"), N_("search"))
+LEVEL_NAMES = (N_("human"), N_("random"), N_("heuristic"), N_("search"), N_("lesson"))
 
 
 def balance_line(view: View, seat: int, ascii: bool = False) -> Text:
