@@ -68,7 +68,7 @@ def test_play_a_round_in_tmux(tmp_path: Path) -> None:
             time.sleep(0.05)
         assert "Round 1 is over" in screen
         assert "Score" in screen and "Total" in screen
-        time.sleep(0.6)  # the summary ignores keys for a moment, so none meant for the table skip it
+        time.sleep(0.6)  # the summary ignores keys at first: no key meant for the table skips it
         tmux("send-keys", "-t", session, "Enter")
         wait_screen(session, lambda s: "Round 2" in s)
         tmux("send-keys", "-t", session, "q")
