@@ -74,36 +74,6 @@ def test_start_screen_choices_and_errors() -> None:
     asyncio.run(run())
 
 
-def test_split_picks_shows_both_packs_and_asks_the_advisor() -> None:
-    async def run() -> None:
-        app = PlayApp(fast(seed=4), setup=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: app.table is not None)
-            await pilot.press("c")
-            assert "A pack is exactly 6 cards: you picked 0." in screen_text(app)
-            await pilot.press("space", "right", "space", "right", "space")
-            text = screen_text(app)
-            assert "First half — 10/7" in text and "Second-half pack — 3/6" in text
-            await pilot.press("right", "space", "right", "space", "right", "space")
-            await pilot.press("right", "space")
-            assert "You already picked 6 cards: unpick one first." in screen_text(app)
-            await pilot.press("h")
-            screen = table(app)
-            await wait_for(pilot, lambda: "Best found" in screen_text(app), tries=2000)
-            text = screen_text(app)
-            assert "Your split:" in text and "expected |H−V|" in text
-            await pilot.press("b")
-            best = screen.best_pack
-            assert screen.picked == set(C.cards_of(best))
-            await pilot.press("c")
-            session = screen.session
-            await wait_for(pilot, lambda: session.state.phase is not Phase.SPLIT)
-            assert session.view().pack == best
-            assert "Your pack for tricks 8–13:" in screen_text(app)
-
-    asyncio.run(run())
-
-
 def _session_where(ready: object, **kw: object) -> Session:
     for seed in range(200):
         session = Session.new(fast(seed=seed, **kw))

@@ -102,15 +102,17 @@ def test_footer_keeps_help_quit_and_speed_and_drops_split_keys_in_play(
         app = PlayApp(fast_settings(seed=3), setup=False)
         async with app.run_test(size=size) as pilot:
             screen = await ready_table(pilot, app)
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: "c Confirm split" in footer_line(app))
             footer = footer_line(app)
-            assert "c Confirm split" in footer and "h Hint" in footer
+            assert "h Hint" in footer
             assert "? Help" in footer and "q Quit" in footer
             assert "bots instant" in screen_text(app).splitlines()[0]
             await pilot.press("home", *(["space", "right"] * 6), "c")
             session = screen.session
             await wait_for(pilot, lambda: session.state.phase is not Phase.SPLIT)
-            await pilot.pause(0.05)
+            await wait_for(
+                pilot, lambda: "l Last trick" in footer_line(app) or "u Undo" in footer_line(app)
+            )
             footer = footer_line(app)
             assert "Confirm split" not in footer and "Hint" not in footer
             assert "? Help" in footer and "q Quit" in footer
@@ -257,15 +259,26 @@ def test_split_hint_lines_fit_and_b_before_h_explains(size: tuple[int, int]) -> 
             screen = await ready_table(pilot, app)
             await pilot.press("b")
             assert "Press h first: b takes the pack the hint suggests." in screen_text(app)
+            await pilot.press("c")
+            assert "A pack is exactly 6 cards: you picked 0." in screen_text(app)
+            await pilot.press("home", *(["space", "right"] * 7))
+            assert "You already picked 6 cards: unpick one first." in screen_text(app)
+            assert "First half — 7/7:" in screen_text(app)
             await pilot.press("h")
             await wait_for(pilot, lambda: "Best found" in screen_text(app), tries=2000)
             text = screen_text(app)
             best = next(line for line in text.splitlines() if "Best found" in line)
             assert best.rstrip().endswith("(b: use it)")
             assert re.search(r"About \d\.\d tricks in H and \d\.\d in V with that pack\.", text)
-            assert "First half — 13/7:" in text and "Second-half pack — 0/6:" in text
+            assert "Your split:" in text and "Second-half pack — 6/6:" in text
             await pilot.press("b")
-            assert screen.picked == set(C.cards_of(screen.best_pack))
+            best = screen.best_pack
+            assert screen.picked == set(C.cards_of(best))
+            await pilot.press("c")
+            session = screen.session
+            await wait_for(pilot, lambda: session.state.phase is not Phase.SPLIT)
+            assert session.view().pack == best
+            assert "Your pack for tricks 8–13:" in screen_text(app)
 
     asyncio.run(run())
 
@@ -360,12 +373,18 @@ def test_undo_takes_back_the_last_card_and_last_trick_key(size: tuple[int, int])
 
 @pytest.mark.parametrize("size", SIZES)
 def test_round_summary_shows_the_rounds_last_trick(size: tuple[int, int]) -> None:
+    def ready(s: Session) -> bool:
+        v = s.view()
+        return not v.rounds and v.phase is Phase.PLAY and v.trick_number == 13
+
+    session = session_where(ready, players=2)
+
     async def run() -> None:
-        app = PlayApp(fast_settings(players=2, seed=9), setup=False)
+        app = PlayApp(session.settings, session=session)
         async with app.run_test(size=size) as pilot:
-            session = (await ready_table(pilot, app)).session
+            await ready_table(pilot, app)
             seen: set[str] = set()
-            for _ in range(3000):
+            for _ in range(300):
                 if isinstance(app.screen, SummaryScreen):
                     break
                 await take_turn(pilot, session, seen)
