@@ -624,25 +624,20 @@ class TableScreen(SizedScreen[None]):
         self.refresh_table()
 
     def _hint_body(self, advice: Advice, chosen: int | None) -> Text:
+        """The advisor's answer in three lines (they fit 80 columns in both languages)."""
         view = self.session.view()
         ed = view.config.edition
         best, mine = advice.best, advice.chosen
-        out = Text(_("Advisor (expected |H−V| this round, lower is better)") + "\n", "bold")
+        out = Text(_("Advisor (expected |H−V|, lower is better):") + " ", "bold")
         if mine is not None and chosen is not None:
             out.append(
-                _("Your split: {mean:.2f} ({low:.2f}–{high:.2f})").format(
-                    mean=mine.mean, low=mine.low, high=mine.high
-                )
-                + "\n"
+                _("yours {mine:.2f} · best found {best:.2f}").format(mine=mine.mean, best=best.mean)
             )
-        elif chosen is None:
-            out.append(_("Pick 6 cards to have your own split scored too.") + "\n", "dim")
-        out.append(
-            _("Best found: {mean:.2f} ({low:.2f}–{high:.2f}) with pack").format(
-                mean=best.mean, low=best.low, high=best.high
+        else:
+            out.append(
+                _("best found {best:.2f} (pick 6 cards to score yours)").format(best=best.mean)
             )
-            + " "
-        )
+        out.append("\n" + _("Best pack:") + " ", "bold")
         out.append_text(cards_text(sorted_cards(best.pack, ed), self.ascii, half=2, edition=ed))
         out.append("  " + _("(b: use it)") + "\n", "dim")
         out.append(
