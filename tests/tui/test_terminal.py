@@ -1,4 +1,4 @@
-"""``meio play`` in a real pseudo-terminal (tmux): deal, split and play a round by keystrokes."""
+"""``meio play`` in a real pseudo-terminal (tmux): deal, split and play by keystrokes."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from meio.engine.record import Record
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -47,10 +49,10 @@ def start_tmux(command: str, width: int = 80, height: int = 24) -> str:
     return session
 
 
-def test_play_a_round_in_tmux(tmp_path: Path) -> None:
+def test_play_the_first_half_and_quit_in_tmux(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
     session = start_tmux(
-        f"{MEIO} play --quick --players 2 --seed 3 --bots random --speed instant "
-        f"--save {tmp_path / 'g.json'}"
+        f"{MEIO} play --quick --players 2 --seed 3 --bots random --speed instant --save {save}"
     )
     try:
         screen = wait_screen(session, lambda s: "Pick 6 cards" in s)
@@ -63,17 +65,18 @@ def test_play_a_round_in_tmux(tmp_path: Path) -> None:
         end = time.monotonic() + 90
         while time.monotonic() < end:
             screen = tmux("capture-pane", "-p", "-t", session)
-            if "Round 1 is over" in screen:
+            if "2nd half · trick 8/13" in screen:
                 break
             tmux("send-keys", "-t", session, "Enter", "Right")
             time.sleep(0.05)
-        assert "Round 1 is over" in screen
-        assert "Score" in screen and "Total" in screen
-        time.sleep(0.6)  # the summary ignores keys at first: no key meant for the table skips it
-        tmux("send-keys", "-t", session, "Enter")
-        wait_screen(session, lambda s: "Round 2" in s)
-        tmux("send-keys", "-t", session, "q")
-        wait_screen(session, lambda s: "Pick 6 cards" not in s, timeout=10)
+        assert "2nd half · trick 8/13" in screen, screen
+        assert "You: H " in screen  # the balance line, and the table around it
+        tmux("send-keys", "-t", session, "q")  # mid-game: saves, then quits
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not save.exists():
+            time.sleep(0.1)
+        state = Record.from_json(save.read_text()).to_state()
+        assert len(state.tricks) >= 7 and not state.is_over
     finally:
         subprocess.run(
             ["tmux", "-L", SOCKET, "kill-session", "-t", session], capture_output=True, timeout=10
