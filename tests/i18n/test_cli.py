@@ -35,3 +35,9 @@ def test_unknown_language_is_one_clear_line() -> None:
     assert out.stderr.strip().splitlines() == [
         "unknown language 'fr': use 'en' (English) or 'pt' (Português)"
     ]
+
+
+def test_play_refuses_an_unknown_wild_lead() -> None:
+    out = meio("play", "--quick", "--wild-lead", "first")
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == ["unknown wild lead 'first': use 'declare' or 'next'"]

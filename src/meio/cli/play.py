@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption
 from meio.i18n import _
 
 
@@ -74,6 +75,8 @@ def play(
         bool, typer.Option("--quick", help=_("skip the start screen and deal at once"))
     ] = False,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Play MEIO against bots, full screen in the terminal.
 
@@ -104,6 +107,8 @@ def play(
         seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
         bots=levels,
         speed=speed,
+        wild_lead=wild_lead,
+        reveal_specials=not hide_specials,
     )
     session: Session | None = None
     try:
