@@ -129,7 +129,11 @@ class LearnScreen(TableScreen):
             + "\n",
             "bold",
         )
-        out.append(_(step.text), "cyan")
+        if self.session.human_to_act():
+            out.append(_(step.text), "cyan")
+        else:
+            # the step's text speaks of what the bots are about to play: wait for them
+            out.append(_("Watch the bots play; your move comes next."), "dim")
         return out
 
     def refresh_table(self, message: str | Text | None = None) -> None:
