@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from meio.engine import Phase
@@ -22,11 +23,14 @@ from meio.tui.session import PlaySettings, Session
 SETTINGS = PlaySettings(seed=12, bots=("random",), speed="slow")
 
 
-async def _wait(pause: object, ready: object, tries: int = 3000) -> None:
-    for _ in range(tries):
-        if ready():  # type: ignore[operator]
+async def _wait(
+    pause: Callable[[float], Awaitable[None]], ready: Callable[[], bool], tries: int = 3000
+) -> None:
+    for _try in range(tries):
+        if ready():
             return
-        await pause(0.01)  # type: ignore[operator]
+        await pause(0.01)
+    raise RuntimeError("the screen never got ready for its screenshot")
 
 
 async def _shoot(out: Path, suffix: str) -> list[Path]:
@@ -39,9 +43,7 @@ async def _shoot(out: Path, suffix: str) -> list[Path]:
         await pilot.press("home", "space", "right", "right", "space", "right", "space")
         await pilot.press("right", "right", "right", "space", "right", "space", "right", "space")
         await pilot.press("h")
-        table = app.table
-        assert table is not None
-        await _wait(pilot.pause, lambda: table.best_pack != 0)
+        await _wait(pilot.pause, lambda: app.table is not None and app.table.best_pack != 0)
         await pilot.pause(0.1)
         written.append(Path(app.save_screenshot(f"terminal-split{suffix}.svg", str(out))))
 
@@ -65,8 +67,7 @@ async def _shoot(out: Path, suffix: str) -> list[Path]:
         await pilot.press("enter")
         await pilot.pause(0.1)
         await pilot.press("enter")
-        screen = learn.table
-        assert isinstance(screen, LearnScreen)
+        await _wait(pilot.pause, lambda: isinstance(learn.screen, LearnScreen))
         await pilot.press("home", *(["space", "right"] * 2))
         await pilot.pause(0.2)
         written.append(Path(learn.save_screenshot(f"terminal-learn{suffix}.svg", str(out))))
