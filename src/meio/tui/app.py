@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -291,8 +291,10 @@ class TableScreen(SizedScreen[None]):
             trick_panel(view, s.short_names, last, last_half, ascii)
         )
         self.query_one("#balance", Static).update(balance_line(view, s.seat, ascii))
-        lines = [e.text for e in s.log if e.round_index == view.round_index][-6:]
-        self.query_one("#log", Static).update(Text("\n".join(lines)))
+        log = self.query_one("#log", Static)
+        rows = log.size.height or 6  # as many lines as the terminal leaves room for
+        lines = [e.text for e in s.log if e.round_index == view.round_index][-rows:]
+        log.update(Text("\n".join(lines)))
         splitting = self.splitting(view)
         self.query_one("#split").display = splitting
         self.query_one("#log").display = not splitting
@@ -514,6 +516,9 @@ class TableScreen(SizedScreen[None]):
         self.refresh_table()
 
     # -- the human's moves ---------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_table)
+
     def on_hand_view_activated(self, event: HandView.Activated) -> None:
         self.notice = None
         s = self.session
