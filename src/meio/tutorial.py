@@ -161,14 +161,13 @@ LESSON = Lesson(
         ),
         Step(
             N_(
-                "This deck has special cards, framed twice on the screen. Their worth "
-                "depends on the half:\n\n"
-                "  -1   worth -1 in the first half (always loses), 15 in the second (always wins)\n"
-                "  A+   worth 15 in the first half, -1 in the second: the opposite of -1\n"
-                "  Q+   worth 12½ (above every Q); a trick it wins goes to the OTHER half's pile\n"
-                "  +.5  worth the card played just before it plus ½; if it wins, you choose "
-                "the pile\n"
-                "  -2♥  a heart worth -2 (not in this deal)\n\n"
+                "This deck has special cards, framed twice on the screen. What they are "
+                "worth depends on the half:\n\n"
+                "  -1   first half -1 (always loses), second half 15 (always wins)\n"
+                "  A+   first half 15, second half -1: the opposite of -1\n"
+                "  Q+   12½ (above every Q); a trick it wins goes to the OTHER half\n"
+                "  +.5  the card played before it + ½; if it wins, you choose the pile\n"
+                "  -2♥  a heart (a trump) worth -2 (not in this deal)\n\n"
                 "All but -2♥ are wild: they may be played on any trick and count as the suit "
                 "led. Hearts are trumps."
             ),
