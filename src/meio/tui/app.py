@@ -849,6 +849,13 @@ class PlayApp(App[str | None]):
             self.push_screen(table)
         self.table = table
 
+    async def action_quit(self) -> None:
+        """Quit (also Ctrl+Q): at a table, through the table, which saves an unfinished match."""
+        if self.table is not None:
+            self.table.action_quit_table()
+            return
+        await super().action_quit()
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from meio.engine import Trick, View
 from meio.engine import cards as C
-from meio.i18n import N_, _
+from meio.i18n import N_, _, ngettext
 from meio.i18n.textual import translate_bindings
 from meio.tui.cards import (
     CARD_WIDTH,
@@ -271,7 +271,8 @@ def balance_line(view: View, seat: int, ascii: bool = False) -> Text:
         out.append(_("V ahead by {n}").format(n=v - h), style="bold red")
     if view.phase.name in ("PLAY", "PILE"):
         left = (7 if view.half == 1 else 13) - len(view.tricks)
-        out.append(" · " + _("{n} left in this half").format(n=left), style="dim")
+        left_text = ngettext("{n} left in this half", "{n} left in this half", left)
+        out.append(" · " + left_text.format(n=left), style="dim")
     if view.victories is not None:
         wins = " ".join(str(w) for w in view.victories)
         label = _("victories A B") if cfg.partnership else _("victories")
