@@ -490,6 +490,14 @@ class StartScreen(SizedScreen[PlaySettings]):
                 specials = tuple(C.cards_of(C.parse_cards(specials_text)))
             except MeioError as exc:
                 raise SessionError(_("special cards: {error}").format(error=exc)) from None
+            if any(card not in C.SPECIALS for card in specials):
+                raise SessionError(_("special cards are -1 A+ -2H +.5 Q+; no other card is one"))
+            if len(specials) != players:
+                raise SessionError(
+                    _("a {n}-player table uses {n} special cards, not {k}").format(
+                        n=players, k=len(specials)
+                    )
+                )
         bots = list(levels)
         bots.insert(seat, "human")
         meio = edition == "meio"
