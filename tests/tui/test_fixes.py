@@ -21,7 +21,6 @@ from meio.tui.screens import (
     PileScreen,
     SaveScreen,
     SummaryScreen,
-    round_summary,
 )
 from meio.tui.session import Session, sidecar_path
 from tests.tui.pilot import (
@@ -195,20 +194,36 @@ def test_partnership_says_where_packs_go_and_asks_the_pile_with_team_piles(
     asyncio.run(run())
 
 
-def test_partnership_summary_scores_teams_not_seats() -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_partnership_summary_scores_teams_not_seats(size: tuple[int, int]) -> None:
     def ready(s: Session) -> bool:
-        return len(s.state.rounds) >= 1
+        v = s.view()
+        return not v.rounds and v.phase is Phase.PLAY and v.trick_number == 13
 
     session = session_where(ready, partnership=True)
-    result = session.state.rounds[0]
-    assert result.team_scores is not None
-    text = round_summary(session.names, result, list(result.team_scores), True).plain
-    lines = text.splitlines()
-    seat_rows = [line for line in lines if line.startswith(("You", "Bot"))]
-    assert len(seat_rows) == 4 and all(len(row.split()) <= 5 for row in seat_rows)
-    assert "Score" not in lines[0]
-    team_a = next(line for line in lines if line.startswith("A (You + Bot 2)"))
-    assert team_a.split()[-2:] == [str(result.team_scores[0])] * 2
+
+    async def run() -> None:
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=size) as pilot:
+            await ready_table(pilot, app)
+            seen: set[str] = set()
+            for _ in range(300):
+                if isinstance(app.screen, SummaryScreen):
+                    break
+                await take_turn(pilot, session, seen)
+            assert isinstance(app.screen, SummaryScreen)
+            result = session.state.rounds[0]
+            assert result.team_scores is not None
+            assert "Last trick:" in screen_text(app)
+            lines = str(app.screen.query_one("#summary-body").render()).splitlines()
+            seat_rows = [line for line in lines if line.startswith(("You ", "Bot "))]
+            assert len(seat_rows) == 4 and all(len(row.split()) <= 5 for row in seat_rows)
+            team_a = next(line for line in lines if line.startswith("A (You + Bot 2)"))
+            assert team_a.split()[-2:] == [str(result.team_scores[0])] * 2
+            header = next(line for line in lines if line.startswith("Seat"))
+            assert "Score" not in header and "Team" in header
+
+    asyncio.run(run())
 
 
 @pytest.mark.parametrize("size", SIZES)
