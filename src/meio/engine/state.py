@@ -15,9 +15,9 @@
 from __future__ import annotations
 
 import itertools
-from collections import deque
 import math
 import random
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
