@@ -25,8 +25,8 @@ from meio.engine import IllegalActionError, MeioError, Phase, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import N_, _
-from meio.i18n.textual import translate_bindings
 from meio.tui.ascii import AsciiFilter
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
 from meio.tui.screens import (
     DeclareScreen,

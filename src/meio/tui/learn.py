@@ -24,8 +24,8 @@ from meio.bots import Bot
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import N_, _
-from meio.i18n.textual import translate_bindings
 from meio.tui.app import PlayApp, TableScreen, trick_line
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, suit_name
 from meio.tui.screens import SummaryScreen, round_summary
 from meio.tui.session import PlaySettings, Session

@@ -21,8 +21,8 @@ from textual.widgets import Footer, Static
 from meio.engine import MeioError, Phase, State, Trick
 from meio.engine.record import Record
 from meio.i18n import N_, _
-from meio.i18n.textual import translate_bindings
 from meio.tui.ascii import AsciiFilter
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards
 from meio.tui.screens import HelpScreen, viewer_help_text
 from meio.tui.session import PlaySettings, Session, SessionError

@@ -20,7 +20,7 @@ from meio.bots import bot_kinds
 from meio.engine import MeioError, RoundResult, Trick
 from meio.engine import cards as C
 from meio.i18n import N_, _
-from meio.i18n.textual import translate_bindings
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import suit_name, suit_symbol
 from meio.tui.session import SPEED_ORDER, PlaySettings, SessionError, default_bot_kind
 from meio.tui.widgets import Choice, taken_line, trick_faces

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from meio.engine import Trick, View
 from meio.engine import cards as C
 from meio.i18n import N_, _, ngettext
-from meio.i18n.textual import translate_bindings
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import (
     CARD_WIDTH,
     blank_rows,

@@ -1,4 +1,4 @@
-"""Textual helpers: key bindings shown in the current language."""
+"""Key bindings shown in the current language (the footer and pop-ups read these)."""
 
 from __future__ import annotations
 
