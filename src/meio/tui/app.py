@@ -144,6 +144,12 @@ def table_rules_text(view: View, ascii: bool) -> str:
                 "+.5 leading is worth ½."
             )
         )
+        lines.append(
+            _(
+                "Hearts led and -2♥ your only heart: play it or a wild. Holding wilds but "
+                "none of the led suit, you may play any card."
+            )
+        )
     else:
         lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
     if cfg.players == 2 and cfg.victories_to_win is None:

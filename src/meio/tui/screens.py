@@ -75,7 +75,7 @@ def help_text(ascii: bool = False, rules: str = "") -> str:
     suits = " ".join(suit_symbol(s, ascii) for s in range(4))
     space = _("Space") + "/Enter"
     lines = [
-        "[b]" + _("Keys") + "[/b]",
+        "[b]" + _("Keys") + "[/b]   " + _("(↑/↓ scroll this help, Escape closes it)"),
         "  ←/→ Home/End   " + _("move along your hand (or click a card)"),
         "  " + space.ljust(15) + _("split: pick or unpick a card · play: play the card"),
         "  c              " + _("confirm the split (6 cards picked)"),
