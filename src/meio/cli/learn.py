@@ -8,14 +8,18 @@ import typer
 
 from meio.cli.app import app
 from meio.cli.play import ASCII_HELP, LANG_HELP, choose_language
+from meio.i18n import _
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Learn to play: a guided deal where you make every move, then a game against easy bots."
+    )
+)
 def learn(
     ascii: Annotated[bool, typer.Option("--ascii", help=ASCII_HELP)] = False,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
-    """Learn to play: a guided deal where you make every move, then a game against easy bots."""
     choose_language(lang)
     from meio.tui.learn import LearnApp
 

@@ -20,12 +20,13 @@ def _fail(message: str) -> typer.Exit:
 
 def choose_language(lang: str | None) -> None:
     """Switch the messages to ``--lang`` (en or pt), or exit 2 with the reason."""
-    from meio.i18n import LanguageError, set_language
+    from meio.cli.lang import speak
+    from meio.i18n import LanguageError
 
     if lang is None:
         return
     try:
-        set_language(lang)
+        speak(lang)
     except LanguageError as exc:
         raise _fail(str(exc)) from None
 
@@ -34,7 +35,13 @@ LANG_HELP = _("language of the game: en (English) or pt (Português); default: f
 ASCII_HELP = _("draw suits as S H D C and plain borders, for terminals without ♠♥♦♣")
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Play MEIO against bots, full screen in the terminal.\n\n"
+        "With no options a start screen opens with a 4-player MEIO table ready: press "
+        "Enter to deal. Press ? in the game for the keys."
+    )
+)
 def play(
     edition: Annotated[str, typer.Option(help=_("meio (65-card box edition) or classic"))] = "meio",
     players: Annotated[int, typer.Option(help=_("table size: 2-5 (classic: 2-4)"))] = 4,
@@ -78,11 +85,6 @@ def play(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
 ) -> None:
-    """Play MEIO against bots, full screen in the terminal.
-
-    With no options a start screen opens with a 4-player MEIO table ready: press
-    Enter to deal. Press ? in the game for the keys.
-    """
     choose_language(lang)
     from meio.engine import MeioError
     from meio.engine import cards as C
@@ -125,13 +127,14 @@ def play(
         typer.echo(farewell)
 
 
-@app.command()
+@app.command(
+    help=_("Step through a game record, card by card or trick by trick (? for the keys).")
+)
 def view(
     file: Annotated[Path, typer.Argument(help=_("a meio-record/1 file"))],
     ascii: Annotated[bool, typer.Option("--ascii", help=ASCII_HELP)] = False,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
-    """Step through a game record, card by card or trick by trick (? for the keys)."""
     choose_language(lang)
     from meio.tui.replay import Replay, ReplayApp
     from meio.tui.session import SessionError

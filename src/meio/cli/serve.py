@@ -10,23 +10,26 @@ from meio.cli.app import app
 from meio.i18n import _
 
 
-@app.command()
+@app.command(
+    help=_("Play MEIO in the browser: open the printed address, start a table, share the link.")
+)
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=_("Port to listen on."))] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="SQLite file or database URL (default: DATABASE_URL, else an "
-                          "SQLite file in the user data directory)."),
+        typer.Option(help=_("SQLite file or database URL (default: DATABASE_URL, else an "
+                            "SQLite file in the user data directory).")),
     ] = None,
 ) -> None:
-    """Play MEIO in the browser: open the printed address, start a table, share the link."""
     import uvicorn
 
     from meio.web import Settings, create_app
 
     if not 0 < port < 65536:
-        raise typer.BadParameter(f"{port} is not a port number", param_hint="--port")
+        raise typer.BadParameter(
+            _("{port} is not a port number").format(port=port), param_hint="--port"
+        )
     settings = Settings.from_env(db)
     shown = settings.database_url
     if "@" in shown:  # hide a password in a PostgreSQL URL
