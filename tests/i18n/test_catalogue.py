@@ -72,7 +72,7 @@ def test_the_template_is_current() -> None:
 
 
 def test_translations_keep_placeholders_and_markup() -> None:
-    field = re.compile(r"\{[^}]*\}|\[/?b\]")
+    field = re.compile(r"\{[^}]*\}|\[/?b\]|\[(?:bold|bold green|blue|/)\]")
     for msgid, msgstr in catalogue().items():
         for form in msgstr.split(" | "):
             assert sorted(field.findall(msgid)) == sorted(field.findall(form)), msgid
