@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
 RECORDS = ROOT / "tests" / "data" / "records"
 #: the modules of the ``meio`` command this catalogue covers, and their commands
-MODULES = ("account", "app", "bots", "demo", "lang", "learn", "options", "play", "records",
-           "serve", "sim")
+MODULES = ("account", "advice", "app", "bots", "demo", "lang", "learn", "options", "play",
+           "records", "serve", "sim")
 COMMANDS = ("play", "view", "learn", "serve", "replay", "deal", "demo", "advise", "tournament",
             "simulate")
 
@@ -178,6 +178,41 @@ def test_commands_print_portuguese(portuguese: None) -> None:
     assert bad.stderr.strip() == "use --rounds ou --matches, não os dois"
     bad = runner.invoke(app, ["tournament", "--bots", "nobody"])
     assert bad.exit_code == 2 and bad.stderr.startswith("erro: bot desconhecido nobody; escolha")
+
+
+@pytest.mark.parametrize(("players", "seed", "seat"), [(4, 3, 2), (3, 7, 0), (5, 11, 1)])
+def test_the_english_advice_is_the_advisors(players: int, seed: int, seat: int) -> None:
+    from meio.bots.advisor import advise_view, rank_packs
+    from meio.cli.advice import explanation, reason
+    from meio.engine import MatchConfig, State
+
+    view = State.new(MatchConfig(players=players, seed=seed)).view(seat)
+    ranking = rank_packs(view.hand, view.config)
+    worst = ranking.pack(int(ranking.cost.argmax()))
+    for chosen in (None, worst):
+        advice = advise_view(view, chosen_pack=chosen, worlds=4, seed=seed)
+        assert explanation(advice, view.hand) == advice.explanation
+        for c in advice.candidates:
+            assert reason(c, view.hand) == c.reason
+
+
+def test_the_advice_in_portuguese(portuguese: None) -> None:
+    import dataclasses
+
+    from meio.bots.advisor import Advice, Candidate
+    from meio.cli.advice import explanation
+    from meio.engine import cards as C
+
+    hand = C.parse_cards("AS KS 7S 3S QH 9H 4H TD 8D 5D -1 A+ Q+")
+    pack = C.parse_cards("AS KS 7S 3S QH -1")
+    best = Candidate(pack, 1.2, 1.0, 1.4, 3.1, 3.0, "")
+    for first, second in ((3.1, 3.0), (4.0, 2.5), (2.0, 3.5)):
+        tried = dataclasses.replace(best, first_half_tricks=first, second_half_tricks=second)
+        mine = dataclasses.replace(tried, pack=C.parse_cards("9H 4H TD 8D 5D A+"), mean=2.0)
+        text = explanation(Advice([tried, mine], tried, mine, "", 8), hand)
+        assert "Melhor monte encontrado: " in text and "O seu monte " in text
+        assert "o -1 vai no monte, onde vale 15" in text and "a Q+ joga na primeira metade" in text
+        assert not re.search(r"\b(the|pack|half|tricks|your|which)\b", text), text
 
 
 # -- no string shown unmarked -----------------------------------------------------------------

@@ -58,6 +58,7 @@ def advise(
     from rich.table import Table
 
     from meio.bots.advisor import advise_view
+    from meio.cli.advice import explanation
     from meio.engine import MatchConfig, State
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
@@ -111,7 +112,7 @@ def advise(
                       f"{c.low:.2f}–{c.high:.2f}", f"{c.first_half_tricks:.1f}",
                       f"{c.second_half_tricks:.1f}")
     console.print(table)
-    console.print(advice.explanation)
+    console.print(explanation(advice, mask))
 
 
 def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple[int, ...] | None:
