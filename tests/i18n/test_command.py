@@ -138,7 +138,40 @@ def test_an_error_line_is_portuguese(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == ["erro: uma mão tem 13 cartas; você deu 3"]
     out = meio("replya")  # Typer's own error box
-    assert out.returncode == 2 and "Erro" in out.stderr and "Não existe o comando" in out.stderr
+    assert out.returncode == 2 and "Erro" in out.stderr
+    assert "Não existe o comando 'replya'. Você quis dizer 'replay', 'play'?" in out.stderr
+    out = meio("demo", "--delay", "x")
+    assert out.returncode == 2
+    assert "Valor inválido para '--delay': o valor deve ser um número" in out.stderr
+
+
+USAGE_ERRORS = [
+    ("Missing argument 'file'.", "Falta o argumento 'file'."),
+    ("Missing option '--bots'.", "Falta a opção '--bots'."),
+    ("No such option: --sed (Possible options: --seed)",
+     "Não existe a opção --sed (opções possíveis: --seed)"),
+    ("No such option: --x", "Não existe a opção --x"),
+    ("Option '--seed' requires an argument.", "A opção '--seed' precisa de um valor."),
+    ("Got unexpected extra argument(s) (b c)", "Argumento(s) a mais, inesperado(s) (b c)"),
+    ("Invalid value for '--players' / '-n': Input should be a valid integer, unable to parse "
+     "string as an integer", "Valor inválido para '--players' / '-n': o valor deve ser um número "
+     "inteiro"),
+    ("Invalid value for '--top': something else", "Valor inválido para '--top': something else"),
+    ("No such command 'x'. Did you mean 'play'?", "No such command 'x'. Você quis dizer 'play'?"),
+    ("A message Typer may add one day.", "A message Typer may add one day."),
+]
+
+
+@pytest.mark.parametrize(("english", "portuguese"), USAGE_ERRORS)
+def test_usage_errors_of_typers_click(english: str, portuguese: str) -> None:
+    from meio.cli.lang import usage_error
+
+    assert usage_error(english) == english
+    speak("pt")
+    try:
+        assert usage_error(english) == portuguese
+    finally:
+        speak("en")
 
 
 @pytest.mark.parametrize(

@@ -12,17 +12,22 @@ compiled ``.mo`` files next to Python; :func:`speak` points those lookups at the
 ``meio`` catalogue instead, which carries them (:data:`TYPER_MESSAGES`). The Click
 that Typer bundles writes its words with no lookup at all: :func:`speak` gives its
 help pages a formatter whose ``Usage:`` is looked up, and looks up the ``--help``
-line when Click adds that option to a command. Its usage errors (``Missing
-argument 'FILE'.``, ``No such option``) stay English.
+line when Click adds that option to a command. Its usage errors are plain English
+text; :func:`usage_error` reads the ones a player meets (a missing argument, an
+unknown option or command, a bad number) back into the catalogue's words, and
+leaves any other as it is.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from typer import rich_utils
 from typer._click import core as click_core
 from typer._click import decorators as click_decorators
+from typer._click.exceptions import ClickException
 from typer._click.formatting import HelpFormatter
 
 from meio.i18n import N_, Language, _, set_language
@@ -47,6 +52,62 @@ TYPER_MESSAGES = (
     N_("Show this message and exit."),
 )
 
+#: the usage errors of Typer's Click, as patterns, and the catalogue's words for them
+USAGE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"Missing argument (?P<name>.+)\."), N_("Missing argument {name}.")),
+    (re.compile(r"Missing option (?P<name>.+)\."), N_("Missing option {name}.")),
+    (
+        re.compile(r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.+)\)"),
+        N_("No such option: {name} (Possible options: {options})"),
+    ),
+    (re.compile(r"No such option: (?P<name>\S+)"), N_("No such option: {name}")),
+    (
+        re.compile(r"Option (?P<name>\S+) requires an argument\."),
+        N_("Option {name} requires an argument."),
+    ),
+    (
+        re.compile(r"Option (?P<name>\S+) does not take a value\."),
+        N_("Option {name} does not take a value."),
+    ),
+    (
+        re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)"),
+        N_("Got unexpected extra argument(s) ({args})"),
+    ),
+    (
+        re.compile(r"Invalid value for (?P<param>.+?): (?P<message>.*)", re.DOTALL),
+        N_("Invalid value for {param}: {message}"),
+    ),
+)
+#: what Typer says of a value of the wrong type, for the types of meio's options
+VALUE_ERRORS = (
+    N_("Input should be a valid integer, unable to parse string as an integer"),
+    N_("Input should be a valid number, unable to parse string as a number"),
+)
+_SUGGESTION = re.compile(r"(?P<error>.*)\. Did you mean (?P<names>.+)\?", re.DOTALL)
+
+
+def usage_error(text: str) -> str:
+    """A usage error of Typer's Click in the current language (as it is when the catalogue
+    has no words for it).
+
+    >>> usage_error("Missing argument 'file'.")
+    "Missing argument 'file'."
+    """
+    suggestion = _SUGGESTION.fullmatch(text)
+    if suggestion:
+        return usage_error(suggestion["error"] + ".").rstrip(".") + ". " + _(
+            "Did you mean {names}?"
+        ).format(names=suggestion["names"])
+    for pattern, message in USAGE_ERRORS:
+        found = pattern.fullmatch(text)
+        if found:
+            fields = found.groupdict()
+            value = fields.get("message")
+            if value is not None:
+                fields.update(message=_(value))
+            return _(message).format(**fields)
+    return text
+
 
 class _Formatter(HelpFormatter):
     """Click's help formatter with ``Usage:`` in the current language."""
@@ -56,6 +117,14 @@ class _Formatter(HelpFormatter):
 
 
 _click_help_option = click_decorators.help_option
+_rich_format_error = rich_utils.rich_format_error
+
+
+def _format_error(error: ClickException) -> None:
+    """Typer's error box, the message read by :func:`usage_error`."""
+    text = usage_error(error.format_message())
+    error.format_message = lambda: text  # type: ignore[method-assign]
+    _rich_format_error(error)
 
 
 def _help_option(param_decls: list[str]) -> Callable[[Any], Any]:
@@ -73,10 +142,11 @@ def _help_option(param_decls: list[str]) -> Callable[[Any], Any]:
 def speak(language: Language | str) -> Language:
     """Speak ``language`` (``en``, ``pt``, or a locale name such as ``pt_BR.UTF-8``):
     :func:`meio.i18n._` and Typer's own messages. Returns the language."""
-    from typer import core, rich_utils
+    from typer import core
 
     chosen = set_language(language)
     core._ = rich_utils._ = _  # type: ignore[attr-defined]
+    rich_utils.rich_format_error = _format_error  # type: ignore[assignment]
     click_core.Context.formatter_class = _Formatter
     click_decorators.help_option = _help_option
     # rich_utils reads these once, when it is imported
@@ -91,4 +161,4 @@ def speak(language: Language | str) -> Language:
     return chosen
 
 
-__all__ = ["TYPER_MESSAGES", "speak"]
+__all__ = ["TYPER_MESSAGES", "USAGE_ERRORS", "speak", "usage_error"]
