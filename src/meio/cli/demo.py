@@ -108,10 +108,10 @@ def demo(
 def _show_trick(console: Console, k: int, trick: Trick) -> None:
     from meio.engine import cards as C
 
-    texts = [C.card_code(c) for _, c in trick.plays]
+    texts = [C.card_code(c) for _seat, c in trick.plays]
     if trick.declared >= 0:
         texts[0] += "=" + C.SUITS[trick.declared]
-    played = " ".join(f"{s}:{t:<5}" for (s, _), t in zip(trick.plays, texts, strict=True))
+    played = " ".join(f"{s}:{t:<5}" for (s, _card), t in zip(trick.plays, texts, strict=True))
     console.print(
         _("  trick {n:2d}  {plays} → seat {winner}, pile {pile}").format(
             n=k + 1, plays=played, winner=trick.winner, pile=trick.pile
