@@ -24,7 +24,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from typer import rich_utils
 from typer._click import core as click_core
 from typer._click import decorators as click_decorators
 from typer._click.exceptions import ClickException
@@ -117,14 +116,15 @@ class _Formatter(HelpFormatter):
 
 
 _click_help_option = click_decorators.help_option
-_rich_format_error = rich_utils.rich_format_error
+#: Typer's functions :func:`speak` replaces, once it has (English needs none of it)
+_typer_originals: dict[str, Callable[..., Any]] = {}
 
 
 def _format_error(error: ClickException) -> None:
     """Typer's error box, the message read by :func:`usage_error`."""
     text = usage_error(error.format_message())
     error.format_message = lambda: text  # type: ignore[method-assign]
-    _rich_format_error(error)
+    _typer_originals["rich_format_error"](error)
 
 
 def _help_option(param_decls: list[str]) -> Callable[[Any], Any]:
@@ -139,17 +139,17 @@ def _help_option(param_decls: list[str]) -> Callable[[Any], Any]:
     return decorate
 
 
-def speak(language: Language | str) -> Language:
-    """Speak ``language`` (``en``, ``pt``, or a locale name such as ``pt_BR.UTF-8``):
-    :func:`meio.i18n._` and Typer's own messages. Returns the language."""
-    from typer import core
+def _typer_speaks() -> None:
+    """Point Typer's words at the catalogue. Its functions look the language up each time
+    they run; the constants of ``rich_utils`` are read again for the current language."""
+    from typer import core, rich_utils
 
-    chosen = set_language(language)
-    core._ = rich_utils._ = _  # type: ignore[attr-defined]
-    rich_utils.rich_format_error = _format_error  # type: ignore[assignment]
-    click_core.Context.formatter_class = _Formatter
-    click_decorators.help_option = _help_option
-    # rich_utils reads these once, when it is imported
+    if not _typer_originals:
+        _typer_originals["rich_format_error"] = rich_utils.rich_format_error
+        core._ = rich_utils._ = _  # type: ignore[attr-defined]
+        rich_utils.rich_format_error = _format_error  # type: ignore[assignment]
+        click_core.Context.formatter_class = _Formatter
+        click_decorators.help_option = _help_option
     rich_utils.DEFAULT_STRING = _("[default: {}]")
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
@@ -158,6 +158,18 @@ def speak(language: Language | str) -> Language:
     rich_utils.ERRORS_PANEL_TITLE = _("Error")
     rich_utils.ABORTED_TEXT = _("Aborted.")
     rich_utils.RICH_HELP = _("Try [blue]'{command_path} {help_option}'[/] for help.")
+
+
+def speak(language: Language | str) -> Language:
+    """Speak ``language`` (``en``, ``pt``, or a locale name such as ``pt_BR.UTF-8``):
+    :func:`meio.i18n._` and Typer's own messages. Returns the language.
+
+    Typer is left untouched while the command speaks English, its source language (so
+    ``meio`` starts without loading Typer's help renderer).
+    """
+    chosen = set_language(language)
+    if chosen != "en" or _typer_originals:
+        _typer_speaks()
     return chosen
 
 
