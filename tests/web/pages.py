@@ -36,6 +36,13 @@ def page_report(name: str, page: Any, console: list[str]) -> str:
             "console:\n  " + "\n  ".join(console[-30:]))
 
 
+def instant(context: Any, lang: str = "en") -> None:
+    """Pages of this browser context play without pauses (a finished trick leaves the
+    table at once, no round summary waits) and in ``lang``."""
+    context.add_init_script(f"localStorage.setItem('meio:pace', 'instant'); "
+                            f"localStorage.setItem('meio:lang', '{lang}');")
+
+
 def new_table(base: str, **body: Any) -> dict[str, Any]:
     """Create a table over HTTP (fixed seeds are allowed by the test server)."""
     r = httpx.post(f"{base}/api/tables", json=body, timeout=10)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.pages import new_table, open_seat, page_report, take_turn, watch_console
+from tests.web.pages import instant, new_table, open_seat, page_report, take_turn, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -49,6 +49,7 @@ def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
     table = new_table(base, players=5, name="Ana Beatriz da Conceição", seed=11,
                       seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 4)
     ctx = browser.new_context(**PHONE)
+    instant(ctx)
     page = ctx.new_page()
     console = watch_console(page)
     try:
@@ -96,6 +97,7 @@ def test_the_keyboard_alone_plays_the_split_and_cards(server: tuple[str, Any],
     table = new_table(base, players=3, name="Ana", seed=5, specials=["-1", "+.5", "Q+"],
                       seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    instant(ctx)
     page = ctx.new_page()
     console = watch_console(page)
     try:

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from meio.web import api, ws
+from meio.web import api, i18n, ws
 from meio.web.db import migrate, open_engine
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(i18n.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -56,6 +57,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(STATIC / "learn.html")
 
     @app.get("/history", include_in_schema=False)
     async def history_page() -> FileResponse:

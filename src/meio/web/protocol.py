@@ -52,9 +52,11 @@ class Message:
     since_match: str | None = None
     since_seq: int | None = None
     pack: tuple[str, ...] | None = None
+    #: a chat message or reaction (checked further by :mod:`meio.web.chat`)
+    text: str | None = None
 
 
-_TYPES = ("hello", "act", "advise", "rematch", "ping")
+_TYPES = ("hello", "act", "advise", "rematch", "ping", "chat", "react")
 
 
 def _opt_str(data: dict[str, Any], key: str, limit: int) -> str | None:
@@ -82,7 +84,7 @@ def parse_message(raw: str, max_bytes: int) -> Message:
             "bad_message", f"unknown message type {kind!r}; use one of {', '.join(_TYPES)}"
         )
     msg_id = _opt_str(data, "id", 64)
-    if kind in ("act", "advise", "rematch") and msg_id is None:
+    if kind in ("act", "advise", "rematch", "chat", "react") and msg_id is None:
         raise ProtocolError("bad_message", f"a '{kind}' message needs an 'id' (your message id)")
     if kind == "hello":
         token = _opt_str(data, "token", 128)
@@ -123,6 +125,8 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         ):
             raise ProtocolError("bad_message", "'pack' must be a list of card codes")
         return Message("advise", id=msg_id, pack=None if pack is None else tuple(pack))
+    if kind in ("chat", "react"):
+        return Message(kind, id=msg_id, text=_opt_str(data, "text", 1000))
     return Message(kind, id=msg_id)
 
 

@@ -9,6 +9,7 @@ import secrets
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meio.web import chat
 from meio.web.protocol import Message, ProtocolError, parse_message
 from meio.web.runtime import Connection, Hub, TableRuntime
 
@@ -66,6 +67,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     await rt.attach(conn, hello.since_match, hello.since_seq)
+    await chat.send_log(rt, conn)
     try:
         while True:
             raw = await _read(ws)
@@ -117,6 +119,8 @@ async def _handle(rt: TableRuntime, conn: Connection, msg: Message) -> dict[str,
     if msg.type == "act":
         assert msg.action is not None and msg.seq is not None and msg.id is not None
         return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq, client_id=msg.id)
+    if msg.type in ("chat", "react"):
+        return await chat.post(rt, conn.seat, msg)
     if msg.type == "advise":
         assert msg.id is not None
         return await rt.advise(msg.id, conn.seat, msg.pack)
