@@ -130,8 +130,10 @@ def _frame(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> Fram
     return {"type": "chat", "seat": seat, "name": name, "kind": kind, "text": text, "at": at}
 
 
-def _reject(msg_id: str, code: str, reason: str) -> Frame:
-    return {"type": "reject", "id": msg_id, "code": code, "reason": reason}
+def _reject(rt: TableRuntime, seat: int | None, msg_id: str, code: str, reason: str) -> Frame:
+    # like every reject, with a snapshot of now (the page may have missed something)
+    return {"type": "reject", "id": msg_id, "code": code, "reason": reason,
+            "snapshot": rt.snapshot(seat)}
 
 
 async def post(rt: TableRuntime, seat: int | None, msg: Message) -> Frame:
@@ -152,7 +154,7 @@ async def post(rt: TableRuntime, seat: int | None, msg: Message) -> Frame:
             raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
                                             "wait a moment")
     except ChatError as exc:
-        return _reject(msg.id, exc.code, exc.reason)
+        return _reject(rt, seat, msg.id, exc.code, exc.reason)
     at = time.time()
     match_id = rt.match.id
     await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)

@@ -65,6 +65,24 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
     return found
 
 
+def write_template(path: Path | None = None) -> Path:
+    """Write the translators' template ``web.pot`` from :func:`extract` (next to the
+    catalogues, by default); ``pybabel update -D web -i web.pot -d LOCALE -l pt_BR``
+    then merges new messages into a language's PO file."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    path = path or LOCALE / f"{DOMAIN}.pot"
+    cat = Catalog(domain=DOMAIN, project="meio", version="0.1",
+                  copyright_holder="the meio authors", fuzzy=False)
+    for msgid, where in extract().items():
+        cat.add(msgid, locations=[(w.rsplit(":", 1)[0], None) for w in where])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, sort_output=False, include_lineno=False)
+    return path
+
+
 @lru_cache(maxsize=len(LANGUAGES))
 def catalogue(lang: str) -> dict[str, str]:
     """The translated messages of ``lang`` (msgid → msgstr); empty for English.
