@@ -76,7 +76,7 @@ def write_template(path: Path | None = None) -> Path:
     cat = Catalog(domain=DOMAIN, project="meio", version="0.1",
                   copyright_holder="the meio authors", fuzzy=False)
     for msgid, where in extract().items():
-        cat.add(msgid, locations=[(w.rsplit(":", 1)[0], None) for w in where])
+        cat.add(msgid, locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in where])
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, cat, width=100, sort_output=False, include_lineno=False)
