@@ -78,11 +78,3 @@ def test_chat_before_the_match_and_bad_frames_are_refused(client: TestClient) ->
         assert a.until(lambda f: f["type"] == "error")["code"] == "bad_message"
         a.ws.send_json({"type": "chat", "id": "c1", "text": 5})
         assert a.until(lambda f: f["type"] == "error")["code"] == "bad_message"
-
-
-def test_rate_limit_window_slides() -> None:
-    limit = chat.RateLimit(burst=2, window=10.0)
-    assert limit.allow("a", 0.0) and limit.allow("a", 1.0)
-    assert not limit.allow("a", 5.0)
-    assert limit.allow("b", 5.0)
-    assert limit.allow("a", 10.5)

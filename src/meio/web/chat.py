@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Float, ForeignKey, Integer, String, select
@@ -30,14 +29,15 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from meio.web.db import Base
+from meio.web.limits import KeyedLimiter
 
 if TYPE_CHECKING:
-    from meio.web.protocol import Message
+    from meio.web.protocol import Chat
     from meio.web.runtime import Connection, TableRuntime
 
 #: the longest chat message, in characters
 MAX_CHARS = 200
-#: a seat may send BURST messages in any WINDOW_S seconds
+#: a seat may send BURST messages at once, then BURST more in each WINDOW_S seconds
 BURST = 5
 WINDOW_S = 10.0
 #: how many of a match's last messages a (re)connecting page receives
@@ -87,27 +87,8 @@ def clean_text(text: str) -> str:
     return line
 
 
-class RateLimit:
-    """At most ``burst`` events per key in any ``window`` seconds."""
-
-    def __init__(self, burst: int = BURST, window: float = WINDOW_S) -> None:
-        self.burst = burst
-        self.window = window
-        self._times: dict[Any, deque[float]] = {}
-
-    def allow(self, key: Any, now: float | None = None) -> bool:
-        """Count one event for ``key``; False (and not counted) when over the limit."""
-        now = time.monotonic() if now is None else now
-        times = self._times.setdefault(key, deque())
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if len(times) >= self.burst:
-            return False
-        times.append(now)
-        return True
-
-
-_limits = RateLimit()
+#: each seat's allowance: BURST messages at once, then one every WINDOW_S / BURST seconds
+_limits = KeyedLimiter(BURST / WINDOW_S, BURST)
 
 
 def save(engine: Engine, match_id: str, seat: int, kind: str, text: str, at: float) -> None:
@@ -130,31 +111,22 @@ def _frame(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> Fram
     return {"type": "chat", "seat": seat, "name": name, "kind": kind, "text": text, "at": at}
 
 
-def _reject(rt: TableRuntime, seat: int | None, msg_id: str, code: str, reason: str) -> Frame:
-    # like every reject, with a snapshot of now (the page may have missed something)
-    return {"type": "reject", "id": msg_id, "code": code, "reason": reason,
-            "snapshot": rt.snapshot(seat)}
-
-
-async def post(rt: TableRuntime, seat: int | None, msg: Message) -> Frame:
+async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
     """Check, store and broadcast one chat message or reaction; the answer to its sender."""
-    assert msg.id is not None
-    kind = "react" if msg.type == "react" else "text"
+    kind = "react" if msg.kind == "react" else "text"
     try:
         if seat is None:
             raise ChatError("forbidden", "spectators can read the chat but not write in it")
-        if msg.text is None:
-            raise ChatError("bad_message", f"a '{msg.type}' message needs a 'text'")
         if kind == "react" and msg.text not in REACTIONS:
             raise ChatError("bad_message", f"a reaction is one of {', '.join(REACTIONS)}")
         text = clean_text(msg.text)
         if rt.match is None:
             raise ChatError("not_started", "the chat opens when the match starts")
-        if not _limits.allow((rt.info.id, seat)):
+        if not _limits.take(f"{rt.info.id}:{seat}"):
             raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
                                             "wait a moment")
     except ChatError as exc:
-        return _reject(rt, seat, msg.id, exc.code, exc.reason)
+        return rt.refuse(msg.id, exc.code, exc.reason, seat)
     at = time.time()
     match_id = rt.match.id
     await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)
