@@ -23,7 +23,7 @@ export function tableRules(src) {
   const edition = src.edition ?? "meio";
   const wild = src.wild_lead ?? "declare";
   const reveal = src.reveal_specials ?? true;
-  const specials = src.specials ?? src.special_cards ?? null;
+  const specials = src.specials ?? null;
   const items = [];
   items.push([t("Edition"), edition === "meio" ? t("MEIO (65-card deck, specials)") : t("Classic (52 cards)"), optionHelp("edition", edition)]);
   items.push([t("Players"), String(src.players) + (src.partnership ? ` · ${t("partnership")}` : ""), src.partnership ? optionHelp("partnership", true) : ""]);

@@ -228,7 +228,7 @@ function render() {
 }
 
 function renderRules(v) {
-  const src = v ? { ...v.config, specials: v.config.special_cards } : S.table;
+  const src = v ? v.config : S.table;
   if (!src) return;
   const key = JSON.stringify(src);
   if ($("rules-body").dataset.key !== key) { $("rules-body").innerHTML = rulesHtml(src); $("rules-body").dataset.key = key; }
