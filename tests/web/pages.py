@@ -39,8 +39,13 @@ def page_report(name: str, page: Any, console: list[str]) -> str:
 def instant(context: Any, lang: str = "en") -> None:
     """Pages of this browser context play without pauses (a finished trick leaves the
     table at once, no round summary waits) and in ``lang``."""
-    context.add_init_script(f"localStorage.setItem('meio:pace', 'instant'); "
-                            f"localStorage.setItem('meio:lang', '{lang}');")
+    # set once per browser context: a page may change them afterwards
+    context.add_init_script(
+        "if (!sessionStorage.getItem('meio:test-init')) {"
+        " sessionStorage.setItem('meio:test-init', '1');"
+        " localStorage.setItem('meio:pace', 'instant');"
+        f" localStorage.setItem('meio:lang', '{lang}');"
+        "}")
 
 
 def new_table(base: str, **body: Any) -> dict[str, Any]:
