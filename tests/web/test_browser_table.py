@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +14,16 @@ from typing import Any
 
 import pytest
 
-from meio.web import create_app
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, IN_CI, free_port, make_settings
-from tests.web.pages import instant, new_table, open_seat, page_report, take_turn, watch_console
+from tests.web.pages import (
+    instant,
+    launch_chromium,
+    new_table,
+    open_seat,
+    page_report,
+    serve,
+    take_turn,
+    watch_console,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 SHOTS = Path(os.environ.get("MEIO_SHOT_DIR", "/tmp"))
@@ -27,34 +33,14 @@ NEXT_SEED = 3
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    """One real server (SQLite, fast bots) for the module; yields ``(base URL, app)``."""
-    import uvicorn
-
-    db = tmp_path_factory.mktemp("table") / "e2e.db"
-    app = create_app(make_settings(f"sqlite:///{db}", bot_delay_s=0.02))
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{srv.config.port}", app
-    srv.should_exit = True
-    thread.join(10)
+    with serve(tmp_path_factory.mktemp("table") / "e2e.db") as found:
+        yield found
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if IN_CI:
-            pytest.fail("Debian chromium is not installed: run scripts/system-deps.sh")
-        pytest.skip("Debian chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launch_chromium() as b:
         yield b
-        b.close()
 
 
 def two_player_table(base: str, edition: str = "classic", seed: int = 5) -> dict[str, Any]:
@@ -93,9 +79,9 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         set_local(page, "meio:pace", "slow")
         play_until(page, lambda: page.is_visible(".trick .played.winner"), 30)
         takes = page.text_content("#takes") or ""
-        assert re.fullmatch(r"(Ana|Bot 2 \(random\)) takes it → [HV]( .*)?", takes), takes
+        assert re.fullmatch(r"(Ana|Bot 2 \(beginner\)) takes it → [HV]( .*)?", takes), takes
         winner = page.get_attribute(".trick .played.winner", "data-seat")
-        name = "Ana" if winner == "0" else "Bot 2 (random)"
+        name = "Ana" if winner == "0" else "Bot 2 (beginner)"
         assert takes.startswith(name)
         assert page.locator(".trick .played").count() == 2
         # the just-played card is drawn in full, clear of every name box
@@ -162,7 +148,7 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         assert "victory" not in (over.locator("table.sheet").text_content() or "")
         assert "Victories" not in (over.text_content() or "")   # 2-player classic: totals only
         totals = [int(x) for x in over.locator("tr.totals th").all_text_contents()[1:]]
-        winner_name = "Ana" if totals[0] < totals[1] else "Bot 2 (random)"
+        winner_name = "Ana" if totals[0] < totals[1] else "Bot 2 (beginner)"
         assert page.text_content("#match-over") == f"Match over — {winner_name} wins!"
         assert over.locator("tr.totals th.win").count() == 1
         assert not page.is_visible("#keys")
@@ -296,6 +282,86 @@ def test_the_lobby_offers_the_table_options_and_the_table_shows_them(
             assert not page.is_visible(".declare-suit")
         assert led >= 1
         assert "suit named" not in (page.text_content("#log") or "")
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
+    finally:
+        ctx.close()
+
+
+#: English words that never belong on a Portuguese page
+ENGLISH = re.compile(r"\b(the|your|you|trick|tricks|round|pile|turn|wins?|waiting|seat|cards?|"
+                     r"pack|lead|follow|over|score|table|players?|half|next|last)\b", re.I)
+
+
+def untranslated(page: Any) -> list[str]:
+    """The visible texts of a Portuguese page that are still English."""
+    from meio.web import i18n
+
+    pt = i18n.catalogue("pt_BR")
+    english = [re.compile(re.sub(r"\\\{\w+\\\}", ".+?", re.escape(m.strip())))
+               for m, tr in pt.items() if tr != m and len(m.strip()) > 1]
+    texts: list[str] = page.evaluate("""() => {
+        const out = [];
+        const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) {
+          const el = walk.currentNode.parentElement, text = walk.currentNode.textContent.trim();
+          if (text && el && el.checkVisibility() && !el.closest('#lang, #chat-log')) out.push(text);
+        }
+        for (const el of document.querySelectorAll('[placeholder], [title], [aria-label]'))
+          if (el.checkVisibility() && !el.closest('.card'))
+            for (const a of ['placeholder', 'title', 'aria-label'])
+              if (el.getAttribute(a)) out.push(el.getAttribute(a));
+        return out; }""")
+    bad = [t for t in texts if any(p.fullmatch(t) for p in english)]
+    bad += [t for t in texts if ENGLISH.search(t) and t not in bad]
+    missing = page.evaluate("() => [...window.meioMissing]")
+    return bad + [f"(no translation) {m}" for m in missing]
+
+
+def test_the_portuguese_table_shows_every_string_translated(
+        site: tuple[str, Any], chromium: Any) -> None:
+    base, _ = site
+    ctx = chromium.new_context(locale="pt-BR", viewport={"width": 1200, "height": 900})
+    instant(ctx, lang=None)   # the page follows the browser's language
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#c-seat-3")
+        assert page.text_content("nav a") == "Salão"
+        assert page.input_value("#lang") == "pt_BR"
+        assert untranslated(page) == []
+        page.fill("#c-name", "Ana")
+        page.select_option("#c-seat-1", "bot:heuristic")
+        page.click("#c-go")
+        page.wait_for_selector('#prompt[data-kind="split"]')
+        assert untranslated(page) == []
+        page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
+        shot = False
+        end = time.time() + 120
+        while not page.is_visible("#round-over"):
+            assert time.time() < end, "round 1 did not end in time"
+            if not shot and page.locator(".trick .played").count() >= 2 and (
+                    page.get_attribute("#status", "data-turn") == "1"):
+                page.wait_for_timeout(300)
+                assert untranslated(page) == []
+                page.screenshot(path=str(SHOTS / "web-table-pt.png"))
+                shot = True
+            if not take_turn(page):
+                time.sleep(0.03)
+        assert page.text_content("#round-over") == "Fim da rodada 1"
+        assert untranslated(page) == []
+        page.screenshot(path=str(SHOTS / "web-round-pt.png"))
+        page.click("#summary-close")
+        page.click("#last-trick")
+        assert (page.text_content("#takes") or "").startswith("Última vaza: ")
+        page.click("#rules summary")
+        assert "Onde os livros de regras deixam em aberto" in (page.text_content("#rules") or "")
+        assert untranslated(page) == []
+        # the switch on every page: back to English
+        page.select_option("#lang", "en")
+        page.wait_for_function("() => document.querySelector('nav a').textContent === 'Lobby'")
+        assert page.evaluate("() => document.documentElement.lang") == "en"
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:

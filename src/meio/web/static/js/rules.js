@@ -4,6 +4,15 @@ import { esc } from "./api.js";
 import { cardText } from "./cards.js";
 import { t } from "./i18n.js";
 
+// A bot's level in a word, for its seat name ("Bot 3 (easy)").
+export function botKind(kind) {
+  if (kind === "random") return t("beginner");
+  if (kind === "heuristic") return t("easy");
+  if (kind === "search") return t("strong");
+  if (kind && kind.startsWith("search:")) return t("strong {n}", { n: kind.slice(7) });
+  return kind;
+}
+
 // One line on each option, shown next to it in the lobby and on the table.
 export function optionHelp(name, value) {
   switch (`${name}=${value}`) {

@@ -5,7 +5,7 @@
 import { api, esc, mySeats, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
-import { rulesHtml } from "./rules.js";
+import { botKind, rulesHtml } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -48,7 +48,7 @@ const busy = () => S.pending.size > 0;
 const nameOf = (seat) => {
   const s = S.table?.seats[seat];
   if (!s) return t("seat {n}", { n: seat + 1 });
-  if (s.kind === "bot") return t("Bot {n} ({kind})", { n: seat + 1, kind: s.bot });
+  if (s.kind === "bot") return t("Bot {n} ({kind})", { n: seat + 1, kind: botKind(s.bot) });
   return s.name ?? t("seat {n}", { n: seat + 1 });
 };
 const me = () => S.seat;
