@@ -695,6 +695,7 @@ async function main() {
   $("pace").onchange = () => localStorage.setItem("meio:pace", $("pace").value);
   $("last-trick").onclick = () => { S.showLast = !S.showLast; render(); };
   $("rules").querySelector("summary").addEventListener("click", () => { $("rules").dataset.touched = "1"; });
+  $("rules-link").onclick = () => { $("rules").dataset.touched = "1"; $("rules").open = true; };
   setupChat();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
