@@ -64,7 +64,7 @@ def same_secret(given: str, secret: str) -> bool:
     >>> same_secret("abc", "abc"), same_secret("ábc", "abc")
     (True, False)
     """
-    return secrets.compare_digest(given.encode(), secret.encode())
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())
 
 
 def bot_seed(match_seed: int, seat: int, turn: int) -> int:
