@@ -72,6 +72,7 @@ def test_the_tutorial_from_the_first_step_to_a_first_game(
             if not titles or titles[-1] != title:
                 titles.append(title)
             if title == "Q+ sends a trick to the other half" and "declare" not in moves:
+                page.evaluate("() => document.getElementById('toast')?.classList.add('hidden')")
                 page.screenshot(path=str(SHOTS / "web-learn.png"))
             # a card the lesson does not ask for is refused with a word of help
             if page.locator('#hand .card[data-legal="0"]').count() and title == "Trumps":

@@ -84,6 +84,7 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         name = "Ana" if winner == "0" else "Bot 2 (beginner)"
         assert takes.startswith(name)
         assert page.locator(".trick .played").count() == 2
+        page.screenshot(path=str(SHOTS / "web-trick.png"))
         # the just-played card is drawn in full, clear of every name box
         page.wait_for_timeout(300)
         clash = page.evaluate("""() => {
