@@ -367,3 +367,43 @@ def test_the_portuguese_table_shows_every_string_translated(
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:
         ctx.close()
+
+
+def test_partnership_balance_counts_the_team_and_the_round_names_a_victory(
+        site: tuple[str, Any], chromium: Any) -> None:
+    base, _ = site
+    table = new_table(base, players=4, partnership=True, name="Ana", seed=12,
+                      seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3)
+    ctx = chromium.new_context(viewport={"width": 1200, "height": 900})
+    instant(ctx)
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        open_seat(page, base, table)
+        set_local(page, "meio:round-ms", "60000")
+        checked = 0
+        end = time.time() + 90
+        while not page.is_visible("#round-over"):
+            assert time.time() < end, "round 1 did not end in time"
+            if page.is_visible("#balance") and page.get_attribute("#status", "data-turn") == "1":
+                piles = [page.get_attribute(f'.seatbox[data-seat="{s}"] .piles', "data-piles")
+                         for s in (0, 2)]
+                h = sum(int((p or "0,0").split(",")[0]) for p in piles)
+                v = sum(int((p or "0,0").split(",")[1]) for p in piles)
+                assert page.get_attribute("#balance", "data-h") == str(h)
+                assert page.get_attribute("#balance", "data-v") == str(v)
+                assert (page.text_content("#balance .who") or "") == "Your team"
+                checked += 1
+            if not take_turn(page):
+                time.sleep(0.03)
+        assert checked >= 3
+        summary = page.text_content("#summary") or ""
+        assert "team A" in summary and "team B" in summary
+        assert re.search(r"Round victory: team [AB]", summary)
+        page.click("#summary-close")
+        assert page.locator("#sheet th", has_text="victory").count() == 1
+        assert re.search(r"Victories: team A \d · team B \d", page.text_content("#sheet") or "")
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
+    finally:
+        ctx.close()

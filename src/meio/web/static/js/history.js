@@ -2,6 +2,13 @@
 import { api, esc, myTokens, toast } from "./api.js";
 import { cardEl, playedValue } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
+import { botKind } from "./rules.js";
+
+// the server names bots "Bot 3 (heuristic)": say it in the page's words
+const local = (name) => {
+  const m = /^Bot (\d+) \((.+)\)$/.exec(name ?? "");
+  return m ? t("Bot {n} ({kind})", { n: m[1], kind: botKind(m[2]) }) : name;
+};
 
 const $ = (id) => document.getElementById(id);
 let R = null; // { match, record, result, steps, at }
@@ -15,6 +22,7 @@ function steps(result) {
 async function open(matchId) {
   try {
     const d = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+    d.match.names = d.match.names.map(local);
     R = { ...d, steps: steps(d.result), at: 0 };
     $("viewer").classList.remove("hidden");
     $("v-title").textContent = t("Replay: {names}", { names: d.match.names.join(", ") });
@@ -63,6 +71,7 @@ async function main() {
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") move(-1); if (e.key === "ArrowRight") move(1); });
   try {
     const d = await api("/api/history", { method: "POST", body: { tokens: myTokens() } });
+    for (const m of d.matches) m.names = m.names.map(local);
     $("list").innerHTML = d.matches.length ? d.matches.map((m) =>
       `<div class="row"><button type="button" data-match="${esc(m.id)}">${esc(t("Replay"))}</button>` +
       `<span>${new Date(m.finished_at * 1000).toLocaleString(document.documentElement.lang)} · ${esc(m.edition === "meio" ? "MEIO" : t("Classic"))} · ${esc(m.names.join(", "))} · ` +
