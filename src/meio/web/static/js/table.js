@@ -160,7 +160,9 @@ function onEvent(f) {
   if (f.round_over && S.view.rounds.length) {
     const r = S.view.rounds[S.view.rounds.length - 1];
     S.log.push({ k: "round", round: S.view.rounds.length, scores: r.scores, team: r.team_scores });
-    const wait = pace().round;
+    // with a turn timer the split's clock is already running: leave most of it to the split
+    const timer = S.table?.turn_timer_s;
+    const wait = timer ? Math.min(pace().round, timer * 250) : pace().round;
     if (!S.view.is_over && wait > 0 && me() != null) {
       S.summary = { round: S.view.rounds.length, ...r, trick: S.lastTrick, until: Date.now() + wait };
       setTimeout(() => { if (S.summary && Date.now() >= S.summary.until - 50) closeSummary(); }, wait);
@@ -581,6 +583,8 @@ function renderSummary(v) {
     `<div class="row"><button type="button" class="primary" id="summary-close">${esc(t("Next round"))}</button>` +
     `<span class="muted" id="summary-wait">${esc(t("The next deal in {s} s", { s: left }))}</span></div>`;
   $("summary-close").onclick = closeSummary;
+  // the hand under the summary is gone: a keyboard player lands on its button
+  if (!document.activeElement || document.activeElement === document.body) $("summary-close").focus({ preventScroll: true });
 }
 
 function trickCards(tr, v) {
