@@ -219,3 +219,35 @@ def test_random_first_messages_are_answered_before_the_socket_closes(
         run()
     bad = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     assert not bad, [r.getMessage() for r in bad]
+
+
+def test_random_request_bodies_get_a_4xx_never_a_server_error(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings_ = make_settings(sqlite_url, join_burst=10**6)
+    with TestClient(create_app(settings_)) as c:
+        table = create(c, players=2, name="Ana")
+        join_url = f"/api/tables/{table['table_id']}/join"
+        tables = st.fixed_dictionaries({}, optional={
+            "edition": json_values, "players": json_values, "partnership": json_values,
+            "specials": json_values, "seats": json_values, "turn_timer_s": json_values,
+            "listed": json_values, "name": secrets_, "seed": json_values})
+        joins = st.fixed_dictionaries({}, optional={
+            "invite": secrets_ | st.just(table["invite"]), "name": secrets_,
+            "seat": json_values})
+
+        @settings(max_examples=80, deadline=None, derandomize=True,
+                  suppress_health_check=[HealthCheck.too_slow])
+        @given(st.one_of(st.tuples(st.just("/api/tables"), tables | json_values),
+                         st.tuples(st.just(join_url), joins | json_values),
+                         st.tuples(st.just("/api/mine"), json_values),
+                         st.tuples(st.just("/api/history"), json_values)))
+        def run(request: tuple[str, Any]) -> None:
+            path, body = request
+            r = c.post(path, content=json.dumps(body),
+                       headers={"content-type": "application/json"})
+            assert r.status_code < 500, (path, body, r.text)
+
+        run()
+    bad = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not bad, [r.getMessage() for r in bad]
