@@ -27,8 +27,9 @@ export function optionHelp(name, value) {
   }
 }
 
-// The options of a table (from the lobby's table, or a view's public config).
-export function tableRules(src) {
+// The options of a table (from the lobby's table, or a view's public config); ``known``:
+// the specials a seat knows of when the table hides them.
+export function tableRules(src, known = null) {
   const edition = src.edition ?? "meio";
   const wild = src.wild_lead ?? "declare";
   const reveal = src.reveal_specials ?? true;
@@ -45,7 +46,11 @@ export function tableRules(src) {
   }
   if (edition === "meio") {
     let sp;
-    if (!reveal) sp = t("hidden: {n} special cards are in the deck", { n: src.players });
+    if (!reveal) {
+      sp = t("hidden: {n} special cards are in the deck", { n: src.players });
+      // the ones this seat has held or seen played
+      if (known && known.length) sp += " · " + t("seen so far: {cards}", { cards: known.map((c) => cardText(c)).join(" ") });
+    }
     else if (specials && specials.length) sp = specials.map((c) => cardText(c)).join(" ");
     else sp = t("drawn at random for each match");
     items.push([t("Special cards"), sp, optionHelp("reveal_specials", reveal)]);
@@ -66,8 +71,8 @@ export function clarifications() {
   ];
 }
 
-export function rulesHtml(src) {
-  const rows = tableRules(src).map(([k, v, help]) =>
+export function rulesHtml(src, known = null) {
+  const rows = tableRules(src, known).map(([k, v, help]) =>
     `<div class="rule"><strong>${esc(k)}:</strong> ${esc(v)}${help ? `<div class="help">${esc(help)}</div>` : ""}</div>`).join("");
   return `<div class="rules-list">${rows}</div>` +
     `<h4>${esc(t("Where the rule books are open"))}</h4><ul class="clar">${clarifications().map((c) => `<li>${esc(c)}</li>`).join("")}</ul>` +

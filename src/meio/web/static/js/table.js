@@ -163,7 +163,7 @@ function onEvent(f) {
     // with a turn timer the split's clock is already running: leave most of it to the split
     const timer = S.table?.turn_timer_s;
     const wait = timer ? Math.min(pace().round, timer * 250) : pace().round;
-    if (!S.view.is_over && wait > 0 && me() != null) {
+    if (!S.view.is_over && wait > 0) {
       S.summary = { round: S.view.rounds.length, ...r, trick: S.lastTrick, until: Date.now() + wait };
       setTimeout(() => { if (S.summary && Date.now() >= S.summary.until - 50) closeSummary(); }, wait);
     }
@@ -232,8 +232,9 @@ function render() {
 function renderRules(v) {
   const src = v ? v.config : S.table;
   if (!src) return;
-  const key = JSON.stringify(src);
-  if ($("rules-body").dataset.key !== key) { $("rules-body").innerHTML = rulesHtml(src); $("rules-body").dataset.key = key; }
+  const known = v ? v.specials : null;
+  const key = JSON.stringify([src, known]);
+  if ($("rules-body").dataset.key !== key) { $("rules-body").innerHTML = rulesHtml(src, known); $("rules-body").dataset.key = key; }
   // shown open until the first deal, folded (one click away) during play
   const early = !v || (v.round === 1 && v.phase === "split");
   if (!$("rules").dataset.touched) $("rules").open = early;
