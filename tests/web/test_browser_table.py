@@ -338,6 +338,12 @@ def test_the_portuguese_table_shows_every_string_translated(
         page.click("#c-go")
         page.wait_for_selector('#prompt[data-kind="split"]')
         assert untranslated(page) == []
+        # the split advisor's figures, in Portuguese
+        page.click("#split-hint")
+        page.wait_for_selector("#hint-text", timeout=20000)
+        assert (page.text_content("#hint-text") or "").startswith("Pontuação esperada")
+        assert page.locator("#hand .card.hint").count() == 6
+        assert untranslated(page) == []
         page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
         shot = False
         end = time.time() + 120

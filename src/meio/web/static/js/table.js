@@ -198,6 +198,16 @@ function onReject(f) {
   toast(rejectText(f));
 }
 
+// The advisor's figures in the page's language (its own explanation is English).
+function hintText(h) {
+  const num = (x) => Number(x).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 });
+  const best = h.candidates?.[0];
+  const parts = [];
+  if (best) parts.push(t("Expected score with the highlighted pack: {mean} (likely between {low} and {high}); lower is better.", { mean: num(best.mean), low: num(best.low), high: num(best.high) }));
+  if (h.chosen) parts.push(t("With your pack: {mean}.", { mean: num(h.chosen.mean) }));
+  return parts.join(" ");
+}
+
 function onAdvice(f) {
   if (f.error) { toast(t("No hint now: {reason}", { reason: f.error })); return; }
   S.hint = f;
@@ -480,7 +490,7 @@ function renderPrompt(v) {
     hint.disabled = busy();
     useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best); render(); };
     p.append(go, hint, useHint);
-    if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", textContent: S.hint.explanation || "" }));
+    if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
     show("pile");
     p.append(Object.assign(document.createElement("span"), { textContent: t("You won with +½: choose the pile for this trick") }));
