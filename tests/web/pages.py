@@ -141,3 +141,21 @@ def launch_chromium() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+def played_card_issues(page: Any) -> list[str]:
+    """What is wrong with the cards on the table: a card drawn faded, or one that
+    overlaps a name box (empty when nothing is)."""
+    out: list[str] = page.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('.seatbox')]
+          .map(b => [b.dataset.seat, b.getBoundingClientRect()]);
+        const out = [];
+        for (const c of document.querySelectorAll('.trick .played .card')) {
+          const r = c.getBoundingClientRect();
+          if (getComputedStyle(c).opacity !== '1') out.push(`${c.dataset.card} is faded`);
+          for (const [seat, b] of boxes)
+            if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)
+              out.push(`${c.dataset.card} overlaps the name box of seat ${seat}`);
+        }
+        return out; }""")
+    return out

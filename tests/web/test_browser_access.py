@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.pages import instant, new_table, open_seat, page_report, take_turn, watch_console
+from tests.web.pages import (
+    instant,
+    new_table,
+    open_seat,
+    page_report,
+    played_card_issues,
+    take_turn,
+    watch_console,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -56,17 +64,26 @@ def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
         open_seat(page, base, table)
         page.wait_for_selector('#prompt[data-kind="split"]')
         assert_fits(page, [*PARTS, "#prompt"])
-        # round 1 by taps, then the split of round 2 and its first trick
+        # round 1 by taps, then the split of round 2 and its first trick; the round's
+        # summary waits for a tap and fits the screen too
+        page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
+        summaries = clear = 0
         deadline = time.time() + 60
         while page.locator("#sheet tr").count() < 3 or page.text_content(
                 "#status") != "Your turn: follow.":
             assert time.time() < deadline, "round 2 did not get going in time"
+            if page.locator(".trick .played").count() >= 3 and not clear:
+                page.wait_for_timeout(300)   # the slide-in ends
+                assert played_card_issues(page) == []
+                clear += 1
             if not take_turn(page, tap=True):
                 time.sleep(0.03)
             if page.is_visible("#summary-close"):
                 assert_fits(page, [*PARTS, "#summary"])
                 page.tap("#summary-close")
+                summaries += 1
         assert page.text_content("#sheet tr:nth-child(2) td") == "1"  # round 1 is scored
+        assert summaries == 1 and clear == 1
         assert_fits(page, PARTS)
         shots = Path(os.environ.get("MEIO_SHOT_DIR", "/tmp"))
         page.evaluate("window.scrollTo(0, 0)")

@@ -20,6 +20,7 @@ from tests.web.pages import (
     new_table,
     open_seat,
     page_report,
+    played_card_issues,
     serve,
     take_turn,
     watch_console,
@@ -87,19 +88,7 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         page.screenshot(path=str(SHOTS / "web-trick.png"))
         # the just-played card is drawn in full, clear of every name box
         page.wait_for_timeout(300)
-        clash = page.evaluate("""() => {
-            const boxes = [...document.querySelectorAll('.seatbox')]
-              .map(b => b.getBoundingClientRect());
-            const out = [];
-            for (const c of document.querySelectorAll('.trick .played .card')) {
-              const r = c.getBoundingClientRect();
-              if (getComputedStyle(c).opacity !== '1') out.push('faded');
-              for (const b of boxes)
-                if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)
-                  out.push('overlaps a name box');
-            }
-            return out; }""")
-        assert clash == []
+        assert played_card_issues(page) == []
         # ... then slides to the winner and leaves the table
         page.wait_for_function("() => !document.querySelector('.trick .played.winner')",
                                timeout=8000)
