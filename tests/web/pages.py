@@ -144,8 +144,8 @@ def launch_chromium() -> Iterator[Any]:
 
 
 def played_card_issues(page: Any) -> list[str]:
-    """What is wrong with the cards on the table: a card drawn faded, or one that
-    overlaps a name box (empty when nothing is)."""
+    """What is wrong with the cards on the table: a card drawn faded, one that overlaps
+    a name box or another card (empty when nothing is)."""
     out: list[str] = page.evaluate("""() => {
         const boxes = [...document.querySelectorAll('.seatbox')]
           .map(b => [b.dataset.seat, b.getBoundingClientRect()]);
@@ -156,6 +156,11 @@ def played_card_issues(page: Any) -> list[str]:
           for (const [seat, b] of boxes)
             if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)
               out.push(`${c.dataset.card} overlaps the name box of seat ${seat}`);
+          for (const o of document.querySelectorAll('.trick .played .card')) {
+            const q = o.getBoundingClientRect();
+            if (o !== c && r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+              out.push(`${c.dataset.card} covers ${o.dataset.card}`);
+          }
         }
         return out; }""")
     return out

@@ -72,7 +72,7 @@ def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
         while page.locator("#sheet tr").count() < 3 or page.text_content(
                 "#status") != "Your turn: follow.":
             assert time.time() < deadline, "round 2 did not get going in time"
-            if page.locator(".trick .played").count() >= 3 and not clear:
+            if page.locator(".trick .played").count() >= 4 and not clear:
                 page.wait_for_timeout(300)   # the slide-in ends
                 assert played_card_issues(page) == []
                 clear += 1

@@ -217,6 +217,9 @@ function onAdvice(f) {
 // -- drawing --------------------------------------------------------------------------
 const POS = { 2: ["bottom", "top"], 3: ["bottom", "topleft", "topright"], 4: ["bottom", "left", "top", "right"], 5: ["bottom", "left", "topleft", "topright", "right"] };
 const SPOT = { bottom: [50, 74], top: [50, 26], left: [18, 50], right: [82, 50], topleft: [31, 28], topright: [69, 28] };
+// five cards on a narrow table: the side ones lower, the top ones apart, none on another
+const SPOT5 = { bottom: [50, 78], left: [15, 64], right: [85, 64], topleft: [28, 21], topright: [72, 21] };
+const spotOf = (seat, n) => (n === 5 ? SPOT5 : SPOT)[posOf(seat, n)];
 
 function posOf(seat, n) { const base = me() ?? 0; return POS[n][(seat - base + n) % n]; }
 
@@ -366,7 +369,7 @@ function renderBoard(v) {
   let before = null;
   const live = cards === v.current_trick;
   for (const [seat, code] of cards) {
-    const [x, y] = SPOT[posOf(seat, n)];
+    const [x, y] = spotOf(seat, n);
     const wrap = document.createElement("div");
     wrap.className = "played";
     if (live && seat === S.newCard && cards[cards.length - 1][0] === seat) wrap.classList.add("new");
