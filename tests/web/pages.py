@@ -158,7 +158,8 @@ def played_card_issues(page: Any) -> list[str]:
               out.push(`${c.dataset.card} overlaps the name box of seat ${seat}`);
           for (const o of document.querySelectorAll('.trick .played .card')) {
             const q = o.getBoundingClientRect();
-            if (o !== c && r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+            if (o !== c && r.left < q.right && q.left < r.right
+                && r.top < q.bottom && q.top < r.bottom)
               out.push(`${c.dataset.card} covers ${o.dataset.card}`);
           }
         }
