@@ -67,6 +67,7 @@ export function clarifications() {
     t("Holding wilds but none of the suit led, you may play any card."),
     t("+½ leading a trick is worth ½."),
     t("The first leader is chosen at random; later, whoever scored most in the last round leads."),
+    t("In partnership, a player of the team that scored more in the last round leads the next."),
     t("A tie for the lowest total is a shared victory."),
   ];
 }
