@@ -38,8 +38,15 @@ def bot_kinds() -> list[str]:
 
 
 def make_bot(kind: str, seed: int = 0) -> Bot:
-    """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``."""
+    """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``.
+
+    ``"learned:PATH"`` plays the trained policy file at ``PATH`` (see
+    :mod:`meio.bots.learned`)."""
     _load_builtin()
+    if kind.startswith("learned:"):
+        from meio.bots.learned import learned_bot
+
+        return learned_bot(kind, seed)
     try:
         factory = _REGISTRY[kind]
     except KeyError:
@@ -52,7 +59,8 @@ def _load_builtin() -> None:
     # importing the modules registers their bots; done lazily to keep imports cheap
     import importlib
 
-    for module in ("meio.bots.random_bot", "meio.bots.heuristic", "meio.bots.search"):
+    for module in ("meio.bots.random_bot", "meio.bots.heuristic", "meio.bots.search",
+                   "meio.bots.learned"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

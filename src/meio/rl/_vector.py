@@ -257,7 +257,7 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
             side = p % 2 if c[C_PART] != 0 else p
             obs[O.VICTORIES + r] = float(meta[M_WINS + side]) / 2.0
     obs[O.HALF] = 1.0 if s[K.HALF] == 2 else 0.0
-    obs[O.TRICK_NUMBER] = float(s[K.TRICK_NO]) / 13.0
+    obs[O.TRICK_NUMBER] = float(s[K.TRICK_NO] - 1) / 13.0
     obs[O.ROUND] = float(meta[M_ROUND]) / 3.0
     obs[O.PLAYERS + players - 2] = 1.0
     obs[O.OPTIONS] = 1.0 if c[C_EDITION] == 1 else 0.0

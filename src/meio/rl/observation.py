@@ -25,7 +25,7 @@ offset             size   what
 ``TOTALS``         5      each relative seat's total of round scores, / 39
 ``VICTORIES``      5      victories of each relative seat (its team's), / 2
 ``HALF``           1      0 in the first half, 1 in the second
-``TRICK_NUMBER``   1      trick number (1..13) / 13
+``TRICK_NUMBER``   1      (trick number - 1) / 13 (1 once a match is over)
 ``ROUND``          1      round number (0-based) / 3
 ``PLAYERS``        4      table size one-hot (2, 3, 4, 5)
 ``OPTIONS``        4      classic edition, partnership, ``wild_lead`` next,
@@ -170,7 +170,7 @@ def observe(view: View, *, picked: int = 0, out: F32 | None = None) -> F32:
             side = seat % 2 if view.config.partnership else seat
             out[VICTORIES + r] = view.victories[side] / 2.0
     out[HALF] = 1.0 if view.half == 2 else 0.0
-    out[TRICK_NUMBER] = view.trick_number / 13.0
+    out[TRICK_NUMBER] = (view.trick_number - 1) / 13.0
     out[ROUND] = view.round_index / 3.0
     out[PLAYERS + n - 2] = 1.0
     wild_next, reveal = table_options(view)
