@@ -35,12 +35,13 @@ def test_registered_id_makes_the_env() -> None:
 
 def test_a_match_scores_minus_each_round_score() -> None:
     env = MeioEnv(players=4, opponents="heuristic", seed=9)
-    obs, info = env.reset()
+    _, info = env.reset()
     rng = np.random.default_rng(2)
     total = 0.0
     done = False
     while not done:
-        obs, reward, done, truncated, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        _, reward, done, _, info = env.step(action)
         total += reward
     state = env.state
     assert state.is_over and total == -sum(r.scores[0] for r in state.rounds)
@@ -49,7 +50,7 @@ def test_a_match_scores_minus_each_round_score() -> None:
 def test_illegal_action_ends_or_raises() -> None:
     env = MeioEnv(players=3, seed=1)
     env.reset()
-    obs, reward, terminated, _, info = env.step(0)  # a card during the split
+    _obs, reward, terminated, _, info = env.step(0)  # a card during the split
     assert terminated and reward == env.illegal_reward and info["illegal_action"]
     strict = MeioEnv(players=3, seed=1, strict=True)
     strict.reset()
@@ -59,6 +60,6 @@ def test_illegal_action_ends_or_raises() -> None:
 
 def test_any_bot_can_be_the_opponent() -> None:
     env = MeioEnv(players=3, opponents=[make_bot("heuristic"), make_bot("random", 3)], seed=2)
-    obs, info = env.reset()
-    obs, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    _, info = env.reset()
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert env.state.phase.name in ("PLAY", "PILE")

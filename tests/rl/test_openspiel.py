@@ -7,10 +7,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import meio.openspiel  # noqa: E402  (registers "meio")
-import meio.rl  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
+import meio.openspiel  # noqa: E402  (registers "meio")
+import meio.rl  # noqa: E402
 from meio.engine import cards as C  # noqa: E402
 
 

@@ -9,7 +9,8 @@ from pettingzoo.test import api_test, seed_test
 from meio.rl import pettingzoo as mpz
 
 
-@pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations, as PettingZoo's card games
+# dict observations, as in PettingZoo's own card games, draw these two warnings
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
 @pytest.mark.parametrize("kwargs", [
     {"players": 4},
     {"players": 2, "edition": "classic"},

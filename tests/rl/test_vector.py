@@ -57,7 +57,7 @@ def test_vector_env_equals_meio_env_game_for_game(case: dict[str, Any]) -> None:
 
 def test_illegal_actions_are_refused_and_nothing_moves() -> None:
     venv = VectorEnv(num_envs=4, players=4, seed=3)
-    obs, info = venv.reset()
+    obs, _info = venv.reset()
     before = obs.copy()
     actions = venv.sample_actions()
     actions[2] = 0  # a card play during the split
