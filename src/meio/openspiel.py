@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -303,7 +303,12 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else 0
         world = sample_world(st.view(player_id), random.Random(seed))
         out = MeioState(self.get_game(), self._rules)
-        out.combo, out.leader, out.config, out.tied = self.combo, -1, self.config, ()
+        assert self.config is not None
+        # with hidden specials the world may hold other specials than the real deck
+        config = replace(self.config, specials=world.config.specials)
+        combos = self._rules.combos
+        combo = combos.index(config.special_cards) if config.special_cards in combos else 0
+        out.combo, out.leader, out.config, out.tied = combo, -1, config, ()
         # earlier rounds are public: every card dealt was played
         begin = st.round_starts()[-1].history_len
         out.deals = [*self.deals[:-1], (tuple(world.deal), world.aside,

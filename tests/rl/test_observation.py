@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
@@ -12,16 +13,19 @@ from meio.engine import MatchConfig, Phase, State, sample_world
 from meio.engine import cards as C
 from meio.rl import observation as O
 from meio.rl.table import _config
-from tests.rl.conftest import TABLES
+from tests.rl.conftest import TABLES, option_sets
 
 
 def _cards(obs: np.ndarray, offset: int) -> int:
     return C.mask_of(int(i) for i in np.flatnonzero(obs[offset : offset + 65]))
 
 
-def _random_state(seed: int, table: tuple[int, str, bool], steps: int) -> State:
+def _random_state(seed: int, table: tuple[int, str, bool], steps: int,
+                  options: dict[str, Any] | None = None) -> State:
     players, edition, partnership = table
-    base = _config(edition, players, partnership, None, None, "declare", True)
+    opts = options or {}
+    base = _config(edition, players, partnership, None, None,
+                   str(opts.get("wild_lead", "declare")), bool(opts.get("reveal_specials", True)))
     data = base.to_dict()
     data.update(seed=seed, specials=None, first_leader=None)
     state = State.new(MatchConfig.from_dict(data))
@@ -35,17 +39,22 @@ def _random_state(seed: int, table: tuple[int, str, bool], steps: int) -> State:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**31), table=st.sampled_from(TABLES), steps=st.integers(0, 120))
+@given(seed=st.integers(0, 2**31), table=st.sampled_from(TABLES), steps=st.integers(0, 120),
+       options=st.sampled_from(option_sets()))
 def test_no_hidden_card_of_another_seat_appears(
-    seed: int, table: tuple[int, str, bool], steps: int
+    seed: int, table: tuple[int, str, bool], steps: int, options: dict[str, Any]
 ) -> None:
-    state = _random_state(seed, table, steps)
+    state = _random_state(seed, table, steps, options)
     if state.is_over:
         return
     for seat in range(state.config.players):
         view = state.view(seat)
         obs = O.observe(view)
         seen = view.hand | view.pack | view.received | view.played
+        specials = {O.SPECIAL_ORDER[i] for i in np.flatnonzero(obs[O.SPECIALS : O.SPECIALS + 5])}
+        if not options.get("reveal_specials", True):
+            assert specials == set(view.specials)  # only those the seat has seen
+            assert all(s in state.config.special_cards for s in specials)
         for plane in (O.HAND, O.PACK, O.RECEIVED, O.TRICK, O.SECOND_HALF,
                       *(O.PLAYED + 65 * r for r in range(5))):
             assert _cards(obs, plane) & ~seen == 0

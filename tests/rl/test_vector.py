@@ -25,7 +25,11 @@ CASES: list[dict[str, Any]] = [
     {"players": 4, "opponents": "heuristic", "specials": ["-1", "A+", "+.5", "Q+"]},
 ]
 if hasattr(K, "WILD_NEXT"):
-    CASES.append({"players": 4, "opponents": "heuristic", "wild_lead": "next"})
+    CASES += [
+        {"players": 4, "opponents": "heuristic", "wild_lead": "next"},
+        {"players": 3, "opponents": "random", "wild_lead": "next", "reveal_specials": False},
+        {"players": 4, "partnership": True, "opponents": "heuristic", "reveal_specials": False},
+    ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

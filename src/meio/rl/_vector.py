@@ -162,9 +162,7 @@ def _start_round(
     players = c[C_PLAYERS]
     me = c[C_ME]
     deal(rng, deck[:nd], players, hands)
-    K.start_round(s, players, hands, leader)
-    if c[C_WILD_NEXT] != 0:
-        s[K.STATE_LEN - 1] = 1
+    K.start_round(s, players, hands, leader, c[C_WILD_NEXT])
     obs[: O.SPECIALS] = 0.0
     for i in range(13):
         card = hands[me, i]
