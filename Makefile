@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench]'
 	$(PY) -m meio.sim.warm
+	$(PY) -m meio.rl.warm
 	touch $(STAMP)
 
 venv: $(STAMP)
