@@ -9,7 +9,9 @@ engine: that is what makes a vector game equal to a :class:`meio.rl.MeioEnv` gam
 
 Observations are updated in place as cards are played (a card sets a few
 entries), and masks clear only the region they set, so a step writes tens of
-bytes, not the 3 KB of an observation and 1.8 KB of a mask.
+bytes, not the 3 KB of an observation and 1.8 KB of a mask. The helpers of a step
+are inlined: a call that passes arrays costs numba reference counting on each of
+them, and inlining made a step 30–45% faster (measured A/B in one process).
 
 numba keys its disk cache on this file: after changing ``meio/sim/_core.py``
 touch this file too, or clear ``__pycache__``, so no stale machine code runs.
@@ -69,21 +71,21 @@ def _sort_row(s: np.ndarray, start: int, n: int) -> None:
         s[start + j + 1] = x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _acting(s: np.ndarray) -> int:
     if s[K.PHASE] == K.PILE_PHASE:
         return int(s[K.PENDING])
     return int(s[K.TO_MOVE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _note_known(meta: np.ndarray, card: int) -> None:
     for k in range(5):
         if SPECIAL_ORDER[k] == card:
             meta[M_KNOWN] |= 1 << k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, meta: np.ndarray, obs: np.ndarray,
     action: int
@@ -126,7 +128,7 @@ def _play(
             obs[O.HAND + s[K.HAND + 13 * me + k]] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _split(
     s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, seat: int,
     pack: np.ndarray
@@ -204,7 +206,7 @@ def _start_match(
     _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarray) -> bool:
     """Score the finished round into ``meta``; True when the match is over."""
     players = c[C_PLAYERS]
@@ -222,7 +224,7 @@ def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarra
     return bool(meta[M_ROUND] >= c[C_ROUNDS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray) -> None:
     """The small part of the observation that is rewritten on every step."""
     players = c[C_PLAYERS]
@@ -266,7 +268,7 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
     obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray,
                 legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
@@ -292,7 +294,7 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
     meta[M_MASK_KIND] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
