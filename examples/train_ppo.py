@@ -98,6 +98,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("src/meio/rl/policies/ppo-4p.npz"))
     ap.add_argument("--plot", type=Path, default=None, help="draw the curve to this PNG")
+    ap.add_argument("--reference-matches", type=int, default=2000,
+                    help="matches played for the random and heuristic reference lines")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -187,7 +189,7 @@ def main() -> None:
             if len(curve) % 20 == 0:
                 save_policy(args.out, net.weights(), players=args.players)
     save_policy(args.out, net.weights(), players=args.players)
-    refs = reference_scores(args.players, 2000)
+    refs = reference_scores(args.players, args.reference_matches)
     with log_path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["steps", "seconds", "mean_match_score"])
