@@ -20,11 +20,14 @@ def _deal(state: object, rng: np.random.RandomState) -> None:
         state.apply_action(int(rng.choice(outcomes, p=probs)))  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("players,partnership", [(2, False), (3, False), (4, False), (5, False),
-                                                 (4, True)])
-def test_ismcts_plays_a_whole_round(players: int, partnership: bool) -> None:
+@pytest.mark.parametrize("players,partnership,options", [
+    (2, False, {}), (3, False, {}), (4, False, {}), (5, False, {}), (4, True, {}),
+    (3, False, {"wild_lead": "next", "reveal_specials": False}),
+])
+def test_ismcts_plays_a_whole_round(players: int, partnership: bool,
+                                    options: dict[str, object]) -> None:
     game = pyspiel.load_game("meio", {"players": players, "partnership": partnership,
-                                      "one_round": True})
+                                      "one_round": True, **options})
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
     bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2,
                              random_state=np.random.RandomState(s)) for s in range(players)]

@@ -113,3 +113,18 @@ def test_a_view_masks_only_its_own_turn() -> None:
         assert mask.any() == (seat == mover)
         if seat == mover:
             assert np.array_equal(mask, S.legal_mask(state))
+
+
+def test_pile_choice_mask_is_the_two_piles() -> None:
+    rng = random.Random(5)
+    for seed in range(200):
+        state = State.new(MatchConfig(players=4, seed=seed, specials=(60, 61, 63, 64)))
+        while not state.is_over and state.phase is not Phase.PILE:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))], state.current_seat())
+        if state.phase is Phase.PILE:
+            mask = S.legal_mask(state)
+            assert [int(a) for a in np.flatnonzero(mask)] == [A.PILE_1, A.PILE_2]
+            _check_mask(state, rng)
+            return
+    raise AssertionError("no trick taken by +.5 in 200 random matches")
