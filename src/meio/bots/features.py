@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from meio.bots.base import seat_of
 from meio.engine import MatchConfig, State, View
 from meio.engine import cards as C
 from meio.engine.tricks import pile_for
@@ -150,9 +151,8 @@ def possible_specials(view: View) -> int:
 
 def seen_from_view(view: View) -> Seen:
     """The :class:`Seen` of a seat's view (play or pile phase)."""
-    assert view.seat is not None
+    seat = seat_of(view)
     cfg = view.config
-    seat = view.seat
     played = view.played
     own = view.hand | view.pack | view.received
     unseen = (cfg.deck | possible_specials(view)) & ~played & ~own

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from meio.bots.base import register
 from meio.engine import View
 from meio.engine import actions as A
 from meio.rl.learned import LearnedPolicy, PolicyFileError, load_policy
@@ -52,4 +51,6 @@ def learned_bot(kind: str, seed: int = 0) -> LearnedBot:
     return LearnedBot(path, seed)
 
 
-register("learned", lambda seed: LearnedBot(DEFAULT_POLICY, seed))
+def default_learned_bot(seed: int = 0) -> LearnedBot:
+    """The bot of ``"learned"``: the policy shipped with meio."""
+    return LearnedBot(DEFAULT_POLICY, seed)

@@ -6,12 +6,15 @@ import csv
 import json
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app
 from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+
+if TYPE_CHECKING:
+    from meio.engine import MatchConfig
 
 
 def _fail(message: str) -> typer.Exit:
@@ -110,13 +113,11 @@ def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple
     return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
 
 
-def _deal(cfg: object, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
+def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
     """Some deal giving ``seat`` its hand; the others' cards are placeholders the advisor
     never sees (it reads only the seat's view)."""
-    from meio.engine import MatchConfig
     from meio.engine import cards as C
 
-    assert isinstance(cfg, MatchConfig)
     rest = C.cards_of(cfg.deck & ~hand)
     random.Random(seed).shuffle(rest)
     hands = []

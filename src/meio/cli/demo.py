@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app, bot_table
 from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meio.engine.tricks import Trick
 
 
 @app.command()
@@ -81,13 +86,9 @@ def demo(
     console.print("[bold green]winner[/] " + ", ".join(f"seat {w}" for w in state.winners))
 
 
-def _show_trick(console: object, k: int, trick: object) -> None:
-    from rich.console import Console
-
+def _show_trick(console: Console, k: int, trick: Trick) -> None:
     from meio.engine import cards as C
-    from meio.engine.tricks import Trick
 
-    assert isinstance(console, Console) and isinstance(trick, Trick)
     texts = [C.card_code(c) for _, c in trick.plays]
     if trick.declared >= 0:
         texts[0] += "=" + C.SUITS[trick.declared]

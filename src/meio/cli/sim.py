@@ -82,7 +82,8 @@ def simulate(
         f"{res.cards_played / elapsed:,.0f} cards/s, {played / elapsed:,.0f} rounds/s"
     )
     scores = res.team_scores if partnership else res.scores
-    assert scores is not None
+    if scores is None:
+        raise typer.BadParameter("the simulation kept no per-round scores to summarise")
     played_mask = res.rounds_played[:, None] > range(scores.shape[1])
     per_round = scores[played_mask]
     columns = ["team 0+2", "team 1+3"] if partnership else [f"seat {p}" for p in range(players)]

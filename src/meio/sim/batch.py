@@ -108,7 +108,8 @@ class SimResult:
             return out
         if self.config.victories_to_win is not None:
             side = self.team_scores if self.config.partnership else self.scores
-            assert side is not None
+            if side is None:
+                raise ValueError("this batch kept no per-round scores to decide its winners")
             played = np.arange(K.MAX_ROUNDS)[None, :] < self.rounds_played[:, None]
             wins_b = ((side[..., 1] < side[..., 0]) & played).sum(axis=1)
             wins_a = ((side[..., 0] < side[..., 1]) & played).sum(axis=1)
@@ -128,7 +129,8 @@ class SimResult:
             raise ValueError("this batch kept no actions: simulate it with record=True")
         if not 0 <= game < self.games:
             raise IndexError(f"there is no game {game} in a batch of {self.games}")
-        assert self.asides is not None and self.splits is not None
+        if self.asides is None or self.splits is None:
+            raise ValueError("this batch kept no splits: simulate it with record=True")
         cfg = self.config
         rounds = []
         for r in range(int(self.rounds_played[game])):

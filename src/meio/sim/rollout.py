@@ -4,7 +4,7 @@
 >>> from meio.engine import MatchConfig, State
 >>> st = State.new(MatchConfig(players=4, seed=2))
 >>> for seat in range(4):
-...     st.apply(st.legal_actions(seat)[0], seat)
+...     _ = st.apply(st.legal_actions(seat)[0], seat)
 >>> legal = list(st.legal_actions())
 >>> means = evaluate_actions([st], legal[:2], playouts=8, seed=1)
 >>> means.shape
