@@ -267,19 +267,13 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             if A.is_pack(action):
                 own = seat == player or (
                     self._rules.partnership and seat == (player + 2) % 4
-                    and self._partner_pack_seen(seat)
+                    and st.phase is not Phase.SPLIT  # a partner's pack is seen after the split
                 )
                 text = A.action_text(action) if own else "split"
                 parts.append(f"{seat}:{text}")
             else:
                 parts.append(f"{seat}:{A.action_text(action)}")
         return " ".join(parts)
-
-    def _partner_pack_seen(self, partner: int) -> bool:
-        """Whether the partner's pack of the current round is known (all have split)."""
-        st = self.engine
-        assert st is not None
-        return st.phase is not Phase.SPLIT
 
     def observation_string(self, player: int | None = None) -> str:
         if player is None:

@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.errors import ConfigError
 from meio.rl import spaces as S
 from meio.rl.observation import OBS_SIZE, observe
 from meio.rl.table import make_table
@@ -78,7 +79,7 @@ class MeioAEC(AECEnv):  # type: ignore[misc]
         self._fixed = fixed is not None or table.edition == "classic"
         self._options = (edition, players, partnership, wild_lead, reveal_specials)
         if split_mode not in ("pack", "sequential"):
-            raise IllegalActionError(None, None, f"split_mode {split_mode!r} is not known")
+            raise ConfigError(f"split_mode is 'pack' or 'sequential', not {split_mode!r}")
         self.split_mode: S.SplitMode = split_mode
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(players)]
