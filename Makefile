@@ -11,7 +11,7 @@ STAMP   := $(VENV)/.installed-stamp
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,cluster]'
 	$(PY) -m meio.sim.warm
 	touch $(STAMP)
 

@@ -1,0 +1,293 @@
+"""Running an analysis: plan the cells, play them in waves of chunks, save each chunk,
+and summarise.
+
+* **Reproducible**: every chunk's games depend on the spec alone (:mod:`.plan`),
+  chunks are merged in a fixed order, so the summary of a seed is the same whether
+  the chunks ran in this process, in local workers or as Ray tasks.
+* **Resumable**: each finished chunk is saved under ``DIR/chunks`` the moment it
+  arrives; a rerun of the same command loads those and plays only the rest.
+* **Sequential** (``--ci``): after each wave the headline intervals of every table
+  are measured; the tables whose intervals are still wider than asked get twice
+  their games in the next wave, up to ``max_games``. The waves depend on the
+  results, which depend on the seed only, so they too are reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from meio.analysis import studies
+from meio.analysis.frame import Columns, Frame
+from meio.analysis.plan import (
+    ENGINE_SHARE,
+    SEARCH_SHARE,
+    SKILL_PAIRS,
+    AnalysisError,
+    AnalysisSpec,
+    Cell,
+    Chunk,
+    Table,
+)
+from meio.analysis.play import core_plays, play_chunk
+
+FORMAT = "meio-analysis/1"
+#: most games of one engine-played chunk (a chunk should take seconds, not minutes)
+ENGINE_CHUNK = 8
+#: relative cost of one game, for the progress bar's ETA
+CORE_COST, ENGINE_COST, SEARCH_COST = 1, 800, 150_000
+
+Progress = Callable[[Chunk, float], None]
+
+
+class Backend(Protocol):
+    """Where chunks are played: :class:`LocalBackend` or a Ray cluster."""
+
+    def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
+        """Play ``chunks``; yield each with its rows as soon as it is done."""
+        ...
+
+
+class LocalBackend:
+    """``jobs`` worker processes on this machine (1: in this process)."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        if jobs < 1:
+            raise AnalysisError(f"--jobs must be at least 1, not {jobs}")
+        self.jobs = jobs
+
+    def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
+        if self.jobs == 1 or len(chunks) <= 1:
+            for c in chunks:
+                yield c, play_chunk(c)
+            return
+        import multiprocessing
+        import sys
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx) as pool:
+            pending = {pool.submit(play_chunk, c): c for c in chunks}
+            try:
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        yield pending.pop(fut), fut.result()
+            finally:
+                for fut in pending:
+                    fut.cancel()
+
+
+def cost(cell: Cell) -> int:
+    """Relative time of one game of ``cell``."""
+    if cell.pair is not None:
+        per = SEARCH_COST if "search" in cell.pair else ENGINE_COST
+        return per * cell.table.players
+    if core_plays(cell.table, cell.policy):
+        return CORE_COST
+    return SEARCH_COST if cell.policy == "search" else ENGINE_COST
+
+
+def games_of(cell: Cell, table_games: int) -> int:
+    """A cell's games when its table is given ``table_games``: core cells share the
+    table's games between the sets of specials; engine cells play fewer
+    (:data:`ENGINE_SHARE`, :data:`SEARCH_SHARE`); at least 2 so an interval exists."""
+    if cell.pair is not None:
+        share = SEARCH_SHARE if "search" in cell.pair else ENGINE_SHARE
+        return max(2, math.ceil(table_games / share))
+    sets = len(cell.table.special_sets())
+    share = 1 if core_plays(cell.table, cell.policy) else (
+        SEARCH_SHARE if cell.policy == "search" else ENGINE_SHARE)
+    return max(2, math.ceil(table_games / share / sets))
+
+
+def plan_cells(spec: AnalysisSpec) -> dict[Cell, str]:
+    """Every cell the questions need, each with its group (the table whose
+    ``--ci`` decides its games)."""
+    out: dict[Cell, str] = {}
+
+    def selfplay(table: Table, policy: str, group: str) -> None:
+        for specials in table.special_sets():
+            out.setdefault(Cell(table, specials, policy), group)
+
+    q = set(spec.questions)
+    for t in spec.tables():
+        if q & {"seats", "specials", "splits", "length"}:
+            selfplay(t, spec.policy, t.key)
+        if "specials" in q and t.edition == "meio" and t.players < 5:
+            for policy in ("random", "heuristic"):
+                selfplay(t, policy, t.key)
+        if "skill" in q:
+            for pair in SKILL_PAIRS:
+                out.setdefault(Cell(t, (), "", pair), t.key + "#skill")
+    if "rules" in q:
+        for t in spec.rule_tables():
+            selfplay(t, spec.policy, t.key)
+    return out
+
+
+def chunks_for(spec: AnalysisSpec, cell: Cell, start: int, stop: int) -> list[Chunk]:
+    """Games ``start .. stop - 1`` of ``cell`` cut into chunks."""
+    size = spec.chunk if cost(cell) == CORE_COST else ENGINE_CHUNK
+    if cell.pair is not None:
+        size = 2
+    return [Chunk(cell, a, min(size, stop - a), spec.seed) for a in range(start, stop, size)]
+
+
+@dataclass
+class Store:
+    """The chunks saved under ``DIR/chunks``; the spec in ``DIR/spec.json``."""
+
+    root: Path
+    loaded: dict[str, Columns] = field(default_factory=dict)
+
+    def open(self, spec: AnalysisSpec) -> None:
+        (self.root / "chunks").mkdir(parents=True, exist_ok=True)
+        path = self.root / "spec.json"
+        wanted = json.dumps(spec.to_json(), sort_keys=True)
+        if path.exists():
+            if json.loads(path.read_text()) != json.loads(wanted):
+                raise AnalysisError(
+                    f"{self.root} holds an analysis with other options; resume it with the "
+                    "same command, or give another --out")
+        else:
+            path.write_text(wanted)
+
+    def path(self, chunk: Chunk) -> Path:
+        return self.root / "chunks" / f"{chunk.key}.npz"
+
+    def get(self, chunk: Chunk) -> Columns | None:
+        path = self.path(chunk)
+        if not path.exists():
+            return None
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+
+    def put(self, chunk: Chunk, rows: Columns) -> None:
+        path = self.path(chunk)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, **rows)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+
+
+@dataclass
+class Run:
+    """The outcome of :func:`run_analysis`: the summary and the raw tables."""
+
+    summary: dict[str, Any]
+    selfplay: Frame
+    duplicates: Frame
+    waves: int
+    games: dict[str, int]
+
+
+def run_analysis(
+    spec: AnalysisSpec,
+    out: Path,
+    backend: Backend,
+    *,
+    progress: Callable[[float, float, int], None] | None = None,
+) -> Run:
+    """Play everything ``spec`` needs (resuming from ``out``) and summarise it.
+
+    ``progress(done, total, games)`` is called as chunks finish, in cost units."""
+    store = Store(out)
+    store.open(spec)
+    cells = plan_cells(spec)
+    groups = sorted(set(cells.values()))
+    target = dict.fromkeys(groups, spec.games)
+    played: dict[Cell, int] = dict.fromkeys(cells, 0)
+    rows: dict[str, Columns] = {}
+    waves = 0
+    done_cost = 0.0
+    games_done = 0
+    while True:
+        waves += 1
+        todo: list[Chunk] = []
+        for cell, group in cells.items():
+            want = games_of(cell, target[group])
+            todo.extend(chunks_for(spec, cell, played[cell], want))
+            played[cell] = max(played[cell], want)
+        total_cost = done_cost + sum(cost(c.cell) * c.count for c in todo)
+        missing = []
+        for c in todo:
+            saved = store.get(c)
+            if saved is None:
+                missing.append(c)
+                continue
+            rows[c.key] = saved
+            done_cost += cost(c.cell) * c.count
+            games_done += c.count
+        if progress:
+            progress(done_cost, total_cost, games_done)
+        for c, got in backend.run(missing):
+            store.put(c, got)
+            rows[c.key] = got
+            done_cost += cost(c.cell) * c.count
+            games_done += c.count
+            if progress:
+                progress(done_cost, total_cost, games_done)
+        summary = summarize(spec, rows, played)
+        if spec.ci is None:
+            break
+        widths = studies.headline(summary)
+        grow = [g for g in groups
+                if max(widths.get(g, [0.0]), default=0.0) > spec.ci
+                and target[g] * 2 <= spec.max_games]
+        if not grow:
+            break
+        for g in grow:
+            target[g] *= 2
+    summary["waves"] = waves
+    summary["targets"] = dict(sorted(target.items()))
+    sp, dup = frames(rows)
+    return Run(summary, sp, dup, waves, {c.key: n for c, n in played.items()})
+
+
+def frames(rows: dict[str, Columns]) -> tuple[Frame, Frame]:
+    """The self-play and duplicate tables, chunks in a fixed order."""
+    keys = sorted(rows, key=_chunk_order)
+    sp = Frame.concat(rows[k] for k in keys if "pair" not in rows[k])
+    dup = Frame.concat(rows[k] for k in keys if "pair" in rows[k])
+    return sp, dup
+
+
+def _chunk_order(key: str) -> tuple[str, int]:
+    cell, _, span = key.rpartition(".")
+    return cell, int(span.split("-")[0])
+
+
+def summarize(spec: AnalysisSpec, rows: dict[str, Columns],
+              played: dict[Cell, int]) -> dict[str, Any]:
+    """``summary.json``: the spec, the games of every cell and every study's figures."""
+    sp, dup = frames(rows)
+    tables = spec.tables()
+    main = sp.eq(policy=spec.policy) if len(sp) else sp
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "spec": spec.to_json(),
+        "games": {c.key: n for c, n in sorted(played.items(), key=lambda x: x[0].key)},
+        "studies": {},
+    }
+    found: dict[str, Any] = out["studies"]
+    for q in spec.questions:
+        if q == "seats":
+            found[q] = studies.seats(main, tables)
+        elif q == "specials":
+            found[q] = studies.specials(main, sp, tables)
+        elif q == "skill":
+            found[q] = studies.skill(dup, tables)
+        elif q == "splits":
+            found[q] = studies.splits(main, tables)
+        elif q == "length":
+            found[q] = studies.length(main, tables)
+        elif q == "rules":
+            found[q] = studies.rules(main, spec)
+    return out
