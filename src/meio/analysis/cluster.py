@@ -26,11 +26,25 @@ def connect(address: str) -> Any:
     except ModuleNotFoundError:
         raise AnalysisError("--ray needs Ray: pip install 'meio[cluster]'") from None
     if not ray.is_initialized():
+        _reachable(address)
         try:
             ray.init(address=address, logging_level=40, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise AnalysisError(f"cannot join the Ray cluster at {address}: {exc}") from None
     return ray
+
+
+def _reachable(address: str) -> None:
+    """Fail fast on a head that does not answer (Ray itself retries for minutes)."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if address == "auto" or not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=3).close()
+    except OSError as exc:
+        raise AnalysisError(f"cannot join the Ray cluster at {address}: {exc}") from None
 
 
 def ray_map(address: str, fn: Callable[[T], R], items: list[T]) -> Iterator[tuple[T, R]]:

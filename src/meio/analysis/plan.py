@@ -6,8 +6,9 @@ core plays a whole batch of one configuration, so a MEIO table with ``N < 5``
 players is split into one cell per subset of ``N`` specials, each given the same
 number of games (which is what drawing the subset at random would give on average).
 A *chunk* is a run of consecutive games of one cell; it is the unit of work sent to
-a worker process or a Ray task. Its games depend on ``(spec seed, cell, first
-game)`` alone, so the same spec plays the same games however the work is spread.
+a worker process or a Ray task. Game ``g`` of a cell depends on ``(spec seed, cell,
+g)`` alone, so the same spec plays the same games however the work is cut and
+spread, and a run of ``N`` games repeats the first ``N`` games of a longer one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
 #: games of an engine-played cell per games of a core-played one (engine bots are
 #: ~1,000x slower than the core; the search bot another ~200x slower)
 ENGINE_SHARE = 50
+#: core-played games are seeded by blocks of this many games (see Chunk.block_seed)
+BLOCK = 500
 SEARCH_SHARE = 1000
 
 
@@ -97,6 +100,7 @@ class Cell:
     specials: tuple[int, ...]
     policy: str
     pair: tuple[str, str] | None = None
+    engine: bool = False  #: play through the engine even where the core could
 
     @property
     def key(self) -> str:
@@ -104,7 +108,7 @@ class Cell:
         if self.pair:
             specials = "drawn"  # each duplicate deal draws its own specials
         who = "-vs-".join(self.pair) if self.pair else self.policy
-        return f"{self.table.key}.{specials}.{who}"
+        return f"{self.table.key}.{specials}.{who}" + ("-engine" if self.engine else "")
 
     @property
     def kind(self) -> str:
@@ -129,10 +133,11 @@ class Chunk:
         """The seed of game ``game`` of the cell (engine-played games)."""
         return derive(self.seed, zlib.crc32(self.cell.key.encode()), game)
 
-    @property
-    def batch_seed(self) -> int:
-        """The seed of the whole chunk (core-played games)."""
-        return derive(self.seed, zlib.crc32(self.cell.key.encode()), self.first, 1)
+    def block_seed(self, block: int) -> int:
+        """The seed of block ``block`` (games ``BLOCK * block ..``) of core-played games:
+        the core's game ``i`` of a batch depends on the batch seed and ``i`` only, so a
+        game's place in its block fixes it, however the games are cut into chunks."""
+        return derive(self.seed, zlib.crc32(self.cell.key.encode()), block, 1)
 
 
 def derive(*parts: int) -> int:
@@ -160,6 +165,7 @@ class AnalysisSpec:
     max_games: int = 1_000_000  #: per table, when ``ci`` keeps asking for more
     seed: int = 0
     chunk: int = 5000  #: most games of one core chunk
+    skill_pairs: tuple[tuple[str, str], ...] = SKILL_PAIRS  #: (stronger, weaker) bots
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -182,6 +188,8 @@ class AnalysisSpec:
             raise AnalysisError(f"--games must be 1 to 50,000,000, not {self.games}")
         if self.ci is not None and not 0 < self.ci < 10:
             raise AnalysisError(f"--ci must be a positive interval width, not {self.ci}")
+        if any(a not in POLICIES or b not in POLICIES or a == b for a, b in self.skill_pairs):
+            raise AnalysisError(f"a skill pair is two different bots of {', '.join(POLICIES)}")
         if self.max_games < self.games:
             raise AnalysisError("--max-games must be at least the first wave's games")
         if not self.tables():

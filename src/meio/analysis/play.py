@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from meio.analysis.plan import Cell, Chunk, Table, derive
+from meio.analysis.plan import BLOCK, Cell, Chunk, Table, derive
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -72,11 +72,18 @@ def core_plays(table: Table, policy: str) -> bool:
     return table.wild_lead == "declare" or core_knows_next()
 
 
-def core_knows_next() -> bool:
-    """Whether this build's compiled core plays the ``wild_lead: next`` reading."""
-    from meio.sim import tables
+def on_core(cell: Cell) -> bool:
+    """Whether ``cell``'s games are played by the compiled core."""
+    return cell.pair is None and not cell.engine and core_plays(cell.table, cell.policy)
 
-    return bool(getattr(tables, "WILD_LEAD_NEXT", False))
+
+def core_knows_next() -> bool:
+    """Whether this build's compiled core plays the ``wild_lead: next`` reading (a
+    core that does keeps the reading in a position slot, ``WILD_NEXT``); without it
+    those tables are played through the engine."""
+    from meio.sim import _core
+
+    return hasattr(_core, "WILD_NEXT")
 
 
 def play_chunk(chunk: Chunk) -> Columns:
@@ -84,8 +91,8 @@ def play_chunk(chunk: Chunk) -> Columns:
     cell = chunk.cell
     if cell.pair is not None:
         return duplicate_rows(chunk)
-    batch = core_batch(chunk) if core_plays(cell.table, cell.policy) else engine_batch(chunk)
-    return selfplay_rows(cell, chunk.first, batch)
+    batch = core_batch(chunk) if on_core(cell) else engine_batch(chunk)
+    return selfplay_rows(cell, chunk.first, batch, engine=not on_core(cell))
 
 
 # -- the two ways of playing self-play games ---------------------------------------------
@@ -95,11 +102,19 @@ def core_batch(chunk: Chunk) -> Batch:
 
     cell = chunk.cell
     config = match_config(cell.table, cell.specials, 0)
-    res = simulate(config, chunk.count, chunk.batch_seed, cell.policy, record=True)
-    assert res.deals is not None and res.splits is not None
-    assert res.plays is not None and res.nplays is not None and res.tricks is not None
-    won = _special_wins(res.plays, res.nplays, res.tricks, res.leaders, cell.table.players)
-    return Batch(res.rounds_played, res.leaders, res.piles, res.deals, res.splits, won)
+    parts: list[Batch] = []
+    stop = chunk.first + chunk.count
+    for block in range(chunk.first // BLOCK, (stop - 1) // BLOCK + 1):
+        lo = max(chunk.first - block * BLOCK, 0)
+        hi = min(stop - block * BLOCK, BLOCK)
+        res = simulate(config, hi, chunk.block_seed(block), cell.policy, record=True)
+        assert res.deals is not None and res.splits is not None
+        assert res.plays is not None and res.nplays is not None and res.tricks is not None
+        won = _special_wins(res.plays, res.nplays, res.tricks, res.leaders,
+                            cell.table.players)
+        full = Batch(res.rounds_played, res.leaders, res.piles, res.deals, res.splits, won)
+        parts.append(Batch(*(getattr(full, f)[lo:hi] for f in Batch.__slots__)))
+    return Batch(*(np.concatenate([getattr(p, f) for p in parts]) for f in Batch.__slots__))
 
 
 def _special_wins(plays: npt.NDArray[np.int8], nplays: npt.NDArray[np.int8],
@@ -181,8 +196,9 @@ def _counts(cards: npt.NDArray[np.int8], edition: str) -> dict[str, npt.NDArray[
     return {"hearts": hearts.sum(-1), "high": high.sum(-1), "specials": bits.sum(-1)}
 
 
-def selfplay_rows(cell: Cell, first: int, batch: Batch) -> Columns:
-    """One row per game, round and seat, with everything the studies read."""
+def selfplay_rows(cell: Cell, first: int, batch: Batch, engine: bool = False) -> Columns:
+    """One row per game, round and seat, with everything the studies read
+    (``engine``: whether the engine and bots played them, not the core)."""
     table = cell.table
     g_n, p = batch.rounds_played.shape[0], table.players
     played = np.arange(MAX_ROUNDS)[None, :] < batch.rounds_played[:, None]  # [G, R]
@@ -225,6 +241,7 @@ def selfplay_rows(cell: Cell, first: int, batch: Batch) -> Columns:
         "table": np.full(gi.size, table.key),
         "specials": np.full(gi.size, ",".join(C.card_code(s) for s in cell.specials) or "none"),
         "policy": np.full(gi.size, cell.policy),
+        "engine": np.full(gi.size, engine),
         "game": (gi + first).astype(np.int64),
         "round": ri.astype(np.int8),
         "seat": si.astype(np.int8),

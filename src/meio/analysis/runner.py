@@ -29,14 +29,13 @@ from meio.analysis.frame import Columns, Frame
 from meio.analysis.plan import (
     ENGINE_SHARE,
     SEARCH_SHARE,
-    SKILL_PAIRS,
     AnalysisError,
     AnalysisSpec,
     Cell,
     Chunk,
     Table,
 )
-from meio.analysis.play import core_plays, play_chunk
+from meio.analysis.play import core_plays, on_core, play_chunk
 
 FORMAT = "meio-analysis/1"
 #: most games of one engine-played chunk (a chunk should take seconds, not minutes)
@@ -90,7 +89,7 @@ def cost(cell: Cell) -> int:
     if cell.pair is not None:
         per = SEARCH_COST if "search" in cell.pair else ENGINE_COST
         return per * cell.table.players
-    if core_plays(cell.table, cell.policy):
+    if on_core(cell):
         return CORE_COST
     return SEARCH_COST if cell.policy == "search" else ENGINE_COST
 
@@ -103,34 +102,58 @@ def games_of(cell: Cell, table_games: int) -> int:
         share = SEARCH_SHARE if "search" in cell.pair else ENGINE_SHARE
         return max(2, math.ceil(table_games / share))
     sets = len(cell.table.special_sets())
-    share = 1 if core_plays(cell.table, cell.policy) else (
+    share = 1 if on_core(cell) else (
         SEARCH_SHARE if cell.policy == "search" else ENGINE_SHARE)
     return max(2, math.ceil(table_games / share / sets))
 
 
-def plan_cells(spec: AnalysisSpec) -> dict[Cell, str]:
-    """Every cell the questions need, each with its group (the table whose
-    ``--ci`` decides its games)."""
-    out: dict[Cell, str] = {}
+@dataclass
+class Plan:
+    """The cells an analysis plays: each with its group (the table whose ``--ci``
+    decides its games), and the cell keys each study reads."""
 
-    def selfplay(table: Table, policy: str, group: str) -> None:
+    cells: dict[Cell, str] = field(default_factory=dict)
+    uses: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, study: str, cell: Cell, group: str) -> None:
+        self.cells.setdefault(cell, group)
+        self.uses.setdefault(study, set()).add(cell.key)
+
+
+def plan_cells(spec: AnalysisSpec) -> Plan:
+    """Every cell the questions need.
+
+    The rules study compares readings like with like: a reading the core cannot
+    play is compared with the default reading played through the engine too, so a
+    difference never comes from two implementations of a policy."""
+    plan = Plan()
+
+    def selfplay(study: str, table: Table, policy: str, group: str,
+                 engine: bool = False) -> None:
         for specials in table.special_sets():
-            out.setdefault(Cell(table, specials, policy), group)
+            plan.add(study, Cell(table, specials, policy, engine=engine), group)
 
-    q = set(spec.questions)
-    for t in spec.tables():
-        if q & {"seats", "specials", "splits", "length"}:
-            selfplay(t, spec.policy, t.key)
-        if "specials" in q and t.edition == "meio" and t.players < 5:
-            for policy in ("random", "heuristic"):
-                selfplay(t, policy, t.key)
-        if "skill" in q:
-            for pair in SKILL_PAIRS:
-                out.setdefault(Cell(t, (), "", pair), t.key + "#skill")
-    if "rules" in q:
-        for t in spec.rule_tables():
-            selfplay(t, spec.policy, t.key)
-    return out
+    for q in spec.questions:
+        for t in spec.tables():
+            if q in ("seats", "specials", "splits", "length"):
+                selfplay(q, t, spec.policy, t.key)
+            if q == "specials" and t.edition == "meio" and t.players < 5:
+                for policy in ("random", "heuristic"):
+                    selfplay("specials-contrast", t, policy, t.key)
+            if q == "skill":
+                for pair in spec.skill_pairs:
+                    plan.add(q, Cell(t, (), "", pair), t.key + "#skill")
+        if q == "rules":
+            variants = spec.rule_tables()
+            for v in variants:
+                base = v.default_options
+                if core_plays(v, spec.policy):
+                    selfplay(q, v, spec.policy, v.key)
+                    selfplay(q, base, spec.policy, base.key)
+                else:
+                    selfplay(q, v, spec.policy, v.key, engine=True)
+                    selfplay(q, base, spec.policy, base.key, engine=True)
+    return plan
 
 
 def chunks_for(spec: AnalysisSpec, cell: Cell, start: int, stop: int) -> list[Chunk]:
@@ -200,7 +223,8 @@ def run_analysis(
     ``progress(done, total, games)`` is called as chunks finish, in cost units."""
     store = Store(out)
     store.open(spec)
-    cells = plan_cells(spec)
+    plan = plan_cells(spec)
+    cells = plan.cells
     groups = sorted(set(cells.values()))
     target = dict.fromkeys(groups, spec.games)
     played: dict[Cell, int] = dict.fromkeys(cells, 0)
@@ -234,7 +258,7 @@ def run_analysis(
             games_done += c.count
             if progress:
                 progress(done_cost, total_cost, games_done)
-        summary = summarize(spec, rows, played)
+        summary = summarize(spec, rows, played, plan)
         if spec.ci is None:
             break
         widths = studies.headline(summary)
@@ -264,12 +288,15 @@ def _chunk_order(key: str) -> tuple[str, int]:
     return cell, int(span.split("-")[0])
 
 
-def summarize(spec: AnalysisSpec, rows: dict[str, Columns],
-              played: dict[Cell, int]) -> dict[str, Any]:
+def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, int],
+              plan: Plan) -> dict[str, Any]:
     """``summary.json``: the spec, the games of every cell and every study's figures."""
     sp, dup = frames(rows)
     tables = spec.tables()
-    main = sp.eq(policy=spec.policy) if len(sp) else sp
+
+    def of(study: str) -> Frame:
+        keys = sorted(plan.uses.get(study, ()))
+        return sp.where(np.isin(sp["cell"], keys)) if len(sp) else sp
     out: dict[str, Any] = {
         "format": FORMAT,
         "spec": spec.to_json(),
@@ -279,15 +306,13 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns],
     found: dict[str, Any] = out["studies"]
     for q in spec.questions:
         if q == "seats":
-            found[q] = studies.seats(main, tables)
+            found[q] = studies.seats(of(q), tables)
         elif q == "specials":
-            found[q] = studies.specials(main, sp, tables)
+            found[q] = studies.specials(of(q), of("specials-contrast"), tables)
         elif q == "skill":
             found[q] = studies.skill(dup, tables)
-        elif q == "splits":
-            found[q] = studies.splits(main, tables)
-        elif q == "length":
-            found[q] = studies.length(main, tables)
+        elif q in ("splits", "length"):
+            found[q] = getattr(studies, q)(of(q), tables)
         elif q == "rules":
-            found[q] = studies.rules(main, spec)
+            found[q] = studies.rules(of(q), spec)
     return out

@@ -299,35 +299,41 @@ def _diff(a: Estimate, b: Estimate) -> Estimate:
 def rules(frame: Frame, spec: AnalysisSpec) -> Json:
     """Each table option's reading next to the default, and the 2-player format:
     how often first-to-2-victories and lowest-total-after-3-rounds pick different
-    winners among matches that went to 3 rounds."""
+    winners among matches that went to 3 rounds.
+
+    A reading the core cannot play is compared with the default played through the
+    engine too (``engine: true``), never with the core's games."""
     out: Json = {}
-    for base in sorted({t.default_options for t in spec.rule_tables()}):
-        variants = [t for t in spec.rule_tables() if t.default_options == base]
+    tables = spec.rule_tables()
+    for base in sorted({t.default_options for t in tables}):
         rows: Json = {}
-        ref: Estimate | None = None
-        for t in variants:
+        refs: dict[bool, Estimate] = {}
+        for t in sorted((t for t in tables if t.default_options == base),
+                        key=lambda t: t != base):
             f = frame.eq(table=t.key)
-            if not len(f):
-                continue
-            mean = cluster_mean(f["side_score"], f["cluster"])
-            first = f.eq(round=0, seat=0)
-            gap = seats(f, [t]).get(t.key, {}).get("gap", NAN.to_json())
-            rows[t.key] = {
-                "label": t.label,
-                "mean_round_score": mean.to_json(),
-                "seat_gap": gap,
-                "decided_in_last_round": mean_ci(first["decided_last"]).to_json(),
-                "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
-            }
-            if t == base:
-                ref = mean
-            elif ref is not None:
-                rows[t.key]["score_change"] = _diff(mean, ref).to_json()
-        entry: Json = {"label": base.label, "variants": rows}
+            for engine in sorted(set(f["engine"].tolist())) if len(f) else []:
+                g = f.eq(engine=engine)
+                mean = cluster_mean(g["side_score"], g["cluster"])
+                first = g.eq(round=0, seat=0)
+                gap = seats(g, [t]).get(t.key, {}).get("gap", NAN.to_json())
+                entry: Json = {
+                    "label": t.label + (" · engine" if engine else ""),
+                    "engine": bool(engine),
+                    "mean_round_score": mean.to_json(),
+                    "seat_gap": gap,
+                    "decided_in_last_round": mean_ci(first["decided_last"]).to_json(),
+                    "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
+                }
+                if t == base:
+                    refs[bool(engine)] = mean
+                elif bool(engine) in refs:
+                    entry["score_change"] = _diff(mean, refs[bool(engine)]).to_json()
+                rows[t.key + ("@engine" if engine else "")] = entry
+        result: Json = {"label": base.label, "variants": rows}
         if base.players == 2:
-            entry["format"] = _formats(frame.eq(table=base.key))
+            result["format"] = _formats(frame.eq(table=base.key))
         if rows:
-            out[base.key] = entry
+            out[base.key] = result
     return out
 
 
