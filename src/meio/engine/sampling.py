@@ -22,7 +22,6 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
 from meio.engine.state import Phase, RoundStart, State
-from meio.engine.tricks import Trick
 from meio.engine.view import View
 
 _REJECTION_TRIES = 24
@@ -102,33 +101,6 @@ def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
             remaining[i] += 1
         else:  # pragma: no cover - excluded by the feasibility check above
             raise MeioError("no deal of the unseen cards fits what this seat has seen")
-
-
-def _round_actions(view: View) -> list[tuple[int, int]]:
-    """The public plays of the round so far, as ``(seat, action)``."""
-    declares = view.config.declares
-    out: list[tuple[int, int]] = []
-    for t in view.tricks:
-        for i, (seat, card) in enumerate(t.plays):
-            if i == 0 and t.declared >= 0:
-                out.append((seat, A.declare(card, t.declared)))
-            else:
-                out.append((seat, card))
-        if t.pile and t.plays[_winning_position(t)][1] == C.PLUS_HALF:
-            out.append((t.winner, A.PILE_1 if t.pile == 1 else A.PILE_2))
-    for i, (seat, card) in enumerate(view.current_trick):
-        if i == 0 and declares and C.is_wild(card):
-            out.append((seat, A.declare(card, view.led_suit)))
-        else:
-            out.append((seat, card))
-    return out
-
-
-def _winning_position(trick: Trick) -> int:
-    for i, (seat, _) in enumerate(trick.plays):
-        if seat == trick.winner:
-            return i
-    raise MeioError("a trick's winner did not play to it")
 
 
 def sample_world(view: View, rng: random.Random) -> State:
@@ -246,6 +218,6 @@ def sample_world(view: View, rng: random.Random) -> State:
     for j in range(n):
         if packs[j] and (view.phase is not Phase.SPLIT or view.split_done[j]):
             st.apply_unchecked(A.pack_action(packs[j]), j)
-    for seat, action in _round_actions(view):
+    for seat, action in view.round_plays:
         st.apply_unchecked(action, seat)
     return st

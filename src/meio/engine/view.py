@@ -58,6 +58,9 @@ class View:
     specials: tuple[int, ...] = ()
     #: how many special cards the deck holds (N = players in ``meio``)
     special_count: int = 0
+    #: the public actions of this round so far, as ``(seat, action)``: every card
+    #: played (a wild lead with its declared suit) and every pile choice; no split
+    round_plays: tuple[tuple[int, int], ...] = ()
 
     @property
     def played(self) -> int:
@@ -212,6 +215,13 @@ def make_view(state: State, seat: int | None) -> View:
         is_over=state.is_over,
         specials=specials,
         special_count=cfg.special_count,
+        round_plays=tuple(
+            (s, a)
+            for s, a in state.history[state.round_starts()[-1].history_len :]
+            if not A.is_pack(a)
+        )
+        if state.phase is not Phase.OVER
+        else (),
     )
 
 
