@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -61,7 +62,7 @@ def _figure(name: str, caption: str, draw: Callable[[Any], None], height: float 
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
-    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg[svg.index("<svg"):], flags=re.S)
     return (f'<figure data-plot="{name}">{svg}<figcaption>{html.escape(caption)}'
             "</figcaption></figure>")
 
