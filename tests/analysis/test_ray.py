@@ -3,13 +3,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,51 +16,20 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Ray head of 2 CPUs on loopback whose workers import this checkout's meio."""
     try:
-        import ray
+        import ray  # noqa: F401
     except ModuleNotFoundError:
         if IN_CI:
             pytest.fail("Ray is not installed: pip install -e '.[cluster]'")
         pytest.skip("Ray is not installed (the cluster extra)")
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "RAY_USAGE_STATS_ENABLED": "0"}
-    ray_cli = Path(sys.executable).with_name("ray")
-    log = (tmp_path_factory.mktemp("ray") / "head.log").open("w")
-    proc = subprocess.Popen(
-        [str(ray_cli), "start", "--head", f"--port={port}", "--num-cpus=2",
-         "--include-dashboard=false", "--disable-usage-stats", "--block"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    address = f"127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the Ray head did not start (see {log.name})")
-                time.sleep(0.5)
+    from meio.analysis.cluster import local_head
+
+    log = tmp_path_factory.mktemp("ray") / "head.log"
+    with local_head(2, log=log, pythonpath=str(ROOT / "src")) as address:
         yield address
-    finally:
-        if ray.is_initialized():
-            ray.shutdown()
-        os.killpg(proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=3)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the head's own group: gcs, raylet, workers
-        proc.wait()
-        log.close()
 
 
 def test_ray_and_local_workers_give_the_same_summary(ray_head: str, tmp_path: Path) -> None:

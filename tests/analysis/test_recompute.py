@@ -22,7 +22,7 @@ from meio.sim import simulate
 
 def _games(run: tuple[Run, Path]) -> dict[str, np.ndarray]:
     frame = read_table(run[1] / "games.parquet")
-    return frame.cols
+    return {key: frame[key] for key in frame.cols}
 
 
 def _main(cols: dict[str, np.ndarray], table: str) -> np.ndarray:
@@ -96,7 +96,8 @@ def test_length_splits_and_specials_match_a_recount(small_run: tuple[Run, Path],
 
 def test_skill_gap_matches_a_recount_from_the_duplicates(
         small_run: tuple[Run, Path], summary: dict[str, Any]) -> None:
-    cols = read_table(small_run[1] / "duplicates.parquet").cols
+    frame = read_table(small_run[1] / "duplicates.parquet")
+    cols = {key: frame[key] for key in frame.cols}
     m = cols["table"] == "classic-4p"
     per_deal = []
     for deal in np.unique(cols["game"][m]):

@@ -7,7 +7,9 @@ wherever it ran. Every node of the cluster needs meio installed (the same versio
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 from meio.analysis.frame import Columns
@@ -71,3 +73,60 @@ class RayBackend:
 
     def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
         yield from ray_map(self.address, play_chunk, chunks)
+
+
+@contextlib.contextmanager
+def local_head(cpus: int = 2, log: Path | None = None,
+               pythonpath: str | None = None) -> Iterator[str]:
+    """Start a Ray head on loopback with ``cpus`` workers for as long as the block
+    runs (tests and benchmarks); yields its address. Only the processes this head
+    started are stopped at the end (its own process group)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    try:
+        import ray
+    except ModuleNotFoundError:
+        raise AnalysisError("a Ray head needs Ray: pip install 'meio[cluster]'") from None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("ray")), "start", "--head", f"--port={port}",
+         f"--num-cpus={cpus}", "--include-dashboard=false", "--disable-usage-stats",
+         "--block"], env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AnalysisError("the local Ray head did not start") from None
+                time.sleep(0.5)
+        yield f"127.0.0.1:{port}"
+    finally:
+        try:
+            import ray
+
+            if ray.is_initialized():
+                ray.shutdown()
+        except ModuleNotFoundError:
+            pass
+        os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=3)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if log:
+            out.close()  # type: ignore[union-attr]

@@ -17,18 +17,31 @@ def write_table(frame: Frame, path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    cols = {k: v for k, v in frame.cols.items() if k != "cluster"}
+    cols = {}
+    for key, col in frame.cols.items():
+        if key == "cluster":
+            continue
+        if key in frame.cats:
+            cols[key] = pa.DictionaryArray.from_arrays(col, frame.cats[key])
+        else:
+            cols[key] = pa.array(col)
     pq.write_table(pa.table(cols), path, compression="zstd")
 
 
 def read_table(path: Path) -> Frame:
     """A Parquet file written by :func:`write_table`, as a :class:`Frame`."""
-    import numpy as np
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pq.read_table(path)
-    return Frame({name: np.asarray(table.column(name).to_numpy(zero_copy_only=False))
-                  for name in table.column_names})
+    cols = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(pa.string())
+        values = col.to_numpy(zero_copy_only=False)
+        cols[name] = values.astype(str) if values.dtype == object else values
+    return Frame(cols)
 
 
 def write_run(run: Run, out: Path) -> list[Path]:

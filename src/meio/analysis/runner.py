@@ -296,7 +296,7 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
 
     def of(study: str) -> Frame:
         keys = sorted(plan.uses.get(study, ()))
-        return sp.where(np.isin(sp["cell"], keys)) if len(sp) else sp
+        return sp.where(sp.isin("cell", keys)) if len(sp) else sp
     out: dict[str, Any] = {
         "format": FORMAT,
         "spec": spec.to_json(),

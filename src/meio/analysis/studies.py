@@ -97,7 +97,7 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table]) -> Json:
         cards: Json = {}
         for card in C.SPECIALS:
             bit = 1 << (card - 60)
-            g = f if t.players == 5 else f.where(_holds(f["specials"], card))
+            g = f if t.players == 5 else f.where(_holds(f, card))
             if not len(g):
                 continue
             h, diff = _holder_diff(g, bit, t.partnership)
@@ -119,10 +119,9 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table]) -> Json:
     return out
 
 
-def _holds(sets: npt.NDArray[Any], card: int) -> npt.NDArray[np.bool_]:
+def _holds(f: Frame, card: int) -> npt.NDArray[np.bool_]:
     """Per row, whether the row's set of specials (``-1,A+,+.5,Q+``) includes ``card``."""
-    uniq, inv = np.unique(sets, return_inverse=True)
-    return np.array([card in _parse(str(u)) for u in uniq], dtype=bool)[inv]
+    return f.isin("specials", [s for s in f.distinct("specials") if card in _parse(s)])
 
 
 def _parse(text: str) -> tuple[int, ...]:
@@ -132,7 +131,7 @@ def _parse(text: str) -> tuple[int, ...]:
 
 def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
     rows: list[Json] = []
-    for subset in sorted(set(f["specials"].tolist())):
+    for subset in f.distinct("specials"):
         g = f.eq(specials=subset)
         means = [e.value for e in _by(g, "from_leader", "side_score", t.players)]
         offsets = g["from_leader"]
@@ -177,12 +176,12 @@ def skill(dup: Frame, tables: list[Table]) -> Json:
     for t in tables:
         f = dup.eq(table=t.key)
         pairs: Json = {}
-        for pair in sorted(set(f["pair"].tolist())) if len(f) else []:
+        for pair in f.distinct("pair"):
             g = f.eq(pair=pair)
             strong, weak = pair.split("-vs-")
             deals = g["game"]
             score = g["side_score"].astype(np.float64)
-            is_strong = g["bot"] == strong
+            is_strong = g.mask("bot", strong)
             per_deal = []
             for d in np.unique(deals):
                 m = deals == d
@@ -202,10 +201,10 @@ def skill(dup: Frame, tables: list[Table]) -> Json:
             lo, hi = bootstrap(eta2, g["cluster"], reps=100)
             pairs[pair] = {
                 "weaker_minus_stronger": gap.to_json(),
-                "mean_score": {b: cluster_mean(score[g["bot"] == b], g["cluster"][
-                    g["bot"] == b]).to_json() for b in (strong, weak)},
-                "match_win": {b: cluster_mean(first["match_win"][first["bot"] == b],
-                                              first["cluster"][first["bot"] == b]).to_json()
+                "mean_score": {b: cluster_mean(score[g.mask("bot", b)], g["cluster"][
+                    g.mask("bot", b)]).to_json() for b in (strong, weak)},
+                "match_win": {b: cluster_mean(first["match_win"][first.mask("bot", b)],
+                                              first["cluster"][first.mask("bot", b)]).to_json()
                               for b in (strong, weak)},
                 "skill_share": Estimate(share, lo, hi, gap.n).to_json(),
             }
@@ -311,7 +310,7 @@ def rules(frame: Frame, spec: AnalysisSpec) -> Json:
         for t in sorted((t for t in tables if t.default_options == base),
                         key=lambda t: t != base):
             f = frame.eq(table=t.key)
-            for engine in sorted(set(f["engine"].tolist())) if len(f) else []:
+            for engine in f.distinct("engine"):
                 g = f.eq(engine=engine)
                 mean = cluster_mean(g["side_score"], g["cluster"])
                 first = g.eq(round=0, seat=0)
