@@ -42,6 +42,8 @@ def seats(frame: Frame, tables: list[Table]) -> Json:
     """Round score, round wins and match wins by seat, counted from the round's leader
     and from the match's first leader; the gap between the best and worst seat."""
     out: Json = {}
+    frame = frame.select("table", "round", "from_leader", "from_first_leader", "side_score",
+                         "round_win", "match_win")
     for t in tables:
         f = frame.eq(table=t.key)
         if not len(f):
