@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.base import register
-from meio.bots.playout import Evaluator, evaluator
+from meio.bots.base import seat_of
+from meio.bots.playout import Evaluator
 from meio.bots.policy import choose_pack, rank_packs
 from meio.engine import Phase, State, View, sample_world
 from meio.engine import actions as A
@@ -68,8 +68,7 @@ def decision_seed(seed: int, view: View) -> int:
 def split_worlds(view: View, count: int, rng: random.Random) -> list[State]:
     """Worlds for judging ``view.seat``'s split: every other seat has split with the
     heuristic, so this seat is the one to act."""
-    seat = view.seat
-    assert seat is not None
+    seat = seat_of(view)
     n = view.config.players
     fresh = dataclasses.replace(
         view, split_done=(False,) * n, seats_to_act=tuple(range(n)), pack=0
@@ -91,8 +90,7 @@ def _pack_of(action: int) -> int:
 
 def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
     """Lower is better: own mean score, or own minus the other side's (2 players, teams)."""
-    seat = view.seat
-    assert seat is not None
+    seat = seat_of(view)
     cfg = view.config
     own = means[:, seat]
     if cfg.players == 2 or cfg.partnership:
@@ -109,7 +107,7 @@ class SearchBot:
                  budget: Level | None = None, evaluate: Evaluator | None = None,
                  policy: str = "heuristic") -> None:
         """``level`` picks a budget from :data:`LEVELS`; ``budget`` overrides it;
-        ``evaluate`` replaces the playout engine (default: ``meio.sim`` when present)."""
+        ``evaluate`` replaces the playout engine (default: ``meio.sim``)."""
         if level not in LEVELS:
             raise ValueError(f"search level {level} does not exist; choose 1, 2 or 3")
         self.seed = seed
@@ -122,7 +120,10 @@ class SearchBot:
     @property
     def evaluate(self) -> Evaluator:
         if self._evaluate is None:
-            self._evaluate = evaluator()  # resolved on first use: construction stays cheap
+            # imported on first use: building a bot does not load the compiled core
+            from meio.sim import evaluate_actions
+
+            self._evaluate = evaluate_actions
         return self._evaluate
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
@@ -150,17 +151,3 @@ class SearchBot:
         means = self.evaluate(worlds, packs, self.budget.split_playouts, rng.getrandbits(32),
                               self.policy)
         return packs[int(np.argmin(objective(means, view)))]
-
-
-
-
-def _factory(level: int) -> Callable[[int], SearchBot]:
-    def make(seed: int) -> SearchBot:
-        return SearchBot(seed, level)
-
-    return make
-
-
-register("search", _factory(DEFAULT_LEVEL))
-for _level in LEVELS:
-    register(f"search:{_level}", _factory(_level))

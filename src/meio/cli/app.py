@@ -37,9 +37,11 @@ def _root(
 
 
 def bot_table(
-    edition: str, players: int, partnership: bool, seed: int, bot: str
+    edition: str, players: int, partnership: bool, seed: int, bot: str,
+    wild_lead: str = "declare", reveal_specials: bool = True,
 ) -> tuple[MatchConfig, list[Bot]]:
-    """A match configuration and one ``bot`` per seat, or exit 2 with the reason."""
+    """A match configuration (with the table options of RULES.md §10) and one ``bot``
+    per seat, or exit 2 with the reason."""
     from meio.bots import make_bot
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
@@ -50,6 +52,8 @@ def bot_table(
             players=players,
             partnership=partnership,
             seed=seed,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            reveal_specials=reveal_specials,
         )
         bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     except (MeioError, ValueError) as exc:

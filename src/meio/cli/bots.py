@@ -6,11 +6,15 @@ import csv
 import json
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+
+if TYPE_CHECKING:
+    from meio.engine import MatchConfig
 
 
 def _fail(message: str) -> typer.Exit:
@@ -36,6 +40,8 @@ def advise(
     top: Annotated[int, typer.Option(help="candidates to show")] = 5,
     seed: Annotated[int, typer.Option(help="seed of the simulation")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Rank packs for a 13-card hand by expected round score, and say why the best balances."""
     from rich.console import Console
@@ -55,7 +61,8 @@ def advise(
         special_ids = _specials(edition, players, mask, specials)
         cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                           partnership=partnership, specials=special_ids, seed=seed,
-                          first_leader=leader)
+                          first_leader=leader, wild_lead=wild_lead,  # type: ignore[arg-type]
+                          reveal_specials=not hide_specials)
         if not 0 <= seat < players:
             raise _fail(f"seat {seat} is not a seat of a {players}-player table")
         outside = mask & ~cfg.deck
@@ -106,13 +113,11 @@ def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple
     return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
 
 
-def _deal(cfg: object, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
+def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
     """Some deal giving ``seat`` its hand; the others' cards are placeholders the advisor
     never sees (it reads only the seat's view)."""
-    from meio.engine import MatchConfig
     from meio.engine import cards as C
 
-    assert isinstance(cfg, MatchConfig)
     rest = C.cards_of(cfg.deck & ~hand)
     random.Random(seed).shuffle(rest)
     hands = []
@@ -140,6 +145,8 @@ def tournament(
     out: Annotated[Path, typer.Option(help="folder for records and the summary")] = Path(
         "tournament"),
     as_json: Annotated[bool, typer.Option("--json", help="print the summary JSON")] = False,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Play duplicate matches between bots and report who is better.
 
@@ -165,10 +172,13 @@ def tournament(
     if matches < 1 or jobs < 1:
         raise _fail("--matches and --jobs must be at least 1")
     try:
-        MatchConfig(edition=edition, players=players, partnership=partnership)  # type: ignore[arg-type]
+        config = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
+                             partnership=partnership, wild_lead=wild_lead,  # type: ignore[arg-type]
+                             reveal_specials=not hide_specials)
     except MeioError as exc:
         raise _fail(str(exc)) from None
-    spec = TournamentSpec(names, players, edition, partnership, matches, seed)  # type: ignore[arg-type]
+    spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
+                          wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
     total = matches * len(lineups(names, players))
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
@@ -187,7 +197,8 @@ def tournament(
     if as_json:
         typer.echo(json.dumps(summary.to_json(), indent=1))
         return
-    table = Table(title=f"{players}-player {edition}{' partnership' if partnership else ''}: "
+    table = Table(title=f"{players}-player {edition}{' partnership' if partnership else ''} "
+                        f"({rules_text(config.wild_lead, config.reveal_specials)}): "
                         f"{summary.deals} deals, {summary.games} matches")
     for col in ("bot", "matches", "wins", "win %", "mean round score", "95% CI", "rating"):
         table.add_column(col)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app, bot_table
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meio.engine.tricks import Trick
 
 
 @app.command()
@@ -18,6 +24,8 @@ def demo(
     seed: Annotated[int, typer.Option(help="random seed")] = 1,
     bot: Annotated[str, typer.Option(help="the bot that plays every seat")] = "random",
     delay: Annotated[float, typer.Option(help="seconds to pause after each trick")] = 0.0,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Bots play a whole match; every trick is shown as it is played."""
     from rich.console import Console
@@ -27,13 +35,17 @@ def demo(
     from meio.engine import cards as C
 
     console = Console(highlight=False)
-    config, bots = bot_table(edition, players, partnership, seed, bot)
+    config, bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
+                             not hide_specials)
     state = State.new(config)
     specials = " ".join(C.card_code(s) for s in config.special_cards) or "none"
+    if not config.reveal_specials and config.special_cards:
+        specials = f"{len(config.special_cards)}, not shown"
     console.print(
         f"[bold]MEIO[/] {config.edition} edition, {players} players"
         f"{' in partnership' if partnership else ''}; specials: {specials}; bots: {bot}"
     )
+    console.print(f"table options: {rules_text(config.wild_lead, config.reveal_specials)}")
     round_seen = -1
     tricks_seen = 0
     while not state.is_over:
@@ -74,13 +86,9 @@ def demo(
     console.print("[bold green]winner[/] " + ", ".join(f"seat {w}" for w in state.winners))
 
 
-def _show_trick(console: object, k: int, trick: object) -> None:
-    from rich.console import Console
-
+def _show_trick(console: Console, k: int, trick: Trick) -> None:
     from meio.engine import cards as C
-    from meio.engine.tricks import Trick
 
-    assert isinstance(console, Console) and isinstance(trick, Trick)
     texts = [C.card_code(c) for _, c in trick.plays]
     if trick.declared >= 0:
         texts[0] += "=" + C.SUITS[trick.declared]

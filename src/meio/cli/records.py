@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app, bot_table
+from meio.cli.options import HideSpecialsOption, WildLeadOption
 
 
 def _fail(message: str) -> typer.Exit:
@@ -69,6 +70,8 @@ def deal(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="write here instead of printing")
     ] = None,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Play a whole match with bots and print its meio-record/1 record.
 
@@ -79,7 +82,8 @@ def deal(
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    config, bots = bot_table(edition, players, partnership, seed, bot)
+    config, bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
+                             not hide_specials)
     state = play_match(config, bots)
     text = Record.from_state(state).to_text()
     if output is None:

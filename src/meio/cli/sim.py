@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
 
 
 @app.command()
@@ -31,6 +32,8 @@ def simulate(
         Path | None,
         typer.Option(help="write the games as meio-record/1 lines (JSON Lines) to this file"),
     ] = None,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
     """Play many seeded rounds or matches; print throughput and score statistics."""
     from meio.engine import MatchConfig
@@ -50,6 +53,8 @@ def simulate(
                 C.parse_card(x) for x in specials.replace(",", " ").split()
             ),
             seed=seed,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            reveal_specials=not hide_specials,
         )
         started = time.perf_counter()
         from meio.sim import simulate as run
@@ -69,14 +74,16 @@ def simulate(
     typer.echo(
         f"{count} {unit}{'' if rounds is not None else f' ({played} rounds)'}, "
         f"{config.edition} edition, {players} players{team}, "
-        f"specials {specials_text}, policy {policy}, {jobs} job(s), seed {seed}"
+        f"specials {specials_text}, {rules_text(config.wild_lead, config.reveal_specials)}, "
+        f"policy {policy}, {jobs} job(s), seed {seed}"
     )
     typer.echo(
         f"time {elapsed:.3f} s (+ {loaded - started:.2f} s loading the core): "
         f"{res.cards_played / elapsed:,.0f} cards/s, {played / elapsed:,.0f} rounds/s"
     )
     scores = res.team_scores if partnership else res.scores
-    assert scores is not None
+    if scores is None:
+        raise typer.BadParameter("the simulation kept no per-round scores to summarise")
     played_mask = res.rounds_played[:, None] > range(scores.shape[1])
     per_round = scores[played_mask]
     columns = ["team 0+2", "team 1+3"] if partnership else [f"seat {p}" for p in range(players)]

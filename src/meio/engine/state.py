@@ -7,7 +7,7 @@
 >>> import random
 >>> rng = random.Random(0)
 >>> while not st.is_over:
-...     st.apply(rng.choice(st.legal_actions()))
+...     _ = st.apply(rng.choice(st.legal_actions()))
 >>> len(st.rounds), st.is_over
 (3, True)
 """
