@@ -17,6 +17,7 @@ SMALL = AnalysisSpec(
     games=300,
     seed=11,
     skill_pairs=(("heuristic", "random"),),
+    engine_share=50,
 )
 
 

@@ -37,7 +37,7 @@ def test_ray_and_local_workers_give_the_same_summary(ray_head: str, tmp_path: Pa
 
     spec = AnalysisSpec(questions=("seats", "skill", "length"), players=(3,),
                         editions=("meio",), games=400, seed=21, chunk=20,
-                        skill_pairs=(("heuristic", "random"),))
+                        skill_pairs=(("heuristic", "random"),), engine_share=50)
     by_ray = run_analysis(spec, tmp_path / "ray", RayBackend(ray_head))
     local = run_analysis(spec, tmp_path / "local", LocalBackend(2))
     assert len(list((tmp_path / "ray" / "chunks").iterdir())) > 10  # many tasks

@@ -30,12 +30,12 @@ STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
 POLICIES = ("random", "heuristic", "search")
 #: skill pairs compared on duplicate deals: (stronger, weaker)
 SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
-#: games of an engine-played cell per games of a core-played one (engine bots are
-#: ~1,000x slower than the core; the search bot another ~200x slower)
-ENGINE_SHARE = 50
+#: default games of a core-played cell per game of an engine-played one (engine bots
+#: are ~1,000x slower than the core; the search bot another ~200x slower)
+ENGINE_SHARE = 200
 #: core-played games are seeded by blocks of this many games (see Chunk.block_seed)
 BLOCK = 500
-SEARCH_SHARE = 1000
+SEARCH_SHARE = 10_000
 
 
 class AnalysisError(MeioError, ValueError):
@@ -166,6 +166,8 @@ class AnalysisSpec:
     seed: int = 0
     chunk: int = 5000  #: most games of one core chunk
     skill_pairs: tuple[tuple[str, str], ...] = SKILL_PAIRS  #: (stronger, weaker) bots
+    engine_share: int = ENGINE_SHARE  #: table games per engine-played game (bots)
+    search_share: int = SEARCH_SHARE  #: table games per game with a search bot
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -190,6 +192,8 @@ class AnalysisSpec:
             raise AnalysisError(f"--ci must be a positive interval width, not {self.ci}")
         if any(a not in POLICIES or b not in POLICIES or a == b for a, b in self.skill_pairs):
             raise AnalysisError(f"a skill pair is two different bots of {', '.join(POLICIES)}")
+        if self.engine_share < 1 or self.search_share < 1:
+            raise AnalysisError("engine_share and search_share must be at least 1")
         if self.max_games < self.games:
             raise AnalysisError("--max-games must be at least the first wave's games")
         if not self.tables():

@@ -27,8 +27,6 @@ import numpy as np
 from meio.analysis import studies
 from meio.analysis.frame import Columns, Frame
 from meio.analysis.plan import (
-    ENGINE_SHARE,
-    SEARCH_SHARE,
     AnalysisError,
     AnalysisSpec,
     Cell,
@@ -94,16 +92,16 @@ def cost(cell: Cell) -> int:
     return SEARCH_COST if cell.policy == "search" else ENGINE_COST
 
 
-def games_of(cell: Cell, table_games: int) -> int:
+def games_of(spec: AnalysisSpec, cell: Cell, table_games: int) -> int:
     """A cell's games when its table is given ``table_games``: core cells share the
     table's games between the sets of specials; engine cells play fewer
-    (:data:`ENGINE_SHARE`, :data:`SEARCH_SHARE`); at least 2 so an interval exists."""
+    (``spec.engine_share``, ``spec.search_share``); at least 2 so an interval exists."""
     if cell.pair is not None:
-        share = SEARCH_SHARE if "search" in cell.pair else ENGINE_SHARE
+        share = spec.search_share if "search" in cell.pair else spec.engine_share
         return max(2, math.ceil(table_games / share))
     sets = len(cell.table.special_sets())
     share = 1 if on_core(cell) else (
-        SEARCH_SHARE if cell.policy == "search" else ENGINE_SHARE)
+        spec.search_share if cell.policy == "search" else spec.engine_share)
     return max(2, math.ceil(table_games / share / sets))
 
 
@@ -236,7 +234,7 @@ def run_analysis(
         waves += 1
         todo: list[Chunk] = []
         for cell, group in cells.items():
-            want = games_of(cell, target[group])
+            want = games_of(spec, cell, target[group])
             todo.extend(chunks_for(spec, cell, played[cell], want))
             played[cell] = max(played[cell], want)
         total_cost = done_cost + sum(cost(c.cell) * c.count for c in todo)

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption
 
 
 @app.command()
@@ -23,9 +24,8 @@ def analyze(
     partnership: Annotated[bool | None, typer.Option(
         "--partnership/--no-partnership",
         help="only partnership tables / only plain ones (default: both)")] = None,
-    wild_lead: Annotated[str, typer.Option(help="table option: declare or next")] = "declare",
-    hide_specials: Annotated[bool, typer.Option(
-        help="table option: the specials in the deck are not revealed")] = False,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
     policy: Annotated[str, typer.Option(help="random, heuristic or search")] = "heuristic",
     games: Annotated[int | None, typer.Option(help="games per table")] = None,
     ci: Annotated[float | None, typer.Option(
