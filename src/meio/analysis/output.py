@@ -1,4 +1,5 @@
-"""Writing an analysis to its folder: ``summary.json``, ``report.html`` and the raw
+"""Writing an analysis to its folder: ``summary.json``, ``report.html``,
+``findings.md`` (the headline figures as Markdown tables) and the raw
 tables as Parquet (``games.parquet``: one row per game, round and seat of self-play;
 ``duplicates.parquet``: one row per deal, rotation, round and seat of the skill pairs)."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from meio.analysis.findings import findings
 from meio.analysis.frame import Frame
 from meio.analysis.report import render
 from meio.analysis.runner import Run
@@ -47,9 +49,10 @@ def read_table(path: Path) -> Frame:
 def write_run(run: Run, out: Path) -> list[Path]:
     """Write everything a run produced into ``out``; the paths written."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "summary.json", out / "report.html"]
+    paths = [out / "summary.json", out / "report.html", out / "findings.md"]
     paths[0].write_text(json.dumps(run.summary, indent=1, sort_keys=True) + "\n")
     paths[1].write_text(render(run.summary))
+    paths[2].write_text(findings(run.summary))
     if len(run.selfplay):
         paths.append(out / "games.parquet")
         write_table(run.selfplay, paths[-1])
