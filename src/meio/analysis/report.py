@@ -218,13 +218,19 @@ def _splits(s: Json) -> str:
     return "".join(parts)
 
 
+def _reading(key: str, entry: Json) -> str:
+    """A variant's bar name: its reading, and whether the engine played it."""
+    table = key.split("@")[0]
+    name = "wild lead next" if table.endswith("-next") else (
+        "specials hidden" if table.endswith("-hidden") else "default")
+    return name + (" (engine)" if entry.get("engine") else "")
+
+
 def _rules(s: Json) -> str:
-    groups = {e["label"]: {v["label"].split("(")[-1].rstrip(")") if "(" in v["label"]
-                           else "default": v["mean_round_score"]
-                           for v in e["variants"].values()} for e in s.values()}
-    last = {e["label"]: {v["label"].split("(")[-1].rstrip(")") if "(" in v["label"]
-                         else "default": v["decided_in_last_round"]
-                         for v in e["variants"].values()} for e in s.values()}
+    groups = {e["label"]: {_reading(k, v): v["mean_round_score"]
+                           for k, v in e["variants"].items()} for e in s.values()}
+    last = {e["label"]: {_reading(k, v): v["decided_in_last_round"]
+                         for k, v in e["variants"].items()} for e in s.values()}
     parts = [_figure("rules-score", "Mean round score under each reading of the table "
                      "options (RULES.md §10).", lambda ax: _bars(ax, groups, "mean round score")),
              _figure("rules-last", "How often the last round decides the match, by reading.",
