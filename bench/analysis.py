@@ -8,7 +8,7 @@ compiled core: 5 cells (one per set of 4 specials), chunks of ``--chunk`` games.
 The overhead per task is measured with tasks of a single game: wall time per task
 with 2 workers, less the time the game itself takes. Every run starts in a fresh
 folder (nothing resumed) after a warm-up run that loads the compiled core in each
-worker.
+worker (local workers, like Ray's, stay up between runs of one backend).
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def main() -> None:
             wall, games = timed(work, backend)
             t_wall, t_tasks = timed(tiny, backend)
             rows.append((name, games, wall, t_wall, t_tasks))
+            if isinstance(backend, LocalBackend):
+                backend.close()
     one_game = rows[0][2] / rows[0][1]  # seconds of one game in one process
     print(f"workload: {args.games:,} games of meio 4p (heuristic, compiled core), "
           f"{args.chunk:,}-game tasks; overhead: {args.tiny} one-game tasks of meio 5p")

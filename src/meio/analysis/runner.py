@@ -53,33 +53,50 @@ class Backend(Protocol):
 
 
 class LocalBackend:
-    """``jobs`` worker processes on this machine (1: in this process)."""
+    """``jobs`` worker processes on this machine (1: in this process).
+
+    The worker processes start with the first chunks and stay (with the compiled
+    core loaded) for every later wave, until :meth:`close`."""
 
     def __init__(self, jobs: int = 1) -> None:
         if jobs < 1:
             raise AnalysisError(f"--jobs must be at least 1, not {jobs}")
         self.jobs = jobs
+        self._pool: Any = None
 
     def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
         if self.jobs == 1 or len(chunks) <= 1:
             for c in chunks:
                 yield c, play_chunk(c)
             return
-        import multiprocessing
-        import sys
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx) as pool:
-            pending = {pool.submit(play_chunk, c): c for c in chunks}
-            try:
-                while pending:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        yield pending.pop(fut), fut.result()
-            finally:
-                for fut in pending:
-                    fut.cancel()
+        pool = self._start()
+        pending = {pool.submit(play_chunk, c): c for c in chunks}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield pending.pop(fut), fut.result()
+        except BaseException:
+            self.close()  # Ctrl-C or a failed chunk: stop the workers now
+            raise
+
+    def _start(self) -> Any:
+        if self._pool is None:
+            import multiprocessing
+            import sys
+            from concurrent.futures import ProcessPoolExecutor
+
+            ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (pending chunks are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def cost(cell: Cell) -> int:

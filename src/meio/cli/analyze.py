@@ -84,7 +84,11 @@ def analyze(
                 bar.update(task, completed=done, total=max(total, 1.0),
                            description=f"games {count:,}")
 
-            run = run_analysis(spec, out, backend, progress=show)
+            try:
+                run = run_analysis(spec, out, backend, progress=show)
+            finally:
+                if isinstance(backend, LocalBackend):
+                    backend.close()
         paths = write_run(run, out)
     except KeyboardInterrupt:
         console.print(f"interrupted: the finished chunks are saved in {out}/chunks; run the "
