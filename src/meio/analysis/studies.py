@@ -184,11 +184,12 @@ def skill(dup: Frame, tables: list[Table]) -> Json:
             deals = g["game"]
             score = g["side_score"].astype(np.float64)
             is_strong = g.mask("bot", strong)
-            per_deal = []
-            for d in np.unique(deals):
-                m = deals == d
-                per_deal.append(score[m & ~is_strong].mean() - score[m & is_strong].mean())
-            gap = mean_ci(per_deal)
+            _, deal = np.unique(deals, return_inverse=True)
+            weak_mean = np.bincount(deal, weights=score * ~is_strong) / np.bincount(
+                deal, weights=(~is_strong).astype(np.float64))
+            strong_mean = np.bincount(deal, weights=score * is_strong) / np.bincount(
+                deal, weights=is_strong.astype(np.float64))
+            gap = mean_ci(weak_mean - strong_mean)
 
             def eta2(w: npt.NDArray[Any], s: npt.NDArray[Any] = score,
                      k: npt.NDArray[Any] = is_strong) -> float:
@@ -275,7 +276,6 @@ def length(frame: Frame, tables: list[Table]) -> Json:
         scores = f["side_score"].astype(np.int64)
         dist = np.bincount(scores, minlength=14)[:14]
         rounds = np.bincount(first["rounds"].astype(np.int64), minlength=4)[1:4]
-        winners = f.eq(seat=0)
         totals = f.eq(round=0)["total"].astype(np.int64)
         out[t.key] = {
             "label": t.label,
@@ -285,7 +285,6 @@ def length(frame: Frame, tables: list[Table]) -> Json:
             "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
             "decided_in_last_round": mean_ci(first["decided_last"]).to_json(),
             "mean_match_total": cluster_mean(totals, f.eq(round=0)["cluster"]).to_json(),
-            "rows": len(winners),
         }
     return out
 
