@@ -31,7 +31,7 @@ def analyze(
     ci: Annotated[float | None, typer.Option(
         help="play until every headline 95%% interval is narrower than this")] = None,
     max_games: Annotated[int, typer.Option(help="most games per table with --ci")] = 1_000_000,
-    jobs: Annotated[int, typer.Option(help="local worker processes")] = 1,
+    jobs: Annotated[int, typer.Option(help="local worker processes (not with --ray)")] = 1,
     ray: Annotated[str | None, typer.Option(
         help="Ray cluster address (HOST:PORT or auto); needs meio[cluster]")] = None,
     seed: Annotated[int, typer.Option(help="seed of every game")] = 0,
