@@ -153,3 +153,22 @@ def test_joins_bad_hellos_and_floods_are_rate_limited(
             assert [a["type"] for a in answers] == ["pong"] * 5 + ["error"] * 3
             assert {a.get("code") for a in answers[5:]} == {"rate_limited"}
     no_tracebacks(caplog)
+
+
+def test_any_text_in_a_request_body_gets_an_answer_not_a_server_error(
+    client: TestClient,
+) -> None:
+    import json
+
+    table = create(client, players=2, name="Ana")
+    url = f"/api/tables/{table['table_id']}/join"
+    for path, body in ((url, {"invite": "\ud800", "name": "B"}),
+                       (url, {"invite": table["invite"], "name": "\ud800"}),
+                       (url, {"invite": table["invite"], "name": "B", "seat": "\ud800"}),
+                       ("/api/mine", {"tokens": ["\ud800"]}),
+                       ("/api/tables", {"specials": ["\ud800"]}),
+                       ("/api/tables", {"seats": [{"kind": "\ud800"}], "players": 2})):
+        r = client.post(path, content=json.dumps(body),
+                        headers={"content-type": "application/json"})
+        assert r.status_code < 500, (body, r.text)
+        assert "\\ud800" not in r.text or path == "/api/tables", r.text

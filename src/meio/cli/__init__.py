@@ -6,10 +6,15 @@ from __future__ import annotations
 import importlib
 
 from meio.cli.app import app
+from meio.i18n import detect_language, set_language
+
+# messages and help follow LANG / LC_ALL (``meio play --lang`` overrides it for a game)
+set_language(detect_language())
 
 #: modules that register commands on :data:`app`
 COMMAND_MODULES = (
     "meio.cli.play",
+    "meio.cli.learn",
     "meio.cli.serve",
     "meio.cli.records",
     "meio.cli.demo",

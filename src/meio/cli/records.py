@@ -12,6 +12,7 @@ import typer
 
 from meio.cli.app import app, bot_table
 from meio.cli.options import HideSpecialsOption, WildLeadOption
+from meio.i18n import _
 
 
 def _fail(message: str) -> typer.Exit:
@@ -90,4 +91,4 @@ def deal(
         typer.echo(text)
     else:
         output.write_text(text + "\n", encoding="utf-8")
-        typer.echo(f"wrote {output} (seed {seed})", err=True)
+        typer.echo(_("wrote {file} (seed {seed})").format(file=output, seed=seed), err=True)

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.i18n import _
 
 
 @app.command()
@@ -30,8 +31,9 @@ def serve(
     shown = settings.database_url
     if "@" in shown:  # hide a password in a PostgreSQL URL
         shown = shown.split("://", 1)[0] + "://…@" + shown.rsplit("@", 1)[1]
-    typer.echo(f"meio: database {shown}")
-    typer.echo(f"meio: open http://{host}:{port}/ in a browser (Ctrl-C stops)", err=False)
+    typer.echo("meio: " + _("database {url}").format(url=shown))
+    url = f"http://{host}:{port}/"
+    typer.echo("meio: " + _("open {url} in a browser (Ctrl-C stops)").format(url=url))
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536
     )

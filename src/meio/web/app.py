@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -87,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="meio", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -104,6 +108,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "history.html")
 
     return app
+
+
+class _AsciiJSON(JSONResponse):
+    """JSON in ASCII: any text a client sent (a lone surrogate too) can be sent back."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":"),
+                          default=str).encode()
+
+
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    """422 with what is wrong where, without echoing the input back."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+              for e in errors]
+    return _AsciiJSON({"detail": detail}, status_code=422)
 
 
 def _warm_core() -> None:

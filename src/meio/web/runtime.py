@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meio.bots.advisor import Advice, advise_view
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Outcome, Phase, State
+from meio.engine import (
+    IllegalActionError,
+    MatchConfig,
+    MeioError,
+    Outcome,
+    Phase,
+    State,
+    replay_steps,
+)
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import protocol as P
@@ -64,7 +72,7 @@ def same_secret(given: str, secret: str) -> bool:
     >>> same_secret("abc", "abc"), same_secret("ábc", "abc")
     (True, False)
     """
-    return secrets.compare_digest(given.encode(), secret.encode())
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())
 
 
 def bot_seed(match_seed: int, seat: int, turn: int) -> int:
@@ -168,11 +176,12 @@ class TableRuntime:
         since = match.created_at
         after: list[tuple[State, Outcome]] = []
         accepted: dict[tuple[int, str], int] = {}
-        for ev in events:
-            before = (state.phase, state.round_index)
-            outcome = state.apply(A.parse_action(ev.action), ev.seat)
+        before = (state.phase, state.round_index)
+        steps = replay_steps(config, ((ev.seat, A.parse_action(ev.action)) for ev in events))
+        for ev, (state, outcome) in zip(events, steps, strict=True):
             after.append((state.clone(), outcome))
             since = self._turn_start(before, state, since, ev.created_at)
+            before = (state.phase, state.round_index)
             if ev.client_id:
                 accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)

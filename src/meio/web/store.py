@@ -35,7 +35,8 @@ def new_id(nbytes: int = 9) -> str:
 
 def hash_token(token: str) -> str:
     """The SHA-256 of a seat token (the only form the server keeps)."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: any text a client sends hashes (and matches nothing), none raises
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
