@@ -118,3 +118,23 @@ def test_rule_tables_leave_out_readings_that_change_nothing() -> None:
     assert keys == {"meio-3p", "meio-3p-next", "meio-3p-hidden", "meio-5p", "meio-5p-next",
                     "classic-3p"}
     assert Table("meio", 4, True, "next", False).key == "meio-4p-team-next-hidden"
+
+
+def test_rate_intervals_stay_between_0_and_1(summary: dict[str, Any]) -> None:
+    for e in summary["studies"]["seats"].values():
+        for x in e["match_win_by_first_leader_offset"] + e["round_win_by_leader_offset"]:
+            assert 0.0 <= x["ci95"][0] <= x["value"] <= x["ci95"][1] <= 1.0
+    for e in summary["studies"]["skill"].values():
+        for pair in e["pairs"].values():
+            for x in pair["match_win"].values():
+                assert 0.0 <= x["ci95"][0] <= x["ci95"][1] <= 1.0
+
+
+def test_each_reading_is_played_where_it_is_played_faithfully() -> None:
+    from meio.analysis.play import core_knows_next, core_plays
+
+    hidden = Table("meio", 3, reveal_specials=False)
+    assert core_plays(hidden, "random")  # random play knows nothing to hide
+    assert not core_plays(hidden, "heuristic")  # the core's heuristic knows the deck
+    assert core_plays(Table("meio", 3, wild_lead="next"), "heuristic") == core_knows_next()
+    assert not core_plays(Table("meio", 3), "search")

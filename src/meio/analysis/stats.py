@@ -39,6 +39,11 @@ class Estimate:
         """Whether the interval excludes 0 (for differences)."""
         return self.low > 0 or self.high < 0
 
+    def rate(self) -> Estimate:
+        """This estimate of a rate, its interval kept within [0, 1] (the normal
+        approximation can overshoot with few games or a rate near 0 or 1)."""
+        return Estimate(self.value, max(self.low, 0.0), min(self.high, 1.0), self.n, self.rows)
+
     def to_json(self) -> dict[str, Any]:
         return {"value": _r(self.value), "ci95": [_r(self.low), _r(self.high)], "n": self.n,
                 "rows": self.rows}

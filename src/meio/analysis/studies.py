@@ -50,9 +50,9 @@ def seats(frame: Frame, tables: list[Table]) -> Json:
             continue
         p = t.players
         score = _by(f, "from_leader", "side_score", p)
-        wins = _by(f, "from_leader", "round_win", p)
+        wins = [e.rate() for e in _by(f, "from_leader", "round_win", p)]
         first = f.eq(round=0)
-        match = _by(first, "from_first_leader", "match_win", p)
+        match = [e.rate() for e in _by(first, "from_first_leader", "match_win", p)]
         best = int(np.nanargmin([e.value for e in score]))
         worst = int(np.nanargmax([e.value for e in score]))
         gap = _paired(f, "from_leader", worst, best, "side_score")
@@ -109,10 +109,12 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table]) -> Json:
                 "holder_minus_others": cluster_mean(diff, h["cluster"]).to_json(),
                 "kept_first_half": cluster_mean(diff[~second], h["cluster"][~second]).to_json(),
                 "kept_second_half": cluster_mean(diff[second], h["cluster"][second]).to_json(),
-                "share_kept_second_half": cluster_mean(second, h["cluster"]).to_json(),
-                "wins_its_trick": cluster_mean(won, h["cluster"]).to_json(),
-                "wins_first_half": cluster_mean(won[~second], h["cluster"][~second]).to_json(),
-                "wins_second_half": cluster_mean(won[second], h["cluster"][second]).to_json(),
+                "share_kept_second_half": cluster_mean(second, h["cluster"]).rate().to_json(),
+                "wins_its_trick": cluster_mean(won, h["cluster"]).rate().to_json(),
+                "wins_first_half": cluster_mean(won[~second],
+                                                h["cluster"][~second]).rate().to_json(),
+                "wins_second_half": cluster_mean(won[second],
+                                                 h["cluster"][second]).rate().to_json(),
             }
         entry: Json = {"label": t.label, "cards": cards}
         if t.players < 5:
@@ -207,7 +209,8 @@ def skill(dup: Frame, tables: list[Table]) -> Json:
                 "mean_score": {b: cluster_mean(score[g.mask("bot", b)], g["cluster"][
                     g.mask("bot", b)]).to_json() for b in (strong, weak)},
                 "match_win": {b: cluster_mean(first["match_win"][first.mask("bot", b)],
-                                              first["cluster"][first.mask("bot", b)]).to_json()
+                                              first["cluster"][first.mask("bot", b)]
+                                              ).rate().to_json()
                               for b in (strong, weak)},
                 "skill_share": Estimate(share, lo, hi, gap.n).to_json(),
             }
@@ -283,7 +286,7 @@ def length(frame: Frame, tables: list[Table]) -> Json:
             "round_score_distribution": (dist / max(dist.sum(), 1)).round(6).tolist(),
             "match_rounds_distribution": (rounds / max(rounds.sum(), 1)).round(6).tolist(),
             "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
-            "decided_in_last_round": mean_ci(first["decided_last"]).to_json(),
+            "decided_in_last_round": mean_ci(first["decided_last"]).rate().to_json(),
             "mean_match_total": cluster_mean(totals, f.eq(round=0)["cluster"]).to_json(),
         }
     return out
@@ -321,7 +324,7 @@ def rules(frame: Frame, spec: AnalysisSpec) -> Json:
                     "engine": bool(engine),
                     "mean_round_score": mean.to_json(),
                     "seat_gap": gap,
-                    "decided_in_last_round": mean_ci(first["decided_last"]).to_json(),
+                    "decided_in_last_round": mean_ci(first["decided_last"]).rate().to_json(),
                     "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
                 }
                 if t == base:
@@ -351,7 +354,7 @@ def _formats(f: Frame) -> Json:
     by_totals = s[:, :, 0].sum(1) < s[:, :, 1].sum(1)
     return {"three_round_matches": int(games.size),
             "share_of_matches": round(float(games.size / np.unique(f["cluster"]).size), 6),
-            "winners_differ": mean_ci(by_victories != by_totals).to_json()}
+            "winners_differ": mean_ci(by_victories != by_totals).rate().to_json()}
 
 
 # -- what --ci waits on ------------------------------------------------------------------
