@@ -15,7 +15,8 @@ CHROMIUM = "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 #: every plot the report of a run of all six studies must hold
 PLOTS = {"seats-score", "seats-match", "specials-score", "specials-wins", "specials-subsets",
-         "skill-gap", "skill-share", "splits-share", "splits-hearts", "rules-score",
+         "skill-gap", "skill-share", "splits-share", "splits-hearts", "splits-high",
+         "splits-specials", "rules-score",
          "rules-last", "length-scores", "length-last"}
 
 

@@ -202,14 +202,25 @@ def _splits(s: Json) -> str:
                      "and specials put in the second-half pack (a random split: 6/13 = 0.46).",
                      lambda ax: _bars(ax, shares, "share kept for half 2"))]
 
-    def dist(ax: Any) -> None:
-        for e in s.values():
-            ax.plot(range(7), e["hearts"]["pack_count_distribution"], marker="o",
-                    label=e["label"])
-        ax.set_xlabel("hearts in the second-half pack")
-        ax.set_ylabel("share of splits")
-        ax.legend(fontsize=7, ncol=3)
-    parts.append(_figure("splits-hearts", "How many hearts the pack holds.", dist))
+    def dist(kind: str, what: str) -> Callable[[Any], None]:
+        def draw(ax: Any) -> None:
+            for e in s.values():
+                if kind in e:
+                    d = e[kind]["pack_count_distribution"]
+                    top = max((i for i, x in enumerate(d) if x > 0), default=0)
+                    ax.plot(range(top + 1), d[:top + 1], marker="o", label=e["label"])
+            ax.set_xlabel(f"{what} in the second-half pack")
+            ax.set_ylabel("share of splits")
+            ax.legend(fontsize=7, ncol=3)
+        return draw
+
+    parts.append(_figure("splits-hearts", "How many hearts the pack holds.",
+                         dist("hearts", "hearts")))
+    parts.append(_figure("splits-high", "How many high cards (Q, K, MEIO A) the pack holds.",
+                         dist("high", "high cards")))
+    if any("specials" in e for e in s.values()):
+        parts.append(_figure("splits-specials", "How many specials the pack holds (MEIO).",
+                             dist("specials", "specials")))
     rows = [[e["label"]] + [_e(e[k]["share_to_second_half"]) if k in e else "–" for k in kinds]
             + [" ".join(f"{x:.2f}" for x in e["hearts"]["pack_count_distribution"])]
             for e in s.values()]
