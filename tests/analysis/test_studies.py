@@ -98,6 +98,7 @@ def test_rules_sets_each_reading_beside_the_default(summary: dict[str, Any]) -> 
     for v in meio4.values():
         if "wild lead" in v["label"] or "hidden" in v["label"]:
             assert "score_change" in v  # compared with a default played the same way
+        assert set(v["specials"]) == {"-1", "A+", "-2H", "+.5", "Q+"}  # each card's effect
     assert set(rules["classic-4p"]["variants"]) == {"classic-4p"}  # no option applies
     fmt = rules["classic-2p"]["format"]
     assert fmt["three_round_matches"] == 300 and 0 <= fmt["winners_differ"]["value"] <= 1

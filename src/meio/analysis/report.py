@@ -247,10 +247,12 @@ def _rules(s: Json) -> str:
              _figure("rules-last", "How often the last round decides the match, by reading.",
                      lambda ax: _bars(ax, last, "decided in the last round"))]
     rows = [[v["label"], _e(v["mean_round_score"]), _e(v.get("score_change")),
-             _e(v["seat_gap"]), _e(v["decided_in_last_round"]), _e(v["mean_match_rounds"])]
+             _e(v["seat_gap"]), _e(v["decided_in_last_round"]), _e(v["mean_match_rounds"]),
+             " · ".join(f"{c} {_e(x, 2)}" for c, x in v.get("specials", {}).items()) or "–"]
             for e in s.values() for v in e["variants"].values()]
     parts.append(_table(["table", "mean round score", "change vs default", "seat gap",
-                         "decided in last round", "rounds per match"], rows))
+                         "decided in last round", "rounds per match",
+                         "specials: holder − others"], rows))
     fmt = [[e["label"], str(e["format"].get("three_round_matches", 0)),
             _e(e["format"].get("winners_differ"))] for e in s.values() if "format" in e]
     if fmt:

@@ -85,7 +85,7 @@ def _holder_diff(f: Frame, bit: int, partnership: bool) -> tuple[Frame, npt.NDAr
     return h, h["side_score"] - others
 
 
-def specials(frame: Frame, contrast: Frame, tables: list[Table]) -> Json:
+def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool = True) -> Json:
     """Per special: its holder's score against the others', by the half it is kept
     for, how often it wins its trick; and which sets of N specials are the most
     balanced (smallest seat gap) and reward skill most (random minus heuristic)."""
@@ -117,7 +117,7 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table]) -> Json:
                                                  h["cluster"][second]).rate().to_json(),
             }
         entry: Json = {"label": t.label, "cards": cards}
-        if t.players < 5:
+        if t.players < 5 and subsets:
             entry["subsets"] = _subsets(f, contrast.eq(table=t.key), t)
         out[t.key] = entry
     return out
@@ -300,7 +300,9 @@ def _diff(a: Estimate, b: Estimate) -> Estimate:
 
 
 def rules(frame: Frame, spec: AnalysisSpec) -> Json:
-    """Each table option's reading next to the default, and the 2-player format:
+    """Each table option's reading next to the default (mean round score, seat gap,
+    each special's holder effect, last-round decisions, match length), and the
+    2-player format:
     how often first-to-2-victories and lowest-total-after-3-rounds pick different
     winners among matches that went to 3 rounds.
 
@@ -327,6 +329,9 @@ def rules(frame: Frame, spec: AnalysisSpec) -> Json:
                     "decided_in_last_round": mean_ci(first["decided_last"]).rate().to_json(),
                     "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
                 }
+                if t.edition == "meio":
+                    cards = specials(g, g, [t], subsets=False).get(t.key, {}).get("cards", {})
+                    entry["specials"] = {c: v["holder_minus_others"] for c, v in cards.items()}
                 if t == base:
                     refs[bool(engine)] = mean
                 elif bool(engine) in refs:
