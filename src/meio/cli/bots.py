@@ -165,7 +165,7 @@ def tournament(
 
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = bot_kinds()
-    unknown = [b for b in names if b not in known]
+    unknown = [b for b in names if b not in known and not b.startswith("learned:")]
     if not names or unknown:
         raise _fail(f"unknown bot {', '.join(unknown) or '(none given)'}; choose from "
                     f"{', '.join(known)}")
