@@ -104,3 +104,13 @@ def test_the_command_writes_its_outputs_and_refuses_bad_input(tmp_path: Path) ->
     ray = runner.invoke(app, ["analyze", "seats", "--players", "3", "--ray",
                               "127.0.0.1:1", "--out", str(tmp_path / "z")])
     assert ray.exit_code == 2 and "Ray cluster" in ray.output
+
+
+def test_ci_waits_on_skill_gaps_but_not_on_the_search_bot() -> None:
+    summary = {"studies": {"skill": {"meio-2p": {"pairs": {
+        "heuristic-vs-random": {"weaker_minus_stronger": {"value": 0.5, "ci95": [0.4, 0.6]}},
+        "search-vs-heuristic": {"weaker_minus_stronger": {"value": 0.5, "ci95": [0.0, 1.0]}},
+    }}}}}
+    widths = headline(summary)
+    assert set(widths) == {"meio-2p#heuristic-vs-random"}
+    assert widths["meio-2p#heuristic-vs-random"] == pytest.approx([0.2])

@@ -157,7 +157,7 @@ def plan_cells(spec: AnalysisSpec) -> Plan:
                     selfplay("specials-contrast", t, policy, t.key)
             if q == "skill":
                 for pair in spec.skill_pairs:
-                    plan.add(q, Cell(t, (), "", pair), t.key + "#skill")
+                    plan.add(q, Cell(t, (), "", pair), f"{t.key}#{'-vs-'.join(pair)}")
         if q == "rules":
             variants = spec.rule_tables()
             for v in variants:
