@@ -138,6 +138,9 @@ def tournament(
     partnership: Annotated[bool, typer.Option(help="4-player partnership")] = False,
     matches: Annotated[int, typer.Option(help="deals; each is played once per lineup")] = 10,
     jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        help="Ray cluster address (HOST:PORT or auto): one task per match; needs "
+             "meio[cluster]")] = None,
     seed: Annotated[int, typer.Option(help="base seed of the deals")] = 0,
     out: Annotated[Path, typer.Option(help="folder for records and the summary")] = Path(
         "tournament"),
@@ -181,8 +184,11 @@ def tournament(
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task("matches", total=total)
-        results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
-                                 progress=lambda _r: bar.advance(task))
+        try:
+            results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
+                                     progress=lambda _r: bar.advance(task), ray_address=ray)
+        except MeioError as exc:
+            raise _fail(str(exc)) from None
     summary = summarize(results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
