@@ -11,7 +11,7 @@ STAMP   := $(VENV)/.installed-stamp
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
 	$(PY) -m meio.sim.warm
 	$(PY) -m meio.rl.warm
 	touch $(STAMP)
