@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "meio.cli.demo",
     "meio.cli.bots",
     "meio.cli.sim",
+    "meio.cli.analyze",
 )
 
 for _module in COMMAND_MODULES:

@@ -163,6 +163,9 @@ def tournament(
         int, typer.Option(help=_("deals; each is played once per lineup"))
     ] = 10,
     jobs: Annotated[int, typer.Option(help=_("worker processes"))] = 1,
+    ray: Annotated[str | None, typer.Option(
+        help=_("Ray cluster address (HOST:PORT or auto): one task per match; needs "
+               "meio\\[cluster]"))] = None,
     seed: Annotated[int, typer.Option(help=_("base seed of the deals"))] = 0,
     out: Annotated[Path, typer.Option(help=_("folder for records and the summary"))] = Path(
         "tournament"),
@@ -181,7 +184,7 @@ def tournament(
 
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = bot_kinds()
-    unknown = [b for b in names if b not in known]
+    unknown = [b for b in names if b not in known and not b.startswith("learned:")]
     if not names or unknown:
         raise _fail(_("unknown bot {names}; choose from {known}").format(
             names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))
@@ -200,8 +203,11 @@ def tournament(
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task(_("matches"), total=total)
-        results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
-                                 progress=lambda _r: bar.advance(task))
+        try:
+            results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
+                                     progress=lambda _r: bar.advance(task), ray_address=ray)
+        except MeioError as exc:
+            raise _fail(str(exc)) from None
     summary = summarize(results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))

@@ -97,7 +97,10 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "edition": opts["edition"],
         "players": opts["players"],
         "partnership": opts["partnership"],
-        "specials": opts["specials"],
+        # chosen specials stay secret at a table that hides them
+        "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
+        "wild_lead": opts.get("wild_lead", "declare"),
+        "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
         "listed": info.listed,
         "seats": [
@@ -313,6 +316,8 @@ class TableRuntime:
             partnership=opts["partnership"],
             specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
             seed=seed,
+            wild_lead=opts.get("wild_lead", "declare"),
+            reveal_specials=opts.get("reveal_specials", True),
         )
 
     async def _start_match(self, number: int) -> None:
