@@ -41,14 +41,15 @@ class UnknownBotError(MeioError, ValueError):
 
 
 def builtin_bots() -> dict[str, BotFactory]:
-    """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``
-    and ``search:1`` to ``search:3``.
+    """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``,
+    ``search:1`` to ``search:3`` and ``learned`` (the shipped trained policy).
 
     >>> sorted(builtin_bots())
-    ['heuristic', 'random', 'search', 'search:1', 'search:2', 'search:3']
+    ['heuristic', 'learned', 'random', 'search', 'search:1', 'search:2', 'search:3']
     """
     # imported here, not at the top: the search bot loads the simulation core
     from meio.bots.heuristic import HeuristicBot
+    from meio.bots.learned import default_learned_bot
     from meio.bots.random_bot import RandomBot
     from meio.bots.search import DEFAULT_LEVEL, LEVELS, SearchBot
 
@@ -56,6 +57,7 @@ def builtin_bots() -> dict[str, BotFactory]:
         "random": RandomBot,
         "heuristic": HeuristicBot,
         "search": partial(SearchBot, level=DEFAULT_LEVEL),
+        "learned": default_learned_bot,
     }
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
@@ -84,9 +86,16 @@ def bot_kinds() -> list[str]:
 def make_bot(kind: str, seed: int = 0) -> Bot:
     """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``.
 
+    ``"learned:PATH"`` plays the trained policy file at ``PATH`` (see
+    :mod:`meio.bots.learned`).
+
     >>> make_bot("heuristic", 7).name
     'heuristic'
     """
+    if kind.startswith("learned:"):
+        from meio.bots.learned import learned_bot
+
+        return learned_bot(kind, seed)
     factories = _factories()
     try:
         factory = factories[kind]

@@ -6,13 +6,21 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from meio.cli.lang import speak
+from meio.i18n import _, detect_language
+
 if TYPE_CHECKING:
     from meio.bots import Bot
     from meio.engine import MatchConfig
 
+# The command speaks the language of LANG / LC_ALL (``meio play --lang`` overrides it for a
+# game). Typer reads every help text when a command module is imported, so the language is
+# chosen here, before any of them is built.
+speak(detect_language())
+
 app = typer.Typer(
     name="meio",
-    help="MEIO, the trick-taking game of balanced halves.",
+    help=_("MEIO, the trick-taking game of balanced halves."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -30,7 +38,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        False, "--version", callback=_version, is_eager=True, help=_("Print the version and exit.")
     ),
 ) -> None:
     """MEIO, the trick-taking game of balanced halves."""

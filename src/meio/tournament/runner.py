@@ -140,15 +140,24 @@ def run_tournament(
     jobs: int = 1,
     record_dir: Path | None = None,
     progress: Callable[[MatchResult], None] | None = None,
+    ray_address: str | None = None,
 ) -> list[MatchResult]:
-    """Play every match; ``jobs`` worker processes (1: in this process)."""
+    """Play every match; ``jobs`` worker processes (1: in this process), or one Ray
+    task per match on the cluster at ``ray_address`` (needs ``meio[cluster]``)."""
     for kind in spec.bots:
         make_bot(kind, 0)  # an unknown bot fails here, before any work
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     tasks = tasks_for(spec, record_dir)
     results: list[MatchResult] = []
-    if jobs <= 1:
+    if ray_address is not None:
+        from meio.analysis.cluster import ray_map
+
+        for _task, result in ray_map(ray_address, play_task, tasks):
+            results.append(result)
+            if progress:
+                progress(result)
+    elif jobs <= 1:
         for task in tasks:
             results.append(play_task(task))
             if progress:

@@ -65,6 +65,9 @@ class CreateTable(BaseModel):
     name: str | None = None
     #: a fixed deal seed (only when the server allows it: tests, demos)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    #: the table options of RULES.md §10
+    wild_lead: Literal["declare", "next"] = "declare"
+    reveal_specials: bool = True
 
     @field_validator("name")
     @classmethod
@@ -102,7 +105,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     try:
         parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
         cfg = MatchConfig(edition=body.edition, players=body.players,
-                          partnership=body.partnership, specials=parsed)
+                          partnership=body.partnership, specials=parsed,
+                          wild_lead=body.wild_lead, reveal_specials=body.reveal_specials)
     except (ConfigError, MeioError) as exc:
         raise HTTPException(422, str(exc)) from None
     if parsed is not None:
@@ -137,6 +141,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         "specials": specials,
         "turn_timer_s": timer,
         "seed": body.seed,
+        "wild_lead": body.wild_lead,
+        "reveal_specials": body.reveal_specials,
     }
     return options, infos
 

@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meio.web import api, health, ws
+from meio.web import api, health, i18n, ws
 from meio.web.db import migrate, open_engine
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(i18n.router)
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -103,6 +104,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(STATIC / "learn.html")
 
     @app.get("/history", include_in_schema=False)
     async def history_page() -> FileResponse:

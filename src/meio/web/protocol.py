@@ -78,10 +78,20 @@ class Ping:
     """Keep-alive; answered by ``pong``."""
 
 
-#: a checked client message
-Message = Hello | Act | Advise | Rematch | Ping
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A table chat message (``kind`` "chat") or a quick reaction ("react"); its text is
+    checked further by :mod:`meio.web.chat`."""
 
-_TYPES = ("hello", "act", "advise", "rematch", "ping")
+    id: str
+    kind: str
+    text: str
+
+
+#: a checked client message
+Message = Hello | Act | Advise | Rematch | Ping | Chat
+
+_TYPES = ("hello", "act", "advise", "rematch", "ping", "chat", "react")
 
 
 def _opt_str(data: dict[str, Any], key: str, limit: int) -> str | None:
@@ -170,6 +180,11 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         ):
             raise ProtocolError("bad_message", "'pack' must be a list of card codes")
         return Advise(msg_id, None if pack is None else tuple(pack))
+    if kind in ("chat", "react"):
+        text = _opt_str(data, "text", 1000)
+        if text is None:
+            raise ProtocolError("bad_message", f"a '{kind}' message needs a 'text'")
+        return Chat(msg_id, kind, text)
     return Rematch(msg_id)
 
 

@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meio.bots.advisor import Advice, advise_view
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Outcome, Phase, State
+from meio.engine import (
+    IllegalActionError,
+    MatchConfig,
+    MeioError,
+    Outcome,
+    Phase,
+    State,
+    replay_steps,
+)
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import metrics as M
@@ -93,7 +101,10 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "edition": opts["edition"],
         "players": opts["players"],
         "partnership": opts["partnership"],
-        "specials": opts["specials"],
+        # chosen specials stay secret at a table that hides them
+        "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
+        "wild_lead": opts.get("wild_lead", "declare"),
+        "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
         "listed": info.listed,
         "seats": [
@@ -178,11 +189,12 @@ class TableRuntime:
         since = match.created_at
         after: list[tuple[State, Outcome]] = []
         accepted: dict[tuple[int, str], int] = {}
-        for ev in events:
-            before = (state.phase, state.round_index)
-            outcome = state.apply(A.parse_action(ev.action), ev.seat)
+        before = (state.phase, state.round_index)
+        steps = replay_steps(config, ((ev.seat, A.parse_action(ev.action)) for ev in events))
+        for ev, (state, outcome) in zip(events, steps, strict=True):
             after.append((state.clone(), outcome))
             since = self._turn_start(before, state, since, ev.created_at)
+            before = (state.phase, state.round_index)
             if ev.client_id:
                 accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)
@@ -356,6 +368,8 @@ class TableRuntime:
             partnership=opts["partnership"],
             specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
             seed=seed,
+            wild_lead=opts.get("wild_lead", "declare"),
+            reveal_specials=opts.get("reveal_specials", True),
         )
 
     async def _start_match(self, number: int) -> None:

@@ -17,10 +17,12 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meio.web import chat
 from meio.web.limits import Bucket
 from meio.web.protocol import (
     Act,
     Advise,
+    Chat,
     Hello,
     Message,
     Ping,
@@ -119,6 +121,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
     rt = await rt.attach(conn, hello.since_match, hello.since_seq)
+    await chat.send_log(rt, conn)
     try:
         while True:
             raw = await _read(ws)
@@ -188,6 +191,8 @@ class _Session:
             return None
         if isinstance(msg, Rematch):
             return await rt.rematch(msg.id, conn.seat)
+        if isinstance(msg, Chat):
+            return await chat.post(rt, conn.seat, msg)
         raise TypeError(f"unhandled message {msg!r}")
 
     async def _advise(self, msg: Advise) -> None:
