@@ -187,7 +187,10 @@ class Record:
             try:
                 st.apply(A.pack_action(pack), seat)
             except IllegalActionError as exc:
-                raise RecordError(exc.reason, round=r + 1, field="splits", seat=seat) from None
+                raise RecordError(
+                    exc.reason, round=r + 1, field="splits", seat=seat, code=exc.code,
+                    params=exc.params,
+                ) from None
         if rnd.plays and st.phase is Phase.SPLIT:
             missing = ", ".join(str(s) for s in st.seats_to_act())
             raise RecordError(
@@ -211,7 +214,10 @@ class Record:
             try:
                 st.apply(action)
             except IllegalActionError as exc:
-                raise RecordError(exc.reason, round=r + 1, play=i + 1, seat=who) from None
+                raise RecordError(
+                    exc.reason, round=r + 1, play=i + 1, seat=who, code=exc.code,
+                    params=exc.params,
+                ) from None
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
