@@ -439,9 +439,9 @@ class State:
         card = A.card_of(action)
         hand = self.hands[mover]
         if not hand >> card & 1:
-            in_pack = self.half == 1 and self.packs[mover] >> card & 1
-            code = "in_pack" if in_pack else "not_in_hand"
-            return reason(code, card=C.card_code(card), seat=mover)
+            if self.half == 1 and self.packs[mover] >> card & 1:
+                return reason("in_pack", card=C.card_code(card), seat=mover)
+            return reason("not_in_hand", card=C.card_code(card), seat=mover)
         leading = not self.current_trick
         declares = self.config.wild_lead == "declare"
         if action >= A.DECLARE_BASE:
