@@ -57,9 +57,9 @@ class OpponentModel:
     """How the other seats are assumed to choose (see the module docstring)."""
 
     #: softness of the card model, in units of expected ``|H - V|``
-    play_temperature: float = 0.25
+    play_temperature: float = 0.3
     #: softness of the split model, in units of expected ``|H - V|``
-    split_temperature: float = 0.1
+    split_temperature: float = 0.003
     #: weight of a uniformly random choice mixed into every decision
     noise: float = 0.1
     #: the least effective sample size kept, as a share of the pool
@@ -198,7 +198,7 @@ class Reader:
         for seat in self._split_seats:
             total += self._split_term(world.deal[seat], world.packs[seat])
         for d in self.decisions:
-            total += self._play_term(world, d)
+            total += self.play_likelihood(world, d)
             if total == -math.inf:
                 break
         return total
@@ -213,7 +213,8 @@ class Reader:
         m = self.model
         return _log_mix(logit, ranking.index_of(pack), m.split_temperature, m.noise)
 
-    def _play_term(self, world: State, d: Decision) -> float:
+    def play_likelihood(self, world: State, d: Decision) -> float:
+        """log P(decision ``d`` | the cards of ``world``) under the card model."""
         cfg = world.config
         partnership = cfg.partnership
         j = d.seat
