@@ -19,6 +19,7 @@ def scripted(
     partnership: bool = False,
     leader: int = 0,
     aside: str = "",
+    wild_lead: str = "declare",
 ) -> State:
     """A state after every seat has split: ``first[seat]`` is its 7-card first-half
     hand and ``packs[seat]`` the 6-card pack it chose."""
@@ -30,6 +31,7 @@ def scripted(
         partnership=partnership,
         specials=specials_ids,
         first_leader=leader,
+        wild_lead=wild_lead,  # type: ignore[arg-type]
     )
     hands = [C.parse_cards(f) | C.parse_cards(p) for f, p in zip(first, packs, strict=True)]
     st = State.new(cfg, deals=[(hands, C.parse_cards(aside), leader)])
@@ -68,12 +70,30 @@ CONFIGS = [
 ]
 
 
+#: every combination of the table options of RULES.md §10: (wild_lead, reveal_specials)
+OPTION_SETS = [("declare", True), ("next", True), ("declare", False), ("next", False)]
+
+
 def random_match(
-    edition: str, players: int, partnership: bool, seed: int, stop_after: int | None = None
+    edition: str,
+    players: int,
+    partnership: bool,
+    seed: int,
+    stop_after: int | None = None,
+    *,
+    wild_lead: str = "declare",
+    reveal_specials: bool = True,
 ) -> State:
     """A match played with uniformly random legal actions (optionally stopped early)."""
     st = State.new(
-        MatchConfig(edition=edition, players=players, partnership=partnership, seed=seed)  # type: ignore[arg-type]
+        MatchConfig(
+            edition=edition,  # type: ignore[arg-type]
+            players=players,
+            partnership=partnership,
+            seed=seed,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            reveal_specials=reveal_specials,
+        )
     )
     rng = random.Random(seed)
     n = 0

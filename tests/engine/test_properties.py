@@ -11,9 +11,14 @@ from meio.engine import IllegalActionError, MatchConfig, Phase, State, sample_wo
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record, result_json
-from tests.engine.helpers import CONFIGS, random_match, snapshot
+from tests.engine.helpers import CONFIGS, OPTION_SETS, random_match, snapshot
 
-configs = st_.sampled_from(CONFIGS)
+#: (edition, players, partnership, wild_lead, reveal_specials): every table size
+#: under every combination of the table options of RULES.md §10
+Table = tuple[str, int, bool, str, bool]
+configs = st_.builds(
+    lambda c, o: (*c, *o), st_.sampled_from(CONFIGS), st_.sampled_from(OPTION_SETS)
+)
 seeds = st_.integers(min_value=0, max_value=2**32)
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -37,9 +42,11 @@ def _check_round_invariants(state: State) -> None:
 
 @SETTINGS
 @given(configs, seeds)
-def test_random_matches_keep_every_invariant(config: tuple[str, int, bool], seed: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed)
+def test_random_matches_keep_every_invariant(config: Table, seed: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, wild_lead=wild, reveal_specials=reveal
+    )
     assert state.is_over
     _check_round_invariants(state)
     if players == 2 or partnership:
@@ -47,14 +54,26 @@ def test_random_matches_keep_every_invariant(config: tuple[str, int, bool], seed
         for res in state.rounds:
             scores = res.team_scores if partnership else res.scores
             assert scores is not None and scores[0] != scores[1]
+    if (players == 2 and edition == "meio") or partnership:
         assert state.victories is not None and max(state.victories) == 2
+        assert 2 <= len(state.rounds) <= 3
+    else:
+        # 3 rounds on totals, 2-player classic included (RULES.md §6)
+        assert state.victories is None and len(state.rounds) == 3
+        assert all(r.victory is None for r in state.rounds)
+        low = min(state.totals)
+        assert state.winners == [s for s, t in enumerate(state.totals) if t == low]
+        if players == 2:
+            assert len(state.winners) == 1  # two totals never tie
 
 
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=60))
-def test_card_conservation(config: tuple[str, int, bool], seed: int, steps: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+def test_card_conservation(config: Table, seed: int, steps: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     if state.is_over:
         return
     played = state.played
@@ -77,10 +96,12 @@ def test_card_conservation(config: tuple[str, int, bool], seed: int, steps: int)
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
 def test_illegal_actions_leave_the_state_unchanged(
-    config: tuple[str, int, bool], seed: int, steps: int
+    config: Table, seed: int, steps: int
 ) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     rng = random.Random(seed)
     legal = set(state.legal_actions()) if state.phase is not Phase.SPLIT else set()
     before = snapshot(state)
@@ -100,10 +121,12 @@ def test_illegal_actions_leave_the_state_unchanged(
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
 def test_legal_actions_are_exactly_the_accepted_ones(
-    config: tuple[str, int, bool], seed: int, steps: int
+    config: Table, seed: int, steps: int
 ) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     if state.phase is Phase.SPLIT or state.is_over:
         return
     legal = set(state.legal_actions())
@@ -113,9 +136,11 @@ def test_legal_actions_are_exactly_the_accepted_ones(
 
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
-def test_record_round_trip(config: tuple[str, int, bool], seed: int, steps: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+def test_record_round_trip(config: Table, seed: int, steps: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     record = Record.from_state(state)
     again = Record.from_json(record.to_text()).to_state(seed=state.config.seed)
     assert again.history == state.history
@@ -126,9 +151,11 @@ def test_record_round_trip(config: tuple[str, int, bool], seed: int, steps: int)
 
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=120))
-def test_undo_restores_exactly(config: tuple[str, int, bool], seed: int, steps: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+def test_undo_restores_exactly(config: Table, seed: int, steps: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     if state.is_over:
         return
     before = snapshot(state)
@@ -145,9 +172,11 @@ def test_undo_restores_exactly(config: tuple[str, int, bool], seed: int, steps: 
 
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
-def test_clone_is_independent(config: tuple[str, int, bool], seed: int, steps: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+def test_clone_is_independent(config: Table, seed: int, steps: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     copy = state.clone()
     before = snapshot(state)
     rng = random.Random(seed)
@@ -178,9 +207,11 @@ def _cards_in_view(view: object) -> int:
 
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
-def test_views_hold_no_hidden_card(config: tuple[str, int, bool], seed: int, steps: int) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+def test_views_hold_no_hidden_card(config: Table, seed: int, steps: int) -> None:
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     if state.is_over:
         return
     for seat in range(players):
@@ -192,6 +223,16 @@ def test_views_hold_no_hidden_card(config: tuple[str, int, bool], seed: int, ste
         for card in C.cards_of(hidden & ~C.WILD_MASK & ~(1 << C.MINUS_TWO_H)):
             assert f"'{C.card_code(card)}'" not in text
         assert view.config.seed == 0
+        if not reveal and players < 5 and edition == "meio":
+            # hidden specials: only those the seat holds, held or saw played
+            assert view.config.special_cards == ()
+            seen = state.deal[seat] | state.played | _cards_in_view(view)
+            for res in state.rounds:
+                for t in res.tricks:
+                    seen |= C.mask_of(t.cards)
+            assert all(seen >> s & 1 for s in view.specials)
+            codes = {C.card_code(s) for s in state.config.special_cards if not seen >> s & 1}
+            assert not codes & set(view.to_dict()["specials"])
     spectator = state.spectator_view()
     assert spectator.hand == spectator.pack == spectator.received == 0
     assert _cards_in_view(spectator) == state.played
@@ -200,10 +241,12 @@ def test_views_hold_no_hidden_card(config: tuple[str, int, bool], seed: int, ste
 @SETTINGS
 @given(configs, seeds, st_.integers(min_value=0, max_value=200))
 def test_sample_world_is_consistent_and_varies(
-    config: tuple[str, int, bool], seed: int, steps: int
+    config: Table, seed: int, steps: int
 ) -> None:
-    edition, players, partnership = config
-    state = random_match(edition, players, partnership, seed, stop_after=steps)
+    edition, players, partnership, wild, reveal = config
+    state = random_match(
+        edition, players, partnership, seed, steps, wild_lead=wild, reveal_specials=reveal
+    )
     if state.is_over:
         return
     seat = state.current_seat()

@@ -1,7 +1,7 @@
 """The MEIO rules engine: cards, configuration, state, views, sampling and records."""
 
 from meio.engine import actions, cards
-from meio.engine.config import Edition, MatchConfig
+from meio.engine.config import Edition, MatchConfig, Rules, WildLead, parse_rules
 from meio.engine.errors import (
     CardError,
     ConfigError,
@@ -10,7 +10,16 @@ from meio.engine.errors import (
     RecordError,
 )
 from meio.engine.sampling import sample_world
-from meio.engine.state import PackChoices, Phase, RoundResult, State, eligible_leaders, legal_plays
+from meio.engine.state import (
+    Outcome,
+    PackChoices,
+    Phase,
+    RoundResult,
+    State,
+    eligible_leaders,
+    legal_plays,
+    replay,
+)
 from meio.engine.tricks import Trick
 from meio.engine.view import View
 
@@ -21,16 +30,21 @@ __all__ = [
     "IllegalActionError",
     "MatchConfig",
     "MeioError",
+    "Outcome",
     "PackChoices",
     "Phase",
     "RecordError",
     "RoundResult",
+    "Rules",
     "State",
     "Trick",
     "View",
+    "WildLead",
     "actions",
     "cards",
     "eligible_leaders",
     "legal_plays",
+    "parse_rules",
+    "replay",
     "sample_world",
 ]

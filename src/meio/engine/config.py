@@ -10,6 +10,11 @@ from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 
 Edition = Literal["meio", "classic"]
+WildLead = Literal["declare", "next"]
+
+#: the table options of RULES.md §10 with their defaults
+RULE_DEFAULTS: dict[str, object] = {"wild_lead": "declare", "reveal_specials": True}
+WILD_LEAD_VALUES = ("declare", "next")
 
 #: lowest rank index in the MEIO deck for each table size (RULES.md §1)
 _MEIO_LOWEST = {2: 9, 3: 6, 4: 3, 5: 0}
@@ -36,11 +41,23 @@ class MatchConfig:
     round 1 from ``seed``. After construction both are always set, so two configs
     that play the same game compare equal.
 
+    The table options of RULES.md §10 are ``wild_lead`` (``"declare"``: the leader
+    of a wild names the led suit; ``"next"``: the first non-wild card sets it) and
+    ``reveal_specials`` (whether the N specials in the deck are public).
+
+    With ``reveal_specials`` off, the *public* form of a config (:meth:`public`,
+    what views carry) has ``specials == ()``: the specials are unknown, and such a
+    config cannot be dealt (``specials_known`` is False).
+
     >>> cfg = MatchConfig(players=4, seed=7)
     >>> len(cfg.specials), cfg.deck_size, cfg.rounds
     (4, 52, 3)
-    >>> MatchConfig(edition="classic", players=2).deck_size
-    28
+    >>> MatchConfig(edition="classic", players=2).rounds
+    3
+    >>> MatchConfig(players=4, seed=7, wild_lead="next").rules
+    {'wild_lead': 'next'}
+    >>> MatchConfig(players=3, seed=7, reveal_specials=False).public().special_cards
+    ()
     """
 
     edition: Edition = "meio"
@@ -49,6 +66,8 @@ class MatchConfig:
     specials: tuple[int, ...] | None = None
     seed: int = 0
     first_leader: int | None = None
+    wild_lead: WildLead = "declare"
+    reveal_specials: bool = True
     deck: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -62,11 +81,21 @@ class MatchConfig:
             )
         if self.partnership and self.players != 4:
             raise ConfigError("partnership is played by exactly 4 players")
+        if self.wild_lead not in WILD_LEAD_VALUES:
+            raise ConfigError(
+                f"unknown wild_lead {self.wild_lead!r}: use 'declare' or 'next'"
+            )
+        if not isinstance(self.reveal_specials, bool):
+            raise ConfigError(
+                f"reveal_specials must be true or false, not {self.reveal_specials!r}"
+            )
         specials = self.specials
         if self.edition == "classic":
             if specials:
                 raise ConfigError("the classic edition has no special cards")
             specials = ()
+        elif specials is not None and len(specials) == 0 and not self.reveal_specials:
+            specials = ()  # the public form: which specials are in the deck is unknown
         elif specials is None:
             rng = random.Random(_derive(self.seed, 1))
             specials = tuple(sorted(rng.sample(C.SPECIALS, self.players)))
@@ -91,13 +120,41 @@ class MatchConfig:
     # -- derived facts ---------------------------------------------------------------
     @property
     def special_cards(self) -> tuple[int, ...]:
-        """The special card ids in the deck (always a tuple after construction)."""
+        """The special card ids in the deck (always a tuple after construction;
+        ``()`` in the public form of a match whose specials are hidden)."""
         return self.specials or ()
+
+    @property
+    def special_count(self) -> int:
+        """How many special cards the deck holds (N = players in ``meio``)."""
+        return self.players if self.edition == "meio" else 0
+
+    @property
+    def specials_known(self) -> bool:
+        """False for the public form of a config whose specials are hidden."""
+        return len(self.special_cards) == self.special_count
+
+    @property
+    def rules(self) -> dict[str, object]:
+        """The table options (RULES.md §10) that differ from their defaults, as the
+        record's ``rules`` field writes them."""
+        out: dict[str, object] = {}
+        if self.wild_lead != RULE_DEFAULTS["wild_lead"]:
+            out["wild_lead"] = self.wild_lead
+        if self.reveal_specials is not RULE_DEFAULTS["reveal_specials"]:
+            out["reveal_specials"] = self.reveal_specials
+        return out
+
+    @property
+    def declares(self) -> bool:
+        """Whether the leader of a wild declares the led suit (``wild_lead`` declare)."""
+        return self.wild_lead == "declare"
 
     @property
     def leader_of_round_one(self) -> int:
         """The seat leading trick 1 of round 1."""
-        assert self.first_leader is not None
+        if self.first_leader is None:  # pragma: no cover - always set by __post_init__
+            raise ConfigError("the first leader is not set")
         return self.first_leader
 
     @property
@@ -111,12 +168,16 @@ class MatchConfig:
 
     @property
     def rounds(self) -> int | None:
-        """3 for 3–5 players; None where the match runs to 2 victories."""
-        return None if self.players == 2 or self.partnership else 3
+        """3 rounds on totals (3–5 players, and 2-player ``classic``); None where the
+        match runs to 2 victories (2-player ``meio``, partnership)."""
+        return None if self.victories_to_win else 3
 
     @property
     def victories_to_win(self) -> int | None:
-        return 2 if self.players == 2 or self.partnership else None
+        """2 in 2-player ``meio`` and in partnership; None where totals decide."""
+        if self.partnership or (self.players == 2 and self.edition == "meio"):
+            return 2
+        return None
 
     def team_of(self, seat: int) -> int:
         """The team of a seat in partnership (0 = seats 0 and 2); the seat itself otherwise."""
@@ -130,17 +191,34 @@ class MatchConfig:
         return _derive(self.seed, 100 + round_index, purpose)
 
     def public(self) -> MatchConfig:
-        """This config without its seed: the seed decides every deal, so it is hidden
-        from players (views carry this form)."""
-        if self.seed == 0:
+        """This config as every player may know it (views carry this form): without
+        its seed, which decides every deal, and without its specials when
+        ``reveal_specials`` is off (except with 5 players, where all five are in)."""
+        hide = not self.reveal_specials and len(self.special_cards) < len(C.SPECIALS)
+        if self.seed == 0 and not (hide and self.special_cards):
             return self
         return MatchConfig(
             edition=self.edition,
             players=self.players,
             partnership=self.partnership,
-            specials=self.specials,
+            specials=() if hide else self.specials,
             seed=0,
             first_leader=self.first_leader,
+            wild_lead=self.wild_lead,
+            reveal_specials=self.reveal_specials,
+        )
+
+    def with_specials(self, specials: tuple[int, ...], seed: int) -> MatchConfig:
+        """The same table with the given specials and seed (worlds of a search)."""
+        return MatchConfig(
+            edition=self.edition,
+            players=self.players,
+            partnership=self.partnership,
+            specials=specials if self.edition == "meio" else None,
+            seed=seed,
+            first_leader=self.first_leader,
+            wild_lead=self.wild_lead,
+            reveal_specials=self.reveal_specials,
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -151,6 +229,8 @@ class MatchConfig:
             "specials": [C.card_code(s) for s in self.special_cards],
             "seed": self.seed,
             "first_leader": self.first_leader,
+            "wild_lead": self.wild_lead,
+            "reveal_specials": self.reveal_specials,
         }
 
     @classmethod
@@ -178,8 +258,10 @@ class MatchConfig:
             if not isinstance(raw, (list, tuple)):
                 raise ConfigError("specials must be a list of card codes")
             specials = tuple(C.parse_card(str(code)) for code in raw)
-        players = whole("players", 4)
-        assert players is not None
+        players = whole("players", 4) or 0
+        options = parse_rules(
+            {k: data[k] for k in RULE_DEFAULTS if k in data}, where="the config"
+        )
         return cls(
             edition="classic" if edition == "classic" else "meio",
             players=players,
@@ -187,7 +269,47 @@ class MatchConfig:
             specials=specials,
             seed=whole("seed", 0) or 0,
             first_leader=whole("first_leader", None),
+            wild_lead=options.wild_lead,
+            reveal_specials=options.reveal_specials,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The table options of RULES.md §10, parsed and checked."""
+
+    wild_lead: WildLead = "declare"
+    reveal_specials: bool = True
+
+
+def parse_rules(data: object, where: str = "rules") -> Rules:
+    """Check a ``rules`` mapping (the record's field): an unknown key or value is a
+    :class:`ConfigError` naming it.
+
+    >>> parse_rules({"wild_lead": "next"})
+    Rules(wild_lead='next', reveal_specials=True)
+    >>> parse_rules({"wild_lead": "first"})
+    Traceback (most recent call last):
+    ...
+    meio.engine.errors.ConfigError: rules: unknown wild_lead 'first' (use 'declare' or 'next')
+    """
+    if data is None:
+        return Rules()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: the table options must be an object, not {data!r}")
+    unknown = sorted(str(k) for k in data if k not in RULE_DEFAULTS)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown table option {unknown[0]!r} "
+            "(known: wild_lead, reveal_specials)"
+        )
+    wild = data.get("wild_lead", "declare")
+    if wild not in WILD_LEAD_VALUES:
+        raise ConfigError(f"{where}: unknown wild_lead {wild!r} (use 'declare' or 'next')")
+    reveal = data.get("reveal_specials", True)
+    if not isinstance(reveal, bool):
+        raise ConfigError(f"{where}: reveal_specials must be true or false, not {reveal!r}")
+    return Rules("next" if wild == "next" else "declare", reveal)
 
 
 def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.config import MatchConfig
+from meio.engine.config import MatchConfig, Rules, parse_rules
 from meio.engine.errors import CardError, ConfigError, IllegalActionError, MeioError, RecordError
 from meio.engine.state import Phase, State, eligible_leaders
 from meio.engine.tricks import Trick
@@ -52,6 +52,7 @@ class Record:
     partnership: bool
     specials: tuple[int, ...]
     rounds: list[RoundRecord]
+    rules: Rules = field(default_factory=Rules)
 
     # -- from and to a state -------------------------------------------------------------
     @classmethod
@@ -73,7 +74,8 @@ class Record:
                 else:
                     plays.append(A.action_text(action))
             rounds.append(RoundRecord(start.leader, list(start.deal), start.aside, splits, plays))
-        return cls(cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds)
+        rules = Rules(cfg.wild_lead, cfg.reveal_specials)
+        return cls(cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds, rules)
 
     def config(self, seed: int = 0) -> MatchConfig:
         """The match configuration this record describes."""
@@ -85,6 +87,8 @@ class Record:
                 specials=self.specials if self.edition == "meio" else None,
                 seed=seed,
                 first_leader=self.rounds[0].leader if self.rounds else None,
+                wild_lead=self.rules.wild_lead,
+                reveal_specials=self.rules.reveal_specials,
             )
         except ConfigError as exc:
             message = str(exc)
@@ -211,14 +215,23 @@ class Record:
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict, fields in the documented order."""
-        return {
+        """The record as a JSON-ready dict, fields in the documented order; ``rules``
+        only when a table option differs from its default."""
+        out: dict[str, Any] = {
             "format": FORMAT,
             "edition": self.edition,
             "players": self.players,
             "partnership": self.partnership,
             "specials": [C.card_code(s) for s in self.specials],
-            "rounds": [
+        }
+        rules: dict[str, Any] = {}
+        if self.rules.wild_lead != "declare":
+            rules["wild_lead"] = self.rules.wild_lead
+        if not self.rules.reveal_specials:
+            rules["reveal_specials"] = False
+        if rules:
+            out["rules"] = rules
+        out["rounds"] = [
                 {
                     "leader": rnd.leader,
                     "hands": [C.codes(h) for h in rnd.hands],
@@ -227,8 +240,8 @@ class Record:
                     "plays": list(rnd.plays),
                 }
                 for rnd in self.rounds
-            ],
-        }
+            ]
+        return out
 
     def to_text(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_json(), indent=indent, ensure_ascii=False)
@@ -259,6 +272,10 @@ class Record:
             raise RecordError("partnership must be true or false", field="partnership")
         specials_raw = data.get("specials") or []
         specials = _card_list(specials_raw, "specials", None)
+        try:
+            rules = parse_rules(data.get("rules"))
+        except ConfigError as exc:
+            raise RecordError(str(exc).removeprefix("rules: "), field="rules") from None
         rounds_raw = data.get("rounds")
         if not isinstance(rounds_raw, list):
             raise RecordError("rounds must be a list", field="rounds")
@@ -284,7 +301,7 @@ class Record:
             if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
                 raise RecordError("plays must be a list of strings", round=r + 1, field="plays")
             rounds.append(RoundRecord(leader, hands, aside, splits, list(plays)))
-        return cls(str(edition), players, partnership, tuple(sorted(specials)), rounds)
+        return cls(str(edition), players, partnership, tuple(sorted(specials)), rounds, rules)
 
 
 def _card_list(raw: object, name: str, r: int | None) -> list[int]:
@@ -368,8 +385,11 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
     lines: list[str] = []
     table = f"{cfg.players} players" + (", partnership" if cfg.partnership else "")
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
+    options = ", ".join(f"{k} {str(v).lower()}" for k, v in cfg.rules.items())
     lines.append(
-        f"MEIO ({cfg.edition} edition), {table}" + (f"; specials {specials}" if specials else "")
+        f"MEIO ({cfg.edition} edition), {table}"
+        + (f"; specials {specials}" if specials else "")
+        + (f"; table options: {options}" if options else "")
     )
     for r, rnd in enumerate(res["rounds"]):
         lines.append("")

@@ -20,10 +20,8 @@ from itertools import combinations
 
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.config import MatchConfig
 from meio.engine.errors import MeioError
 from meio.engine.state import Phase, RoundStart, State
-from meio.engine.tricks import Trick
 from meio.engine.view import View
 
 _REJECTION_TRIES = 24
@@ -105,38 +103,16 @@ def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
             raise MeioError("no deal of the unseen cards fits what this seat has seen")
 
 
-def _round_actions(view: View) -> list[tuple[int, int]]:
-    """The public plays of the round so far, as ``(seat, action)``."""
-    out: list[tuple[int, int]] = []
-    for t in view.tricks:
-        for i, (seat, card) in enumerate(t.plays):
-            if i == 0 and t.declared >= 0:
-                out.append((seat, A.declare(card, t.declared)))
-            else:
-                out.append((seat, card))
-        if t.pile and t.plays[_winning_position(t)][1] == C.PLUS_HALF:
-            out.append((t.winner, A.PILE_1 if t.pile == 1 else A.PILE_2))
-    for i, (seat, card) in enumerate(view.current_trick):
-        if i == 0 and C.is_wild(card):
-            out.append((seat, A.declare(card, view.led_suit)))
-        else:
-            out.append((seat, card))
-    return out
-
-
-def _winning_position(trick: Trick) -> int:
-    for i, (seat, _) in enumerate(trick.plays):
-        if seat == trick.winner:
-            return i
-    raise MeioError("a trick's winner did not play to it")
-
-
 def sample_world(view: View, rng: random.Random) -> State:
     """A full state consistent with ``view``, its hidden cards dealt at random.
 
     The world's history starts at the current round (earlier rounds are kept as
     results only), and its seed is drawn from ``rng`` so later deals vary too.
     Seats that have split but whose pack is unknown get a random pack.
+
+    When the table hides its specials (RULES.md §10) the seat knows only the
+    specials it was dealt and those played: the others in the deck are drawn at
+    random from the specials it has not seen, so no world assumes one it cannot know.
     """
     cfg = view.config
     n = cfg.players
@@ -159,11 +135,18 @@ def sample_world(view: View, rng: random.Random) -> State:
     known = 0
     if me is not None:
         known = view.hand | view.pack | view.received
-    pool = C.cards_of(cfg.deck & ~played_all & ~known)
+    deck = cfg.deck
+    specials = cfg.special_cards
+    if not cfg.specials_known:
+        unseen = [s for s in C.SPECIALS if s not in view.specials]
+        drawn = rng.sample(unseen, view.special_count - len(view.specials))
+        specials = tuple(sorted((*view.specials, *drawn)))
+        deck |= C.mask_of(specials)
+    pool = C.cards_of(deck & ~played_all & ~known)
     voids = view.voids()
     slots: list[_Slot] = []
     where: dict[tuple[str, int], _Slot] = {}
-    aside_slot = _Slot(cfg.aside_count)
+    aside_slot = _Slot(deck.bit_count() - 13 * n)
     slots.append(aside_slot)
 
     deal = [0] * n
@@ -226,14 +209,7 @@ def sample_world(view: View, rng: random.Random) -> State:
                 deal[j] = played[j][0] | packs[j]
     aside = C.mask_of(aside_slot.cards)
 
-    world_cfg = MatchConfig(
-        edition=cfg.edition,
-        players=n,
-        partnership=partnership,
-        specials=cfg.specials,
-        seed=rng.getrandbits(63),
-        first_leader=cfg.first_leader,
-    )
+    world_cfg = cfg.with_specials(specials, rng.getrandbits(63))
     st = State.new(world_cfg, deals=[(tuple(deal), aside, view.round_leader)])
     # put the public past of the match in place, then replay this round
     st.rounds = list(view.rounds)
@@ -242,6 +218,6 @@ def sample_world(view: View, rng: random.Random) -> State:
     for j in range(n):
         if packs[j] and (view.phase is not Phase.SPLIT or view.split_done[j]):
             st.apply_unchecked(A.pack_action(packs[j]), j)
-    for seat, action in _round_actions(view):
+    for seat, action in view.round_plays:
         st.apply_unchecked(action, seat)
     return st

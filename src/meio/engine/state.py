@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple, overload
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.engine.errors import IllegalActionError
+from meio.engine.errors import ConfigError, IllegalActionError, MeioError
 from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
 
 if TYPE_CHECKING:
@@ -61,6 +61,27 @@ class RoundResult:
     victory: int | None  #: 2 players: the winning seat; partnership: the winning team
     tricks: tuple[Trick, ...] = ()
     leader: int = 0
+
+
+class Outcome(NamedTuple):
+    """What one applied action did, as :meth:`State.apply` reports it.
+
+    ``trick`` is the trick the action completed (its ``pile`` is 0 while a ``+.5``
+    winner has still to choose), or the trick whose pile a ``pile=`` action chose;
+    ``round_over`` the result of the round it ended; ``match_over`` whether the
+    match ended with it.
+    """
+
+    seat: int
+    action: int
+    trick: Trick | None = None
+    round_over: RoundResult | None = None
+    match_over: bool = False
+
+    @property
+    def pile_pending(self) -> bool:
+        """Whether the winner of the completed trick must now choose its pile."""
+        return self.trick is not None and self.trick.pile == 0
 
 
 class RoundStart(NamedTuple):
@@ -131,7 +152,8 @@ class PackChoices(Sequence[int]):
 def eligible_leaders(config: MatchConfig, result: RoundResult) -> tuple[int, ...]:
     """Seats allowed to lead the round after ``result`` (RULES.md §6–7)."""
     if config.partnership:
-        assert result.team_scores is not None
+        if result.team_scores is None:
+            raise MeioError("a partnership round result has no team scores")
         team = 0 if result.team_scores[0] > result.team_scores[1] else 1
         return (team, team + 2)
     top = max(result.scores)
@@ -212,6 +234,10 @@ class State:
         ``deals`` optionally fixes the deals, one ``(hands, aside, leader)`` per round
         (records use this); rounds beyond it are dealt from ``config.seed``.
         """
+        if not config.specials_known:
+            raise ConfigError(
+                "the specials of this match are hidden: a public config cannot be dealt"
+            )
         st = cls.__new__(cls)
         st.config = config
         st._values = (
@@ -349,7 +375,12 @@ class State:
         if phase is _PLAY:
             if seat is not None and seat != self.to_move:
                 return []
-            return legal_plays(self.hands[self.to_move], self.led_suit)
+            return legal_plays(
+                self.hands[self.to_move],
+                self.led_suit,
+                self.config.wild_lead == "declare",
+                bool(self.current_trick),
+            )
         if phase is _SPLIT:
             if seat is None:
                 seat = self.current_seat()
@@ -415,7 +446,13 @@ class State:
             extra = " (it is in the second-half pack)" if where == "pack" else ""
             return f"{C.card_code(card)} is not in seat {mover}'s hand{extra}"
         leading = not self.current_trick
+        declares = self.config.wild_lead == "declare"
         if action >= A.DECLARE_BASE:
+            if not declares:
+                return (
+                    f"no suit is declared at this table (wild_lead: next): "
+                    f"play {C.card_code(card)} without '='"
+                )
             if not leading:
                 return (
                     f"a suit is declared only when leading a wild card; "
@@ -423,26 +460,35 @@ class State:
                 )
             return None
         if _WILD >> card & 1:
-            if leading:
+            if leading and declares:
                 code = C.card_code(card)
                 return f"leading the wild {code} needs a declared suit ({code}=S, =H, =D or =C)"
             return None
-        if not leading:
-            led = self.led_suit
-            if _SUIT_OF[card] != led and hand & _SUIT_MASKS[led]:
-                return f"{C.card_code(card)} does not follow the led suit {C.SUITS[led]}"
+        led = self.led_suit
+        if not leading and led >= 0 and _SUIT_OF[card] != led and hand & _SUIT_MASKS[led]:
+            return f"{C.card_code(card)} does not follow the led suit {C.SUITS[led]}"
         return None
 
     # -- acting --------------------------------------------------------------------------
-    def apply(self, action: int, seat: int | None = None) -> None:
-        """Play ``action`` for ``seat`` (default: the seat to act), checking every rule.
+    def apply(self, action: int, seat: int | None = None) -> Outcome:
+        """Play ``action`` for ``seat`` (default: the seat to act), checking every rule,
+        and report what it did (:class:`Outcome`).
 
         Raises :class:`IllegalActionError` and changes nothing if it is not allowed.
         """
         reason = self._illegal_reason(action, seat)
+        actor = self.current_seat() if seat is None else seat
         if reason is not None:
-            raise IllegalActionError(self.current_seat() if seat is None else seat, action, reason)
+            raise IllegalActionError(actor, action, reason)
+        choosing_pile = self.phase is _PILE
+        rounds, tricks = len(self.rounds), len(self.tricks)
         self.apply_unchecked(action, seat)
+        if len(self.rounds) > rounds:
+            result = self.rounds[-1]
+            return Outcome(actor, action, result.tricks[-1], result, self.phase is _OVER)
+        if choosing_pile or len(self.tricks) > tricks:
+            return Outcome(actor, action, self.tricks[-1])
+        return Outcome(actor, action)
 
     def apply_text(self, text: str, seat: int | None = None) -> int:
         """Parse an action's record text and apply it; returns the action."""
@@ -465,8 +511,10 @@ class State:
             self.hands[mover] ^= 1 << card
             trick = self.current_trick
             if not trick:
-                self.led_suit = suit
+                self.led_suit = suit  # -1 for a wild led under wild_lead: next
                 self.trick_leader = mover
+            elif self.led_suit < 0:
+                self.led_suit = suit  # the first non-wild card sets it (wild_lead: next)
             trick.append((mover, card))
             if len(trick) < self.config.players:
                 self.to_move = (mover + 1) % self.config.players
@@ -494,9 +542,12 @@ class State:
         index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
         winner = trick[index][0]
         lead_card = cards[0]
-        declared = self.led_suit if _WILD >> lead_card & 1 else -1
+        declares = self.config.wild_lead == "declare"
+        declared = self.led_suit if declares and _WILD >> lead_card & 1 else -1
         pile = pile_for(cards[index], self.half)
-        self.tricks.append(Trick(self.trick_leader, tuple(trick), declared, winner, pile))
+        self.tricks.append(
+            Trick(self.trick_leader, tuple(trick), declared, winner, pile, self.led_suit)
+        )
         self.current_trick = []
         self.led_suit = -1
         if pile == 0:
@@ -540,7 +591,7 @@ class State:
                 abs(piles[1][0] + piles[3][0] - piles[1][1] - piles[3][1]),
             )
             victory = 0 if team_scores[0] < team_scores[1] else 1
-        elif cfg.players == 2:
+        elif cfg.victories_to_win is not None:  # 2-player meio
             victory = 0 if scores[0] < scores[1] else 1
         self.rounds.append(
             RoundResult(scores, piles, team_scores, victory, tuple(self.tricks), self.round_leader)
@@ -570,26 +621,24 @@ class State:
             return None
         out = [0] * (2 if cfg.partnership else cfg.players)
         for r in self.rounds:
-            assert r.victory is not None
-            out[r.victory] += 1
+            if r.victory is not None:
+                out[r.victory] += 1
         return out
 
     def _match_finished(self) -> bool:
         cfg = self.config
-        if cfg.rounds is not None:
-            return len(self.rounds) >= cfg.rounds
         wins = self.victories
-        assert wins is not None and cfg.victories_to_win is not None
+        if cfg.victories_to_win is None or wins is None:
+            return len(self.rounds) >= (cfg.rounds or 3)
         return max(wins) >= cfg.victories_to_win
 
     def _compute_winners(self) -> list[int]:
         cfg = self.config
-        if cfg.rounds is not None:
+        wins = self.victories
+        if wins is None:
             totals = self.totals
             low = min(totals)
             return [s for s, t in enumerate(totals) if t == low]
-        wins = self.victories
-        assert wins is not None
         best = wins.index(max(wins))
         return [best, best + 2] if cfg.partnership else [best]
 
@@ -625,16 +674,23 @@ class State:
         )
 
 
-def legal_plays(hand: int, led: int) -> list[int]:
-    """Legal play actions for a hand; ``led`` is -1 when leading."""
+def legal_plays(hand: int, led: int, declare: bool = True, following: bool = False) -> list[int]:
+    """Legal play actions for a hand; ``led`` is -1 when leading (and, under
+    ``wild_lead: next``, while the trick holds only wilds: then any card goes).
+
+    ``declare`` is False under ``wild_lead: next``, where a wild leads as a plain
+    card; ``following`` says the trick already holds a card (so no suit is
+    declared even with ``led`` -1).
+    """
     out: list[int] = []
     if led < 0:
         m = hand
+        ask = declare and not following
         while m:
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
-            if _WILD >> c & 1:
+            if ask and _WILD >> c & 1:
                 out.extend(_DECLARES[c])
             else:
                 out.append(c)
@@ -646,3 +702,23 @@ def legal_plays(hand: int, led: int) -> list[int]:
         out.append(low.bit_length() - 1)
         m ^= low
     return out
+
+
+def replay(
+    config: MatchConfig,
+    actions: Sequence[tuple[int, int]],
+    deals: Sequence[tuple[Sequence[int], int, int]] | None = None,
+) -> State:
+    """The state after ``(seat, action)`` pairs from the start of a match, each checked.
+
+    Raises :class:`IllegalActionError` at the first action that breaks a rule.
+
+    >>> st = State.new(MatchConfig(players=2, seed=5))
+    >>> pairs = [(s, st.legal_actions(s)[0]) for s in (0, 1)]
+    >>> replay(MatchConfig(players=2, seed=5), pairs).phase.name
+    'PLAY'
+    """
+    state = State.new(config, deals)
+    for seat, action in actions:
+        state.apply(action, seat)
+    return state

@@ -10,14 +10,25 @@ from meio.engine import cards as C
 
 class Trick(NamedTuple):
     """A completed trick: its leader, the ``(seat, card)`` plays in order, the suit a
-    wild lead declared (-1 otherwise), the winning seat and the pile (1 or 2; 0 while
-    a ``+.5`` winner has still to choose)."""
+    wild lead declared (-1 otherwise), the winning seat, the pile (1 or 2; 0 while
+    a ``+.5`` winner has still to choose) and the led suit it was played to (-1 for
+    an all-wild trick under ``wild_lead: next``)."""
 
     leader: int
     plays: tuple[tuple[int, int], ...]
     declared: int
     winner: int
     pile: int
+    led: int = -1
+
+    @property
+    def led_suit(self) -> int:
+        """The suit led: ``led`` when set, else the declared suit or the first card's."""
+        if self.led >= 0 or not self.plays:
+            return self.led
+        if self.declared >= 0:
+            return self.declared
+        return C.card_suit(self.plays[0][1])
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -36,7 +47,9 @@ def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tupl
     """The index in ``cards`` of the winning card, and the doubled value of each...
 
     Returns ``(index, value2)`` of the winner. ``led`` is the led suit (a wild lead's
-    declared suit); ``values`` a :func:`value_table` for the half being played.
+    declared suit; under ``wild_lead: next`` the first non-wild card's suit, or -1
+    when every card is wild: then the highest value wins); ``values`` a
+    :func:`value_table` for the half being played.
 
     >>> from meio.engine.cards import parse_card as p
     >>> vt = value_table("meio", 1)
@@ -44,6 +57,8 @@ def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tupl
     (0, 26)
     >>> winning_index([p("9S"), p("2H")], 0, vt)             # a heart trumps
     (1, 4)
+    >>> winning_index([p("Q+"), p("-1")], -1, value_table("meio", 2))   # all wild
+    (1, 30)
     """
     best = -1
     best_v = 0
@@ -74,6 +89,23 @@ def played_mask(
     for _, c in current:
         mask |= 1 << c
     return mask
+
+
+def follow_start(cards: Sequence[int], declares: bool) -> int:
+    """The index of the card that set a trick's led suit: 0 when the leader's card
+    (or declared suit) sets it; under ``wild_lead: next`` the first non-wild card,
+    ``len(cards)`` while every card is wild. Plays after it had to follow suit.
+
+    >>> from meio.engine.cards import parse_card as p
+    >>> follow_start([p("Q+"), p("-1"), p("5D"), p("7D")], declares=False)
+    2
+    """
+    if declares:
+        return 0
+    for i, card in enumerate(cards):
+        if _SUIT_OF[card] >= 0:
+            return i
+    return len(cards)
 
 
 def pile_for(winning_card: int, half: int) -> int:

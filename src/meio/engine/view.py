@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.engine.tricks import Trick, played_mask
+from meio.engine.tricks import Trick, follow_start, played_mask
 
 if TYPE_CHECKING:
     from meio.engine.state import Phase, RoundResult, State
@@ -53,6 +53,14 @@ class View:
     pending_pile: int
     winners: tuple[int, ...]
     is_over: bool
+    #: the special cards this seat knows are in the deck: all N when the table
+    #: reveals them (RULES.md §10), else those it was dealt and those played
+    specials: tuple[int, ...] = ()
+    #: how many special cards the deck holds (N = players in ``meio``)
+    special_count: int = 0
+    #: the public actions of this round so far, as ``(seat, action)``: every card
+    #: played (a wild lead with its declared suit) and every pile choice; no split
+    round_plays: tuple[tuple[int, int], ...] = ()
 
     @property
     def played(self) -> int:
@@ -70,7 +78,9 @@ class View:
         if self.phase is Phase.PILE:
             return (A.PILE_1, A.PILE_2) if self.pending_pile == self.seat else []
         if self.phase is Phase.PLAY and self.to_move == self.seat:
-            return legal_plays(self.hand, self.led_suit)
+            return legal_plays(
+                self.hand, self.led_suit, self.config.declares, bool(self.current_trick)
+            )
         return []
 
     def voids(self) -> list[set[int]]:
@@ -83,13 +93,17 @@ class View:
         out: list[set[int]] = [set() for _ in range(self.config.players)]
         first = 0 if self.half == 1 else 7
         tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = [
-            (t.declared if t.declared >= 0 else C.card_suit(t.plays[0][1]), t.plays)
-            for t in self.tricks[first:]
+            (t.led_suit, t.plays) for t in self.tricks[first:]
         ]
         if self.current_trick:
             tricks.append((self.led_suit, self.current_trick))
+        declares = self.config.declares
         for led, plays in tricks:
-            for seat, card in plays[1:]:
+            if led < 0:
+                continue  # only wilds so far (wild_lead: next): nobody had to follow
+            # the plays after the card that set the led suit had to follow it
+            start = follow_start([c for _, c in plays], declares)
+            for seat, card in plays[start + 1 :]:
                 suit = C.card_suit(card)
                 if suit >= 0 and suit != led:
                     out[seat].add(led)
@@ -99,6 +113,12 @@ class View:
         """A JSON-ready form (card codes, not ids) for clients."""
         return {
             "seat": self.seat,
+            "rules": {
+                "wild_lead": self.config.wild_lead,
+                "reveal_specials": self.config.reveal_specials,
+            },
+            "specials": [C.card_code(c) for c in self.specials],
+            "special_count": self.special_count,
             "phase": self.phase.name.lower(),
             "round": self.round_index + 1,
             "round_leader": self.round_leader,
@@ -119,6 +139,7 @@ class View:
                     "leader": t.leader,
                     "cards": [[s, C.card_code(c)] for s, c in t.plays],
                     "declared": C.SUITS[t.declared] if t.declared >= 0 else None,
+                    "led": C.SUITS[t.led_suit] if t.led_suit >= 0 else None,
                     "winner": t.winner,
                     "pile": t.pile,
                 }
@@ -164,8 +185,10 @@ def make_view(state: State, seat: int | None) -> View:
         tuple(h.bit_count() for h in state.hands) if state.phase is not Phase.OVER else ((0,) * n)
     )
     victories = state.victories
+    public = cfg.public()
+    specials = cfg.special_cards if public.specials_known else _known_specials(state, seat)
     return View(
-        config=cfg.public(),
+        config=public,
         seat=seat,
         phase=state.phase,
         round_index=state.round_index,
@@ -190,4 +213,26 @@ def make_view(state: State, seat: int | None) -> View:
         pending_pile=state.pending_pile,
         winners=tuple(state.winners),
         is_over=state.is_over,
+        specials=specials,
+        special_count=cfg.special_count,
+        round_plays=tuple(
+            (s, a)
+            for s, a in state.history[state.round_starts()[-1].history_len :]
+            if not A.is_pack(a)
+        )
+        if state.phase is not Phase.OVER
+        else (),
     )
+
+
+def _known_specials(state: State, seat: int | None) -> tuple[int, ...]:
+    """With hidden specials: those ``seat`` holds or held this round, and every
+    special played in this match so far (public)."""
+    seen = state.played
+    for result in state.rounds:
+        seen |= played_mask(result.tricks)
+    if seat is not None:
+        seen |= state.deal[seat] | state.packs[seat]
+        if state.config.partnership and all(state.packs):
+            seen |= state.packs[(seat + 2) % 4]
+    return tuple(s for s in state.config.special_cards if seen >> s & 1)

@@ -625,7 +625,7 @@ def simulate_games(
                 wins[0 if t0 < t1 else 1] += 1
                 if wins.max() >= 2:
                     break
-            elif players == 2:
+            elif players == 2 and cfg[2] == 0:  # 2-player classic: 3 rounds on totals
                 s0 = abs(s[PILES] - s[PILES + 1])
                 s1 = abs(s[PILES + 2] - s[PILES + 3])
                 wins[0 if s0 < s1 else 1] += 1
