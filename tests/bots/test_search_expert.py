@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
 
+import pytest
+
 from meio.bots import bot_turn, make_bot
-from meio.bots.inference import OpponentModel, sample_pack
+from meio.bots.inference import OpponentModel, Reader, sample_pack
 from meio.bots.policy import choose_pack, rank_packs
 from meio.bots.search import LEVELS, Level, SearchBot, split_worlds
-from meio.engine import MatchConfig, Phase, State
+from meio.engine import MatchConfig, Phase, State, sample_world
 from meio.engine import actions as A
 from meio.sim.tables import build_tables, tables_for
 
@@ -103,3 +106,22 @@ def test_expert_stays_within_its_time_on_this_machine() -> None:
     # CPU time, so other work on the machine does not count; the limits are 3 s and 1 s
     assert worst[Phase.SPLIT] < 3.0
     assert 0 < worst[Phase.PLAY] < 1.0
+
+
+@pytest.mark.parametrize("options", [{"wild_lead": "next"}, {"reveal_specials": False},
+                                     {"wild_lead": "next", "reveal_specials": False}])
+def test_expert_plays_under_each_table_option(options: dict[str, Any]) -> None:
+    # seat 0 is search:4, the others the heuristic: every action goes through the
+    # engine's checks, and every world sampled from a view explains the others' plays
+    config = MatchConfig(players=4, seed=31, specials=(60, 61, 63, 64), **options)
+    state = State.new(config)
+    bots = [SearchBot(2, 4, budget=SMALL)] + [make_bot("heuristic", s) for s in (1, 2, 3)]
+    rng = random.Random(0)
+    while not state.rounds:
+        seat = state.current_seat()
+        if seat == 0 and state.phase is Phase.PLAY:
+            view = state.view(0)
+            reader = Reader(view)
+            assert math.isfinite(reader.log_likelihood(sample_world(view, rng)))
+        bot_turn(state, bots)
+    assert sum(h + v for h, v in state.rounds[0].piles) == 13

@@ -109,17 +109,13 @@ def _led_before(plays: Sequence[tuple[int, int]], declared: int, wild_lead_next:
     return -1
 
 
-def _wild_lead_next(config: MatchConfig) -> bool:
-    return getattr(config, "wild_lead", "declare") == "next"
-
-
 def decisions(view: View) -> list[Decision]:
     """Every play of this round by a seat other than ``view.seat`` whose holding this
     seat cannot fully see, in order, with the public table before it."""
     me = view.seat
     cfg = view.config
     n = cfg.players
-    nxt = _wild_lead_next(cfg)
+    nxt = cfg.wild_lead == "next"
     out: list[Decision] = []
     piles = [[0, 0] for _ in range(n)]
     played = 0
@@ -236,7 +232,7 @@ class Reader:
         cached = self._play_cache.get(key)
         if cached is not None:
             return cached
-        legal = legal_plays(hand, d.led_suit)
+        legal = legal_plays(hand, d.led_suit, cfg.declares, bool(d.current_trick))
         if d.action not in legal:
             result = -math.inf  # this world's cards could not have made that play
         elif len(legal) == 1:

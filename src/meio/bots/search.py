@@ -30,6 +30,7 @@ survive the screen.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -110,6 +111,24 @@ def _pack_of(action: int) -> int:
     return A.pack_of(action)
 
 
+def _by_specials(evaluate: Evaluator, worlds: Sequence[State], actions: Sequence[int],
+                 playouts: int, seed: int, policy: str = "heuristic"
+                 ) -> npt.NDArray[np.float64]:
+    """``evaluate`` over worlds grouped by the specials in their deck: with hidden
+    specials (``reveal_specials`` off) each world deals its own, and a playout engine
+    plays one game at a time. Returns the mean over all worlds."""
+    groups: dict[tuple[int, ...], list[State]] = {}
+    for world in worlds:
+        groups.setdefault(world.config.special_cards, []).append(world)
+    if len(groups) == 1:
+        return evaluate(worlds, actions, playouts, seed, policy)
+    total = np.zeros((len(actions), worlds[0].config.players))
+    for group in groups.values():
+        total += evaluate(group, actions, playouts, seed, policy) * len(group)
+    result: npt.NDArray[np.float64] = total / len(worlds)
+    return result
+
+
 def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
     """Lower is better: own mean score, or own minus the other side's (2 players, teams)."""
     seat = view.seat
@@ -146,9 +165,10 @@ class SearchBot:
 
     @property
     def evaluate(self) -> Evaluator:
+        """The playout engine, over worlds that may differ in their special cards."""
         if self._evaluate is None:
             self._evaluate = evaluator()  # resolved on first use: construction stays cheap
-        return self._evaluate
+        return functools.partial(_by_specials, self._evaluate)
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
