@@ -7,8 +7,10 @@ single decisions.
     .venv/bin/python bench/strength.py --deals 200 --search-deals 30 --jobs 2
 
 With ``--peer``: a duplicate duel of ``--bot`` (default ``search:4``) against a
-peer on one table, round 1 of each deal played once per seating (both bots in
-every seat pattern), each side choosing its own splits. ``--peer ismcts`` is
+peer on one table, round 1 of each deal played twice, in complementary seatings
+(every seat has each bot once: ABAB and BABA, ABA and BAB, ...), each side
+choosing its own splits. The difference is taken deal by deal (mean round score
+of the bot's seats minus the peer's, lower is better for the bot). ``--peer ismcts`` is
 OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``, the ``bench`` extra) given, per
 decision, the mean CPU time ``--bot`` spent on that kind of decision (card or
 split) in a calibration round played in the same run; ``--peer search`` (or any
@@ -151,23 +153,30 @@ def calibrate(kind: str, players: int, partnership: bool, scale: float) -> tuple
 
 
 def duel_vs_peer(bot: str, peer: str, players: int, partnership: bool, deals: int, seed: int,
-                 scale: float, jobs: int) -> None:
+                 scale: float, jobs: int, minutes: float | None = None) -> None:
+    """Play the duel and print its row; with ``minutes``, stop after the first whole
+    deal past that time (the deals are played in order, so the sample stays fair)."""
     times = calibrate(bot, players, partnership, scale) if peer == "ismcts" else (0.0, 0.0)
     if peer == "ismcts":
         print(f"calibration: {bot} spends {1000 * times[0]:.1f} ms CPU a card, "
               f"{1000 * times[1]:.0f} ms a split; ismcts gets the same", flush=True)
-    seatings = lineups((bot, peer), players)
-    seatings += [x for x in lineups((peer, bot), players) if x not in seatings]
+    # complementary seatings: every seat has each bot once (ABAB/BABA, ABA/BAB, ...)
+    seatings = [lineups((bot, peer), players)[0], lineups((peer, bot), players)[0]]
     jobs_list = [(players, partnership, d, seed, lineup, scale, times)
                  for d in range(deals) for lineup in seatings]
     games: list[Game] = []
     start = time.time()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for i, g in enumerate(pool.map(_play, jobs_list, chunksize=1)):
-            games.append(g)
-            if (i + 1) % (10 * len(seatings)) == 0:
-                print(f"  {i + 1}/{len(jobs_list)} games, {time.time() - start:.0f} s",
-                      file=sys.stderr, flush=True)
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(_play, job) for job in jobs_list]  # run in order of deals
+    for i, fut in enumerate(futures):
+        games.append(fut.result())
+        if (i + 1) % (10 * len(seatings)) == 0:
+            print(f"  {i + 1}/{len(jobs_list)} games, {time.time() - start:.0f} s",
+                  file=sys.stderr, flush=True)
+        if minutes and time.time() - start > 60 * minutes and (i + 1) % len(seatings) == 0:
+            print(f"  time is up after {(i + 1) // len(seatings)} deals", file=sys.stderr)
+            break
+    pool.shutdown(wait=False, cancel_futures=True)
     report(bot, peer, players, partnership, games, time.time() - start)
 
 
@@ -216,13 +225,14 @@ def main() -> None:
     ap.add_argument("--partnership", action="store_true")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--minutes", type=float, help="stop after the deal that passes this time")
     args = ap.parse_args()
     if args.peer:
         print("| table | duel | deals | mean round score (bot) | (peer) | difference [95% CI] "
               "| card ms CPU (bot / peer) | split ms CPU | minutes |")
         print("|---|---|---|---|---|---|---|---|---|")
         duel_vs_peer(args.bot, args.peer, args.players, args.partnership, args.deals,
-                     args.seed, args.scale, args.jobs)
+                     args.seed, args.scale, args.jobs, args.minutes)
         return
     print("| table | match-up | deals | mean round score (first) [95% CI] "
           "| mean round score (second) [95% CI] | first ahead |")

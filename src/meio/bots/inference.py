@@ -54,7 +54,13 @@ F64 = npt.NDArray[np.float64]
 
 @dataclass(frozen=True, slots=True)
 class OpponentModel:
-    """How the other seats are assumed to choose (see the module docstring)."""
+    """How the other seats are assumed to choose (see the module docstring).
+
+    The default temperatures are maximum-likelihood fits to the choices of the
+    ``search:1`` bot in twelve 4-player rounds (444 card choices, 48 splits): card
+    play is barely predictable this way (the optimum is flat from 0.2 to 0.5), the
+    split very much so (searching bots keep to the heuristic's best few packs).
+    """
 
     #: softness of the card model, in units of expected ``|H - V|``
     play_temperature: float = 0.3
