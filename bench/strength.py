@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,17 +166,15 @@ def duel_vs_peer(bot: str, peer: str, players: int, partnership: bool, deals: in
                  for d in range(deals) for lineup in seatings]
     games: list[Game] = []
     start = time.time()
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    futures = [pool.submit(_play, job) for job in jobs_list]  # run in order of deals
-    for i, fut in enumerate(futures):
-        games.append(fut.result())
-        if (i + 1) % (10 * len(seatings)) == 0:
-            print(f"  {i + 1}/{len(jobs_list)} games, {time.time() - start:.0f} s",
-                  file=sys.stderr, flush=True)
-        if minutes and time.time() - start > 60 * minutes and (i + 1) % len(seatings) == 0:
-            print(f"  time is up after {(i + 1) // len(seatings)} deals", file=sys.stderr)
-            break
-    pool.shutdown(wait=False, cancel_futures=True)
+    with multiprocessing.Pool(jobs) as pool:  # leaving the block ends the workers
+        for i, g in enumerate(pool.imap(_play, jobs_list)):  # results in order of deals
+            games.append(g)
+            if (i + 1) % (10 * len(seatings)) == 0:
+                print(f"  {i + 1}/{len(jobs_list)} games, {time.time() - start:.0f} s",
+                      file=sys.stderr, flush=True)
+            if minutes and time.time() - start > 60 * minutes and (i + 1) % len(seatings) == 0:
+                print(f"  time is up after {(i + 1) // len(seatings)} deals", file=sys.stderr)
+                break
     report(bot, peer, players, partnership, games, time.time() - start)
 
 
