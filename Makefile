@@ -11,8 +11,9 @@ STAMP   := $(VENV)/.installed-stamp
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
 	$(PY) -m meio.sim.warm
+	$(PY) -m meio.rl.warm
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -42,9 +42,10 @@ TABLES = [("4-player MEIO", 4, False), ("3-player MEIO", 3, False),
           ("2-player MEIO", 2, False), ("4-player partnership", 4, True)]
 
 
-def duel(a: str, b: str, players: int, partnership: bool, deals: int, jobs: int) -> str:
+def duel(a: str, b: str, players: int, partnership: bool, deals: int, jobs: int,
+         wild_lead: str = "declare") -> str:
     spec = TournamentSpec((a, b), players=players, partnership=partnership, matches=deals,
-                          seed=2024)
+                          seed=2024, wild_lead=wild_lead)  # type: ignore[arg-type]
     summary = summarize(run_tournament(spec, jobs=jobs))
     cells = []
     for name in (a, b):
@@ -217,6 +218,10 @@ def main() -> None:
     ap.add_argument("--search-deals", type=int, default=30)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timing-samples", type=int, default=60)
+    ap.add_argument("--wild-lead", choices=("declare", "next"), default="declare",
+                    help="the wild_lead table option (RULES.md §10) of every match")
+    ap.add_argument("--search-4p-only", action="store_true",
+                    help="only search vs heuristic on 4-player MEIO (no timings)")
     ap.add_argument("--peer", help="duel --bot against this peer: ismcts, or a bot kind")
     ap.add_argument("--bot", default="search:4")
     ap.add_argument("--players", type=int, default=4)
@@ -232,13 +237,17 @@ def main() -> None:
         duel_vs_peer(args.bot, args.peer, args.players, args.partnership, args.deals,
                      args.seed, args.scale, args.jobs, args.minutes)
         return
+    if args.search_4p_only:
+        row = duel("search", "heuristic", 4, False, args.search_deals, args.jobs, args.wild_lead)
+        print(f"| 4-player MEIO, wild_lead {args.wild_lead} {row}")
+        return
     print("| table | match-up | deals | mean round score (first) [95% CI] "
           "| mean round score (second) [95% CI] | first ahead |")
     print("|---|---|---|---|---|---|")
     for label, players, partnership in TABLES:
         for a, b, deals in (("heuristic", "random", args.deals),
                             ("search", "heuristic", args.search_deals)):
-            row = duel(a, b, players, partnership, deals, args.jobs)
+            row = duel(a, b, players, partnership, deals, args.jobs, args.wild_lead)
             print(f"| {label} {row}", flush=True)
     print()
     print("| bot (4-player MEIO) | split median ms | split p95 ms | card median ms | card p95 ms |")

@@ -77,3 +77,25 @@ def test_registry_knows_every_bot_and_level() -> None:
         make_bot("alphameio", 0)
     with pytest.raises(ValueError, match="level 9"):
         SearchBot(0, 9)
+
+
+def test_importing_a_bot_module_registers_nothing() -> None:
+    """The built-in bots are listed explicitly; importing a module has no side effect,
+    and a bot added by hand is removed again."""
+    import subprocess
+    import sys
+
+    code = ("import meio.bots.base as b, meio.bots.random_bot, meio.bots.heuristic, "
+            "meio.bots.search; print(sorted(b._REGISTRY))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+    from meio.bots import register, unregister
+    from meio.bots.random_bot import RandomBot
+    from meio.engine import MeioError
+
+    register("tmp-test", RandomBot)
+    assert make_bot("tmp-test", 1).name == "random"
+    unregister("tmp-test")
+    with pytest.raises(MeioError, match="unknown bot 'tmp-test'"):
+        make_bot("tmp-test", 1)

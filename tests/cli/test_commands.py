@@ -71,3 +71,37 @@ def test_version_and_help_list_every_command() -> None:
     for command in ("play", "view", "serve", "replay", "deal", "demo", "advise", "tournament",
                     "simulate"):
         assert f" {command} " in out
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_deal_and_demo_play_the_table_options(bot: str) -> None:
+    args = ["--seed", "5", "-n", "4", "--bot", bot, "--wild-lead", "next", "--hide-specials"]
+    result = runner.invoke(app, ["deal", *args])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["rules"] == {"wild_lead": "next", "reveal_specials": False}
+    plays = [p for rnd in doc["rounds"] for p in rnd["plays"]]
+    assert not any("=" in p and not p.startswith("pile") for p in plays)
+    assert any(p in ("-1", "A+", "+.5", "Q+") for p in plays)
+    state, outcome = replay(result.stdout)
+    assert outcome["finished"] and state.config.wild_lead == "next"
+    demo = runner.invoke(app, ["demo", *args])
+    assert demo.exit_code == 0
+    assert "wild lead: next, specials hidden" in demo.stdout
+    winners = ", ".join(f"seat {w}" for w in state.winners)
+    assert f"winner {winners}" in demo.stdout  # the demo plays the same match as deal
+
+
+def test_deal_plays_two_player_classic_over_three_rounds() -> None:
+    result = runner.invoke(app, ["deal", "--seed", "8", "-n", "2", "--edition", "classic"])
+    assert result.exit_code == 0, result.output
+    _, outcome = replay(result.stdout)
+    assert len(outcome["rounds"]) == 3 and outcome["victories"] is None
+    totals = outcome["totals"]
+    assert outcome["winners"] == [totals.index(min(totals))]
+
+
+def test_a_bad_wild_lead_exits_2_with_one_line() -> None:
+    result = runner.invoke(app, ["deal", "--wild-lead", "first"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "first" in result.stderr and len(result.stderr.strip().splitlines()) == 1

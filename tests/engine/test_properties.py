@@ -289,18 +289,20 @@ def test_sample_world_reads_only_the_view() -> None:
         view = state.view(state.current_seat())
         other = _same_view_different_hidden(state, seed)
         assert other.view(view.seat or 0) == view
+        assert other.hands != state.hands  # the hidden cards really were swapped
         a = sample_world(view, random.Random(1))
         b = sample_world(other.view(view.seat or 0), random.Random(1))
         assert a.deal == b.deal and a.packs == b.packs
 
 
 def _same_view_different_hidden(state: State, seed: int) -> State:
-    """A different real state with the same view: swap two unseen cards between seats."""
+    """A different real state with the same view: other seats' unseen cards moved."""
     seat = state.current_seat()
     view = state.view(seat)
+    rng = random.Random(seed + 1000)
     for _ in range(50):
-        world = sample_world(view, random.Random(seed + 1000))
-        if world.view(seat) == view:
+        world = sample_world(view, rng)
+        if world.view(seat) == view and world.hands != state.hands:
             return world
     raise AssertionError("could not build a look-alike state")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from meio.engine import MatchConfig
 from meio.engine import cards as C
 
@@ -23,7 +25,18 @@ CONFIGS: list[MatchConfig] = [
 ]
 
 
+#: the table options of RULES.md §10 on every table size and edition: ``wild_lead: next``
+#: everywhere, and hidden specials (which change no rule, only what players are told)
+#: with each value of ``wild_lead`` on half the tables
+OPTION_CONFIGS: list[MatchConfig] = [
+    *(dataclasses.replace(c, wild_lead="next") for c in CONFIGS),
+    *(dataclasses.replace(c, reveal_specials=False) for c in CONFIGS[0::2]),
+    *(dataclasses.replace(c, wild_lead="next", reveal_specials=False) for c in CONFIGS[1::2]),
+]
+
+
 def config_id(cfg: MatchConfig) -> str:
     team = "-team" if cfg.partnership else ""
     specials = "-".join(C.card_code(s) for s in cfg.special_cards)
-    return f"{cfg.edition}{cfg.players}{team}{'-' + specials if specials else ''}"
+    options = "".join(f"-{k}={v}" for k, v in sorted(cfg.rules.items()))
+    return f"{cfg.edition}{cfg.players}{team}{'-' + specials if specials else ''}{options}"

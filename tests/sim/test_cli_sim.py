@@ -34,3 +34,22 @@ def test_simulate_refuses_bad_input_with_one_line() -> None:
     assert res.exit_code == 2 and "either --rounds or --matches" in res.stderr
     res = runner.invoke(app, ["simulate", "--policy", "clever", "--rounds", "5"])
     assert res.exit_code == 2 and "unknown playout policy" in res.stderr
+
+
+def test_simulate_plays_the_table_options_and_records_them(tmp_path: Path) -> None:
+    out_file = tmp_path / "games.jsonl"
+    res = CliRunner().invoke(app, [
+        "simulate", "--players", "2", "--edition", "classic", "--matches", "12",
+        "--wild-lead", "next", "--hide-specials", "--seed", "2", "--records", str(out_file)])
+    assert res.exit_code == 0, res.output
+    # 2-player classic: every match is 3 rounds on totals
+    assert "12 matches (36 rounds), classic edition, 2 players" in res.stdout
+    assert "wild lead: next, specials hidden" in res.stdout
+    for line in out_file.read_text().splitlines():
+        doc = json.loads(line)
+        assert doc["rules"] == {"wild_lead": "next", "reveal_specials": False}
+        result = result_json(Record.from_json(doc).to_state())
+        assert result["finished"] and result["victories"] is None
+    res = CliRunner().invoke(app, ["simulate", "--rounds", "3", "--wild-lead", "both"])
+    assert res.exit_code == 2 and "both" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -18,20 +18,26 @@ from meio.engine.record import Record, result_json
 from meio.sim import _core as K
 from meio.sim import arrays_to_state, simulate, state_to_arrays
 from meio.sim.tables import tables_for
-from tests.sim.conftest import CONFIGS, config_id
+from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 
 GAMES_PER_CONFIG = 160  # x 10 configs x 2 policies: 3,200 matches per run
+#: every table under the default rules, then under the table options (RULES.md §10)
+ALL_CONFIGS = CONFIGS + OPTION_CONFIGS
 
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("cfg", ALL_CONFIGS, ids=config_id)
 def test_core_matches_replay_identically_in_the_engine(cfg: MatchConfig, policy: str) -> None:
-    res = simulate(cfg, GAMES_PER_CONFIG, seed=hash((config_id(cfg), policy)) & 0xFFFF,
+    games = GAMES_PER_CONFIG if cfg in CONFIGS or cfg.rules == {"wild_lead": "next"} else 40
+    res = simulate(cfg, games, seed=hash((config_id(cfg), policy)) & 0xFFFF,
                    policy=policy, record=True)
     assert res.tricks is not None
     winners = res.winners()
     for g in range(res.games):
-        state = Record.from_json(json.dumps(res.record(g))).to_state()
+        rec = res.record(g)
+        assert rec.get("rules", {}) == cfg.rules  # the record says which options it played
+        state = Record.from_json(json.dumps(rec)).to_state()
+        assert state.config.rules == cfg.rules
         doc = result_json(state)
         assert doc["finished"] is True
         assert len(doc["rounds"]) == res.rounds_played[g]
@@ -45,9 +51,11 @@ def test_core_matches_replay_identically_in_the_engine(cfg: MatchConfig, policy:
                 assert rnd["team_scores"] == res.team_scores[g, r].tolist()
         assert doc["totals"] == res.totals[g].tolist()
         assert sorted(doc["winners"]) == np.flatnonzero(winners[g]).tolist()
+        if cfg.players == 2 and cfg.edition == "classic":
+            assert len(doc["rounds"]) == 3 and doc["victories"] is None  # 3 rounds on totals
 
 
-@pytest.mark.parametrize("cfg", CONFIGS[::3], ids=config_id)
+@pytest.mark.parametrize("cfg", ALL_CONFIGS[::3], ids=config_id)
 def test_single_rounds_replay_as_a_match_in_progress(cfg: MatchConfig) -> None:
     res = simulate(cfg, 40, seed=3, record=True, rounds=True)
     assert res.rounds_played.tolist() == [1] * 40
@@ -63,7 +71,7 @@ def test_meio_replay_command_accepts_core_records(tmp_path: object) -> None:
     from meio.cli import app
 
     runner = CliRunner()
-    for cfg in CONFIGS:
+    for cfg in ALL_CONFIGS:
         res = simulate(cfg, 2, seed=11, record=True)
         for g in range(res.games):
             path = Path(str(tmp_path)) / f"{config_id(cfg)}-{g}.json"
@@ -102,7 +110,7 @@ def _play_engine_match(cfg: MatchConfig, rng: random.Random) -> tuple[State, lis
     return state, cuts
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("cfg", ALL_CONFIGS, ids=config_id)
 def test_engine_positions_continue_identically_in_the_core(cfg: MatchConfig) -> None:
     rng = random.Random(config_id(cfg))
     t = tables_for(cfg)

@@ -13,7 +13,7 @@ from meio.engine import cards as C
 from meio.sim import _core as K
 from meio.sim import evaluate_actions, state_to_arrays
 from meio.sim.tables import tables_for
-from tests.sim.conftest import CONFIGS, config_id
+from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 
 
 def _random_until(cfg: MatchConfig, rng: random.Random, stop: object) -> State:
@@ -31,7 +31,7 @@ def _round_scores(state: State) -> list[int]:
     return list(res.scores)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("cfg", CONFIGS + OPTION_CONFIGS[:10], ids=config_id)
 def test_the_last_card_of_a_round_scores_exactly_what_the_engine_scores(cfg: MatchConfig) -> None:
     rng = random.Random(config_id(cfg))
     for _ in range(6):
@@ -141,3 +141,36 @@ def test_bad_calls_are_refused_clearly() -> None:
     other = State.new(MatchConfig(players=3, seed=1))
     with pytest.raises(ValueError, match="another game"):
         evaluate_actions([st, other], legal, 1, 0)
+
+
+def test_worlds_with_different_hidden_specials_are_each_played_with_their_own_deck() -> None:
+    cfg = MatchConfig(players=4, seed=6, reveal_specials=False, wild_lead="next")
+    rng = random.Random(4)
+    st = _random_until(cfg, rng, lambda s: s.phase is Phase.PLAY and s.trick_number == 2)
+    view = st.view(st.current_seat())
+    assert len(view.specials) < 4
+    worlds = [sample_world(view, rng) for _ in range(24)]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for w, world in enumerate(worlds):
+        groups.setdefault(world.config.special_cards, []).append(w)
+    assert len(groups) >= 2  # the view does not know which specials are in the deck
+    legal = list(view.legal_actions())
+    means = evaluate_actions(worlds, legal, playouts=3, seed=5)
+    # the same as each group of worlds evaluated alone, weighted by its size
+    expected = np.zeros_like(means)
+    for members in groups.values():
+        part = evaluate_actions([worlds[w] for w in members], legal, playouts=3,
+                                seed=5 + members[0])
+        expected += part * len(members)
+    assert np.allclose(means, expected / len(worlds))
+    # with the specials revealed, worlds of different specials are different games
+    shown = State.new(MatchConfig(players=3, seed=6, specials=(C.MINUS_ONE, C.A_PLUS, C.Q_PLUS)))
+    other = State.new(MatchConfig(players=3, seed=6, specials=(C.MINUS_ONE, C.A_PLUS,
+                                                               C.PLUS_HALF)))
+    for state in (shown, other):
+        for seat in range(3):
+            state.apply(state.legal_actions(seat)[0], seat)
+    first = shown.legal_actions()[0]
+    assert first in other.legal_actions()
+    with pytest.raises(ValueError, match="another game"):
+        evaluate_actions([shown, other], [first], 1, 0)

@@ -90,3 +90,63 @@ def test_advise_cli() -> None:
     assert len(data["best"]["pack"]) == 6 and data["explanation"]
     bad = runner.invoke(app, ["advise", "AS KS", "--players", "4"])
     assert bad.exit_code == 2 and "13 cards" in bad.output
+
+
+def test_two_player_classic_is_won_on_totals_over_three_rounds() -> None:
+    spec = TournamentSpec(("heuristic", "random"), players=2, edition="classic", matches=6,
+                          seed=3)
+    results = run_tournament(spec)
+    for r in results:
+        assert len(r.round_scores) == 3 and r.victories is None
+        assert sum(r.totals) % 2 == 1  # two totals of odd round sums never tie
+        assert r.winners == (r.totals.index(min(r.totals)),)
+    summary = summarize(results)
+    assert abs(sum(b.wins for b in summary.bots) - len(results)) < 1e-9
+    for a, b in (("heuristic", "random"), ("random", "heuristic")):
+        # the pairwise rate is the share of matches won on totals, with no ties
+        won = sum(1 for r in results if r.lineup[r.winners[0]] == a)
+        assert summary.pairwise[a][b] == won / len(results)
+
+
+def test_the_table_options_reach_every_match_and_record(tmp_path: Path) -> None:
+    spec = TournamentSpec(("heuristic", "random"), players=3, matches=2, seed=4,
+                          wild_lead="next", reveal_specials=False)
+    run_tournament(spec, record_dir=tmp_path)
+    files = sorted(tmp_path.glob("deal*-lineup*.json"))
+    assert len(files) == 6
+    for f in files:
+        record = json.loads(f.read_text())
+        assert record["rules"] == {"wild_lead": "next", "reveal_specials": False}
+        assert not any("=" in p and not p.startswith("pile") for rnd in record["rounds"]
+                       for p in rnd["plays"])  # no declared suit under next
+        state = Record.from_json(f.read_text()).to_state()
+        assert state.is_over and state.config.wild_lead == "next"
+
+
+def test_tournament_cli_takes_the_table_options(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["tournament", "--bots", "heuristic,random", "--players", "2",
+                                 "--edition", "classic", "--matches", "2", "--out", str(out),
+                                 "--wild-lead", "next", "--hide-specials"])
+    assert result.exit_code == 0, result.output
+    assert "wild lead: next, specials hidden" in result.output
+    for f in (out / "records").glob("*.json"):
+        record = Record.from_json(f.read_text())
+        assert len(record.rounds) == 3  # 2-player classic: three rounds on totals
+    bad = runner.invoke(app, ["tournament", "--bots", "heuristic", "--wild-lead", "sideways",
+                              "--out", str(out)])
+    assert bad.exit_code == 2 and "sideways" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+
+
+def test_advise_cli_takes_the_table_options() -> None:
+    runner = CliRunner()
+    hand = "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1"
+    for options in (["--wild-lead", "next"], ["--hide-specials"]):
+        result = runner.invoke(app, ["advise", hand, "--players", "4", "--budget", "0.2",
+                                     "--seed", "2", "--json", *options])
+        assert result.exit_code == 0, result.output
+        assert len(json.loads(result.output)["best"]["pack"]) == 6
+    bad = runner.invoke(app, ["advise", hand, "--wild-lead", "random"])
+    assert bad.exit_code == 2 and "random" in bad.output

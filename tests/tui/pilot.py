@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from textual.app import App
+from textual.color import Color
 from textual.pilot import Pilot
 
 from meio.engine import Phase
@@ -13,7 +14,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.tui.app import TableScreen
 from meio.tui.screens import DeclareScreen, PileScreen, SaveScreen, SummaryScreen
-from meio.tui.session import Session
+from meio.tui.session import PlaySettings, Session
 from meio.tui.widgets import HandView
 
 
@@ -81,3 +82,34 @@ async def take_turn(pilot: Pilot[object], session: Session, seen: set[str]) -> N
             await pilot.pause(0.01)
     else:
         await pilot.pause(0.01)
+
+
+SIZES = [(80, 24), (100, 30)]
+
+
+def fast_settings(**kw: object) -> PlaySettings:
+    """Settings for a quick test table: random bots, no delays."""
+    base: dict[str, object] = {"seed": 1, "speed": "instant", "bots": ("random",)}
+    base.update(kw)
+    return PlaySettings(**base).checked()  # type: ignore[arg-type]
+
+
+def session_where(ready: Callable[[Session], bool], **kw: object) -> Session:
+    """A session (random bots, instant) advanced to a position where ``ready`` holds."""
+    for seed in range(300):
+        session = Session.new(fast_settings(seed=seed, **kw))
+        if advance_to(session, ready, random.Random(seed)):
+            return session
+    raise AssertionError("no such position in 300 deals")
+
+
+def ascii_screen(app: App[object]) -> str:
+    """What the terminal receives, after the app's line filters (``--ascii``'s included)."""
+    lines = []
+    black = Color(0, 0, 0)
+    for strip in app.screen._compositor.render_strips():
+        segments = list(strip)
+        for line_filter in app._filters:
+            segments = line_filter.apply(segments, black)
+        lines.append("".join(seg.text for seg in segments))
+    return "\n".join(lines)

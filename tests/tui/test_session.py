@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,31 @@ def test_bots_only_see_their_own_view() -> None:
         assert view.seat == seat and view.hand == session.state.hands[seat]
     with pytest.raises(SessionError, match="played by the human"):
         session.bot_request(0)
+
+
+def test_undo_takes_back_the_humans_last_card_and_what_followed() -> None:
+    session = Session.new(PlaySettings(players=3, seed=8, bots=("random",)))
+    rng = random.Random(3)
+    play_out(session, rng, stop_after=4)  # the split and three cards
+    assert session.state.phase is Phase.PLAY and session.human_to_act()
+    before = session.state.clone()
+    log = [e.text for e in session.log]
+    card = session.view().legal_actions()[0]
+    session.play(card)
+    session.run_bots()
+    assert len(session.state.history) > len(before.history) + 1
+    assert session.undo_last_card() == card
+    assert session.state.history == before.history
+    assert session.view() == before.view(session.seat)
+    assert [e.text for e in session.log[:-1]] == log
+    assert session.log[-1].text.startswith("You took back")
+
+
+def test_undo_stops_at_the_round_and_can_be_switched_off() -> None:
+    session = Session.new(PlaySettings(players=2, seed=2, bots=("random",)))
+    with pytest.raises(SessionError, match="no card to take back"):
+        session.undo_last_card()  # nothing played yet
+    session.settings = replace(session.settings, undo=False)
+    play_out(session, random.Random(1), stop_after=3)
+    with pytest.raises(SessionError, match="not allowed at this table"):
+        session.undo_last_card()

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 
 def watch_console(page: Any) -> list[str]:
@@ -34,6 +41,18 @@ def page_report(name: str, page: Any, console: list[str]) -> str:
             f"prompt: {text('#prompt')!r}\nhand: {text('#hand')!r}\n"
             f"log (end): {text('#log')[-600:]!r}\n"
             "console:\n  " + "\n  ".join(console[-30:]))
+
+
+def instant(context: Any, lang: str | None = "en") -> None:
+    """Pages of this browser context play without pauses (a finished trick leaves the
+    table at once, no round summary waits) and in ``lang`` (None: the browser's)."""
+    choose = "" if lang is None else f" localStorage.setItem('meio:lang', '{lang}');"
+    # set once per browser context: a page may change them afterwards
+    context.add_init_script(
+        "if (!sessionStorage.getItem('meio:test-init')) {"
+        " sessionStorage.setItem('meio:test-init', '1');"
+        f" localStorage.setItem('meio:pace', 'instant');{choose}"
+        "}")
 
 
 def new_table(base: str, **body: Any) -> dict[str, Any]:
@@ -79,3 +98,70 @@ def take_turn(page: Any, *, tap: bool = False) -> bool:
         if page.is_visible(".declare-suit"):
             press(page.locator(".declare-suit").first)
     return True
+
+
+@contextmanager
+def serve(db: Path) -> Iterator[tuple[str, Any]]:
+    """A real uvicorn server (SQLite at ``db``, fast bots) in a thread, for a whole test
+    module; yields ``(base URL, app)``."""
+    import uvicorn
+
+    from meio.web import create_app
+    from tests.web.conftest import free_port, make_settings
+
+    app = create_app(make_settings(f"sqlite:///{db}", bot_delay_s=0.02))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{srv.config.port}", app
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def launch_chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, for a whole test module (skipped where it
+    is missing, except in CI)."""
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, IN_CI
+
+    if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail("Debian chromium is not installed: run scripts/system-deps.sh")
+        pytest.skip("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def played_card_issues(page: Any) -> list[str]:
+    """What is wrong with the cards on the table: a card drawn faded, one that overlaps
+    a name box or another card (empty when nothing is)."""
+    out: list[str] = page.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('.seatbox')]
+          .map(b => [b.dataset.seat, b.getBoundingClientRect()]);
+        const out = [];
+        for (const c of document.querySelectorAll('.trick .played .card')) {
+          const r = c.getBoundingClientRect();
+          if (getComputedStyle(c).opacity !== '1') out.push(`${c.dataset.card} is faded`);
+          for (const [seat, b] of boxes)
+            if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)
+              out.push(`${c.dataset.card} overlaps the name box of seat ${seat}`);
+          for (const o of document.querySelectorAll('.trick .played .card')) {
+            const q = o.getBoundingClientRect();
+            if (o !== c && r.left < q.right && q.left < r.right
+                && r.top < q.bottom && q.top < r.bottom)
+              out.push(`${c.dataset.card} covers ${o.dataset.card}`);
+          }
+        }
+        return out; }""")
+    return out

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from meio.engine import MatchConfig
 from meio.web import Settings, create_app
 from tests.web.conftest import create, join
 from tests.web.helpers import Player, play_out
@@ -102,3 +103,20 @@ def test_pages_and_static_client_are_served(client: TestClient) -> None:
         r = client.get(path)
         assert r.status_code == 200, path
     assert 'type="module"' in client.get("/").text
+
+
+def test_table_options_are_kept_shown_and_played(client: TestClient) -> None:
+    table = create(client, players=4, name="Ana", seed=9, wild_lead="next",
+                   reveal_specials=False, specials=["-1", "A+", "+.5", "Q+"],
+                   seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3)
+    public = table["table"]
+    assert public["wild_lead"] == "next" and public["reveal_specials"] is False
+    # the chosen specials of a table that hides them are not told to anyone
+    assert public["specials"] is None
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    match = store.match(store.table(table["table_id"]).current_match)
+    config = MatchConfig.from_dict(match.config)
+    assert config.wild_lead == "next" and config.reveal_specials is False
+    assert config.rules == {"wild_lead": "next", "reveal_specials": False}
+    bad = client.post("/api/tables", json={"players": 4, "wild_lead": "sometimes"})
+    assert bad.status_code == 422 and "wild_lead" in bad.text

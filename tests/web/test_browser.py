@@ -14,7 +14,7 @@ import pytest
 
 from meio.engine import MatchConfig
 from tests.web.helpers import assert_no_leak
-from tests.web.pages import page_report, take_turn, watch_console
+from tests.web.pages import instant, page_report, take_turn, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -68,6 +68,8 @@ def test_two_people_and_two_bots_play_a_match_in_chromium(server: tuple[str, Any
                                                           browser: Any) -> None:
     base, app = server
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    for ctx in (ctx_a, ctx_b):
+        instant(ctx)
     a, b = ctx_a.new_page(), ctx_b.new_page()
     got: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
     sent: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.pages import new_table, open_seat, page_report, take_turn, watch_console
+from tests.web.pages import (
+    instant,
+    new_table,
+    open_seat,
+    page_report,
+    played_card_issues,
+    take_turn,
+    watch_console,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -49,23 +57,33 @@ def test_a_phone_shows_the_whole_table_without_sideways_scrolling(
     table = new_table(base, players=5, name="Ana Beatriz da Conceição", seed=11,
                       seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 4)
     ctx = browser.new_context(**PHONE)
+    instant(ctx)
     page = ctx.new_page()
     console = watch_console(page)
     try:
         open_seat(page, base, table)
         page.wait_for_selector('#prompt[data-kind="split"]')
         assert_fits(page, [*PARTS, "#prompt"])
-        # round 1 by taps, then the split of round 2 and its first trick
+        # round 1 by taps, then the split of round 2 and its first trick; the round's
+        # summary waits for a tap and fits the screen too
+        page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
+        summaries = clear = 0
         deadline = time.time() + 60
         while page.locator("#sheet tr").count() < 3 or page.text_content(
                 "#status") != "Your turn: follow.":
             assert time.time() < deadline, "round 2 did not get going in time"
+            if page.locator(".trick .played").count() >= 4 and not clear:
+                page.wait_for_timeout(300)   # the slide-in ends
+                assert played_card_issues(page) == []
+                clear += 1
             if not take_turn(page, tap=True):
                 time.sleep(0.03)
             if page.is_visible("#summary-close"):
                 assert_fits(page, [*PARTS, "#summary"])
                 page.tap("#summary-close")
+                summaries += 1
         assert page.text_content("#sheet tr:nth-child(2) td") == "1"  # round 1 is scored
+        assert summaries == 1 and clear == 1
         assert_fits(page, PARTS)
         shots = Path(os.environ.get("MEIO_SHOT_DIR", "/tmp"))
         page.evaluate("window.scrollTo(0, 0)")
@@ -96,6 +114,7 @@ def test_the_keyboard_alone_plays_the_split_and_cards(server: tuple[str, Any],
     table = new_table(base, players=3, name="Ana", seed=5, specials=["-1", "+.5", "Q+"],
                       seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    instant(ctx)
     page = ctx.new_page()
     console = watch_console(page)
     try:
@@ -104,8 +123,9 @@ def test_the_keyboard_alone_plays_the_split_and_cards(server: tuple[str, Any],
         # what the status says in the very task of a press (frames may come right after)
         page.evaluate("document.addEventListener('click', () => { window.turnAfterPress ="
                       " document.getElementById('status').dataset.turn })")
-        # the hand is one Tab stop, right after the two links of the header
-        assert tab_to(page, "#hand .card") <= 3
+        # the hand is one Tab stop, right after the header's three links and the
+        # language switch
+        assert tab_to(page, "#hand .card") <= 5
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "solid", "the focused card shows no focus ring"
         picked = []

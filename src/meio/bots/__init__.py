@@ -1,5 +1,25 @@
 """Bots: one interface (:class:`Bot`), from random to search."""
 
-from meio.bots.base import Bot, bot_kinds, bot_turn, make_bot, play_match, register
+from meio.bots.base import (
+    Bot,
+    UnknownBotError,
+    bot_kinds,
+    bot_turn,
+    builtin_bots,
+    make_bot,
+    play_match,
+    register,
+    unregister,
+)
 
-__all__ = ["Bot", "bot_kinds", "bot_turn", "make_bot", "play_match", "register"]
+__all__ = [
+    "Bot",
+    "UnknownBotError",
+    "bot_kinds",
+    "bot_turn",
+    "builtin_bots",
+    "make_bot",
+    "play_match",
+    "register",
+    "unregister",
+]

@@ -174,14 +174,13 @@ def advise_view(
     return Advice(ranked, best, chosen, _explain(best, chosen, hand, view), done)
 
 
-def _screen(view13: View, hand: int, seed: int) -> list[int] | None:
+def _screen(view13: View, hand: int, seed: int) -> list[int]:
     """Every pack of ``hand``, best first, by a quick compiled playout in
-    :data:`SCREEN_WORLDS` worlds (None without the compiled core)."""
-    try:
-        from meio.sim import evaluate_actions
-    except ImportError:  # pragma: no cover - numba is a dependency
-        return None
-    assert view13.seat is not None
+    :data:`SCREEN_WORLDS` worlds."""
+    from meio.sim import evaluate_actions
+
+    if view13.seat is None:
+        raise MeioError("split advice is for a seat, not for a spectator")
     worlds = split_worlds(view13, SCREEN_WORLDS, random.Random(seed ^ 0x5C2EE))
     actions = list(PackChoices(hand))
     means = evaluate_actions(worlds, actions, 1, seed)[:, view13.seat]

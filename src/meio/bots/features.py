@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from meio.bots.base import seat_of
 from meio.engine import MatchConfig, State, View
 from meio.engine import cards as C
 from meio.engine.tricks import pile_for
@@ -138,14 +139,23 @@ class Seen:
         return self.partnership and seat != self.seat and (seat - self.seat) % 2 == 0
 
 
+def possible_specials(view: View) -> int:
+    """The special cards that may be in the deck as far as the seat knows: all N
+    when the table reveals them; with hidden specials (RULES.md §10) those it knows
+    of and every special it has not seen, since any of them may be among the rest."""
+    known = C.mask_of(view.specials)
+    if view.special_count > len(view.specials):
+        known |= C.mask_of(s for s in C.SPECIALS if s not in view.specials)
+    return known
+
+
 def seen_from_view(view: View) -> Seen:
     """The :class:`Seen` of a seat's view (play or pile phase)."""
-    assert view.seat is not None
+    seat = seat_of(view)
     cfg = view.config
-    seat = view.seat
     played = view.played
     own = view.hand | view.pack | view.received
-    unseen = cfg.deck & ~played & ~own
+    unseen = (cfg.deck | possible_specials(view)) & ~played & ~own
     partner_hand = 0
     if view.half == 1:
         future = view.received if cfg.partnership else view.pack

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meio.bots.base import register
 from meio.bots.features import seen_from_view
 from meio.bots.policy import choose_pack, choose_pile, choose_play
 from meio.engine import Phase, View
@@ -40,5 +39,3 @@ class HeuristicBot:
             raise AssertionError(f"heuristic chose {A.action_text(action)}, which is not legal")
         return action
 
-
-register("heuristic", HeuristicBot)

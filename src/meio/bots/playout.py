@@ -2,10 +2,10 @@
 
 This is the reference implementation of the simulation contract the search bot
 and the split advisor rely on (:func:`evaluate_actions`, the same signature as
-``meio.sim.evaluate_actions``). :func:`evaluator` returns the compiled one when
-``meio.sim`` provides it and this one otherwise; tests use this one directly to
-avoid compile time, and the advisor uses :func:`play_out` for the per-half trick
-counts the compiled core does not report.
+``meio.sim.evaluate_actions``, which the bots use and which the tests check
+against this one). Tests also use it directly to avoid compile time, and the
+advisor uses :func:`play_out` for the per-half trick counts the compiled core
+does not report.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def policy_action(state: State, policy: str, rng: random.Random) -> tuple[int, i
             return seat, (81, 82)[rng.randrange(2)]
         return seat, choose_pile(seen_from_state(state, seat))
     seat = state.to_move
-    legal = legal_plays(state.hands[seat], state.led_suit)
+    legal = legal_plays(state.hands[seat], state.led_suit, state.config.declares,
+                        bool(state.current_trick))
     if len(legal) == 1:
         return seat, legal[0]
     if policy == "random":
@@ -101,12 +102,3 @@ def evaluate_actions(
                 totals[i] += round_scores(st)
     result: npt.NDArray[np.float64] = totals / (len(states) * runs)
     return result
-
-
-def evaluator() -> Evaluator:
-    """``meio.sim.evaluate_actions`` when the compiled core is installed, else this module's."""
-    try:
-        from meio.sim import evaluate_actions as compiled
-    except ImportError:
-        return evaluate_actions
-    return compiled

@@ -113,11 +113,16 @@ class PackRanking:
 
 
 def rank_packs(hand: int, config: MatchConfig) -> PackRanking:
-    """Rank all 1,716 packs of a 13-card ``hand`` by the heuristic ``E|H - V|``."""
+    """Rank all 1,716 packs of a 13-card ``hand`` by the heuristic ``E|H - V|``.
+
+    ``config`` may be a view's public config: when it hides the specials
+    (RULES.md §10), every special not in ``hand`` counts as possibly unseen."""
     cards = C.cards_of(hand)
     if len(cards) != 13:
         raise ValueError(f"a split needs the 13 dealt cards, not {len(cards)}")
     unseen = config.deck & ~hand
+    if not config.specials_known:
+        unseen |= C.mask_of(C.SPECIALS) & ~hand
     u = unseen.bit_count()
     share1 = opponents_share(config, 1, u)
     share2 = opponents_share(config, 2, u)
@@ -186,6 +191,12 @@ def _share_now(seen: Seen, followers: Sequence[int], unseen_count: int) -> float
 
 
 def _win_chance(card: int, v2: int, led: int, seen: Seen, share: float) -> float:
+    """Chance ``card`` (worth ``v2``) holds this trick against the cards still to come.
+
+    With no led suit yet (``wild_lead: next``, a trick of wilds only) a later card
+    will set it: the chance is averaged over the four suits it may be."""
+    if led < 0:
+        return sum(_win_chance(card, v2, suit, seen, share) for suit in range(4)) / 4.0
     sure, trumps = beaters(card, led, v2, seen.edition, seen.half)
     k = (sure & seen.unseen).bit_count()
     p = (1.0 - share) ** k
@@ -195,7 +206,7 @@ def _win_chance(card: int, v2: int, led: int, seen: Seen, share: float) -> float
 
 
 def choose_play(seen: Seen, legal: Sequence[int]) -> int:
-    """The heuristic's card (or wild lead with its declared suit)."""
+    """The heuristic's card (or wild lead with its declared suit, under ``declare``)."""
     costs = play_costs(seen, legal)
     best = 0
     for i, cost in enumerate(costs):  # ties: the first (lower card, smaller action)
@@ -256,15 +267,17 @@ def play_costs(seen: Seen, legal: Sequence[int]) -> list[float]:
     for action in legal:
         card = A.card_of(action)
         if trick:
-            index, v2 = winning_index([*cards_so_far, card], led, values)
+            # under wild_lead "next" a trick of wilds only takes its suit from this card
+            this_led = _SUIT_OF[card] if led < 0 else led
+            index, v2 = winning_index([*cards_so_far, card], this_led, values)
             if index != mover_pos:
                 p_me = 0.0
             elif not followers:
                 p_me = 1.0
             else:
-                p_me = _win_chance(card, v2, led, seen, share_now)
-            this_led = led
+                p_me = _win_chance(card, v2, this_led, seen, share_now)
         else:
+            # a wild led without a declared suit (wild_lead "next") gets -1: no suit yet
             this_led = A.declared_suit(action) if action >= A.DECLARE_BASE else _SUIT_OF[card]
             v2 = values[card] if card != C.PLUS_HALF else 1
             p_me = _win_chance(card, v2, this_led, seen, share_now)

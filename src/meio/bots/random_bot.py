@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from meio.bots.base import register
 from meio.engine import View
 
 
@@ -22,5 +21,3 @@ class RandomBot:
             raise ValueError("no legal action to choose from")
         return legal[self.rng.randrange(len(legal))]
 
-
-register("random", RandomBot)

@@ -33,15 +33,15 @@ import dataclasses
 import functools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.base import register
+from meio.bots.base import seat_of
 from meio.bots.inference import DEFAULT_MODEL, OpponentModel, infer_worlds, sample_pack
-from meio.bots.playout import Evaluator, evaluator
+from meio.bots.playout import Evaluator
 from meio.bots.policy import choose_pack, rank_packs
 from meio.engine import PackChoices, Phase, State, View, sample_world
 from meio.engine import actions as A
@@ -86,8 +86,7 @@ def split_worlds(view: View, count: int, rng: random.Random,
     """Worlds for judging ``view.seat``'s split: every other seat has split, so this
     seat is the one to act. The others split with the heuristic, or with packs drawn
     from ``model`` (:func:`~meio.bots.inference.sample_pack`) when one is given."""
-    seat = view.seat
-    assert seat is not None
+    seat = seat_of(view)
     n = view.config.players
     fresh = dataclasses.replace(
         view, split_done=(False,) * n, seats_to_act=tuple(range(n)), pack=0
@@ -131,8 +130,7 @@ def _by_specials(evaluate: Evaluator, worlds: Sequence[State], actions: Sequence
 
 def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
     """Lower is better: own mean score, or own minus the other side's (2 players, teams)."""
-    seat = view.seat
-    assert seat is not None
+    seat = seat_of(view)
     cfg = view.config
     own = means[:, seat]
     if cfg.players == 2 or cfg.partnership:
@@ -150,7 +148,7 @@ class SearchBot:
                  policy: str = "heuristic", model: OpponentModel = DEFAULT_MODEL,
                  name: str | None = None) -> None:
         """``level`` picks a budget from :data:`LEVELS`; ``budget`` overrides it;
-        ``evaluate`` replaces the playout engine (default: ``meio.sim`` when present);
+        ``evaluate`` replaces the playout engine (default: ``meio.sim``);
         ``model`` is the opponent model of inference (levels with a ``pool``)."""
         if level not in LEVELS:
             choices = ", ".join(str(k) for k in LEVELS)
@@ -167,7 +165,10 @@ class SearchBot:
     def evaluate(self) -> Evaluator:
         """The playout engine, over worlds that may differ in their special cards."""
         if self._evaluate is None:
-            self._evaluate = evaluator()  # resolved on first use: construction stays cheap
+            # imported on first use: building a bot does not load the compiled core
+            from meio.sim import evaluate_actions
+
+            self._evaluate = evaluate_actions
         return functools.partial(_by_specials, self._evaluate)
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
@@ -249,15 +250,3 @@ class SearchBot:
                 return alive[0]
             alive = alive[: (len(alive) + 1) // 2]
 
-
-def _factory(level: int, name: str | None = None) -> Callable[[int], SearchBot]:
-    def make(seed: int) -> SearchBot:
-        return SearchBot(seed, level, name=name)
-
-    return make
-
-
-register("search", _factory(DEFAULT_LEVEL))
-for _level in LEVELS:
-    register(f"search:{_level}", _factory(_level))
-register("expert", _factory(4, "expert"))

@@ -10,11 +10,13 @@ from meio.cli.app import app
 #: modules that register commands on :data:`app`
 COMMAND_MODULES = (
     "meio.cli.play",
+    "meio.cli.learn",
     "meio.cli.serve",
     "meio.cli.records",
     "meio.cli.demo",
     "meio.cli.bots",
     "meio.cli.sim",
+    "meio.cli.analyze",
 )
 
 for _module in COMMAND_MODULES:

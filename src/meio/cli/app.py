@@ -6,13 +6,21 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from meio.cli.lang import speak
+from meio.i18n import _, detect_language
+
 if TYPE_CHECKING:
     from meio.bots import Bot
     from meio.engine import MatchConfig
 
+# The command speaks the language of LANG / LC_ALL (``meio play --lang`` overrides it for a
+# game). Typer reads every help text when a command module is imported, so the language is
+# chosen here, before any of them is built.
+speak(detect_language())
+
 app = typer.Typer(
     name="meio",
-    help="MEIO, the trick-taking game of balanced halves.",
+    help=_("MEIO, the trick-taking game of balanced halves."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -30,16 +38,18 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        False, "--version", callback=_version, is_eager=True, help=_("Print the version and exit.")
     ),
 ) -> None:
     """MEIO, the trick-taking game of balanced halves."""
 
 
 def bot_table(
-    edition: str, players: int, partnership: bool, seed: int, bot: str
+    edition: str, players: int, partnership: bool, seed: int, bot: str,
+    wild_lead: str = "declare", reveal_specials: bool = True,
 ) -> tuple[MatchConfig, list[Bot]]:
-    """A match configuration and one ``bot`` per seat, or exit 2 with the reason."""
+    """A match configuration (with the table options of RULES.md §10) and one ``bot``
+    per seat, or exit 2 with the reason."""
     from meio.bots import make_bot
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
@@ -50,6 +60,8 @@ def bot_table(
             players=players,
             partnership=partnership,
             seed=seed,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            reveal_specials=reveal_specials,
         )
         bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     except (MeioError, ValueError) as exc:

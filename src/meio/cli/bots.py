@@ -6,42 +6,59 @@ import csv
 import json
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.i18n import _
+
+if TYPE_CHECKING:
+    from meio.engine import MatchConfig
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(_("error: {message}").format(message=message), err=True)
     return typer.Exit(code=2)
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Rank packs for a 13-card hand by expected round score, and say why the best balances."
+    )
+)
 def advise(
-    hand: Annotated[str, typer.Argument(help="your 13 cards as codes, e.g. 'AS KS 9H -1 ...'")],
-    players: Annotated[int, typer.Option("--players", "-p", help="table size, 2-5")] = 4,
-    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
-    partnership: Annotated[bool, typer.Option(help="4-player partnership")] = False,
+    hand: Annotated[
+        str, typer.Argument(help=_("your 13 cards as codes, e.g. 'AS KS 9H -1 ...'"))
+    ],
+    players: Annotated[int, typer.Option("--players", "-p", help=_("table size, 2-5"))] = 4,
+    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
     specials: Annotated[
         str | None,
-        typer.Option(help="the special cards in the deck (meio), e.g. '-1,A+,+.5,Q+'; "
-                          "default: those in your hand, then -1 A+ -2H +.5 Q+ in that order"),
+        typer.Option(help=_("the special cards in the deck (meio), e.g. '-1,A+,+.5,Q+'; "
+                            "default: those in your hand, then -1 A+ -2H +.5 Q+ in that order")),
     ] = None,
-    seat: Annotated[int, typer.Option(help="your seat")] = 0,
-    leader: Annotated[int | None, typer.Option(help="the seat leading trick 1, if known")] = None,
-    chosen: Annotated[str | None, typer.Option(help="a pack you are considering (6 codes)")] = None,
-    budget: Annotated[float, typer.Option(help="seconds of simulation")] = 2.0,
-    top: Annotated[int, typer.Option(help="candidates to show")] = 5,
-    seed: Annotated[int, typer.Option(help="seed of the simulation")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    seat: Annotated[int, typer.Option(help=_("your seat"))] = 0,
+    leader: Annotated[
+        int | None, typer.Option(help=_("the seat leading trick 1, if known"))
+    ] = None,
+    chosen: Annotated[
+        str | None, typer.Option(help=_("a pack you are considering (6 codes)"))
+    ] = None,
+    budget: Annotated[float, typer.Option(help=_("seconds of simulation"))] = 2.0,
+    top: Annotated[int, typer.Option(help=_("candidates to show"))] = 5,
+    seed: Annotated[int, typer.Option(help=_("seed of the simulation"))] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help=_("print JSON"))] = False,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
-    """Rank packs for a 13-card hand by expected round score, and say why the best balances."""
     from rich.console import Console
     from rich.table import Table
 
     from meio.bots.advisor import advise_view
+    from meio.cli.advice import explanation
     from meio.engine import MatchConfig, State
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
@@ -49,25 +66,28 @@ def advise(
     try:
         mask = C.parse_cards(hand)
         if mask.bit_count() != 13:
-            raise _fail(f"a hand is 13 cards; you gave {mask.bit_count()}")
+            raise _fail(_("a hand is 13 cards; you gave {n}").format(n=mask.bit_count()))
         if budget <= 0 or top < 1:
-            raise _fail("--budget must be positive and --top at least 1")
+            raise _fail(_("--budget must be positive and --top at least 1"))
         special_ids = _specials(edition, players, mask, specials)
         cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                           partnership=partnership, specials=special_ids, seed=seed,
-                          first_leader=leader)
+                          first_leader=leader, wild_lead=wild_lead,  # type: ignore[arg-type]
+                          reveal_specials=not hide_specials)
         if not 0 <= seat < players:
-            raise _fail(f"seat {seat} is not a seat of a {players}-player table")
+            raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
+                seat=seat, players=players))
         outside = mask & ~cfg.deck
         if outside:
-            raise _fail(f"{C.format_cards(outside)} not in the {edition} deck for {players} "
-                        "players with these specials")
+            raise _fail(_("{cards} not in the {edition} deck for {players} players with "
+                          "these specials").format(
+                cards=C.format_cards(outside), edition=edition, players=players))
         view = State.new(cfg, deals=[_deal(cfg, mask, seat, seed)]).view(seat)
         chosen_mask = None
         if chosen is not None:
             chosen_mask = C.parse_cards(chosen)
             if chosen_mask & ~mask or chosen_mask.bit_count() != 6:
-                raise _fail("--chosen must be 6 cards of your hand")
+                raise _fail(_("--chosen must be 6 cards of your hand"))
         advice = advise_view(view, chosen_pack=chosen_mask, budget_s=budget, seed=seed)
     except MeioError as exc:
         raise _fail(str(exc)) from None
@@ -75,23 +95,24 @@ def advise(
         typer.echo(json.dumps(advice.to_dict(), indent=1))
         return
     console = Console()
-    table = Table(title=f"Packs for {C.format_cards(mask)} ({advice.worlds} simulated deals)")
+    table = Table(title=_("Packs for {hand} ({n} simulated deals)").format(
+        hand=C.format_cards(mask), n=advice.worlds))
     table.add_column("#", justify="right")
-    table.add_column("pack (second half)", no_wrap=True)
-    table.add_column("expected |H-V|", justify="right")
-    table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column(_("pack (second half)"), no_wrap=True)
+    table.add_column(_("expected |H-V|"), justify="right")
+    table.add_column(_("95% CI"), justify="right", no_wrap=True)
     table.add_column("H", justify="right")
     table.add_column("V", justify="right")
     shown = advice.candidates[:top]
     if advice.chosen is not None and advice.chosen not in shown:
         shown.append(advice.chosen)
     for i, c in enumerate(shown, 1):
-        mark = " (yours)" if advice.chosen is not None and c.pack == advice.chosen.pack else ""
+        mark = _(" (yours)") if advice.chosen is not None and c.pack == advice.chosen.pack else ""
         table.add_row(str(i), C.format_cards(c.pack) + mark, f"{c.mean:.2f}",
                       f"{c.low:.2f}–{c.high:.2f}", f"{c.first_half_tricks:.1f}",
                       f"{c.second_half_tricks:.1f}")
     console.print(table)
-    console.print(advice.explanation)
+    console.print(explanation(advice, mask))
 
 
 def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple[int, ...] | None:
@@ -106,13 +127,11 @@ def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple
     return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
 
 
-def _deal(cfg: object, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
+def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
     """Some deal giving ``seat`` its hand; the others' cards are placeholders the advisor
     never sees (it reads only the seat's view)."""
-    from meio.engine import MatchConfig
     from meio.engine import cards as C
 
-    assert isinstance(cfg, MatchConfig)
     rest = C.cards_of(cfg.deck & ~hand)
     random.Random(seed).shuffle(rest)
     hands = []
@@ -125,25 +144,35 @@ def _deal(cfg: object, hand: int, seat: int, seed: int) -> tuple[list[int], int,
     return hands, C.mask_of(rest), cfg.leader_of_round_one
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Play duplicate matches between bots and report who is better.\n\n"
+        "Every deal is replayed with the bots rotated through the seats, so the luck of "
+        "the deal cancels out. Saves each match as a meio-record/1 file under OUT/records "
+        "and the summary as OUT/summary.json and OUT/summary.csv."
+    )
+)
 def tournament(
-    bots: Annotated[str, typer.Option(help="comma-separated bots, e.g. search,heuristic,random")],
-    players: Annotated[int, typer.Option("--players", "-p", help="table size, 2-5")] = 4,
-    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
-    partnership: Annotated[bool, typer.Option(help="4-player partnership")] = False,
-    matches: Annotated[int, typer.Option(help="deals; each is played once per lineup")] = 10,
-    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
-    seed: Annotated[int, typer.Option(help="base seed of the deals")] = 0,
-    out: Annotated[Path, typer.Option(help="folder for records and the summary")] = Path(
+    bots: Annotated[
+        str, typer.Option(help=_("comma-separated bots, e.g. search,heuristic,random"))
+    ],
+    players: Annotated[int, typer.Option("--players", "-p", help=_("table size, 2-5"))] = 4,
+    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
+    matches: Annotated[
+        int, typer.Option(help=_("deals; each is played once per lineup"))
+    ] = 10,
+    jobs: Annotated[int, typer.Option(help=_("worker processes"))] = 1,
+    ray: Annotated[str | None, typer.Option(
+        help=_("Ray cluster address (HOST:PORT or auto): one task per match; needs "
+               "meio\\[cluster]"))] = None,
+    seed: Annotated[int, typer.Option(help=_("base seed of the deals"))] = 0,
+    out: Annotated[Path, typer.Option(help=_("folder for records and the summary"))] = Path(
         "tournament"),
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("print the summary JSON"))] = False,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
-    """Play duplicate matches between bots and report who is better.
-
-    Every deal is replayed with the bots rotated through the seats, so the luck of
-    the deal cancels out. Saves each match as a meio-record/1 file under OUT/records
-    and the summary as OUT/summary.json and OUT/summary.csv.
-    """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
@@ -155,24 +184,30 @@ def tournament(
 
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = bot_kinds()
-    unknown = [b for b in names if b not in known]
+    unknown = [b for b in names if b not in known and not b.startswith("learned:")]
     if not names or unknown:
-        raise _fail(f"unknown bot {', '.join(unknown) or '(none given)'}; choose from "
-                    f"{', '.join(known)}")
+        raise _fail(_("unknown bot {names}; choose from {known}").format(
+            names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))
     if matches < 1 or jobs < 1:
-        raise _fail("--matches and --jobs must be at least 1")
+        raise _fail(_("--matches and --jobs must be at least 1"))
     try:
-        MatchConfig(edition=edition, players=players, partnership=partnership)  # type: ignore[arg-type]
+        config = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
+                             partnership=partnership, wild_lead=wild_lead,  # type: ignore[arg-type]
+                             reveal_specials=not hide_specials)
     except MeioError as exc:
         raise _fail(str(exc)) from None
-    spec = TournamentSpec(names, players, edition, partnership, matches, seed)  # type: ignore[arg-type]
+    spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
+                          wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
     total = matches * len(lineups(names, players))
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
-        task = bar.add_task("matches", total=total)
-        results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
-                                 progress=lambda _r: bar.advance(task))
+        task = bar.add_task(_("matches"), total=total)
+        try:
+            results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
+                                     progress=lambda _r: bar.advance(task), ray_address=ray)
+        except MeioError as exc:
+            raise _fail(str(exc)) from None
     summary = summarize(results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
@@ -181,9 +216,16 @@ def tournament(
     if as_json:
         typer.echo(json.dumps(summary.to_json(), indent=1))
         return
-    table = Table(title=f"{players}-player {edition}{' partnership' if partnership else ''}: "
-                        f"{summary.deals} deals, {summary.games} matches")
-    for col in ("bot", "matches", "wins", "win %", "mean round score", "95% CI", "rating"):
+    kind = (
+        _("{players}-player {edition} partnership")
+        if partnership
+        else _("{players}-player {edition}")
+    ).format(players=players, edition=edition)
+    table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
+        table=kind, options=rules_text(config.wild_lead, config.reveal_specials),
+        deals=summary.deals, games=summary.games))
+    for col in (_("bot"), _("matches"), _("wins"), _("win %"), _("mean round score"),
+                _("95% CI"), _("rating")):
         table.add_column(col)
     for b in summary.bots:
         table.add_row(b.bot, str(b.matches), f"{b.wins:.1f}", f"{100 * b.win_rate:.1f}",
@@ -192,7 +234,7 @@ def tournament(
     out_console = Console()
     out_console.print(table)
     if len(summary.bots) > 1:
-        pw = Table(title="pairwise win rate (row against column)")
+        pw = Table(title=_("pairwise win rate (row against column)"))
         pw.add_column("")
         order = [s.bot for s in summary.bots]
         for name in order:
@@ -201,5 +243,5 @@ def tournament(
             pw.add_row(a, *("—" if a == c else f"{100 * summary.pairwise[a].get(c, 0):.0f}%"
                             for c in order))
         out_console.print(pw)
-    out_console.print("rating: Bradley–Terry fit to the pairwise results, Elo scale, mean 1500. "
-                      f"Records and summary in {out}/")
+    out_console.print(_("rating: Bradley–Terry fit to the pairwise results, Elo scale, "
+                        "mean 1500. Records and summary in {folder}/").format(folder=out))

@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app, bot_table
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.i18n import _
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from meio.engine.tricks import Trick
 
 
-@app.command()
+@app.command(help=_("Bots play a whole match; every trick is shown as it is played."))
 def demo(
-    players: Annotated[int, typer.Option("--players", "-n", help="2 to 5")] = 4,
-    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
-    partnership: Annotated[bool, typer.Option(help="4 players in two teams")] = False,
-    seed: Annotated[int, typer.Option(help="random seed")] = 1,
-    bot: Annotated[str, typer.Option(help="the bot that plays every seat")] = "random",
-    delay: Annotated[float, typer.Option(help="seconds to pause after each trick")] = 0.0,
+    players: Annotated[int, typer.Option("--players", "-n", help=_("2 to 5"))] = 4,
+    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
+    seed: Annotated[int, typer.Option(help=_("random seed"))] = 1,
+    bot: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",
+    delay: Annotated[float, typer.Option(help=_("seconds to pause after each trick"))] = 0.0,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
-    """Bots play a whole match; every trick is shown as it is played."""
     from rich.console import Console
 
     from meio.bots import bot_turn
@@ -27,12 +35,27 @@ def demo(
     from meio.engine import cards as C
 
     console = Console(highlight=False)
-    config, bots = bot_table(edition, players, partnership, seed, bot)
+    config, bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
+                             not hide_specials)
     state = State.new(config)
-    specials = " ".join(C.card_code(s) for s in config.special_cards) or "none"
+    specials = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
+    if not config.reveal_specials and config.special_cards:
+        specials = _("{n}, not shown").format(n=len(config.special_cards))
+    table = (
+        _("{edition} edition, {players} players in partnership")
+        if partnership
+        else _("{edition} edition, {players} players")
+    ).format(edition=config.edition, players=players)
     console.print(
-        f"[bold]MEIO[/] {config.edition} edition, {players} players"
-        f"{' in partnership' if partnership else ''}; specials: {specials}; bots: {bot}"
+        "[bold]MEIO[/] "
+        + _("{table}; specials: {specials}; bots: {bot}").format(
+            table=table, specials=specials, bot=bot
+        )
+    )
+    console.print(
+        _("table options: {options}").format(
+            options=rules_text(config.wild_lead, config.reveal_specials)
+        )
     )
     round_seen = -1
     tricks_seen = 0
@@ -40,7 +63,11 @@ def demo(
         if state.round_index != round_seen:
             round_seen = state.round_index
             tricks_seen = 0
-            console.rule(f"Round {round_seen + 1} — seat {state.round_leader} leads")
+            console.rule(
+                _("Round {n} — seat {seat} leads").format(
+                    n=round_seen + 1, seat=state.round_leader
+                )
+            )
         bot_turn(state, bots)
         finished = [t for t in state.tricks if t.pile]
         if state.round_index == round_seen and len(finished) > tricks_seen:
@@ -55,34 +82,38 @@ def demo(
                 _show_trick(console, k, res.tricks[k])
             tricks_seen = len(res.tricks)
             piles = "  ".join(f"{s}:H{h}/V{v}" for s, (h, v) in enumerate(res.piles))
-            console.print(f"  piles   {piles}")
-            console.print("  scores  " + "  ".join(f"{s}:{v}" for s, v in enumerate(res.scores)))
+            console.print(_("  piles   {piles}").format(piles=piles))
+            scores = "  ".join(f"{s}:{v}" for s, v in enumerate(res.scores))
+            console.print(_("  scores  {scores}").format(scores=scores))
             if res.team_scores is not None:
-                console.print(
-                    f"  teams   seats 0+2: {res.team_scores[0]}  seats 1+3: {res.team_scores[1]}"
-                )
+                a, b = res.team_scores
+                console.print(_("  teams   seats 0+2: {a}  seats 1+3: {b}").format(a=a, b=b))
             if res.victory is not None:
                 who = (
-                    f"seats {res.victory} and {res.victory + 2}"
+                    _("seats {a} and {b}").format(a=res.victory, b=res.victory + 2)
                     if config.partnership
-                    else f"seat {res.victory}"
+                    else _("seat {seat}").format(seat=res.victory)
                 )
-                console.print(f"  [bold]victory[/] {who}")
+                console.print(_("  [bold]victory[/] {who}").format(who=who))
             round_seen = len(state.rounds) - 1 if state.is_over else round_seen
-    console.rule("Match over")
-    console.print("totals  " + "  ".join(f"seat {s}: {v}" for s, v in enumerate(state.totals)))
-    console.print("[bold green]winner[/] " + ", ".join(f"seat {w}" for w in state.winners))
+    console.rule(_("Match over"))
+    totals = "  ".join(
+        _("seat {seat}: {value}").format(seat=s, value=v) for s, v in enumerate(state.totals)
+    )
+    console.print(_("totals  {totals}").format(totals=totals))
+    winners = ", ".join(_("seat {seat}").format(seat=w) for w in state.winners)
+    console.print(_("[bold green]winner[/] {seats}").format(seats=winners))
 
 
-def _show_trick(console: object, k: int, trick: object) -> None:
-    from rich.console import Console
-
+def _show_trick(console: Console, k: int, trick: Trick) -> None:
     from meio.engine import cards as C
-    from meio.engine.tricks import Trick
 
-    assert isinstance(console, Console) and isinstance(trick, Trick)
-    texts = [C.card_code(c) for _, c in trick.plays]
+    texts = [C.card_code(c) for _seat, c in trick.plays]
     if trick.declared >= 0:
         texts[0] += "=" + C.SUITS[trick.declared]
-    played = " ".join(f"{s}:{t:<5}" for (s, _), t in zip(trick.plays, texts, strict=True))
-    console.print(f"  trick {k + 1:2d}  {played} → seat {trick.winner}, pile {trick.pile}")
+    played = " ".join(f"{s}:{t:<5}" for (s, _card), t in zip(trick.plays, texts, strict=True))
+    console.print(
+        _("  trick {n:2d}  {plays} → seat {winner}, pile {pile}").format(
+            n=k + 1, plays=played, winner=trick.winner, pile=trick.pile
+        )
+    )

@@ -10,35 +10,45 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.i18n import _
 
 
-@app.command()
+@app.command(
+    help=_("Play many seeded rounds or matches; print throughput and score statistics.")
+)
 def simulate(
-    players: Annotated[int, typer.Option("--players", "-n", help="2 to 5")] = 4,
-    edition: Annotated[str, typer.Option(help="meio or classic")] = "meio",
-    partnership: Annotated[bool, typer.Option(help="4 players in two teams")] = False,
+    players: Annotated[int, typer.Option("--players", "-n", help=_("2 to 5"))] = 4,
+    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     specials: Annotated[
-        str | None, typer.Option(help="the special cards, e.g. '-1,A+,+.5,Q+' (default: drawn)")
+        str | None,
+        typer.Option(help=_("the special cards, e.g. '-1,A+,+.5,Q+' (default: drawn)")),
     ] = None,
     rounds: Annotated[
-        int | None, typer.Option(help="play this many single rounds (instead of matches)")
+        int | None, typer.Option(help=_("play this many single rounds (instead of matches)"))
     ] = None,
-    matches: Annotated[int | None, typer.Option(help="play this many whole matches")] = None,
-    policy: Annotated[str, typer.Option(help="random or heuristic, for every seat")] = "heuristic",
-    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
-    seed: Annotated[int, typer.Option(help="random seed")] = 1,
+    matches: Annotated[
+        int | None, typer.Option(help=_("play this many whole matches"))
+    ] = None,
+    policy: Annotated[
+        str, typer.Option(help=_("random or heuristic, for every seat"))
+    ] = "heuristic",
+    jobs: Annotated[int, typer.Option(help=_("worker processes"))] = 1,
+    seed: Annotated[int, typer.Option(help=_("random seed"))] = 1,
     records: Annotated[
         Path | None,
-        typer.Option(help="write the games as meio-record/1 lines (JSON Lines) to this file"),
+        typer.Option(help=_("write the games as meio-record/1 lines (JSON Lines) to this file")),
     ] = None,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
 ) -> None:
-    """Play many seeded rounds or matches; print throughput and score statistics."""
     from meio.engine import MatchConfig
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
     if rounds is not None and matches is not None:
-        typer.echo("give either --rounds or --matches, not both", err=True)
+        typer.echo(_("give either --rounds or --matches, not both"), err=True)
         raise typer.Exit(2)
     count = rounds if rounds is not None else (matches if matches is not None else 1000)
     try:
@@ -50,6 +60,8 @@ def simulate(
                 C.parse_card(x) for x in specials.replace(",", " ").split()
             ),
             seed=seed,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            reveal_specials=not hide_specials,
         )
         started = time.perf_counter()
         from meio.sim import simulate as run
@@ -63,35 +75,57 @@ def simulate(
         raise typer.Exit(2) from None
     elapsed = time.perf_counter() - loaded
     played = int(res.rounds_played.sum())
-    unit = "rounds" if rounds is not None else "matches"
-    team = " in partnership" if partnership else ""
-    specials_text = " ".join(C.card_code(s) for s in config.special_cards) or "none"
+    games = (
+        _("{count} rounds").format(count=count)
+        if rounds is not None
+        else _("{count} matches ({rounds} rounds)").format(count=count, rounds=played)
+    )
+    table = (
+        _("{edition} edition, {players} players in partnership")
+        if partnership
+        else _("{edition} edition, {players} players")
+    ).format(edition=config.edition, players=players)
+    specials_text = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
     typer.echo(
-        f"{count} {unit}{'' if rounds is not None else f' ({played} rounds)'}, "
-        f"{config.edition} edition, {players} players{team}, "
-        f"specials {specials_text}, policy {policy}, {jobs} job(s), seed {seed}"
+        _("{games}, {table}, specials {specials}, {options}, policy {policy}, "
+          "{jobs} job(s), seed {seed}").format(
+            games=games, table=table, specials=specials_text,
+            options=rules_text(config.wild_lead, config.reveal_specials),
+            policy=policy, jobs=jobs, seed=seed,
+        )
     )
     typer.echo(
-        f"time {elapsed:.3f} s (+ {loaded - started:.2f} s loading the core): "
-        f"{res.cards_played / elapsed:,.0f} cards/s, {played / elapsed:,.0f} rounds/s"
+        _("time {elapsed:.3f} s (+ {loading:.2f} s loading the core): "
+          "{cards:,.0f} cards/s, {rounds:,.0f} rounds/s").format(
+            elapsed=elapsed, loading=loaded - started,
+            cards=res.cards_played / elapsed, rounds=played / elapsed,
+        )
     )
     scores = res.team_scores if partnership else res.scores
-    assert scores is not None
+    if scores is None:
+        raise typer.BadParameter(_("the simulation kept no per-round scores to summarise"))
     played_mask = res.rounds_played[:, None] > range(scores.shape[1])
     per_round = scores[played_mask]
-    columns = ["team 0+2", "team 1+3"] if partnership else [f"seat {p}" for p in range(players)]
+    columns = (
+        [_("team 0+2"), _("team 1+3")]
+        if partnership
+        else [_("seat {seat}").format(seat=p) for p in range(players)]
+    )
     means = " ".join(f"{c} {per_round[:, i].mean():.3f}" for i, c in enumerate(columns))
-    typer.echo(f"mean round score |H-V|: {means}")
+    typer.echo(_("mean round score |H-V|: {means}").format(means=means))
     values = per_round.ravel()
     dist = {int(v): int((values == v).sum()) for v in sorted(set(values.tolist()))}
-    typer.echo("score distribution: " + ", ".join(
-        f"{v}: {100 * c / values.size:.1f}%" for v, c in dist.items()))
+    typer.echo(_("score distribution: {shares}").format(shares=", ".join(
+        f"{v}: {100 * c / values.size:.1f}%" for v, c in dist.items())))
     if rounds is None:
         wins = res.winners().mean(axis=0)
-        typer.echo("match wins (shared wins count for each): " + " ".join(
-            f"seat {p} {100 * w:.1f}%" for p, w in enumerate(wins)))
+        typer.echo(_("match wins (shared wins count for each): {shares}").format(
+            shares=" ".join(
+                _("seat {seat}").format(seat=p) + f" {100 * w:.1f}%" for p, w in enumerate(wins)
+            )
+        ))
     if records is not None:
         with records.open("w") as fh:
             for g in range(res.games):
                 fh.write(json.dumps(res.record(g)) + "\n")
-        typer.echo(f"wrote {res.games} records to {records}")
+        typer.echo(_("wrote {n} records to {file}").format(n=res.games, file=records))

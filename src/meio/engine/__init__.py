@@ -19,6 +19,7 @@ from meio.engine.state import (
     eligible_leaders,
     legal_plays,
     replay,
+    replay_steps,
 )
 from meio.engine.tricks import Trick
 from meio.engine.view import View
@@ -46,5 +47,6 @@ __all__ = [
     "legal_plays",
     "parse_rules",
     "replay",
+    "replay_steps",
     "sample_world",
 ]

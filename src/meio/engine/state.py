@@ -7,7 +7,7 @@
 >>> import random
 >>> rng = random.Random(0)
 >>> while not st.is_over:
-...     st.apply(rng.choice(st.legal_actions()))
+...     _ = st.apply(rng.choice(st.legal_actions()))
 >>> len(st.rounds), st.is_over
 (3, True)
 """
@@ -17,7 +17,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple, overload
@@ -704,9 +705,24 @@ def legal_plays(hand: int, led: int, declare: bool = True, following: bool = Fal
     return out
 
 
+def replay_steps(
+    config: MatchConfig,
+    actions: Iterable[tuple[int, int]],
+    deals: Sequence[tuple[Sequence[int], int, int]] | None = None,
+) -> Iterator[tuple[State, Outcome]]:
+    """Replay ``(seat, action)`` pairs from the start of a match, each checked, yielding
+    the state (the same object, updated in place) and the :class:`Outcome` after each.
+
+    Raises :class:`IllegalActionError` at the first action that breaks a rule.
+    """
+    state = State.new(config, deals)
+    for seat, action in actions:
+        yield state, state.apply(action, seat)
+
+
 def replay(
     config: MatchConfig,
-    actions: Sequence[tuple[int, int]],
+    actions: Iterable[tuple[int, int]],
     deals: Sequence[tuple[Sequence[int], int, int]] | None = None,
 ) -> State:
     """The state after ``(seat, action)`` pairs from the start of a match, each checked.
@@ -718,7 +734,5 @@ def replay(
     >>> replay(MatchConfig(players=2, seed=5), pairs).phase.name
     'PLAY'
     """
-    state = State.new(config, deals)
-    for seat, action in actions:
-        state.apply(action, seat)
-    return state
+    last = deque(replay_steps(config, actions, deals), maxlen=1)
+    return last[0][0] if last else State.new(config, deals)

@@ -11,6 +11,10 @@ Cards are the engine's ids ``0..64`` and play actions the engine's action ints
 edition (0 meio, 1 classic)]``; ``val2[half - 1, card]`` the doubled card values
 (``+.5`` is relative and worked out in the trick); ``strength[half - 1, card]``
 the heuristic's estimate of how often a card takes a trick in that half.
+The table option ``wild_lead`` (RULES.md §10) lives in the position itself
+(slot :data:`WILD_NEXT`: 0 ``declare``, 1 ``next``), so a position carries the
+rules it is played under; under ``next`` the led suit stays -1 while the trick
+holds only wilds and the first non-wild card sets it.
 Random numbers come from a splitmix64 stream held in a one-slot ``uint64``
 array, so results depend on the seed alone, never on threads or job count.
 """
@@ -44,7 +48,8 @@ PILE_OF = 213  # [13] pile (1, 2) of each completed trick
 NPLAYS = 226
 PLAYS = 227  # [MAX_PLAYS] the round's play and pile actions
 MAX_PLAYS = 80
-STATE_LEN = PLAYS + MAX_PLAYS
+WILD_NEXT = PLAYS + MAX_PLAYS  # 1 under wild_lead "next": a led wild declares no suit
+STATE_LEN = WILD_NEXT + 1
 
 SPLIT, PLAY, PILE_PHASE, OVER, ROUND_DONE = 0, 1, 2, 3, 4
 MINUS_ONE, A_PLUS, MINUS_TWO_H, PLUS_HALF, Q_PLUS = 60, 61, 62, 63, 64
@@ -95,9 +100,13 @@ def seed_stream(rng: np.ndarray, seed: int, a: int, b: int) -> None:
 
 # -- rules ---------------------------------------------------------------------------------
 @njit(cache=True)
-def start_round(s: np.ndarray, players: int, hands: np.ndarray, leader: int) -> None:
-    """Reset ``s`` to the split of a round dealt ``hands[seat, 0..12]``."""
+def start_round(
+    s: np.ndarray, players: int, hands: np.ndarray, leader: int, wild_next: int = 0
+) -> None:
+    """Reset ``s`` to the split of a round dealt ``hands[seat, 0..12]``, played
+    under ``wild_lead`` ``next`` when ``wild_next`` is 1."""
     s[:] = 0
+    s[WILD_NEXT] = wild_next
     for p in range(players):
         for i in range(13):
             s[HAND + 13 * p + i] = hands[p, i]
@@ -123,7 +132,8 @@ def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     base = HAND + 13 * seat
     n = s[HAND_N + seat]
     k = 0
-    if s[TRICK_N] == 0:
+    led = s[LED]
+    if s[TRICK_N] == 0 and s[WILD_NEXT] == 0:
         for i in range(n):
             c = s[base + i]
             slot = WILD_SLOT[c]
@@ -135,7 +145,11 @@ def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
                 out[k] = c
                 k += 1
         return k
-    led = s[LED]
+    if led < 0:  # a lead under "next", or a trick of wilds only: any card, as itself
+        for i in range(n):
+            out[k] = s[base + i]
+            k += 1
+        return k
     follow = False
     for i in range(n):
         if SUIT_OF[s[base + i]] == led:
@@ -198,8 +212,17 @@ def _finish_trick(s: np.ndarray, cfg: np.ndarray, pile: int) -> None:
 
 @njit(cache=True)
 def trick_winner(s: np.ndarray, n: int, half: int, val2: np.ndarray) -> int:
-    """Index among the first ``n`` cards of the current trick of the card winning so far."""
+    """Index among the first ``n`` cards of the current trick of the card winning so far.
+
+    With no led suit yet (``next``: only wilds so far) the first non-wild card among
+    the ``n`` sets it, as it would in play; if there is none every card is wild and
+    the highest value wins (ties: the first played)."""
     led = s[LED]
+    if led < 0:
+        for i in range(n):
+            if SUIT_OF[s[TRICK + i]] >= 0:
+                led = SUIT_OF[s[TRICK + i]]
+                break
     best = -1
     best_v = 0
     best_trump = False
@@ -245,8 +268,10 @@ def apply_action(s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, action: int) 
             s[HAND_N + seat] = n - 1
             break
     if s[TRICK_N] == 0:
-        s[LED] = suit
+        s[LED] = suit  # -1 for a wild led under "next"
         s[TRICK_LEADER] = seat
+    elif s[LED] < 0:
+        s[LED] = suit  # "next": the first non-wild card sets the led suit
     s[TRICK + s[TRICK_N]] = card
     s[TRICK_N] += 1
     if s[TRICK_N] < players:
@@ -566,6 +591,7 @@ def simulate_games(
     epsilon: float,
     one_round: bool,
     record: bool,
+    wild_next: int,
     rounds_played: np.ndarray,
     piles: np.ndarray,
     leaders: np.ndarray,
@@ -579,7 +605,11 @@ def simulate_games(
 ) -> int:
     """Play games ``first .. first + count - 1`` (a whole match each, or one round);
     game ``i`` draws from its own stream, so a batch split over jobs gives the same
-    games. Writes row ``i - first`` of each output; returns the cards played."""
+    games. Writes row ``i - first`` of each output; returns the cards played.
+
+    A match is 3 rounds on totals, except in partnership and with 2 players in
+    the ``meio`` edition (``cfg[2] == 0``), which run until a side has 2 victories;
+    2-player ``classic`` is 3 rounds on totals (RULES.md §6)."""
     players = cfg[0]
     part = cfg[1] != 0
     s = np.zeros(STATE_LEN, dtype=np.int32)
@@ -605,7 +635,7 @@ def simulate_games(
             for p in range(players):
                 for i in range(13):
                     hands[p, i] = cards[13 * p + i]
-            start_round(s, players, hands, leader)
+            start_round(s, players, hands, leader, wild_next)
             play_out(s, cfg, val2, strength, policy, epsilon, rng, legal, pack)
             played += 13 * players
             leaders[g, r] = leader

@@ -100,14 +100,16 @@ class SimResult:
 
     def winners(self) -> npt.NDArray[np.bool_]:
         """``[game, seat]``: whether the seat won (or shares) its match; all False
-        for single rounds."""
+        for single rounds. Partnership and 2-player ``meio`` count round victories;
+        every other table (2-player ``classic`` included) the lowest total."""
         n, players = self.games, self.config.players
         out = np.zeros((n, players), dtype=np.bool_)
         if self.one_round:
             return out
-        if self.config.partnership or players == 2:
+        if self.config.victories_to_win is not None:
             side = self.team_scores if self.config.partnership else self.scores
-            assert side is not None
+            if side is None:
+                raise ValueError("this batch kept no per-round scores to decide its winners")
             played = np.arange(K.MAX_ROUNDS)[None, :] < self.rounds_played[:, None]
             wins_b = ((side[..., 1] < side[..., 0]) & played).sum(axis=1)
             wins_a = ((side[..., 0] < side[..., 1]) & played).sum(axis=1)
@@ -127,7 +129,8 @@ class SimResult:
             raise ValueError("this batch kept no actions: simulate it with record=True")
         if not 0 <= game < self.games:
             raise IndexError(f"there is no game {game} in a batch of {self.games}")
-        assert self.asides is not None and self.splits is not None
+        if self.asides is None or self.splits is None:
+            raise ValueError("this batch kept no splits: simulate it with record=True")
         cfg = self.config
         rounds = []
         for r in range(int(self.rounds_played[game])):
@@ -154,14 +157,17 @@ class SimResult:
                     "plays": plays,
                 }
             )
-        return {
+        doc: dict[str, Any] = {
             "format": "meio-record/1",
             "edition": cfg.edition,
             "players": cfg.players,
             "partnership": cfg.partnership,
             "specials": [C.card_code(s) for s in cfg.special_cards],
-            "rounds": rounds,
         }
+        if cfg.rules:
+            doc["rules"] = dict(cfg.rules)
+        doc["rounds"] = rounds
+        return doc
 
 
 def _chunk(
@@ -169,7 +175,8 @@ def _chunk(
     record: bool,
 ) -> tuple[int, dict[str, npt.NDArray[Any]]]:
     """Play games ``first .. first + count - 1``; the arrays of those rows."""
-    t = tables_for(MatchConfig.from_dict(config))
+    match = MatchConfig.from_dict(config)
+    t = tables_for(match)
     players = int(t.cfg[0])
     r = K.MAX_ROUNDS
     keep = count if record else 1
@@ -185,11 +192,12 @@ def _chunk(
         "nplays": np.zeros((keep, r), dtype=np.int8),
         "tricks": np.zeros((keep, r, 2, 13), dtype=np.int8),
     }
+    wild_next = 1 if match.wild_lead == "next" else 0
     played = K.simulate_games(
         t.cfg, t.val2, t.strength, t.deck, first, count, seed, policy, HEURISTIC_EPSILON,
-        one_round, record, out["rounds_played"], out["piles"], out["leaders"], out["deals"],
-        out["asides"], out["splits"], out["split_orders"], out["plays"], out["nplays"],
-        out["tricks"],
+        one_round, record, wild_next, out["rounds_played"], out["piles"], out["leaders"],
+        out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
+        out["nplays"], out["tricks"],
     )
     return int(played), out
 
@@ -209,8 +217,9 @@ def simulate(
     for every seat.
 
     Game ``i`` depends only on ``(seed, i)``: the same batch comes out whatever
-    ``jobs`` (worker processes) is. The config's specials are used; its seed and
-    first leader are not (each game draws its own deals and first leader).
+    ``jobs`` (worker processes) is. The config's specials and table options are
+    used; its seed and first leader are not (each game draws its own deals and
+    first leader).
     """
     config = as_config(config_like)
     code = policy_code(policy)

@@ -4,7 +4,7 @@
 >>> from meio.engine import MatchConfig, State
 >>> st = State.new(MatchConfig(players=4, seed=2))
 >>> for seat in range(4):
-...     st.apply(st.legal_actions(seat)[0], seat)
+...     _ = st.apply(st.legal_actions(seat)[0], seat)
 >>> legal = list(st.legal_actions())
 >>> means = evaluate_actions([st], legal[:2], playouts=8, seed=1)
 >>> means.shape
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from meio.engine import Phase, State
+from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import _core as K
@@ -73,18 +73,21 @@ def evaluate_actions(
     if first.phase is Phase.OVER:
         raise ValueError("the match is over: there is no round left to play out")
     seat = _acting_seat(first, actions[0])
-    worlds = np.zeros((len(states), K.STATE_LEN), dtype=np.int32)
+    # worlds sampled under hidden specials (reveal_specials off) may hold different
+    # specials: each group of worlds is played out with the tables of its own deck
+    groups: dict[MatchConfig, list[int]] = {}
     for w, state in enumerate(states):
-        if (state.config.edition, state.config.players, state.config.partnership,
-                state.config.special_cards) != (config.edition, config.players,
-                                                config.partnership, config.special_cards):
+        other = state.config
+        if (other.edition, other.players, other.partnership, other.wild_lead) != (
+            config.edition, config.players, config.partnership, config.wild_lead
+        ) or (config.reveal_specials and other.special_cards != config.special_cards):
             raise ValueError(f"state {w} is of another game than state 0")
         for action in actions:
             if not state.is_legal(action, seat) or _acting_seat(state, action) != seat:
                 raise ValueError(
                     f"{A.action_text(action)} is not legal for seat {seat} in state {w}"
                 )
-        worlds[w] = state_to_arrays(state).array
+        groups.setdefault(_deck_config(other), []).append(w)
     kinds = np.zeros(len(actions), dtype=np.int32)
     values = np.zeros(len(actions), dtype=np.int32)
     packs = np.zeros((len(actions), 6), dtype=np.int32)
@@ -94,11 +97,31 @@ def evaluate_actions(
             packs[i] = C.cards_of(A.pack_of(action))
         else:
             values[i] = action
-    t = tables_for(config)
-    return np.asarray(
-        K.evaluate(
+    seed = int(seed)
+    total = np.zeros((len(actions), config.players))
+    for group_config, members in groups.items():
+        worlds = np.zeros((len(members), K.STATE_LEN), dtype=np.int32)
+        for row, w in enumerate(members):
+            worlds[row] = state_to_arrays(states[w]).array
+        t = tables_for(group_config)
+        means = K.evaluate(
             t.cfg, t.val2, t.strength, worlds, kinds, values, packs, seat, playouts,
-            int(seed) & 0x7FFFFFFFFFFFFFFF, code, HEURISTIC_EPSILON,
-        ),
-        dtype=np.float64,
+            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code, HEURISTIC_EPSILON,
+        )
+        if len(groups) == 1:
+            return np.asarray(means, dtype=np.float64)
+        total += np.asarray(means, dtype=np.float64) * len(members)
+    result: npt.NDArray[np.float64] = total / len(states)
+    return result
+
+
+def _deck_config(config: MatchConfig) -> MatchConfig:
+    """The config that fixes the core's tables: the deck and the rules, not the seed."""
+    return MatchConfig(
+        edition=config.edition,
+        players=config.players,
+        partnership=config.partnership,
+        specials=config.special_cards,
+        first_leader=0,
+        wild_lead=config.wild_lead,
     )

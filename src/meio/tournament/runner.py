@@ -7,9 +7,11 @@ deals every round from the match seed and the round number alone, so in all
 lineups of a deal **every round's hands, the special cards and round 1's
 leader are identical**; what may differ is who leads rounds 2 and 3 (the
 highest scorer of the previous round, which depends on play) and, with 2
-players or in partnership, how many rounds are played (the first side to 2
-round victories ends the match). :func:`check_duplicates` verifies this from
-the saved records.
+players in ``meio`` or in partnership, how many rounds are played (the first
+side to 2 round victories ends the match; 2-player ``classic`` is always 3
+rounds on totals). :func:`check_duplicates` verifies this from the saved
+records. The table options of RULES.md §10 (``wild_lead``, ``reveal_specials``)
+are the same for every match of a tournament.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ from pathlib import Path
 from meio.bots import make_bot, play_match
 from meio.engine import MatchConfig, State
 from meio.engine import cards as C
-from meio.engine.config import Edition
+from meio.engine.config import Edition, WildLead
 from meio.engine.record import Record
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentSpec:
-    """What to play: bots, table, number of deals and the base seed."""
+    """What to play: bots, table, number of deals, the base seed and the table options."""
 
     bots: tuple[str, ...]
     players: int = 4
@@ -37,10 +39,13 @@ class TournamentSpec:
     partnership: bool = False
     matches: int = 10  #: deals; each is played once per lineup
     seed: int = 0
+    wild_lead: WildLead = "declare"
+    reveal_specials: bool = True
 
     def config(self, deal: int) -> MatchConfig:
         return MatchConfig(edition=self.edition, players=self.players,
-                           partnership=self.partnership, seed=deal_seed(self.seed, deal))
+                           partnership=self.partnership, seed=deal_seed(self.seed, deal),
+                           wild_lead=self.wild_lead, reveal_specials=self.reveal_specials)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,15 +140,24 @@ def run_tournament(
     jobs: int = 1,
     record_dir: Path | None = None,
     progress: Callable[[MatchResult], None] | None = None,
+    ray_address: str | None = None,
 ) -> list[MatchResult]:
-    """Play every match; ``jobs`` worker processes (1: in this process)."""
+    """Play every match; ``jobs`` worker processes (1: in this process), or one Ray
+    task per match on the cluster at ``ray_address`` (needs ``meio[cluster]``)."""
     for kind in spec.bots:
         make_bot(kind, 0)  # an unknown bot fails here, before any work
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     tasks = tasks_for(spec, record_dir)
     results: list[MatchResult] = []
-    if jobs <= 1:
+    if ray_address is not None:
+        from meio.analysis.cluster import ray_map
+
+        for _task, result in ray_map(ray_address, play_task, tasks):
+            results.append(result)
+            if progress:
+                progress(result)
+    elif jobs <= 1:
         for task in tasks:
             results.append(play_task(task))
             if progress:

@@ -7,8 +7,9 @@
   (all lineups of one duplicate set) as one observation, which is what makes
   the interval honest: seats and lineups of the same deal are not independent.
 * **Pairwise win rate** of A against B: over matches where both sat, how often
-  A finished ahead of B (lower match total; with 2 players or in partnership,
-  on the winning side); a tie counts one half.
+  A finished ahead of B (lower match total; where round victories decide the
+  match, 2-player ``meio`` and partnership, on the winning side; 2-player
+  ``classic`` is decided on totals); a tie counts one half.
 * **Rating**: a Bradley–Terry model fitted by maximum likelihood to all those
   pairwise results (ties as half a win each way), reported on the Elo scale
   (400 points = 10:1 odds), centred on 1500. Unlike running Elo updates it does

@@ -8,84 +8,174 @@ log. Bots think in a worker thread, so the screen stays live while they do.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from meio.engine import IllegalActionError, MeioError, Phase, View
+from meio.bots.advisor import Advice, advise_view
+from meio.engine import IllegalActionError, MeioError, Phase, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.i18n import N_, _
+from meio.tui.ascii import AsciiFilter
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
 from meio.tui.screens import (
     DeclareScreen,
     HelpScreen,
+    LastTrickScreen,
     PileScreen,
     SaveScreen,
+    SizedScreen,
     StartScreen,
     SummaryScreen,
+    help_text,
     round_summary,
+    trick_body,
 )
-from meio.tui.session import SPEED_ORDER, SPEEDS, PlaySettings, Session
-from meio.tui.widgets import HandView, balance_line, seats_table, trick_panel
+from meio.tui.session import SPEED_ORDER, PlaySettings, Session, SessionError
+from meio.tui.widgets import HandView, balance_line, seats_table, taken_line, trick_panel
 
 CSS = """
 Screen { layout: vertical; }
+#table-body { height: 1fr; }
 #status { height: 1; background: $primary-background; color: $text; }
+#rules { height: 1; color: $text-muted; }
 #top { height: 7; }
 #seats { width: 1fr; }
 #trick { width: 32; border-left: solid $primary; padding-left: 1; }
 #balance { height: 1; }
 #log { height: 1fr; color: $text-muted; }
-#split { height: 7; }
-#split-sides { height: 3; }
-#keep, #pack { width: 1fr; border: round $primary; height: 3; }
-#hint { height: 4; }
+#split { height: 1fr; }
+#keep, #pack { height: 1; }
+#hint { height: auto; }
 #prompt { height: 2; color: $warning; }
 #packline { height: 1; }
+#too-small { height: 1fr; content-align: center middle; text-align: center; }
 .dialog { width: 60; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
-.wide { width: 76; }
+.wide { width: 78; }
+#help { max-height: 100%; }
 ModalScreen { align: center middle; }
 .dialog Button { width: 1fr; height: 3; margin: 0; }
 #start-title { height: 1; text-align: center; background: $primary-background; }
-#start-form { padding: 0 1; }
+#start-form { padding: 0 1; height: 1fr; }
 #start-form Input { height: 3; }
 #start-error { height: 1; }
+App.-ascii .dialog { border: ascii $accent; }
+App.-ascii #trick { border-left: ascii $primary; }
+App.-ascii Button { border: none; height: 1; }
+App.-ascii .dialog Button { height: 1; }
+App.-ascii Input { border: ascii $primary; }
 """
+
+#: where ``q`` saves an unfinished match when no file was given
+AUTOSAVE_NAME = "meio-autosave.json"
 
 
 def describe_illegal(view: View, card: int, ascii: bool, reason: str) -> str:
     """Why a card may not be played, in a player's words (``you must follow ♠``)."""
     if view.current_trick and view.led_suit >= 0 and view.hand & C.SUIT_MASKS[view.led_suit]:
         led = suit_symbol(view.led_suit, ascii)
-        return (
-            f"You must follow {led}: you hold {led} cards, so play one of them "
-            f"(or a wild), not {card_label(card, ascii)}."
+        return _(
+            "You must follow {led}: you hold {led} cards, so play one of them (or a wild), "
+            "not {card}."
+        ).format(led=led, card=card_label(card, ascii))
+    return _("Not allowed: {reason}.").format(reason=reason)
+
+
+def specials_text(view: View, ascii: bool) -> str:
+    """The special cards in the deck as this seat knows them."""
+    cfg = view.config
+    known = " ".join(card_label(c, ascii) for c in view.specials)
+    if cfg.reveal_specials:
+        return _("Specials: {cards}").format(cards=known)
+    if known:
+        return _("Specials hidden: {n} in the deck; you know {cards}").format(
+            n=view.special_count, cards=known
         )
-    return reason[:1].upper() + reason[1:] + "."
+    return _("Specials hidden: {n} in the deck").format(n=view.special_count)
 
 
-class TableScreen(Screen[None]):
+def rules_line(view: View, ascii: bool) -> str:
+    """The table's special cards and options, in one line."""
+    cfg = view.config
+    parts = []
+    if cfg.edition == "meio":
+        parts.append(specials_text(view, ascii))
+    else:
+        parts.append(_("Classic deck: the Ace counts 1"))
+    if cfg.wild_lead == "next":
+        parts.append(_("wild lead: next card"))
+    elif cfg.edition == "meio":
+        parts.append(_("wild lead: declare"))
+    return " · ".join(parts)
+
+
+def table_rules_text(view: View, ascii: bool) -> str:
+    """The table's options and the rules players ask about, for the help screen."""
+    cfg = view.config
+    lines = [rules_line(view, ascii)]
+    if cfg.edition == "meio":
+        if cfg.wild_lead == "next":
+            lines.append(
+                _(
+                    "A led wild names no suit: play anything until the first non-wild card "
+                    "sets the suit; then every wild in the trick counts as that suit. An "
+                    "all-wild trick goes to the highest value."
+                )
+            )
+        else:
+            lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
+        if not cfg.reveal_specials:
+            lines.append(
+                _("Nobody is told which specials are in the deck: you see yours and those played.")
+            )
+        lines.append(
+            _(
+                "A wild may be played on any trick, even if you hold the led suit. "
+                "+.5 leading is worth ½."
+            )
+        )
+        lines.append(
+            _(
+                "Hearts led and -2♥ your only heart: play it or a wild. Holding wilds but "
+                "none of the led suit, you may play any card."
+            )
+        )
+    else:
+        lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
+    if cfg.players == 2 and cfg.victories_to_win is None:
+        lines.append(_("2-player classic: 3 rounds on totals, no round victories."))
+    elif cfg.victories_to_win is not None:
+        lines.append(_("The first to 2 round victories wins the match."))
+    else:
+        lines.append(_("3 rounds; the lowest total wins (a tie is shared)."))
+    return "\n".join(lines)
+
+
+class TableScreen(SizedScreen[None]):
     """The table: seats, trick, score sheet, log, your hand; the split before each round."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "confirm_split", "Confirm split"),
-        Binding("h", "hint", "Hint"),
-        Binding("b", "best", "Use hint", show=False),
-        Binding("plus,equals_sign", "speed(1)", "Faster"),
-        Binding("minus", "speed(-1)", "Slower"),
-        Binding("s", "save", "Save"),
-        Binding("n", "new_match", "New", show=False),
-        Binding("question_mark", "app.help", "Help"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("c", "confirm_split", N_("Confirm split")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("b", "best", N_("Use hint"), show=False),
+        Binding("u", "undo", N_("Undo")),
+        Binding("l", "last_trick", N_("Last trick")),
+        Binding("plus,equals_sign", "speed(1)", N_("Faster"), show=False),
+        Binding("minus", "speed(-1)", N_("Slower"), show=False),
+        Binding("s", "save", N_("Save"), show=False),
+        Binding("n", "new_match", N_("New"), show=False),
+        Binding("question_mark", "app.help", N_("Help")),
+        Binding("q", "quit_table", N_("Quit")),
     ]
 
     def __init__(self, session: Session, *, ascii: bool, save_path: Path | None) -> None:
@@ -100,40 +190,88 @@ class TableScreen(Screen[None]):
         self.hint_text: Text = Text("")
         self.best_pack = 0
         self.driving = False
+        #: which of the footer's optional keys are shown now
+        self.footer_keys: tuple[bool | None, ...] = ()
+        #: the round whose end is on show (its last trick stays on the table until the summary)
+        self.round_end: int | None = None
         #: a message for the player (an error, a confirmation) kept until their next action
         self.notice: str | Text | None = None
+        translate_bindings(self)
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Horizontal(id="top"):
-            yield Static(id="seats")
-            yield Static(id="trick")
-        yield Static(id="balance")
-        yield Static(id="log")
-        with Vertical(id="split"):
-            with Horizontal(id="split-sides"):
+        with Vertical(id="table-body", classes="body"):
+            yield Static(id="status")
+            yield Static(id="rules")
+            with Horizontal(id="top"):
+                yield Static(id="seats")
+                yield Static(id="trick")
+            yield Static(id="balance")
+            yield Static(id="log")
+            with Vertical(id="split"):
                 yield Static(id="keep")
                 yield Static(id="pack")
-            yield Static(id="hint")
-        yield Static(id="prompt")
-        yield HandView(ascii=self.ascii, id="hand")
-        yield Static(id="packline")
+                yield Static(id="hint")
+            yield Static(id="prompt")
+            yield HandView(ascii=self.ascii, id="hand")
+            yield Static(id="packline")
+        yield self.too_small_notice()
         yield Footer()
 
-    def on_mount(self) -> None:
+    def focus_default(self) -> None:
         self.query_one(HandView).focus()
+
+    def on_mount(self) -> None:
+        self.focus_default()
+        self.fit()
         self.refresh_table()
         self.kick()
+        self.mounted()
+
+    def mounted(self) -> None:
+        """Called once the table is drawn (the lesson opens its first notes here)."""
 
     @property
     def delay(self) -> float:
-        return SPEEDS[self.speed]
+        return {"slow": 1.6, "normal": 0.8, "fast": 0.3, "instant": 0.0}[self.speed]
 
     def splitting(self, view: View) -> bool:
         return view.phase is Phase.SPLIT and not view.split_done[self.session.seat]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keep the footer to the keys that do something now."""
+        view = self.session.view()
+        if action in ("confirm_split", "hint", "best"):
+            return self.splitting(view)
+        if action == "undo":
+            return self.session.settings.undo and not view.is_over and view.phase is not Phase.SPLIT
+        if action == "last_trick":
+            return view.phase is not Phase.SPLIT or view.round_index > 0
+        return True
+
     # -- drawing -------------------------------------------------------------------------
+    def status_text(self, view: View) -> str:
+        """The top line: edition, round, half, trick and the bots' speed (fits 80 columns)."""
+        cfg = view.config
+        edition = "MEIO" if cfg.edition == "meio" else _("Meio classic")
+        if cfg.rounds:
+            rnd = _("Round {n}/{total}").format(n=view.round_index + 1, total=cfg.rounds)
+        else:
+            rnd = _("Round {n} (to 2 wins)").format(n=view.round_index + 1)
+        parts = [edition, rnd]
+        if view.is_over:
+            parts.append(_("match over"))
+        elif view.phase is Phase.SPLIT:
+            parts.append(_("split"))
+        else:
+            parts.append(_("1st half") if view.half == 1 else _("2nd half"))
+            parts.append(_("trick {n}/13").format(n=view.trick_number))
+        speed = {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")}.get(
+            self.speed, _("instant")
+        )
+        parts.append(_("bots {speed}").format(speed=speed))
+        return " " + " · ".join(parts)
+
     def refresh_table(self, message: str | Text | None = None) -> None:
         """Redraw everything from the human seat's view; ``message`` replaces the prompt
         until the player's next action."""
@@ -142,48 +280,49 @@ class TableScreen(Screen[None]):
         s = self.session
         view = s.view()
         cfg = view.config
-        names = s.names
-        levels = list(s.settings.bots)
         ascii = self.ascii
-        specials = " ".join(card_label(c, ascii) for c in cfg.special_cards) or "none"
-        rounds = f"/{cfg.rounds}" if cfg.rounds else " (first to 2)"
-        edition = "MEIO" if cfg.edition == "meio" else "Meio classic"
-        status = f" {edition} · Round {view.round_index + 1}{rounds} · "
-        if view.is_over:
-            status += "match over"
-        elif view.phase is Phase.SPLIT:
-            status += "split"
+        self.query_one("#status", Static).update(Text(self.status_text(view), style="bold"))
+        self.query_one("#rules", Static).update(Text(" " + rules_line(view, ascii)))
+        self.query_one("#seats", Static).update(
+            seats_table(view, s.names, list(s.settings.bots), ascii)
+        )
+        if self.round_end is not None and s.last_trick_round == self.round_end:
+            last, last_half = s.last_trick, s.last_trick_half
         else:
-            half = "first half" if view.half == 1 else "second half"
-            status += f"{half} · trick {view.trick_number}/13"
-        status += f" · specials {specials} · speed {self.speed}"
-        self.query_one("#status", Static).update(Text(status, style="bold"))
-        self.query_one("#seats", Static).update(seats_table(view, names, levels))
-        last = s.last_trick if s.last_trick_round == view.round_index else None
-        last_half = s.last_trick_half
+            last = s.last_trick if s.last_trick_round == view.round_index else None
+            last_half = s.last_trick_half
         if view.phase is Phase.PILE and view.tricks:
             last, last_half = view.tricks[-1], view.half
-        self.query_one("#trick", Static).update(trick_panel(view, names, last, last_half, ascii))
-        self.query_one("#balance", Static).update(balance_line(view, s.seat))
-        lines = [e.text for e in s.log if e.round_index == view.round_index][-6:]
-        self.query_one("#log", Static).update(Text("\n".join(lines)))
+        self.query_one("#trick", Static).update(
+            trick_panel(view, s.short_names, last, last_half, ascii)
+        )
+        self.query_one("#balance", Static).update(balance_line(view, s.seat, ascii))
+        log = self.query_one("#log", Static)
+        rows = log.size.height or 6  # as many lines as the terminal leaves room for
+        lines = [e.text for e in s.log if e.round_index == view.round_index][-rows:]
+        log.update(Text("\n".join(lines)))
         splitting = self.splitting(view)
         self.query_one("#split").display = splitting
         self.query_one("#log").display = not splitting
         hand = self.query_one(HandView)
         if splitting:
-            cards = sorted_cards(view.hand)
+            cards = sorted_cards(view.hand, cfg.edition)
             self.picked &= set(cards)
             hand.show(cards, mode="split", half=1, edition=cfg.edition, picked=self.picked)
             keep = [c for c in cards if c not in self.picked]
             pack = [c for c in cards if c in self.picked]
             self.query_one("#keep", Static).update(
-                Text(f"First half — {len(keep)}/7: ").append_text(
+                Text(_("First half — {n}/7:").format(n=len(keep)) + " ", "bold").append_text(
                     cards_text(keep, ascii, half=1, edition=cfg.edition)
                 )
             )
+            pack_label = (
+                _("Pack for your partner — {n}/6:")
+                if cfg.partnership
+                else _("Second-half pack — {n}/6:")
+            )
             self.query_one("#pack", Static).update(
-                Text(f"Second-half pack — {len(pack)}/6: ").append_text(
+                Text(pack_label.format(n=len(pack)) + " ", "bold").append_text(
                     cards_text(pack, ascii, half=2, edition=cfg.edition)
                 )
             )
@@ -192,7 +331,7 @@ class TableScreen(Screen[None]):
             legal = view.legal_actions() if view.phase is Phase.PLAY else []
             playable = {A.card_of(a) for a in legal}
             hand.show(
-                sorted_cards(view.hand),
+                sorted_cards(view.hand, cfg.edition),
                 mode="play",
                 half=view.half,
                 edition=cfg.edition,
@@ -202,42 +341,73 @@ class TableScreen(Screen[None]):
         self.query_one("#prompt", Static).update(
             self.notice if self.notice is not None else self._prompt(view)
         )
+        keys = tuple(
+            self.check_action(action, ()) for action in ("confirm_split", "undo", "last_trick")
+        )
+        if keys != self.footer_keys:
+            # the footer redraws itself on this call: only when its keys change, or it flickers
+            self.footer_keys = keys
+            self.refresh_bindings()
 
     def _pack_line(self, view: View) -> Text:
         if view.half == 2 or not view.pack or view.is_over:
             return Text("")
         cfg = view.config
         if cfg.partnership:
+            partner = self.session.names[(self.session.seat + 2) % 4]
             if not view.received:
-                return Text("Your partner's pack reaches you once everyone has split.", "dim")
-            label, pack = "Partner's pack for tricks 8–13: ", view.received
+                return Text(
+                    _("{partner}'s pack reaches you once everyone has split.").format(
+                        partner=partner
+                    ),
+                    "dim",
+                )
+            label = _("{partner}'s pack, yours for tricks 8–13:").format(partner=partner) + " "
+            pack = view.received
         else:
-            label, pack = "Your pack for tricks 8–13: ", view.pack
+            label, pack = _("Your pack for tricks 8–13:") + " ", view.pack
         return Text(label, style="dim").append_text(
-            cards_text(sorted_cards(pack), self.ascii, half=2, edition=cfg.edition)
+            cards_text(sorted_cards(pack, cfg.edition), self.ascii, half=2, edition=cfg.edition)
         )
 
     def _prompt(self, view: View) -> Text:
         s = self.session
         if view.is_over:
-            return Text(f"Match over — {s.winner_text()}. n: new match · q: quit", "bold green")
+            return Text(
+                _("Match over — {winners}. n: new match · q: quit").format(winners=s.winner_text()),
+                "bold green",
+            )
         if self.splitting(view):
             return Text(
-                f"Pick 6 cards for the second half ({len(self.picked)}/6): ←/→ Space; "
-                "c confirm · h hint",
+                _("Pick 6 cards for the second half ({n}/6): ←/→ Space; c confirm · h hint").format(
+                    n=len(self.picked)
+                ),
                 "bold",
             )
         if view.phase is Phase.SPLIT:
-            return Text("Waiting for the others to split…", "dim")
+            return Text(_("Waiting for the others to split…"), "dim")
         if view.phase is Phase.PILE:
-            who = s.names[view.pending_pile]
-            return Text(f"{who} won with +.5 and chooses the pile…", "dim")
+            if view.pending_pile == s.seat:
+                return Text(_("You won with +.5: choose the pile."), "bold")
+            return Text(
+                _("{name} won with +.5 and chooses the pile…").format(
+                    name=s.names[view.pending_pile]
+                ),
+                "dim",
+            )
         if view.to_move == s.seat:
+            if view.current_trick and view.led_suit < 0:
+                return Text(_("Your turn: no suit is set yet, play any card. ←/→ Enter."), "bold")
             if view.current_trick:
                 led = suit_symbol(view.led_suit, self.ascii)
-                return Text(f"Your turn: follow {led} if you can. ←/→ and Enter to play.", "bold")
-            return Text("Your lead: play any card (a wild asks for a suit). ←/→ Enter.", "bold")
-        return Text(f"{s.names[view.to_move]} is thinking…", "dim")
+                return Text(
+                    _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
+                    "bold",
+                )
+            if view.config.wild_lead == "next":
+                return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
+            return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")
+        return Text(_("{name} is thinking…").format(name=s.names[view.to_move]), "dim")
 
     # -- driving the bots ----------------------------------------------------------------
     def kick(self) -> None:
@@ -282,23 +452,44 @@ class TableScreen(Screen[None]):
             index = self.shown_rounds
             self.shown_rounds += 1
             result = s.state.rounds[index]
-            totals = [
-                sum(r.scores[i] for r in s.state.rounds[: index + 1]) for i in range(len(s.names))
-            ]
-            body = round_summary(s.names, result, totals, s.settings.partnership)
-            final = s.is_over and self.shown_rounds == len(s.state.rounds)
-            title = f"Round {index + 1} is over."
-            if result.victory is not None:
-                won = (
-                    f"Team {'AB'[result.victory]}"
-                    if s.settings.partnership
-                    else s.names[result.victory]
-                )
-                title += f" {won} takes the round."
-            if final:
-                title += f"  Match over: {s.winner_text()}!"
+            cfg = s.state.config
+            # the round's last trick stays on the table a moment, then heads the summary
+            self.round_end = index
             self.refresh_table()
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            if cfg.partnership and result.team_scores is not None:
+                totals = [
+                    sum(r.team_scores[t] for r in s.state.rounds[: index + 1] if r.team_scores)
+                    for t in (0, 1)
+                ]
+            else:
+                totals = [
+                    sum(r.scores[i] for r in s.state.rounds[: index + 1])
+                    for i in range(len(s.names))
+                ]
+            last = result.tricks[-1]
+            body = round_summary(
+                s.names,
+                result,
+                totals,
+                cfg.partnership,
+                trick_line(last, s.names, self.ascii, s.seat),
+            )
+            final = s.is_over and self.shown_rounds == len(s.state.rounds)
+            title = _("Round {n} is over.").format(n=index + 1)
+            if result.victory is not None:
+                if cfg.partnership:
+                    title += " " + _("Team {team} takes the round.").format(
+                        team="AB"[result.victory]
+                    )
+                else:
+                    title += " " + _("{name} takes the round.").format(name=s.names[result.victory])
+            if final:
+                title += "  " + _("Match over: {winners}!").format(winners=s.winner_text())
             choice = await self.app.push_screen_wait(SummaryScreen(title, body, final))
+            self.round_end = None
+            self.refresh_table()
             if choice == "quit":
                 self.app.exit()
                 return True
@@ -309,13 +500,31 @@ class TableScreen(Screen[None]):
 
     async def _ask_pile(self) -> None:
         view = self.session.view()
-        h, v = view.piles[self.session.seat]
-        detail = f"Your piles now: H {h}, V {v}. Keys 1 or 2."
-        pile = await self.app.push_screen_wait(PileScreen(detail))
-        self.session.play(A.PILE_1 if pile == 1 else A.PILE_2)
+        cfg = view.config
+        seat = self.session.seat
+        if cfg.partnership:
+            mates = (seat % 2, seat % 2 + 2)
+            h = sum(view.piles[m][0] for m in mates)
+            v = sum(view.piles[m][1] for m in mates)
+            detail = _("Your team's piles now: H {h}, V {v}. Keys 1 or 2.").format(h=h, v=v)
+        else:
+            h, v = view.piles[seat]
+            detail = _("Your piles now: H {h}, V {v}. Keys 1 or 2.").format(h=h, v=v)
+        while True:
+            pile = await self.app.push_screen_wait(PileScreen(detail))
+            action = A.PILE_1 if pile == 1 else A.PILE_2
+            refusal = self.allowed(action)
+            if refusal is None:
+                break
+            self.refresh_table(Text(refusal, "bold red"))
+        self.session.play(action)
+        self.moved(action)
         self.refresh_table()
 
     # -- the human's moves ---------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_table)
+
     def on_hand_view_activated(self, event: HandView.Activated) -> None:
         self.notice = None
         s = self.session
@@ -326,7 +535,7 @@ class TableScreen(Screen[None]):
                 self.picked.discard(card)
                 self.refresh_table()
             elif len(self.picked) >= 6:
-                self.refresh_table(Text("You already picked 6 cards: unpick one first.", "red"))
+                self.refresh_table(Text(_("You already picked 6 cards: unpick one first."), "red"))
             else:
                 self.picked.add(card)
                 self.refresh_table()
@@ -336,18 +545,20 @@ class TableScreen(Screen[None]):
             return
         if view.phase is not Phase.PLAY or view.to_move != s.seat:
             if view.phase is Phase.SPLIT:
-                wait = "Wait: the others are still choosing their packs."
+                wait = _("Wait: the others are still choosing their packs.")
             elif view.phase is Phase.PILE:
-                wait = f"Wait: {s.names[view.pending_pile]} is choosing the pile."
+                wait = _("Wait: {name} is choosing the pile.").format(
+                    name=s.names[view.pending_pile]
+                )
             else:
-                wait = f"Wait: it is {s.names[view.to_move]}'s turn."
+                wait = _("Wait: it is {name}'s turn.").format(name=s.names[view.to_move])
             self.refresh_table(Text(wait, "red"))
             return
-        if C.is_wild(card) and not view.current_trick:
+        if C.is_wild(card) and not view.current_trick and view.config.wild_lead == "declare":
 
             def declared(suit: int | None) -> None:
                 if suit is None:
-                    self.refresh_table(Text("Choose a card to lead.", "bold"))
+                    self.refresh_table(Text(_("Choose a card to lead."), "bold"))
                 else:
                     self._play(A.declare(card, suit))
 
@@ -355,9 +566,24 @@ class TableScreen(Screen[None]):
             return
         self._play(card)
 
+    def allowed(self, action: int) -> str | None:
+        """Why the player may not make this legal move here (None: they may).
+
+        Every move is allowed at a game's table; the lesson narrows them.
+        """
+        return None
+
+    def moved(self, action: int) -> None:
+        """Called after each of the player's moves is applied."""
+
     def _play(self, action: int) -> None:
         s = self.session
         view = s.view()
+        if s.state.is_legal(action, s.seat):
+            refusal = self.allowed(action)
+            if refusal is not None:
+                self.refresh_table(Text(refusal, "bold red"))
+                return
         try:
             s.play(action)
         except IllegalActionError as exc:
@@ -366,19 +592,21 @@ class TableScreen(Screen[None]):
             self.refresh_table(Text(text, "bold red"))
             return
         self.notice = None
+        self.moved(action)
         self.refresh_table()
         self.kick()
 
     def action_confirm_split(self) -> None:
         self.notice = None
-        s = self.session
-        view = s.view()
-        if not self.splitting(view):
-            self.refresh_table(Text("There is no split to confirm now.", "red"))
+        if not self.splitting(self.session.view()):
+            self.refresh_table(Text(_("There is no split to confirm now."), "red"))
             return
         if len(self.picked) != 6:
             self.refresh_table(
-                Text(f"A pack is exactly 6 cards: you picked {len(self.picked)}.", "bold red")
+                Text(
+                    _("A pack is exactly 6 cards: you picked {n}.").format(n=len(self.picked)),
+                    "bold red",
+                )
             )
             return
         pack = C.mask_of(self.picked)
@@ -391,56 +619,105 @@ class TableScreen(Screen[None]):
         self.notice = None
         view = self.session.view()
         if not self.splitting(view):
-            self.refresh_table(Text("The hint is for the split, before each round.", "red"))
-            return
-        try:
-            advise_view = importlib.import_module("meio.bots.advisor").advise_view
-        except ImportError:
-            self.hint_text = Text("The split advisor (meio.bots.advisor) is not installed.", "red")
-            self.refresh_table()
+            self.refresh_table(Text(_("The hint is for the split, before each round."), "red"))
             return
         chosen = C.mask_of(self.picked) if len(self.picked) == 6 else None
-        self.hint_text = Text("The advisor is thinking…", "dim")
+        self.hint_text = Text(_("The advisor is thinking…"), "dim")
         self.refresh_table()
-        self._advise(advise_view, view, chosen)
+        self._advise(view, chosen)
 
     @work(exclusive=True, group="hint")
-    async def _advise(self, advise_view: object, view: View, chosen: int | None) -> None:
-        def ask() -> object:
-            return advise_view(view, chosen_pack=chosen, budget_s=1.0, seed=0)  # type: ignore[operator]
-
-        advice = await asyncio.to_thread(ask)
+    async def _advise(self, view: View, chosen: int | None) -> None:
+        advice = await asyncio.to_thread(
+            advise_view, view, chosen_pack=chosen, budget_s=1.0, seed=0
+        )
         self.hint_text = self._hint_body(advice, chosen)
         self.refresh_table()
 
-    def _hint_body(self, advice: object, chosen: int | None) -> Text:
-        ed = self.session.view().config.edition
-        best = advice.best  # type: ignore[attr-defined]
-        mine = advice.chosen  # type: ignore[attr-defined]
-        out = Text("Advisor (expected |H−V| this round, lower is better)\n", "bold")
+    def _hint_body(self, advice: Advice, chosen: int | None) -> Text:
+        """The advisor's answer in three lines (they fit 80 columns in both languages)."""
+        view = self.session.view()
+        ed = view.config.edition
+        best, mine = advice.best, advice.chosen
+        out = Text(_("Advisor (expected |H−V|, lower is better):") + " ", "bold")
         if mine is not None and chosen is not None:
-            out.append(f"Your split: {mine.mean:.2f} ({mine.low:.2f}–{mine.high:.2f})\n")
-        elif chosen is None:
-            out.append("Pick 6 cards to have your own split scored too.\n", "dim")
-        out.append(f"Best found: {best.mean:.2f} ({best.low:.2f}–{best.high:.2f}) with pack ")
-        out.append_text(cards_text(sorted_cards(best.pack), self.ascii, half=2, edition=ed))
-        out.append("  (b: use it)\n", "dim")
-        reason = str(getattr(best, "reason", "") or getattr(advice, "explanation", ""))
-        out.append(reason.splitlines()[0] if reason else "", "italic")
+            out.append(
+                _("yours {mine:.2f} · best found {best:.2f}").format(mine=mine.mean, best=best.mean)
+            )
+        else:
+            out.append(
+                _("best found {best:.2f} (pick 6 cards to score yours)").format(best=best.mean)
+            )
+        out.append("\n" + _("Best pack:") + " ", "bold")
+        out.append_text(cards_text(sorted_cards(best.pack, ed), self.ascii, half=2, edition=ed))
+        out.append("  " + _("(b: use it)") + "\n", "dim")
+        out.append(
+            _("About {h:.1f} tricks in H and {v:.1f} in V with that pack.").format(
+                h=best.first_half_tricks, v=best.second_half_tricks
+            ),
+            "italic",
+        )
         self.best_pack = int(best.pack)
         return out
 
     def action_best(self) -> None:
         self.notice = None
-        if self.best_pack and self.splitting(self.session.view()):
-            self.picked = set(C.cards_of(self.best_pack))
-            self.refresh_table()
+        if not self.splitting(self.session.view()):
+            return
+        if not self.best_pack:
+            self.refresh_table(Text(_("Press h first: b takes the pack the hint suggests."), "red"))
+            return
+        self.picked = set(C.cards_of(self.best_pack))
+        self.refresh_table()
+
+    def action_undo(self) -> None:
+        self.notice = None
+        s = self.session
+        if self.driving and not s.human_to_act():
+            self.refresh_table(Text(_("Wait for your turn to take a card back."), "red"))
+            return
+        try:
+            card = s.undo_last_card()
+        except SessionError as exc:
+            self.refresh_table(Text(str(exc), "red"))
+            return
+        self.refresh_table(
+            Text(_("You took back {card}: play again.").format(card=s.label(card)), "bold")
+        )
+
+    def action_last_trick(self) -> None:
+        self.notice = None
+        s = self.session
+        view = s.view()
+        if view.tricks:
+            trick, half = view.tricks[-1], (1 if len(view.tricks) <= 7 else 2)
+        elif s.last_trick is not None:
+            trick, half = s.last_trick, s.last_trick_half
+        else:
+            self.refresh_table(Text(_("No trick has been completed yet."), "red"))
+            return
+        if not trick.pile:
+            self.refresh_table(Text(_("No trick has been completed yet."), "red"))
+            return
+        body = trick_body(
+            trick,
+            s.short_names,
+            half=half,
+            edition=view.config.edition,
+            ascii=self.ascii,
+            seat=s.seat,
+        )
+        self.app.push_screen(LastTrickScreen(body))
 
     def action_speed(self, step: int) -> None:
         self.notice = None
         index = SPEED_ORDER.index(self.speed) + step
         self.speed = SPEED_ORDER[max(0, min(len(SPEED_ORDER) - 1, index))]
-        self.refresh_table(Text(f"Bot speed: {self.speed}.", "bold"))
+        self.session.set_speed(self.speed)
+        speed = {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")}.get(
+            self.speed, _("instant")
+        )
+        self.refresh_table(Text(_("Bot speed: {speed}.").format(speed=speed), "bold"))
 
     def action_save(self) -> None:
         self.notice = None
@@ -452,30 +729,75 @@ class TableScreen(Screen[None]):
                 return
             try:
                 self.session.save(Path(path))
-            except (MeioError, ImportError) as exc:
-                self.refresh_table(Text(f"Could not save: {exc}", "bold red"))
+            except MeioError as exc:
+                self.refresh_table(Text(_("Could not save: {error}").format(error=exc), "bold red"))
                 return
             self.save_path = Path(path)
             self.refresh_table(
-                Text(f"Saved {Path(path).name}. Resume: meio play --resume {path}", "bold green")
+                Text(
+                    _("Saved {file}. Resume: meio play --resume {path}").format(
+                        file=Path(path).name, path=path
+                    ),
+                    "bold green",
+                )
             )
 
         self.app.push_screen(SaveScreen(default), chosen)
 
+    def action_quit_table(self) -> None:
+        """Quit; an unfinished match is saved first, so nothing is lost."""
+        if self.session.is_over:
+            self.app.exit()
+            return
+        path = self.save_path or Path(AUTOSAVE_NAME)
+        try:
+            self.session.save(path)
+        except MeioError as exc:
+            self.refresh_table(
+                Text(
+                    _("Could not save: {error}").format(error=exc) + " " + _("Not quitting."),
+                    "bold red",
+                )
+            )
+            return
+        self.app.exit(
+            _("Match saved to {path}. Resume it with: meio play --resume {path}").format(path=path)
+        )
+
     def action_new_match(self) -> None:
         if not self.session.is_over:
-            self.refresh_table(Text("n starts a new match once this one is over (q quits).", "red"))
+            self.refresh_table(
+                Text(_("n starts a new match once this one is over (q saves and quits)."), "red")
+            )
             return
         app = self.app
         if isinstance(app, PlayApp):
             app.open_start(self.session.settings)
 
 
-class PlayApp(App[None]):
-    """The ``meio play`` application."""
+def trick_line(trick: Trick, names: Sequence[str], ascii: bool, seat: int = -1) -> Text:
+    """A completed trick in one line: the cards in play order, who took it, its pile."""
+    out = Text()
+    for i, (seat, card) in enumerate(trick.plays):
+        if i:
+            out.append(" ")
+        out.append(f"{names[seat]} {card_label(card, ascii)}")
+    out.append(" — ")
+    out.append(taken_line(names[trick.winner], trick.pile, ascii, you=trick.winner == seat), "bold")
+    return out
+
+
+class PlayApp(App[str | None]):
+    """The ``meio play`` application.
+
+    It returns (from :meth:`run`) a line to print once the screen is gone: where
+    an unfinished match was saved, or None.
+    """
 
     CSS = CSS
     TITLE = "MEIO"
+    # the palette's footer entry would crowd out the game's keys at 80 columns
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", "Help", show=False)]
 
     def __init__(
@@ -494,8 +816,16 @@ class PlayApp(App[None]):
         self.save_path = save_path
         self.setup = setup
         self.table: TableScreen | None = None
+        if ascii:
+            # the last word on every character that reaches the terminal
+            self._filters.append(AsciiFilter())
+            self.add_class("-ascii")
 
     def on_mount(self) -> None:
+        self.open_first()
+
+    def open_first(self) -> None:
+        """The first screen: the resumed table, the start screen, or a table at once."""
         if self.resumed is not None:
             self.start(self.resumed)
         elif self.setup:
@@ -510,7 +840,7 @@ class PlayApp(App[None]):
             if chosen is not None:
                 self.start(Session.new(chosen))
 
-        self.push_screen(StartScreen(settings), begin)
+        self.push_screen(StartScreen(settings, ascii=self.ascii), begin)
 
     def start(self, session: Session) -> None:
         """Sit down at the table of ``session``."""
@@ -525,14 +855,23 @@ class PlayApp(App[None]):
             self.push_screen(table)
         self.table = table
 
+    async def action_quit(self) -> None:
+        """Quit (also Ctrl+Q): at a table, through the table, which saves an unfinished match."""
+        if self.table is not None:
+            self.table.action_quit_table()
+            return
+        await super().action_quit()
+
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if isinstance(self.screen, HelpScreen):
+            return
+        rules = ""
+        if self.table is not None:
+            rules = table_rules_text(self.table.session.view(), self.ascii)
+        self.push_screen(HelpScreen(help_text(self.ascii, rules)))
 
 
 def _warm_core() -> None:
-    try:
-        from meio.sim import warm_up
-    except ImportError:  # the compiled core is optional for the terminal
-        return
+    from meio.sim import warm_up
+
     warm_up()

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from meio.engine import cards as C
+from meio.i18n import N_, _
 
 CARD_WIDTH = 6
 RED_SUITS = (C.HEARTS, C.DIAMONDS)
@@ -25,9 +26,18 @@ FACE = "on grey93"
 SPECIAL_FACE = "on light_goldenrod1"
 
 
+#: the suits' names, translated when shown (Portuguese: espadas, copas, ouros, paus)
+SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+
+
 def suit_symbol(suit: int, ascii: bool = False) -> str:
     """``♠ ♥ ♦ ♣`` (or ``S H D C`` in ASCII mode) for a suit index."""
     return C.SUITS[suit] if ascii else C.SUIT_SYMBOLS[suit]
+
+
+def suit_name(suit: int) -> str:
+    """A suit's name in the current language (``hearts``, ``copas``)."""
+    return _(SUIT_NAMES[suit])
 
 
 def card_label(card: int, ascii: bool = False) -> str:
@@ -77,8 +87,18 @@ def cards_text(
     return out
 
 
-def sorted_cards(mask: int) -> list[int]:
-    """The cards of a bitmask in hand order: suit by suit (♠ ♥ ♦ ♣), low to high, specials last."""
+def sorted_cards(mask: int, edition: str = "meio") -> list[int]:
+    """The cards of a bitmask in hand order: suit by suit (♠ ♥ ♦ ♣), low to high, specials last.
+
+    In ``classic`` the Ace is the card "1", the lowest of its suit, and sorts first.
+
+    >>> [C.card_code(c) for c in sorted_cards(C.parse_cards("AS 2S KS"), "classic")]
+    ['AS', '2S', 'KS']
+    >>> [C.card_code(c) for c in sorted_cards(C.parse_cards("AS 2S KS"))]
+    ['2S', 'KS', 'AS']
+    """
+    if edition == "classic":
+        return sorted(C.cards_of(mask), key=lambda c: (c // 15, -1 if c % 15 == 14 else c % 15))
     return sorted(C.cards_of(mask), key=C.sort_key)
 
 

@@ -20,8 +20,11 @@ from textual.widgets import Footer, Static
 
 from meio.engine import MeioError, Phase, State, Trick
 from meio.engine.record import Record
+from meio.i18n import N_, _
+from meio.tui.ascii import AsciiFilter
+from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards
-from meio.tui.screens import HelpScreen
+from meio.tui.screens import HelpScreen, viewer_help_text
 from meio.tui.session import PlaySettings, Session, SessionError
 from meio.tui.widgets import seats_table, trick_panel
 
@@ -44,7 +47,7 @@ class Replay:
 
     >>> from meio.engine import MatchConfig, State
     >>> st = State.new(MatchConfig(players=2, seed=1))
-    >>> for _ in range(3): st.apply(st.legal_actions()[0])
+    >>> for _step in range(3): done = st.apply(st.legal_actions()[0])
     >>> len(Replay(st).positions)
     4
     """
@@ -53,13 +56,15 @@ class Replay:
         cfg = final.config
         deals = [(s.deal, s.aside, s.leader) for s in final.round_starts()]
         fresh = State.new(cfg, deals=deals)
-        names = [f"Seat {s}" for s in range(cfg.players)]
+        names = [_("Player {n}").format(n=s + 1) for s in range(cfg.players)]
+        short = [f"P{s + 1}" for s in range(cfg.players)]
         settings = PlaySettings(
             edition=cfg.edition, players=cfg.players, partnership=cfg.partnership, seat=-1
         )
-        session = Session(settings, fresh, [None] * cfg.players, titles=names)
+        session = Session(settings, fresh, [None] * cfg.players, titles=names, short_titles=short)
         session.label = lambda card: card_label(card, ascii)
         self.names = names
+        self.short_names = short
         self.positions: list[Position] = [self._snapshot(session, 0, False)]
         for step, (seat, action) in enumerate(final.history, start=1):
             before = session.last_trick, session.last_trick_round
@@ -88,7 +93,9 @@ class Replay:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise SessionError(f"cannot read {path}: {exc.strerror}") from None
+            raise SessionError(
+                _("cannot read {path}: {error}").format(path=path, error=exc.strerror)
+            ) from None
         try:
             state = Record.from_json(text).to_state()
         except MeioError as exc:
@@ -127,21 +134,26 @@ class ReplayApp(App[None]):
     .dialog { width: 76; height: auto; border: thick $accent; background: $surface; }
     ModalScreen { align: center middle; }
     """
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "Next card"),
-        Binding("left", "step(-1)", "Back"),
-        Binding("n", "trick(1)", "Next trick"),
-        Binding("p", "trick(-1)", "Prev trick"),
-        Binding("right_square_bracket", "round(1)", "Next round"),
-        Binding("left_square_bracket", "round(-1)", "Prev round"),
-        Binding("home", "jump(0)", "Start", show=False),
-        Binding("end", "jump(-1)", "End", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+        Binding("right", "step(1)", N_("Next card")),
+        Binding("left", "step(-1)", N_("Back")),
+        Binding("n", "trick(1)", N_("Next trick")),
+        Binding("p", "trick(-1)", N_("Prev trick")),
+        Binding("right_square_bracket", "round(1)", N_("Next round")),
+        Binding("left_square_bracket", "round(-1)", N_("Prev round")),
+        Binding("home", "jump(0)", N_("Start"), show=False),
+        Binding("end", "jump(-1)", N_("End"), show=False),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, replay: Replay, *, title: str = "", ascii: bool = False) -> None:
         super().__init__()
+        translate_bindings(self)
+        if ascii:
+            self._filters.append(AsciiFilter())
+            self.add_class("-ascii")
         self.replay = replay
         self.index = 0
         self.ascii = ascii
@@ -167,18 +179,22 @@ class ReplayApp(App[None]):
         cfg = st.config
         names = self.replay.names
         total = len(self.replay.positions) - 1
-        where = (
-            "match over"
-            if st.is_over
-            else ("split" if st.phase is Phase.SPLIT else f"trick {st.trick_number}/13")
+        if st.is_over:
+            where = _("match over")
+        elif st.phase is Phase.SPLIT:
+            where = _("split")
+        else:
+            where = _("trick {n}/13").format(n=st.trick_number)
+        status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
+            title=self.record_title, n=st.round_index + 1, where=where, step=pos.step, total=total
         )
-        status = f" Replay {self.record_title} · round {st.round_index + 1} · {where}"
-        status += f" · step {pos.step}/{total}"
         self.query_one("#status", Static).update(Text(status, style="bold"))
-        levels = ["" for _ in names]
-        self.query_one("#seats", Static).update(seats_table(view, names, levels))
+        levels = [""] * len(names)
+        self.query_one("#seats", Static).update(seats_table(view, names, levels, self.ascii))
         self.query_one("#trick", Static).update(
-            trick_panel(view, names, pos.last_trick, pos.last_trick_half, self.ascii)
+            trick_panel(
+                view, self.replay.short_names, pos.last_trick, pos.last_trick_half, self.ascii
+            )
         )
         hands = Text()
         if not st.is_over:
@@ -188,18 +204,25 @@ class ReplayApp(App[None]):
                 hands.append(f"{names[s]}: ", style="bold")
                 hands.append_text(
                     cards_text(
-                        sorted_cards(st.hands[s]), self.ascii, half=st.half, edition=cfg.edition
+                        sorted_cards(st.hands[s], cfg.edition),
+                        self.ascii,
+                        half=st.half,
+                        edition=cfg.edition,
                     )
                 )
                 if st.half == 1 and st.packs[s]:
-                    hands.append(" | pack ", style="dim")
+                    hands.append(" | " + _("pack") + " ", style="dim")
                     hands.append_text(
                         cards_text(
-                            sorted_cards(st.packs[s]), self.ascii, half=2, edition=cfg.edition
+                            sorted_cards(st.packs[s], cfg.edition),
+                            self.ascii,
+                            half=2,
+                            edition=cfg.edition,
                         )
                     )
         else:
-            hands.append(f"Winners: {', '.join(names[s] for s in st.winners)}", style="bold green")
+            winners = ", ".join(names[s] for s in st.winners)
+            hands.append(_("Winners: {names}").format(names=winners), style="bold green")
         self.query_one("#hands", Static).update(hands)
         self.query_one("#log", Static).update(Text("\n".join(pos.log[-8:])))
 
@@ -221,4 +244,4 @@ class ReplayApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(viewer_help_text()))

@@ -19,6 +19,8 @@ from meio.bots import Bot, bot_kinds, make_bot
 from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.i18n import _
+from meio.tui.cards import card_label, suit_name
 
 #: the sidecar that sits next to a saved record: who played which seat
 SIDECAR_FORMAT = "meio-play/1"
@@ -38,7 +40,7 @@ def default_bot_kind() -> str:
 
 def seat_names(players: int, seat: int) -> list[str]:
     """Names for the seats as the human sees them: "You", then bots by seat number."""
-    return ["You" if s == seat else f"Bot {s}" for s in range(players)]
+    return [_("You") if s == seat else _("Bot {n}").format(n=s) for s in range(players)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,11 @@ class PlaySettings:
     seed: int = 0
     bots: tuple[str, ...] = ()
     speed: str = "normal"
+    #: whether the human may take back their last card (a game against bots only)
+    undo: bool = True
+    #: the table options of RULES.md §10
+    wild_lead: str = "declare"
+    reveal_specials: bool = True
 
     def checked(self) -> PlaySettings:
         """These settings with bots filled in; raises :class:`SessionError` if invalid."""
@@ -93,12 +100,16 @@ class PlaySettings:
         """The engine configuration of these settings."""
         if self.edition not in ("meio", "classic"):
             raise SessionError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
+        if self.wild_lead not in ("declare", "next"):
+            raise SessionError(f"unknown wild lead {self.wild_lead!r}: use 'declare' or 'next'")
         return MatchConfig(
             edition="meio" if self.edition == "meio" else "classic",
             players=self.players,
             partnership=self.partnership,
             specials=self.specials,
             seed=self.seed,
+            wild_lead="next" if self.wild_lead == "next" else "declare",
+            reveal_specials=self.reveal_specials,
         )
 
     @property
@@ -113,6 +124,10 @@ class LogEntry:
     round_index: int
     text: str
     trick: Trick | None = None
+    #: the half the trick was played in
+    half: int = 1
+    #: how many actions the match had when this line was written (undo drops later lines)
+    step: int = 0
 
 
 @dataclass(slots=True)
@@ -128,9 +143,11 @@ class Session:
     last_trick_round: int = -1
     last_trick_half: int = 1
     #: how the log names a card (the terminal sets suit symbols here)
-    label: Callable[[int], str] = C.card_code
-    #: seat names to use instead of "You" / "Bot N" (the replay viewer's "Seat N")
+    label: Callable[[int], str] = card_label
+    #: seat names to use instead of "You" / "Bot N" (the replay viewer's "Player N")
     titles: list[str] | None = None
+    #: names short enough to sit under a card (default: :attr:`names`)
+    short_titles: list[str] | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -168,13 +185,21 @@ class Session:
             players=cfg.players,
             partnership=cfg.partnership,
             specials=cfg.specials,
+            wild_lead=cfg.wild_lead,
+            reveal_specials=cfg.reveal_specials,
             seat=int(side.get("seat", base.seat)),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
             speed=str(side.get("speed", base.speed)),
         ).checked()
         session = cls(settings, state, _make_bots(settings))
-        session.log.append(LogEntry(state.round_index, f"Resumed from {path.name}."))
+        session.log.append(
+            LogEntry(
+                state.round_index,
+                _("Resumed from {file}.").format(file=path.name),
+                step=len(state.history),
+            )
+        )
         return session
 
     def save(self, path: Path) -> None:
@@ -205,6 +230,17 @@ class Session:
     def names(self) -> list[str]:
         """The seats' names as the log and the table show them."""
         return self.titles or seat_names(self.settings.players, self.seat)
+
+    @property
+    def short_names(self) -> list[str]:
+        """The seats' names as they fit under a card in the trick (5 characters)."""
+        return self.short_titles or self.names
+
+    def set_speed(self, speed: str) -> None:
+        """Change the bots' speed; it is saved with the match."""
+        if speed not in SPEEDS:
+            raise SessionError(f"unknown speed {speed!r}; choose one of: {', '.join(SPEEDS)}")
+        self.settings = replace(self.settings, speed=speed)
 
     def view(self) -> View:
         """The human seat's view: the only source of what the screen shows."""
@@ -261,39 +297,109 @@ class Session:
         if st.is_over:
             raise IllegalActionError(who, action, "the match is over")
         before_round = st.round_index
-        before_tricks = len(st.tricks)
-        pending = st.tricks[-1] if st.phase is Phase.PILE else None
-        st.apply(action, who)
+        outcome = st.apply(action, who)
         self._log_action(who, action, before_round)
-        trick: Trick | None = None
-        if st.round_index != before_round or st.is_over:
-            # the state has moved on to the next round: its last trick is in the result
-            trick = st.rounds[-1].tricks[-1]
-        elif len(st.tricks) > before_tricks or pending is not None:
-            trick = st.tricks[-1]
+        trick = outcome.trick
         if trick is not None and trick.pile:
-            index = before_tricks if pending is not None else before_tricks + 1
-            self._log_trick(before_round, trick, 1 if index <= 7 else 2)
-        if st.round_index != before_round or st.is_over:
+            # the trick is the round's last one when the round ended with it
+            done = 13 if outcome.round_over is not None else len(st.tricks)
+            self._log_trick(before_round, trick, 1 if done <= 7 else 2)
+        if outcome.round_over is not None:
             self._log_round_end(before_round)
+
+    # -- taking a card back ----------------------------------------------------------------
+    def undo_point(self) -> int | None:
+        """How many actions stay if the human takes back their last card (None: nothing to undo).
+
+        Only a card of this round can be taken back, and only while the match
+        goes on; everything played after it (the bots' cards, a pile choice) goes too.
+        """
+        st = self.state
+        if not self.settings.undo or st.is_over:
+            return None
+        start = st.round_starts()[-1].history_len
+        for index in range(len(st.history) - 1, start - 1, -1):
+            seat, action = st.history[index]
+            if seat == self.seat and not A.is_pack(action) and not A.is_pile(action):
+                return index
+        return None
+
+    def undo_last_card(self) -> int:
+        """Take back the human's last card of this round; returns that card.
+
+        Raises :class:`SessionError` when there is none (or undo is off).
+        """
+        point = self.undo_point()
+        if point is None:
+            if not self.settings.undo:
+                raise SessionError(_("Taking a card back is not allowed at this table."))
+            raise SessionError(_("You have no card to take back in this round."))
+        card = A.card_of(self.state.history[point][1])
+        while len(self.state.history) > point:
+            self.state.undo()
+        self.log = [e for e in self.log if e.step <= point]
+        done = [e for e in self.log if e.trick is not None]
+        if done:
+            last = done[-1]
+            self.last_trick, self.last_trick_round, self.last_trick_half = (
+                last.trick,
+                last.round_index,
+                last.half,
+            )
+        else:
+            self.last_trick, self.last_trick_round, self.last_trick_half = None, -1, 1
+        self.log.append(
+            LogEntry(
+                self.state.round_index,
+                _("You took back {card}.").format(card=self.label(card)),
+                step=point,
+            )
+        )
+        return card
+
+    def _entry(
+        self, round_index: int, text: str, trick: Trick | None = None, half: int = 1
+    ) -> None:
+        self.log.append(LogEntry(round_index, text, trick, half, len(self.state.history)))
 
     def _log_action(self, seat: int, action: int, r: int) -> None:
         name = self.names[seat]
+        cfg = self.state.config
         if A.is_pack(action):
-            text = (
-                f"{name} chose a pack."
-                if seat != self.seat
-                else (f"You keep {self._labels(A.pack_of(action))} for the second half.")
-            )
+            if seat != self.seat:
+                text = _("{name} chose a pack.").format(name=name)
+            elif cfg.partnership:
+                partner = self.names[(seat + 2) % 4]
+                text = _("You pass {cards} to {partner} for the second half.").format(
+                    cards=self._labels(A.pack_of(action)), partner=partner
+                )
+            else:
+                text = _("You keep {cards} for the second half.").format(
+                    cards=self._labels(A.pack_of(action))
+                )
         elif A.is_pile(action):
-            text = f"{name} put the trick in the {'first' if action == A.PILE_1 else 'second'}"
-            text += "-half pile."
+            if action == A.PILE_1:
+                text = _("{name} put the trick in the first-half pile (H).").format(name=name)
+            else:
+                text = _("{name} put the trick in the second-half pile (V).").format(name=name)
         elif A.is_declare(action):
-            card = self.label(A.card_of(action))
-            text = f"{name} led {card} and declared {C.SUIT_NAMES[A.declared_suit(action)]}."
+            text = _("{name} led {card} and declared {suit}.").format(
+                name=name,
+                card=self.label(A.card_of(action)),
+                suit=suit_name(A.declared_suit(action)),
+            )
         else:
-            text = f"{name} played {self.label(action)}."
-        self.log.append(LogEntry(r, text))
+            text = _("{name} played {card}.").format(name=name, card=self.label(action))
+        self._entry(r, text)
+        human = 0 <= self.seat < cfg.players
+        if A.is_pack(action) and cfg.partnership and human and self.state.phase is not Phase.SPLIT:
+            mate = (self.seat + 2) % 4
+            self._entry(
+                r,
+                _("You receive {partner}'s pack: {cards}.").format(
+                    partner=self.names[mate], cards=self._labels(self.view().received)
+                ),
+            )
 
     def _labels(self, mask: int) -> str:
         return " ".join(self.label(c) for c in sorted(C.cards_of(mask), key=C.sort_key))
@@ -302,17 +408,21 @@ class Session:
         self.last_trick = trick
         self.last_trick_round = round_index
         self.last_trick_half = half
-        pile = "H (first-half)" if trick.pile == 1 else "V (second-half)"
-        self.log.append(
-            LogEntry(round_index, f"{self.names[trick.winner]} won the trick → pile {pile}.", trick)
-        )
+        name = self.names[trick.winner]
+        if trick.pile == 1:
+            text = _("{name} won the trick → pile H (first half).").format(name=name)
+        else:
+            text = _("{name} won the trick → pile V (second half).").format(name=name)
+        self._entry(round_index, text, trick, half)
 
     def _log_round_end(self, round_index: int) -> None:
         result = self.state.rounds[round_index]
         scores = ", ".join(f"{n} {v}" for n, v in zip(self.names, result.scores, strict=True))
-        self.log.append(LogEntry(round_index, f"Round {round_index + 1} over: {scores}."))
+        self._entry(
+            round_index, _("Round {n} over: {scores}.").format(n=round_index + 1, scores=scores)
+        )
         if self.state.is_over:
-            self.log.append(LogEntry(round_index, f"Match over: {self.winner_text()}."))
+            self._entry(round_index, _("Match over: {winners}.").format(winners=self.winner_text()))
 
     def winner_text(self) -> str:
         """Who won the match, in words (empty while it goes on)."""
@@ -322,9 +432,11 @@ class Session:
         names = [self.names[s] for s in winners]
         you = self.seat in winners
         if len(names) == 1:
-            return "you win" if you else f"{names[0]} wins"
-        joined = " and ".join(names)
-        return f"{joined} win" + (" (you share the victory)" if you else "")
+            return _("you win") if you else _("{name} wins").format(name=names[0])
+        joined = _(" and ").join(names)
+        if you:
+            return _("{names} win (you share the victory)").format(names=joined)
+        return _("{names} win").format(names=joined)
 
 
 def sidecar_path(path: Path) -> Path:

@@ -14,7 +14,17 @@ from textual.widgets import Static
 
 from meio.engine import Trick, View
 from meio.engine import cards as C
-from meio.tui.cards import CARD_WIDTH, blank_rows, card_face, card_label, join_rows, suit_symbol
+from meio.i18n import N_, _, ngettext
+from meio.tui.bindings import translate_bindings
+from meio.tui.cards import (
+    CARD_WIDTH,
+    blank_rows,
+    card_face,
+    card_label,
+    join_rows,
+    suit_name,
+    suit_symbol,
+)
 
 
 class HandView(Widget, can_focus=True):
@@ -30,7 +40,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "move(-99)", show=False),
         Binding("end", "move(99)", show=False),
-        Binding("space,enter", "activate", "Pick/Play"),
+        Binding("space,enter", "activate", N_("Pick/Play")),
     ]
 
     DEFAULT_CSS = """
@@ -55,6 +65,7 @@ class HandView(Widget, can_focus=True):
         self.cursor = 0
         self.half = 1
         self.edition = "meio"
+        translate_bindings(self)
 
     def show(
         self,
@@ -146,7 +157,8 @@ def trick_faces(
             ascii=ascii,
             highlight="bold green" if seat == winner else "",
         )
-        label = names[seat][:CARD_WIDTH].center(CARD_WIDTH)
+        # one column is kept free so that neighbouring names never run together
+        label = names[seat][: CARD_WIDTH - 1].center(CARD_WIDTH - 1) + " "
         faces.append([*face, Text(label, style="bold green" if seat == winner else "")])
     if not faces:
         faces.append([*blank_rows(), Text(" " * CARD_WIDTH)])
@@ -161,15 +173,24 @@ def trick_panel(
     out = Text()
     if view.current_trick:
         led = view.led_suit
-        verb = "declared" if C.is_wild(view.current_trick[0][1]) else "led"
-        out.append(f"{names[view.trick_leader]} {verb} ", style="bold")
-        out.append(f"{suit_symbol(led, ascii)} {C.SUIT_NAMES[led]}\n", style="bold")
+        leader = names[view.trick_leader]
+        if led < 0:
+            out.append(_("{name} led a wild: no suit yet").format(name=leader) + "\n", "bold")
+        else:
+            symbol = f"{suit_symbol(led, ascii)} {suit_name(led)}"
+            if C.is_wild(view.current_trick[0][1]):
+                line = _("{name} declared {suit}").format(name=leader, suit=symbol)
+            else:
+                line = _("{name} led {suit}").format(name=leader, suit=symbol)
+            out.append(line + "\n", style="bold")
         out.append_text(
             trick_faces(view.current_trick, names, half=view.half, edition=cfg.edition, ascii=ascii)
         )
     elif last is not None:
-        pile = "H" if last.pile == 1 else "V" if last.pile == 2 else "?"
-        out.append(f"{names[last.winner]} won the last trick → {pile}\n", style="bold green")
+        you = last.winner == view.seat
+        out.append(
+            taken_line(names[last.winner], last.pile, ascii, you=you) + "\n", style="bold green"
+        )
         out.append_text(
             trick_faces(
                 last.plays,
@@ -181,29 +202,43 @@ def trick_panel(
             )
         )
     else:
-        out.append("No card played yet.\n", style="dim")
+        out.append(_("No card played yet.") + "\n", style="dim")
         out.append_text(trick_faces((), names, half=view.half, edition=cfg.edition, ascii=ascii))
     return out
 
 
-def seats_table(view: View, names: Sequence[str], levels: Sequence[str]) -> Text:
+def taken_line(name: str, pile: int, ascii: bool = False, *, you: bool = False) -> str:
+    """``Bot 1 takes it → V`` (``You take it → V``): who won a trick and its pile."""
+    arrow = "->" if ascii else "→"
+    where = "H" if pile == 1 else "V" if pile == 2 else "?"
+    if you:
+        return _("You take it {arrow} {pile}").format(arrow=arrow, pile=where)
+    return _("{name} takes it {arrow} {pile}").format(name=name, arrow=arrow, pile=where)
+
+
+def seats_table(
+    view: View, names: Sequence[str], levels: Sequence[str], ascii: bool = False
+) -> Text:
     """Each seat: whose turn, name, bot level, H and V piles, cards left, the score sheet."""
     cfg = view.config
     rounds_shown = max(len(view.rounds), 3 if cfg.rounds else 1)
     out = Text()
-    head = "   Seat   Level      H  V  Cards "
-    head += "".join(f" R{r + 1}" for r in range(rounds_shown)) + "  Tot"
+    seat, level, cards, total = _("Seat"), _("Level"), _("Cards"), _("Tot")
+    head = f"   {seat:<8} {level:<9}  H  V {cards:>5} "
+    head += "".join(f" R{r + 1}" for r in range(rounds_shown)) + f" {total:>4}"
     out.append(head + "\n", style="bold underline")
     acting = set(view.seats_to_act)
+    turn, waiting, done = (">", ".", "+") if ascii else ("▶", "…", "✓")
     for s in range(cfg.players):
-        mark = "▶" if s in acting and view.phase.name != "SPLIT" else " "
+        mark = turn if s in acting and view.phase.name != "SPLIT" else " "
         if view.phase.name == "SPLIT":
-            mark = "…" if not view.split_done[s] else "✓"
+            mark = waiting if not view.split_done[s] else done
         team = ""
         if cfg.partnership:
             team = "AB"[s % 2]
         name = (names[s] + (f" {team}" if team else ""))[:8]
-        line = f" {mark} {name:<8} {levels[s][:9]:<9} {view.piles[s][0]:>2} {view.piles[s][1]:>2}"
+        level = _(levels[s]) if levels[s] in LEVEL_NAMES else levels[s]
+        line = f" {mark} {name:<8} {level[:9]:<9} {view.piles[s][0]:>2} {view.piles[s][1]:>2}"
         line += f" {view.hand_sizes[s]:>5} "
         for r in range(rounds_shown):
             line += f" {view.rounds[r].scores[s]:>2}" if r < len(view.rounds) else "  ·"
@@ -213,26 +248,35 @@ def seats_table(view: View, names: Sequence[str], levels: Sequence[str]) -> Text
     return out
 
 
-def balance_line(view: View, seat: int) -> Text:
-    """Whether the player's (or their team's) halves are balanced right now."""
+#: bot levels and the human, as the seats table names them
+LEVEL_NAMES = (N_("human"), N_("random"), N_("heuristic"), N_("search"), N_("lesson"))
+
+
+def balance_line(view: View, seat: int, ascii: bool = False) -> Text:
+    """Where the player (or their team) stands: H and V, the gap, tricks left in this half."""
     cfg = view.config
     if cfg.partnership:
         mates = (seat % 2, seat % 2 + 2)
         h = sum(view.piles[s][0] for s in mates)
         v = sum(view.piles[s][1] for s in mates)
-        who = "Your team"
+        out = Text(_("Team: H {h} · V {v}").format(h=h, v=v) + " — ")
     else:
         h, v = view.piles[seat]
-        who = "You"
-    out = Text(f"{who}: H {h} · V {v} — ")
+        out = Text(_("You: H {h} · V {v}").format(h=h, v=v) + " — ")
     if h == v:
-        out.append("balanced ✓", style="bold green")
+        out.append(_("balanced") + ("" if ascii else " ✓"), style="bold green")
+    elif h > v:
+        out.append(_("H ahead by {n}").format(n=h - v), style="bold red")
     else:
-        out.append(f"off by {abs(h - v)}", style="bold red")
+        out.append(_("V ahead by {n}").format(n=v - h), style="bold red")
+    if view.phase.name in ("PLAY", "PILE"):
+        left = (7 if view.half == 1 else 13) - len(view.tricks)
+        left_text = ngettext("{n} left in this half", "{n} left in this half", left)
+        out.append(" · " + left_text.format(n=left), style="dim")
     if view.victories is not None:
         wins = " ".join(str(w) for w in view.victories)
-        label = "team victories A B" if cfg.partnership else "victories"
-        out.append(f"   {label}: {wins}")
+        label = _("victories A B") if cfg.partnership else _("victories")
+        out.append(f"  {label}: {wins}")
     return out
 
 
@@ -254,11 +298,24 @@ class Choice(Static, can_focus=True):
             self.choice = choice
             super().__init__()
 
-    def __init__(self, label: str, options: Sequence[str], value: str, *, id: str) -> None:
+    def __init__(
+        self,
+        label: str,
+        options: Sequence[str],
+        value: str,
+        *,
+        id: str,
+        ascii: bool = False,
+        shown: Sequence[str] | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.label = label
         self.options = list(options)
         self.index = self.options.index(value) if value in self.options else 0
+        self.ascii = ascii
+        translate_bindings(self)
+        #: how each option is shown (translated), by option
+        self.shown = dict(zip(options, shown, strict=True)) if shown is not None else {}
 
     @property
     def value(self) -> str:
@@ -271,8 +328,10 @@ class Choice(Static, can_focus=True):
         self.refresh()
 
     def render(self) -> Text:
-        out = Text(f" {self.label:<18}", style="bold")
-        out.append(f"◀ {self.value} ▶", style="reverse" if self.has_focus else "")
+        out = Text(f" {self.label:<20}", style="bold")
+        left, right = ("<", ">") if self.ascii else ("◀", "▶")
+        value = self.shown.get(self.value, self.value)
+        out.append(f"{left} {value} {right}", style="reverse" if self.has_focus else "")
         return out
 
     def action_step(self, step: int) -> None:

@@ -8,16 +8,20 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine import replay as replay_actions
 from meio.web.runtime import Hub, JoinError, TableRuntime, public_table
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 
 router = APIRouter(prefix="/api")
+
+#: request bodies are read strictly: ``"seat": "1"`` is not the number 1
+STRICT = ConfigDict(strict=True, extra="forbid")
 
 
 def get_hub(request: Request) -> Hub:
@@ -38,12 +42,16 @@ def _name(value: str) -> str:
 class SeatSpec(BaseModel):
     """A seat of a new table: a human (free until someone joins) or a bot."""
 
+    model_config = STRICT
+
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, max_length=32)
 
 
 class CreateTable(BaseModel):
     """The options of a new table."""
+
+    model_config = STRICT
 
     edition: Literal["meio", "classic"] = "meio"
     players: int = Field(default=4, ge=2, le=5)
@@ -57,6 +65,9 @@ class CreateTable(BaseModel):
     name: str | None = None
     #: a fixed deal seed (only when the server allows it: tests, demos)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    #: the table options of RULES.md §10
+    wild_lead: Literal["declare", "next"] = "declare"
+    reveal_specials: bool = True
 
     @field_validator("name")
     @classmethod
@@ -66,6 +77,8 @@ class CreateTable(BaseModel):
 
 class JoinTable(BaseModel):
     """Take a seat with an invite code."""
+
+    model_config = STRICT
 
     invite: str = Field(max_length=128)
     name: str
@@ -80,6 +93,8 @@ class JoinTable(BaseModel):
 class Tokens(BaseModel):
     """The seat tokens a browser holds (to list its own tables)."""
 
+    model_config = STRICT
+
     tokens: list[str] = Field(default_factory=list, max_length=200)
 
 
@@ -90,7 +105,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     try:
         parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
         cfg = MatchConfig(edition=body.edition, players=body.players,
-                          partnership=body.partnership, specials=parsed)
+                          partnership=body.partnership, specials=parsed,
+                          wild_lead=body.wild_lead, reveal_specials=body.reveal_specials)
     except (ConfigError, MeioError) as exc:
         raise HTTPException(422, str(exc)) from None
     if parsed is not None:
@@ -125,6 +141,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         "specials": specials,
         "turn_timer_s": timer,
         "seed": body.seed,
+        "wild_lead": body.wild_lead,
+        "reveal_specials": body.reveal_specials,
     }
     return options, infos
 
@@ -148,14 +166,21 @@ async def bots() -> dict[str, list[str]]:
     return {"bots": bot_kinds()}
 
 
+def _limit_joins(hub: Hub, request: Request) -> None:
+    address = request.client.host if request.client is not None else "?"
+    if not hub.join_limiter.take(address):
+        raise HTTPException(429, "rate_limited: too many tables created or seats taken from "
+                                 "your address; wait a minute")
+
+
 @router.post("/tables", status_code=201)
-async def create_table(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
     """Create a table; the creator gets the invite and spectator links (and a seat token
     when a name was given)."""
+    _limit_joins(hub, request)
     options, seats = _check_options(body, hub.settings)
     info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed)
-    rt = await hub.get(info.id)
-    assert rt is not None
+    rt = await _runtime(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
@@ -187,9 +212,11 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinTable, hub: HubDep) -> dict[str, Any]:
+async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
+               ) -> dict[str, Any]:
     """Take a free seat. The token in the answer is the only way to act for the seat:
     it is shown once and kept by the server only as a hash."""
+    _limit_joins(hub, request)
     rt = await _runtime(hub, table_id)
     try:
         seat, token = await rt.join(body.invite, body.name, body.seat)
@@ -260,9 +287,8 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     if m.finished_at is None:
         raise HTTPException(409, "the record of a match is published once the match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
-    state = State.new(MatchConfig.from_dict(m.config))
-    for ev in events:
-        state.apply(A.parse_action(ev.action), ev.seat)
+    state = replay_actions(MatchConfig.from_dict(m.config),
+                           [(ev.seat, A.parse_action(ev.action)) for ev in events])
     return m, state
 
 

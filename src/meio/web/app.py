@@ -2,22 +2,66 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meio.web import api, ws
+from meio.web import api, i18n, ws
 from meio.web.db import migrate, open_engine
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
 from meio.web.store import Store
 
 STATIC = Path(__file__).with_name("static")
+
+#: no inline or foreign script, no framing; styles may be inline (the pages set a few)
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+#: the OpenAPI page (``/api/docs``) is FastAPI's Swagger UI: its script and styles come
+#: from a CDN and it starts with an inline script; it shows no game and holds no secret
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "img-src 'self' data: https://fastapi.tiangolo.com; object-src 'none'; "
+            "base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    # invite and spectator codes travel in page addresses: never pass them on
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = DOCS_CSP if scope["path"] == "/api/docs" else CSP
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"content-security-policy"]
+                headers += [*SECURITY_HEADERS, (b"content-security-policy", csp.encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -45,8 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="meio", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(i18n.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -57,6 +104,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return FileResponse(STATIC / "learn.html")
+
     @app.get("/history", include_in_schema=False)
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")
@@ -64,10 +115,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+class _AsciiJSON(JSONResponse):
+    """JSON in ASCII: any text a client sent (a lone surrogate too) can be sent back."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":"),
+                          default=str).encode()
+
+
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    """422 with what is wrong where, without echoing the input back."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+              for e in errors]
+    return _AsciiJSON({"detail": detail}, status_code=422)
+
+
 def _warm_core() -> None:
     """Compile or load the search bots' playout kernels before anyone waits on them."""
-    try:
-        from meio.sim import warm_up
-    except ImportError:  # pragma: no cover - numba is a dependency, but stay up without it
-        return
+    from meio.sim import warm_up
+
     warm_up()

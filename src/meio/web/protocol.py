@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from meio.engine import Phase, State, View
+from meio.engine import Outcome, State, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 
@@ -40,21 +40,58 @@ class ProtocolError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Message:
-    """A checked client message."""
+class Hello:
+    """The first message: a seat token, or a spectator code; ``since`` resumes a match."""
 
-    type: str
-    id: str | None = None
-    seq: int | None = None
-    action: str | None = None
     token: str | None = None
     spectate: str | None = None
     since_match: str | None = None
     since_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An action (record text) made at sequence number ``seq``."""
+
+    id: str
+    seq: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Advise:
+    """A request for split advice, optionally judging the seat's own ``pack``."""
+
+    id: str
     pack: tuple[str, ...] | None = None
 
 
-_TYPES = ("hello", "act", "advise", "rematch", "ping")
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Start the next match at the table."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive; answered by ``pong``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A table chat message (``kind`` "chat") or a quick reaction ("react"); its text is
+    checked further by :mod:`meio.web.chat`."""
+
+    id: str
+    kind: str
+    text: str
+
+
+#: a checked client message
+Message = Hello | Act | Advise | Rematch | Ping | Chat
+
+_TYPES = ("hello", "act", "advise", "rematch", "ping", "chat", "react")
 
 
 def _opt_str(data: dict[str, Any], key: str, limit: int) -> str | None:
@@ -66,24 +103,41 @@ def _opt_str(data: dict[str, Any], key: str, limit: int) -> str | None:
     return value
 
 
+def _msg_id(data: dict[str, Any], kind: str) -> str:
+    msg_id = _opt_str(data, "id", 64)
+    if msg_id is None:
+        raise ProtocolError("bad_message", f"a '{kind}' message needs an 'id' (your message id)")
+    return msg_id
+
+
 def parse_message(raw: str, max_bytes: int) -> Message:
-    """Check one client frame; raises :class:`ProtocolError` with a clear reason."""
+    """Check one client frame; raises :class:`ProtocolError` with a clear reason.
+
+    >>> parse_message('{"type": "act", "id": "c-1", "seq": 0, "action": "QS"}', 4096)
+    Act(id='c-1', seq=0, action='QS')
+    >>> try:
+    ...     parse_message('{"type": "act", "id": "c-1", "seq": "0", "action": "QS"}', 4096)
+    ... except ProtocolError as exc:
+    ...     print(exc.code, "-", exc.reason)
+    bad_message - an 'act' message needs 'seq', the sequence number it was made at
+    """
     if len(raw.encode()) > max_bytes:
         raise ProtocolError("too_large", f"a message is at most {max_bytes} bytes")
     try:
         data = json.loads(raw)
+    except RecursionError:
+        # deeply nested arrays or objects fit in a few kilobytes and exhaust the parser
+        raise ProtocolError("bad_message", "a message must not nest this deeply") from None
     except ValueError:
         raise ProtocolError("bad_message", "a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = data.get("type")
-    if kind not in _TYPES:
+    if not isinstance(kind, str) or kind not in _TYPES:
+        shown = repr(kind)[:40] if isinstance(kind, str | int | float | bool) else type(kind)
         raise ProtocolError(
-            "bad_message", f"unknown message type {kind!r}; use one of {', '.join(_TYPES)}"
+            "bad_message", f"unknown message type {shown}; use one of {', '.join(_TYPES)}"
         )
-    msg_id = _opt_str(data, "id", 64)
-    if kind in ("act", "advise", "rematch") and msg_id is None:
-        raise ProtocolError("bad_message", f"a '{kind}' message needs an 'id' (your message id)")
     if kind == "hello":
         token = _opt_str(data, "token", 128)
         spectate = _opt_str(data, "spectate", 128)
@@ -102,8 +156,11 @@ def parse_message(raw: str, max_bytes: int) -> Message:
                     "bad_message", "'since' must be {\"match\": id, \"seq\": number >= 0}"
                 )
             since_match, since_seq = since["match"], since["seq"]
-        return Message("hello", token=token, spectate=spectate, since_match=since_match,
-                       since_seq=since_seq)
+        return Hello(token=token, spectate=spectate, since_match=since_match,
+                     since_seq=since_seq)
+    if kind == "ping":
+        return Ping()
+    msg_id = _msg_id(data, kind)
     if kind == "act":
         seq = data.get("seq")
         if type(seq) is not int or seq < 0:
@@ -113,7 +170,7 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         action = _opt_str(data, "action", 300)
         if action is None:
             raise ProtocolError("bad_message", "an 'act' message needs an 'action' text")
-        return Message("act", id=msg_id, seq=seq, action=action)
+        return Act(msg_id, seq, action)
     if kind == "advise":
         pack = data.get("pack")
         if pack is not None and (
@@ -122,8 +179,13 @@ def parse_message(raw: str, max_bytes: int) -> Message:
             or not all(isinstance(c, str) and len(c) <= 4 for c in pack)
         ):
             raise ProtocolError("bad_message", "'pack' must be a list of card codes")
-        return Message("advise", id=msg_id, pack=None if pack is None else tuple(pack))
-    return Message(kind, id=msg_id)
+        return Advise(msg_id, None if pack is None else tuple(pack))
+    if kind in ("chat", "react"):
+        text = _opt_str(data, "text", 1000)
+        if text is None:
+            raise ProtocolError("bad_message", f"a '{kind}' message needs a 'text'")
+        return Chat(msg_id, kind, text)
+    return Rematch(msg_id)
 
 
 # -- frames built from views ---------------------------------------------------------------
@@ -143,65 +205,39 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
     return A.action_text(action)
 
 
-def trick_outcome(old: State, new: State, actor: int, action: int) -> dict[str, Any] | None:
-    """The trick an action completed (public facts), or None."""
-    if A.is_pack(action):
-        return None
-    if A.is_pile(action):
-        t = old.tricks[-1]
-        return {
-            "leader": t.leader,
-            "cards": [[s, C.card_code(c)] for s, c in t.plays],
-            "declared": C.SUITS[t.declared] if t.declared >= 0 else None,
-            "winner": t.winner,
-            "pile": 1 if action == A.PILE_1 else 2,
-        }
-    if len(old.current_trick) + 1 < old.config.players:
-        return None
-    plays = [*old.current_trick, (actor, A.card_of(action))]
-    declared = old.led_suit if C.is_wild(plays[0][1]) else -1
-    if len(new.rounds) > len(old.rounds):
-        before, after = old.piles, new.rounds[-1].piles
-        winner, pile = next(
-            (s, h + 1)
-            for s in range(old.config.players)
-            for h in (0, 1)
-            if after[s][h] != before[s][h]
-        )
-    else:
-        last = new.tricks[-1]
-        winner, pile = last.winner, last.pile if new.phase is not Phase.PILE else 0
+def trick_payload(trick: Trick) -> dict[str, Any]:
+    """The public facts of a completed trick (``pile`` is None while a ``+.5`` winner
+    has still to choose it)."""
     return {
-        "leader": plays[0][0],
-        "cards": [[s, C.card_code(c)] for s, c in plays],
-        "declared": C.SUITS[declared] if declared >= 0 else None,
-        "winner": winner,
-        "pile": pile or None,
+        "leader": trick.leader,
+        "cards": [[s, C.card_code(c)] for s, c in trick.plays],
+        "declared": C.SUITS[trick.declared] if trick.declared >= 0 else None,
+        "winner": trick.winner,
+        "pile": trick.pile or None,
     }
 
 
 def event_frame(
     match_id: str,
     seq: int,
-    old: State,
-    new: State,
-    actor: int,
-    action: int,
+    state: State,
+    outcome: Outcome,
     source: str,
     recipient: int | None,
     deadline: float | None,
 ) -> dict[str, Any]:
-    """The frame telling ``recipient`` (a seat, or None for a spectator) of one action."""
-    view = new.view(recipient) if recipient is not None else new.spectator_view()
+    """The frame telling ``recipient`` (a seat, or None for a spectator) of one action:
+    ``outcome`` is what :meth:`State.apply` reported, ``state`` the state after it."""
+    view = state.view(recipient) if recipient is not None else state.spectator_view()
     return {
         "type": "event",
         "match": match_id,
         "seq": seq,
-        "actor": actor,
-        "action": public_action(recipient, actor, action),
+        "actor": outcome.seat,
+        "action": public_action(recipient, outcome.seat, outcome.action),
         "source": source,
-        "trick": trick_outcome(old, new, actor, action),
-        "round_over": len(new.rounds) > len(old.rounds),
+        "trick": None if outcome.trick is None else trick_payload(outcome.trick),
+        "round_over": outcome.round_over is not None,
         "view": view_payload(view),
         "deadline": deadline,
     }

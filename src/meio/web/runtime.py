@@ -15,14 +15,25 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State
+from meio.bots.advisor import Advice, advise_view
+from meio.engine import (
+    IllegalActionError,
+    MatchConfig,
+    MeioError,
+    Outcome,
+    Phase,
+    State,
+    replay_steps,
+)
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import protocol as P
+from meio.web.limits import KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
@@ -55,6 +66,15 @@ class Connection:
         self.queue.put_nowait(code)
 
 
+def same_secret(given: str, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time (any text may be given).
+
+    >>> same_secret("abc", "abc"), same_secret("ábc", "abc")
+    (True, False)
+    """
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())
+
+
 def bot_seed(match_seed: int, seat: int, turn: int) -> int:
     """The seed of the bot deciding ``seat``'s ``turn``-th action of a match.
 
@@ -65,11 +85,8 @@ def bot_seed(match_seed: int, seat: int, turn: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def timeout_bot_kind() -> str:
-    """The bot that moves for a seat whose turn timer ran out."""
-    from meio.bots import bot_kinds
-
-    return "heuristic" if "heuristic" in bot_kinds() else "random"
+#: the bot that moves for a seat whose turn timer ran out
+TIMEOUT_BOT = "heuristic"
 
 
 def public_table(info: TableInfo, online: set[int]) -> Frame:
@@ -80,7 +97,10 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "edition": opts["edition"],
         "players": opts["players"],
         "partnership": opts["partnership"],
-        "specials": opts["specials"],
+        # chosen specials stay secret at a table that hides them
+        "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
+        "wild_lead": opts.get("wild_lead", "declare"),
+        "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
         "listed": info.listed,
         "seats": [
@@ -111,7 +131,12 @@ class TableRuntime:
         self.state: State | None = None
         self.events: list[EventInfo] = []
         self.turn_since = 0.0
-        self.answers: dict[tuple[str, int, str], Frame] = {}
+        #: the state after each stored action and what the action did (for reconnections)
+        self.after: list[tuple[State, Outcome]] = []
+        #: the message ids of this match's accepted actions, by seat: their sequence numbers
+        self.accepted: dict[tuple[int, str], int] = {}
+        #: the answers to the latest rejected messages (at most ``max_remembered_rejects``)
+        self.rejected: OrderedDict[tuple[int, str], Frame] = OrderedDict()
         self.conns: set[Connection] = set()
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
@@ -132,31 +157,41 @@ class TableRuntime:
     async def load(self) -> None:
         """Rebuild the current match from the stored events (caller holds the lock)."""
         info = await asyncio.to_thread(self.store.table, self.info.id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"table {self.info.id} is no longer in the database")
         self.info = info
         if info.current_match is None:
             self.match = self.config = self.state = None
-            self.events = []
+            self.events, self.after = [], []
+            self.accepted, self.rejected = {}, OrderedDict()
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
         events = await asyncio.to_thread(self.store.events, info.current_match)
-        assert match is not None
+        if match is None:
+            raise StoreError("missing", f"match {info.current_match} is not in the database")
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
+        # one pass that keeps the state after each action and what the action did, so
+        # that a reconnecting client costs only the events it missed
         config = MatchConfig.from_dict(match.config)
         state = State.new(config)
         since = match.created_at
-        answers: dict[tuple[str, int, str], Frame] = {}
-        for ev in events:
-            before = (state.phase, state.round_index)
-            state.apply(A.parse_action(ev.action), ev.seat)
+        after: list[tuple[State, Outcome]] = []
+        accepted: dict[tuple[int, str], int] = {}
+        before = (state.phase, state.round_index)
+        steps = replay_steps(config, ((ev.seat, A.parse_action(ev.action)) for ev in events))
+        for ev, (state, outcome) in zip(events, steps, strict=True):
+            after.append((state.clone(), outcome))
             since = self._turn_start(before, state, since, ev.created_at)
+            before = (state.phase, state.round_index)
             if ev.client_id:
-                answers[(match.id, ev.seat, ev.client_id)] = _ack(ev.client_id, ev.seq)
+                accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)
+        self.after = after
         self.turn_since = since
-        self.answers = answers
+        self.accepted = accepted
+        self.rejected = OrderedDict()
 
     @staticmethod
     def _turn_start(
@@ -219,25 +254,16 @@ class TableRuntime:
                 and since_seq is not None
                 and since_seq <= self.seq
             ):
-                for frame in self._frames_since(since_seq, conn.seat):
+                for frame in self._frames_since(self.match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
             self.broadcast_table()
 
-    def _frames_since(self, since: int, seat: int | None) -> list[Frame]:
-        assert self.config is not None and self.match is not None
-        st = State.new(self.config)
+    def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
         out: list[Frame] = []
-        for ev in self.events:
-            action = A.parse_action(ev.action)
-            old = st.clone() if ev.seq > since else st
-            st.apply(action, ev.seat)
-            if ev.seq > since:
-                frame = P.event_frame(
-                    self.match.id, ev.seq, old, st, ev.seat, action, ev.source, seat, None
-                )
-                out.append(frame)
+        for ev, (state, outcome) in zip(self.events[since:], self.after[since:], strict=True):
+            out.append(P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None))
         if out:
             out[-1]["deadline"] = self.deadline()
             out[-1]["now"] = time.time()
@@ -252,7 +278,7 @@ class TableRuntime:
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free seat with the invite code; returns ``(seat, token)``."""
         async with self.lock:
-            if not secrets.compare_digest(invite, self.info.invite_code):
+            if not same_secret(invite, self.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
@@ -290,6 +316,8 @@ class TableRuntime:
             partnership=opts["partnership"],
             specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
             seed=seed,
+            wild_lead=opts.get("wild_lead", "declare"),
+            reveal_specials=opts.get("reveal_specials", True),
         )
 
     async def _start_match(self, number: int) -> None:
@@ -343,17 +371,23 @@ class TableRuntime:
             if self.match is None or self.state is None:
                 return _reject(cid, "not_started",
                                "the match starts when every seat is filled", self, seat)
-            key = (self.match.id, seat, cid)
-            if client_id and key in self.answers:
-                return {**self.answers[key], "duplicate": True}
-            answer = await self._submit_locked(seat, action_text, expected_seq, client_id,
-                                               source, match_id)
-            if client_id:
-                self.answers[key] = answer
+            key = (seat, cid)
+            if client_id and key in self.accepted:
+                return {**_ack(cid, self.accepted[key]), "duplicate": True}
+            if client_id and key in self.rejected:
+                return {**self.rejected[key], "duplicate": True}
+            answer = await self._submit_locked(self.match, self.state, seat, action_text,
+                                               expected_seq, client_id, source, match_id)
+            if client_id and answer["type"] == "reject" and self.match is not None:
+                self.rejected[key] = answer
+                while len(self.rejected) > self.settings.max_remembered_rejects:
+                    self.rejected.popitem(last=False)
             return answer
 
     async def _submit_locked(
         self,
+        match: MatchInfo,
+        state: State,
         seat: int,
         action_text: str,
         expected_seq: int,
@@ -361,9 +395,8 @@ class TableRuntime:
         source: str,
         match_id: str | None,
     ) -> Frame:
-        assert self.match is not None and self.state is not None
         cid = client_id or ""
-        if match_id is not None and match_id != self.match.id:
+        if match_id is not None and match_id != match.id:
             return _reject(cid, "stale", "that match is no longer being played", self, seat)
         if expected_seq != self.seq:
             return _reject(
@@ -373,8 +406,8 @@ class TableRuntime:
             )
         try:
             action = A.parse_action(action_text)
-            new = self.state.clone()
-            new.apply(action, seat)
+            new = state.clone()
+            outcome = new.apply(action, seat)
         except IllegalActionError as exc:
             return _reject(cid, "illegal", exc.reason, self, seat)
         except MeioError as exc:
@@ -383,30 +416,31 @@ class TableRuntime:
         now = time.time()
         try:
             await asyncio.to_thread(
-                self.store.append_event, self.match.id, seq, seat, A.action_text(action),
-                source, client_id, now,
+                self.store.append_event, match.id, seq, seat, A.action_text(action),
+                source, client_id, now, _result(new) if new.is_over else None,
             )
         except StoreError:
             # another server wrote this number first: the database decided
             await self.load()
             self.broadcast_snapshots()
             return _reject(cid, "stale", "another action was accepted first", self, seat)
-        old = self.state
+        old = state
         before = (old.phase, old.round_index)
         self.state = new
         self.events.append(EventInfo(seq, seat, A.action_text(action), source, client_id, now))
+        self.after.append((new, outcome))
+        if client_id:
+            self.accepted[(seat, client_id)] = seq
         self.turn_since = self._turn_start(before, new, self.turn_since, now)
         deadline = self.deadline()
         frames: dict[int | None, Frame] = {}
         for c in self.conns:
             if c.seat not in frames:
                 frames[c.seat] = P.event_frame(
-                    self.match.id, seq, old, new, seat, action, source, c.seat, deadline
+                    match.id, seq, new, outcome, source, c.seat, deadline
                 )
                 frames[c.seat]["now"] = now
             c.send(frames[c.seat])
-        if new.is_over:
-            await asyncio.to_thread(self.store.finish_match, self.match.id, _result(new))
         self._after_change()
         return _ack(cid, seq)
 
@@ -429,28 +463,71 @@ class TableRuntime:
             self._timer_task = self.hub.spawn(self._run_timer(self.seq, deadline))
 
     async def _run_bots(self) -> None:
-        while True:
+        me = asyncio.current_task()
+        try:
+            while await self._bot_step():
+                pass
+        except Exception:
+            # the move could not even be stored (the database is away...): try again soon
+            log.exception("table %s: the bots stopped; trying again in %.1f s",
+                          self.info.id, self.settings.task_retry_s)
+            if self._bot_task is me:
+                self._bot_task = None
+            self.hub.spawn(self._wake(self.settings.task_retry_s))
+
+    async def _bot_step(self) -> bool:
+        """Let one bot seat move; False (with the task cleared, under the lock) when none
+        is to act."""
+        async with self.lock:
+            st = self.state
+            seat = None
+            if st is not None and not st.is_over:
+                seat = next(
+                    (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
+                )
+            if seat is None:
+                self._bot_task = None
+                return False
+            kind = self.seat_info(seat).bot or "random"
+        if self.settings.bot_delay_s > 0:
+            await asyncio.sleep(self.settings.bot_delay_s)
+        await self._bot_move(seat, kind, "bot")
+        return True
+
+    async def _bot_move(self, seat: int, kind: str, source: str) -> None:
+        """Move for ``seat`` with a ``kind`` bot: a bot that raises (or chooses an illegal
+        action) is asked once more, then the random bot moves instead (source
+        ``fallback``), so that a failing bot never stalls its table."""
+        tries = [(kind, source), (kind, source), ("random", FALLBACK_SOURCE)]
+        for attempt, (bot, src) in enumerate(tries, 1):
             async with self.lock:
                 st = self.state
-                seat = None
-                if st is not None and not st.is_over:
-                    seat = next(
-                        (s for s in st.seats_to_act() if self.seat_info(s).kind == "bot"), None
-                    )
-                if seat is None:
-                    self._bot_task = None
-                    return
-                kind = self.seat_info(seat).bot or "random"
-            if self.settings.bot_delay_s > 0:
-                await asyncio.sleep(self.settings.bot_delay_s)
-            async with self.lock:
-                job = self._snapshot_choice(kind, seat)
-            seq, text = await asyncio.to_thread(job)
-            await self.submit(seat, text, expected_seq=seq, client_id=None, source="bot")
+                if st is None or st.is_over or seat not in st.seats_to_act():
+                    return  # someone else moved for this seat meanwhile
+                job = self._snapshot_choice(bot, seat)
+            try:
+                seq, text = await asyncio.to_thread(job)
+            except Exception:
+                log.exception("table %s: the %s bot failed for seat %d (try %d of %d)",
+                              self.info.id, bot, seat, attempt, len(tries))
+                continue
+            answer = await self.submit(seat, text, expected_seq=seq, client_id=None, source=src)
+            if answer["type"] == "ack" or answer.get("code") != "illegal":
+                return  # done, or the table moved on: the caller looks again
+            log.error("table %s: the %s bot chose %r for seat %d, which is not allowed: %s",
+                      self.info.id, bot, text, seat, answer.get("reason"))
+        raise BotError(f"no bot could move for seat {seat} of table {self.info.id}")
+
+    async def _wake(self, delay: float) -> None:
+        """Look for bots and timers again after ``delay`` (after a failed task)."""
+        await asyncio.sleep(delay)
+        async with self.lock:
+            self._after_change()
 
     def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
         # the view is taken under the lock; the thinking runs off the event loop
-        assert self.state is not None and self.config is not None
+        if self.state is None or self.config is None:
+            raise BotError("no match is being played at this table")
         from meio.bots import make_bot
 
         view = self.state.view(seat)
@@ -477,9 +554,16 @@ class TableRuntime:
             if not late:
                 return
             seat = late[0]
-            job = self._snapshot_choice(timeout_bot_kind(), seat)
-        cur, text = await asyncio.to_thread(job)
-        await self.submit(seat, text, expected_seq=cur, client_id=None, source="timeout")
+        try:
+            await self._bot_move(seat, TIMEOUT_BOT, "timeout")
+        except Exception:
+            log.exception("table %s: the turn timer could not move for seat %d; trying "
+                          "again in %.1f s", self.info.id, seat, self.settings.task_retry_s)
+            self.hub.spawn(self._wake(self.settings.task_retry_s))
+
+    def refuse(self, msg_id: str, code: str, reason: str, seat: int | None) -> Frame:
+        """A ``reject`` frame for a message that changes nothing (with a snapshot)."""
+        return _reject(msg_id, code, reason, self, seat)
 
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
@@ -492,19 +576,27 @@ class TableRuntime:
                 return _reject(msg_id, "illegal", "advice is given for your split only", self,
                                seat)
             view = st.view(seat)
-        try:
-            chosen = None if pack is None else C.mask_of(C.parse_card(c) for c in pack)
-        except MeioError as exc:
-            return _reject(msg_id, "bad_message", str(exc), self, seat)
-        try:
-            from meio.bots.advisor import advise_view
-        except ImportError:
-            return {"type": "advice", "id": msg_id,
-                    "error": "the split advisor is not installed on this server"}
+        chosen = None
+        if pack is not None:
+            try:
+                cards = [C.parse_card(c) for c in pack]
+            except MeioError as exc:
+                return _reject(msg_id, "bad_message", str(exc), self, seat)
+            chosen = C.mask_of(cards)
+            if len(cards) != 6 or C.count(chosen) != 6:
+                return _reject(msg_id, "illegal", "a pack is 6 different cards of your hand",
+                               self, seat)
+            if chosen & ~view.hand:
+                return _reject(msg_id, "illegal",
+                               f"{C.format_cards(chosen & ~view.hand)} not in your hand",
+                               self, seat)
         budget = self.settings.advice_budget_s
-        advice = await asyncio.to_thread(
-            advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
-        )
+        try:
+            advice = await asyncio.to_thread(
+                advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
+            )
+        except MeioError as exc:
+            return _reject(msg_id, "illegal", str(exc), self, seat)
         return {"type": "advice", "id": msg_id, **_advice_payload(advice)}
 
     async def close(self) -> None:
@@ -513,6 +605,14 @@ class TableRuntime:
                 task.cancel()
         for c in list(self.conns):
             c.close()
+
+
+#: the event source of a move made by the random bot for a bot that failed
+FALLBACK_SOURCE = "fallback"
+
+
+class BotError(Exception):
+    """No bot could move for a seat (the table tries again later)."""
 
 
 class JoinError(Exception):
@@ -545,7 +645,7 @@ def _result(state: State) -> dict[str, Any]:
     }
 
 
-def _advice_payload(advice: Any) -> dict[str, Any]:
+def _advice_payload(advice: Advice) -> dict[str, Any]:
     def pack_codes(mask: int) -> list[str]:
         return C.codes(mask)
 
@@ -571,6 +671,9 @@ class Hub:
         self.settings = settings
         self.store = store
         self.tables: dict[str, TableRuntime] = {}
+        self.join_limiter = KeyedLimiter(settings.join_rate_per_min / 60, settings.join_burst)
+        self.bad_hello_limiter = KeyedLimiter(settings.bad_hello_rate_per_min / 60,
+                                              settings.bad_hello_burst)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
 

@@ -35,7 +35,8 @@ def new_id(nbytes: int = 9) -> str:
 
 def hash_token(token: str) -> str:
     """The SHA-256 of a seat token (the only form the server keeps)."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: any text a client sends hashes (and matches nothing), none raises
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,8 @@ class Store:
                     )
                 )
         info = self.table(table_id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"table {table_id} vanished as it was created")
         return info
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
@@ -242,7 +244,8 @@ class Store:
         except IntegrityError:
             raise StoreError("conflict", f"match {number} of this table already exists") from None
         info = self.match(match_id)
-        assert info is not None
+        if info is None:
+            raise StoreError("missing", f"match {match_id} vanished as it was created")
         return info
 
     def append_event(
@@ -254,9 +257,15 @@ class Store:
         source: str,
         client_id: str | None,
         created_at: float,
+        result: dict[str, Any] | None = None,
     ) -> None:
         """Store accepted action number ``seq`` (1-based); raises StoreError("conflict")
-        when another writer already stored that number."""
+        when another writer already stored that number.
+
+        ``result`` is given with the last action of a match: the action and the match's
+        result are then stored in one transaction, so no crash can leave a match whose
+        last card is stored but which is not finished.
+        """
         try:
             with Session(self.engine) as s, s.begin():
                 s.add(
@@ -270,16 +279,15 @@ class Store:
                         created_at=created_at,
                     )
                 )
+                if result is not None:
+                    s.flush()  # the event first: a conflict must not finish the match
+                    s.execute(
+                        update(MatchRow)
+                        .where(MatchRow.id == match_id)
+                        .values(finished_at=created_at, result=result)
+                    )
         except IntegrityError:
             raise StoreError("conflict", f"action {seq} of this match is already taken") from None
-
-    def finish_match(self, match_id: str, result: dict[str, Any]) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id)
-                .values(finished_at=time.time(), result=result)
-            )
 
     # -- helpers -----------------------------------------------------------------------
     @staticmethod

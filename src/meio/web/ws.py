@@ -1,18 +1,39 @@
-"""The WebSocket endpoint: one connection per browser tab, for a seat or a spectator."""
+"""The WebSocket endpoint: one connection per browser tab, for a seat or a spectator.
+
+Every message a client sends is answered (``ack``, ``reject``, ``advice``, ``pong``
+or an ``error`` with a ``code``), and nothing a client sends closes its socket
+except a message over the size limit. Split advice runs in its own task, so a
+slow hint never holds up the seat's moves.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import secrets
+import logging
+from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from meio.web.protocol import Message, ProtocolError, parse_message
-from meio.web.runtime import Connection, Hub, TableRuntime
+from meio.web import chat
+from meio.web.limits import Bucket
+from meio.web.protocol import (
+    Act,
+    Advise,
+    Chat,
+    Hello,
+    Message,
+    Ping,
+    ProtocolError,
+    Rematch,
+    parse_message,
+)
+from meio.web.runtime import Connection, Hub, TableRuntime, same_secret
 
 router = APIRouter()
+log = logging.getLogger("meio.web")
 
 #: seconds a new connection has to say hello
 HELLO_TIMEOUT_S = 15.0
@@ -37,27 +58,60 @@ async def _read(ws: WebSocket) -> str:
     return str(text)
 
 
+def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """Whether a browser page of this ``Origin`` may open the socket: none sent (not a
+    browser), the server's own origin, or one of ``allowed``."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = ws.headers.get("host", "")
+    scheme = {"ws": "http", "wss": "https"}.get(ws.url.scheme, ws.url.scheme)
+    return bool(host) and parts.netloc == host and parts.scheme == scheme
+
+
+def client_address(ws: WebSocket) -> str:
+    """The address rate limits are kept for."""
+    return ws.client.host if ws.client is not None else "?"
+
+
+def _error(code: str, reason: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason}
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
     hub: Hub = ws.app.state.hub
-    limit = hub.settings.max_message_bytes
+    settings = hub.settings
+    limit = settings.max_message_bytes
+    if not origin_allowed(ws, settings.allowed_origins):
+        # refused before the handshake completes: the browser sees HTTP 403
+        await ws.close(4403)
+        return
     await ws.accept()
     rt = await hub.get(table_id) if len(table_id) <= 32 else None
     if rt is None:
-        await ws.send_json({"type": "error", "code": "not_found", "reason": "no such table"})
+        await ws.send_json(_error("not_found", "no such table"))
         await ws.close(4404)
         return
+    address = client_address(ws)
     try:
         raw = await asyncio.wait_for(_read(ws), HELLO_TIMEOUT_S)
         hello = _parse(raw, limit)
-        if hello.type != "hello":
+        if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "say 'hello' first, with your seat token")
-        seat = await _identify(rt, hello)
+        if not hub.bad_hello_limiter.peek(address):
+            raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator "
+                                                "codes from your address: wait a minute")
+        seat = await _identify(rt, hello, address)
     except ProtocolError as exc:
-        await ws.send_json({"type": "error", "code": exc.code, "reason": exc.reason})
-        await ws.close(1009 if exc.code == "too_large" else 4403 if exc.code in (
-            "bad_token", "bad_code") else 4400)
+        await ws.send_json(_error(exc.code, exc.reason))
+        await ws.close({"too_large": 1009, "bad_token": 4403, "bad_code": 4403,
+                        "rate_limited": 4429}.get(exc.code, 4400))
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -65,22 +119,18 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
+    session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
     await rt.attach(conn, hello.since_match, hello.since_seq)
+    await chat.send_log(rt, conn)
     try:
         while True:
             raw = await _read(ws)
-            try:
-                msg = _parse(raw, limit)
-            except ProtocolError as exc:
-                conn.send({"type": "error", "code": exc.code, "reason": exc.reason})
-                if exc.code == "too_large":
-                    conn.close(1009)
-                    break
-                continue
-            conn.send(await _handle(rt, conn, msg))
+            if not await session.receive(raw, limit):
+                break
     except WebSocketDisconnect:
         pass
     finally:
+        session.stop()
         await rt.detach(conn)
         if not writer.done():
             # let queued frames (an error before a close) go out, then stop
@@ -90,35 +140,88 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         writer.cancel()
 
 
+class _Session:
+    """What one connection has in flight: its rate limit and its advice task."""
+
+    def __init__(self, rt: TableRuntime, conn: Connection, bucket: Bucket) -> None:
+        self.rt = rt
+        self.conn = conn
+        self.bucket = bucket
+        self.advice: asyncio.Task[None] | None = None
+
+    async def receive(self, raw: str, limit: int) -> bool:
+        """Answer one message; False when the connection is to be closed."""
+        conn = self.conn
+        if not self.bucket.take():
+            conn.send(_error("rate_limited", "you are sending messages too fast: this one "
+                                             "was dropped, slow down"))
+            return True
+        try:
+            msg = _parse(raw, limit)
+        except ProtocolError as exc:
+            conn.send(_error(exc.code, exc.reason))
+            if exc.code == "too_large":
+                conn.close(1009)
+                return False
+            return True
+        try:
+            answer = await self.handle(msg)
+        except Exception:
+            # a bug of ours, not the client's: say so, keep the socket, keep the details
+            log.exception("table %s: a message could not be handled", self.rt.info.id)
+            answer = _error("internal", "the server failed on this message; try again")
+        if answer is not None:
+            conn.send(answer)
+        return True
+
+    async def handle(self, msg: Message) -> dict[str, Any] | None:
+        rt, conn = self.rt, self.conn
+        if isinstance(msg, Ping):
+            return {"type": "pong"}
+        if isinstance(msg, Hello):
+            return _error("bad_message", "already said hello")
+        if isinstance(msg, Act):
+            return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq,
+                                   client_id=msg.id)
+        if isinstance(msg, Advise):
+            if self.advice is not None and not self.advice.done():
+                return rt.refuse(msg.id, "busy", "your last request for advice is still "
+                                                 "being worked out", conn.seat)
+            self.advice = asyncio.get_running_loop().create_task(self._advise(msg))
+            return None
+        if isinstance(msg, Rematch):
+            return await rt.rematch(msg.id, conn.seat)
+        if isinstance(msg, Chat):
+            return await chat.post(rt, conn.seat, msg)
+        raise TypeError(f"unhandled message {msg!r}")
+
+    async def _advise(self, msg: Advise) -> None:
+        try:
+            answer = await self.rt.advise(msg.id, self.conn.seat, msg.pack)
+        except Exception:
+            log.exception("table %s: advice failed", self.rt.info.id)
+            answer = {"type": "advice", "id": msg.id, "error": "the advisor failed; try again"}
+        self.conn.send(answer)
+
+    def stop(self) -> None:
+        if self.advice is not None:
+            self.advice.cancel()
+
+
 def _parse(raw: str, limit: int) -> Message:
     if raw == "\x00binary":
         raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
     return parse_message(raw, limit)
 
 
-async def _identify(rt: TableRuntime, hello: Message) -> int | None:
+async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
     if hello.token is not None:
         seat = await asyncio.to_thread(rt.store.seat_of_token, rt.info.id, hello.token)
         if seat is None:
+            rt.hub.bad_hello_limiter.take(address)
             raise ProtocolError("bad_token", "this seat token does not hold a seat at this table")
         return seat
-    assert hello.spectate is not None
-    if not secrets.compare_digest(hello.spectate, rt.info.spectate_code):
+    if hello.spectate is None or not same_secret(hello.spectate, rt.info.spectate_code):
+        rt.hub.bad_hello_limiter.take(address)
         raise ProtocolError("bad_code", "this spectator link is not valid for this table")
     return None
-
-
-async def _handle(rt: TableRuntime, conn: Connection, msg: Message) -> dict[str, object]:
-    assert msg.id is not None or msg.type in ("ping", "hello")
-    if msg.type == "ping":
-        return {"type": "pong"}
-    if msg.type == "hello":
-        return {"type": "error", "code": "bad_message", "reason": "already said hello"}
-    if msg.type == "act":
-        assert msg.action is not None and msg.seq is not None and msg.id is not None
-        return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq, client_id=msg.id)
-    if msg.type == "advise":
-        assert msg.id is not None
-        return await rt.advise(msg.id, conn.seat, msg.pack)
-    assert msg.id is not None
-    return await rt.rematch(msg.id, conn.seat)

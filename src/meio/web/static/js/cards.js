@@ -1,4 +1,7 @@
-// Card codes (the record's: QS, TH, 0C, -1, A+, -2H, +.5, Q+) drawn as buttons.
+// Card codes (the record's: QS, TH, 0C, -1, A+, -2H, +.5, Q+) drawn as buttons, and
+// written as a player reads them (10♥, +½): a page never shows a raw code.
+import { t } from "./i18n.js";
+
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SPECIAL_NAME = { "-1": "−1/A+", "A+": "A+/−1", "-2H": "−2♥", "+.5": "+½", "Q+": "Q+" };
 export const SPECIALS = Object.keys(SPECIAL_NAME);
@@ -43,21 +46,40 @@ export function cardEl(code, { half = 1, edition = "meio", previous = null, butt
     el.innerHTML = `<span class="rank">${SPECIAL_NAME[code].replace("/", "<br><small>/")}${code.includes("/") ? "" : ""}</span>` +
       `<span class="value" title="value now">${specialValue(code, half, previous)}</span>`;
     el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
-    el.setAttribute("aria-label", `special card ${SPECIAL_NAME[code]}, value ${specialValue(code, half, previous)}`);
+    el.setAttribute("aria-label", t("special card {card}, value {value}", { card: SPECIAL_NAME[code], value: specialValue(code, half, previous) }));
   } else {
     const r = rankLabel(code.slice(0, -1), edition);
     if (suit === "H" || suit === "D") el.classList.add("red");
     el.innerHTML = `<span class="corner">${r}<br>${SUIT_SYMBOL[suit]}</span><span class="rank">${r}</span><span class="suit">${SUIT_SYMBOL[suit]}</span>`;
-    el.setAttribute("aria-label", `${r} of ${{ S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit]}`);
+    el.setAttribute("aria-label", t("{rank} of {suit}", { rank: r, suit: suitName(suit) }));
   }
   if (button) el.type = "button";
   return el;
 }
 
+// A suit's name in the page's language.
+export function suitName(s) {
+  return { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") }[s];
+}
+
+// A card as a player writes it: 10♥, Q♠, −2♥, +½.
+export function cardText(code, edition = "meio") {
+  if (isSpecial(code)) return SPECIAL_NAME[code];
+  return rankLabel(code.slice(0, -1), edition) + SUIT_SYMBOL[code.slice(-1)];
+}
+
+// A played card with the suit a wild lead declared: "Q+ (♦)".
+export function playText(action, edition = "meio") {
+  const [code, declared] = action.split("=");
+  return cardText(code, edition) + (declared ? ` (${SUIT_SYMBOL[declared]})` : "");
+}
+
 // Order cards by suit (S H D C), then rank, specials last.
 const RANKS = "0123456789TJQKA";
-export function sortCards(codes) {
-  const key = (c) => isSpecial(c) ? 100 + SPECIALS.indexOf(c) : "SHDC".indexOf(c.slice(-1)) * 20 + RANKS.indexOf(c[0]);
+export function sortCards(codes, edition = "meio") {
+  // in classic the Ace is the card "1", the lowest
+  const rank = (c) => (edition === "classic" && c[0] === "A" ? -1 : RANKS.indexOf(c[0]));
+  const key = (c) => isSpecial(c) ? 100 + SPECIALS.indexOf(c) : "SHDC".indexOf(c.slice(-1)) * 20 + rank(c);
   return [...codes].sort((a, b) => key(a) - key(b));
 }
 

@@ -1,8 +1,20 @@
+// The lobby: start a table (with the table options of RULES.md §10), find open ones.
 import { api, esc, mySeats, myTokens, saveSeat, toast } from "./api.js";
-import { SPECIALS } from "./cards.js";
+import { cardText, SPECIALS } from "./cards.js";
+import { loadLang, t } from "./i18n.js";
+import { optionHelp } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 let botKinds = ["random"];
+
+// what each kind of bot is, for people choosing opponents
+export function botLabel(kind) {
+  if (kind === "random") return t("beginner bot (plays at random)");
+  if (kind === "heuristic") return t("easy bot");
+  if (kind === "search") return t("strong bot");
+  if (kind.startsWith("search:")) return t("strong bot, level {n}", { n: kind.slice(7) });
+  return t("{kind} bot", { kind });
+}
 
 function renderSeats() {
   const n = Number($("c-players").value);
@@ -10,19 +22,38 @@ function renderSeats() {
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
+    const label = document.createElement("label");
+    label.className = "field seat";
+    label.append(Object.assign(document.createElement("span"), { textContent: t("Seat {n}", { n: i + 1 }) }));
     const sel = document.createElement("select");
     sel.id = `c-seat-${i}`;
-    sel.setAttribute("aria-label", `seat ${i + 1}`);
-    sel.innerHTML = `<option value="human">Seat ${i + 1}: human</option>` +
-      botKinds.map((k) => `<option value="bot:${k}">Seat ${i + 1}: ${k} bot</option>`).join("");
-    sel.value = old[i] || (i === 0 ? "human" : (i === 1 ? "human" : `bot:${botKinds[0]}`));
-    box.append(sel);
+    sel.innerHTML = `<option value="human">${esc(t("a person"))}</option>` +
+      botKinds.map((k) => `<option value="bot:${esc(k)}">${esc(botLabel(k))}</option>`).join("");
+    sel.value = old[i] || (i <= 1 ? "human" : `bot:${botKinds[0]}`);
+    label.append(sel);
+    box.append(label);
   }
   $("c-partnership").disabled = n !== 4;
   if (n !== 4) $("c-partnership").checked = false;
-  const sp = $("c-specials");
-  sp.innerHTML = SPECIALS.map((c) => `<label class="row"><input type="checkbox" value="${esc(c)}"> ${esc(c)}</label>`).join("");
-  $("c-specials-box").classList.toggle("hidden", $("c-edition").value !== "meio");
+  const meio = $("c-edition").value === "meio";
+  $("c-specials-box").classList.toggle("hidden", !meio);
+  $("c-options").classList.toggle("hidden", !meio);
+  renderHelp();
+}
+
+function renderSpecials() {
+  $("c-specials").innerHTML = SPECIALS.map((c) =>
+    `<label class="chip"><input type="checkbox" value="${esc(c)}"> ${esc(cardText(c))}</label>`).join("");
+  for (const box of $("c-specials").querySelectorAll("input")) {
+    box.onchange = () => { document.querySelector('input[name="spmode"][value="pick"]').checked = true; };
+  }
+}
+
+function renderHelp() {
+  $("c-edition-help").textContent = optionHelp("edition", $("c-edition").value);
+  $("c-partnership-help").textContent = optionHelp("partnership", true);
+  $("c-wild-lead-help").textContent = optionHelp("wild_lead", $("c-wild-lead").value);
+  $("c-reveal-help").textContent = optionHelp("reveal_specials", $("c-reveal").checked);
 }
 
 async function create(ev) {
@@ -34,37 +65,52 @@ async function create(ev) {
   const pick = document.querySelector('input[name="spmode"]:checked').value === "pick";
   const specials = edition === "meio" && pick ? [...$("c-specials").querySelectorAll("input:checked")].map((i) => i.value) : null;
   const timer = $("c-timer").value ? Number($("c-timer").value) : null;
+  const body = {
+    edition, players: n, partnership: $("c-partnership").checked, specials, seats,
+    turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value,
+  };
+  if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
   try {
-    const res = await api("/api/tables", { method: "POST", body: {
-      edition, players: n, partnership: $("c-partnership").checked, specials, seats,
-      turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value } });
+    const res = await api("/api/tables", { method: "POST", body });
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name: $("c-name").value,
       invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
   } catch (e) { toast(e.message); }
 }
 
+function tableText(tb) {
+  const parts = [tb.edition === "meio" ? "MEIO" : t("Classic"), t("{n} players", { n: tb.players })];
+  if (tb.partnership) parts.push(t("partnership"));
+  if (tb.wild_lead === "next") parts.push(t("the next card sets the suit"));
+  if (tb.reveal_specials === false) parts.push(t("hidden specials"));
+  return parts.join(" · ");
+}
+
 async function loadLists() {
   try {
     const open = await api("/api/lobby");
-    $("open").innerHTML = open.tables.length ? open.tables.map((t) =>
-      `<div class="row"><span>${esc(t.edition)} · ${t.players} players${t.partnership ? " · partnership" : ""} · ` +
-      `${t.seats.map((s) => esc(s.filled ? s.name : "free")).join(", ")}</span>` +
-      `<a href="${esc(t.invite_url)}">join</a></div>`).join("") : "no open table: start one";
+    $("open").innerHTML = open.tables.length ? open.tables.map((tb) =>
+      `<div class="row"><span>${esc(tableText(tb))} · ` +
+      `${tb.seats.map((s) => esc(s.filled ? s.name : t("free"))).join(", ")}</span>` +
+      `<a href="${esc(tb.invite_url)}">${esc(t("join"))}</a></div>`).join("") : esc(t("No open table: start one."));
     const mine = await api("/api/mine", { method: "POST", body: { tokens: myTokens() } });
     const seats = mySeats();
-    $("mine").innerHTML = mine.tables.length ? mine.tables.map((t) =>
-      `<div class="row"><a href="/t/${esc(t.id)}">${esc(t.edition)} · ${t.players} players</a>` +
-      `<span class="muted">seat ${t.seat + 1} as ${esc(seats[t.id]?.name ?? "")} · ${esc(t.status)}</span></div>`).join("")
-      : "none yet";
+    const status = { waiting: t("waiting"), playing: t("playing"), finished: t("finished") };
+    $("mine").innerHTML = mine.tables.length ? mine.tables.map((tb) =>
+      `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
+      `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
+      : esc(t("None yet."));
   } catch (e) { toast(e.message); }
 }
 
 async function main() {
+  await loadLang();
   try { botKinds = (await api("/api/bots")).bots; } catch { /* keep random */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));
   ["c-players", "c-edition"].forEach((id) => $(id).addEventListener("change", renderSeats));
+  ["c-wild-lead", "c-reveal"].forEach((id) => $(id).addEventListener("change", renderHelp));
+  renderSpecials();
   renderSeats();
   $("create").addEventListener("submit", create);
   loadLists();

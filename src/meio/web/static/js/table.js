@@ -1,42 +1,66 @@
 // The table page: one WebSocket to the server, which holds the whole game. Every
-// frame carries this seat's view; the page draws the latest one.
+// frame carries this seat's view; the page draws the latest one, and paces what
+// just happened (a finished trick stays on the table a moment, a round's summary
+// waits for a click or a few seconds) so that people can follow it.
 import { api, esc, mySeats, saveSeat, toast } from "./api.js";
-import { cardEl, isWild, playedValue, sortCards, SUIT_SYMBOL } from "./cards.js";
+import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
+import { loadLang, t } from "./i18n.js";
+import { botKind, rulesHtml } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
 const SAVE = `meio:view:${tableId}`;
 
+// How long a finished trick stays on the table and a round's summary waits (ms).
+// "instant" is for the impatient and for tests.
+const PACES = { slow: { trick: 2600, round: 15000 }, normal: { trick: 1400, round: 10000 }, instant: { trick: 0, round: 0 } };
+function pace() {
+  const p = PACES[localStorage.getItem("meio:pace")] ?? PACES.normal;
+  const round = Number(localStorage.getItem("meio:round-ms"));
+  return { ...p, round: Number.isFinite(round) && localStorage.getItem("meio:round-ms") !== null ? round : p.round };
+}
+
 const S = {
   seat: null, token: null, spectate: null, table: null,
   match: null, seq: 0, view: null, log: [], lastTrick: null, deadline: null, skew: 0,
   pending: new Map(), selected: new Set(), hint: null, declaring: null, summary: null,
   ws: null, retry: 0, counter: 0, hello: false, newCard: null, cursor: null, lostFocus: null,
+  held: null, showLast: false, chat: [],
 };
 
 function save() {
   sessionStorage.setItem(SAVE, JSON.stringify({ match: S.match, seq: S.seq, view: S.view,
-    log: S.log.slice(-200), lastTrick: S.lastTrick, summary: S.summary }));
+    log: S.log.slice(-300), lastTrick: S.lastTrick }));
 }
 function restore() {
   try {
     const d = JSON.parse(sessionStorage.getItem(SAVE) || "null");
-    if (d && d.view) Object.assign(S, { match: d.match, seq: d.seq, view: d.view, log: d.log || [], lastTrick: d.lastTrick, summary: d.summary });
+    if (d && d.view) {
+      Object.assign(S, { match: d.match, seq: d.seq, view: d.view, lastTrick: d.lastTrick });
+      S.log = (d.log || []).filter((e) => e && typeof e === "object");
+    }
   } catch { /* start afresh */ }
 }
 
 // an action of ours is on its way: the seat waits for the server's answer, not for a click
 const busy = () => S.pending.size > 0;
-const nameOf = (seat) => S.table?.seats[seat]?.name ?? `seat ${seat + 1}`;
+const nameOf = (seat) => {
+  const s = S.table?.seats[seat];
+  if (!s) return t("seat {n}", { n: seat + 1 });
+  if (s.kind === "bot") return t("Bot {n} ({kind})", { n: seat + 1, kind: botKind(s.bot) });
+  return s.name ?? t("seat {n}", { n: seat + 1 });
+};
 const me = () => S.seat;
+const pileName = (p) => (p === 1 ? "H" : "V");
+const teamName = (i) => (i ? t("team B") : t("team A"));
 
 // -- connection -----------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
   S.ws = ws; S.hello = false;
-  $("conn").textContent = "connecting…";
+  $("conn").textContent = t("connecting…");
   ws.onopen = () => {
     const since = S.match && S.view ? { match: S.match, seq: S.seq } : null;
     ws.send(JSON.stringify(S.token ? { type: "hello", token: S.token, since } : { type: "hello", spectate: S.spectate, since }));
@@ -44,15 +68,16 @@ function connect() {
   ws.onmessage = (m) => handle(JSON.parse(m.data));
   ws.onclose = (ev) => {
     if (S.ws !== ws) return;
-    $("conn").textContent = "reconnecting…";
-    if ([4403, 4404].includes(ev.code)) { $("conn").textContent = "not allowed at this table"; return; }
+    $("conn").textContent = t("reconnecting…");
+    if ([4403, 4404].includes(ev.code)) { $("conn").textContent = t("not allowed at this table"); return; }
     const wait = Math.min(5000, 300 * 2 ** S.retry++);
     setTimeout(connect, wait);
   };
 }
 
 function send(msg) {
-  if (S.ws && S.ws.readyState === WebSocket.OPEN && S.hello) S.ws.send(JSON.stringify(msg));
+  if (S.ws && S.ws.readyState === WebSocket.OPEN && S.hello) { S.ws.send(JSON.stringify(msg)); return true; }
+  return false;
 }
 
 function act(action) {
@@ -60,7 +85,7 @@ function act(action) {
   const msg = { type: "act", id, seq: S.seq, action };
   S.pending.set(id, msg);
   send(msg);
-  S.declaring = null;
+  S.declaring = null; S.showLast = false;
   render();
 }
 
@@ -68,21 +93,27 @@ function handle(f) {
   switch (f.type) {
     case "welcome":
       S.hello = true; S.retry = 0; S.table = f.table; S.seat = f.seat;
-      $("conn").textContent = f.seat == null ? "watching" : `seat ${f.seat + 1}`;
+      $("conn").textContent = f.seat == null ? t("watching") : t("seat {n}", { n: f.seat + 1 });
+      $("conn").dataset.seat = f.seat == null ? "" : String(f.seat);
       // resend what was not answered before the connection dropped (same ids: no doubles)
       for (const msg of S.pending.values()) S.ws.send(JSON.stringify(msg));
       break;
     case "table": S.table = f.table; break;
     case "snapshot":
-      if (f.match !== S.match) { S.log = []; S.lastTrick = null; S.summary = null; }
-      S.match = f.match; S.seq = f.seq; S.view = f.view; setDeadline(f); break;
+      if (f.match !== S.match) { S.log = []; S.lastTrick = null; S.summary = null; S.held = null; }
+      S.match = f.match; S.seq = f.seq; S.view = f.view; setDeadline(f);
+      if (!S.log.length && f.view) seedLog(f.view);
+      break;
     case "match":
-      S.log = [`— match ${f.number} begins —`]; S.lastTrick = null; S.summary = null; S.selected.clear(); S.hint = null; break;
+      S.log = [{ k: "match", number: f.number }]; S.lastTrick = null; S.summary = null; S.held = null;
+      S.selected.clear(); S.hint = null; break;
     case "event": onEvent(f); break;
     case "ack": S.pending.delete(f.id); break;
     case "reject": onReject(f); break;
     case "advice": onAdvice(f); break;
-    case "error": toast(f.reason); break;
+    case "chat": S.chat.push(f); S.chat = S.chat.slice(-200); renderChat(); return;
+    case "chat_log": S.chat = f.messages; renderChat(); return;
+    case "error": toast(t("The server could not read a message: {reason}", { reason: f.reason })); break;
     default: break;
   }
   save(); render();
@@ -93,29 +124,65 @@ function setDeadline(f) {
   if (f.now) S.skew = f.now * 1000 - Date.now();
 }
 
+// a page opened mid-round writes the round's finished tricks into its log
+function seedLog(v) {
+  v.tricks.forEach((tr, i) => { if (tr.pile) S.log.push({ k: "trick", round: v.round, n: i + 1, ...tr }); });
+}
+
 function onEvent(f) {
   if (f.match !== S.match) { S.ws.close(); return; }
   if (f.seq <= S.seq) return;                 // already seen: never doubled
   if (f.seq !== S.seq + 1) { S.ws.close(); return; }  // a gap: reconnect and resume
   const old = S.view;
   S.seq = f.seq; S.view = f.view; setDeadline(f);
-  const who = nameOf(f.actor);
-  const src = f.source === "timeout" ? " (time ran out: a bot played)" : "";
-  if (f.action === "pack" || f.action.startsWith("pack:")) S.log.push(`${who} chose a pack${src}`);
-  else if (f.action.startsWith("pile=")) S.log.push(`${who} put the trick in pile ${f.action.slice(5) === "1" ? "H (first half)" : "V (second half)"}${src}`);
-  else { S.log.push(`${who} played ${f.action}${src}`); S.newCard = f.actor; }
-  if (f.source === "timeout") toast(`${who} ran out of time: a bot played for them`);
+  if (f.source === "timeout") {
+    S.log.push({ k: "timeout", seat: f.actor });
+    toast(t("{name} ran out of time: a bot played for them", { name: nameOf(f.actor) }));
+  }
+  if (f.action === "pack" || f.action.startsWith("pack:")) S.log.push({ k: "pack", seat: f.actor });
+  else if (!f.action.startsWith("pile=")) S.newCard = f.actor;
   if (f.trick && f.trick.pile) {
-    S.lastTrick = f.trick;
-    S.log.push(`${nameOf(f.trick.winner)} won trick → pile ${f.trick.pile === 1 ? "H" : "V"}`);
+    const round = f.round_over ? old?.round ?? f.view.round - 1 : f.view.round;
+    const n = f.round_over ? 13 : f.view.tricks.length;
+    S.lastTrick = { ...f.trick, round, n };
+    S.log.push({ k: "trick", ...S.lastTrick });
+    const ms = pace().trick;
+    if (ms > 0) {
+      S.held = { trick: S.lastTrick, sweeping: false };
+      const held = S.held;
+      setTimeout(() => {
+        if (S.held !== held) return;
+        held.sweeping = true; render();
+        setTimeout(() => { if (S.held === held) { S.held = null; render(); } }, 380);
+      }, ms);
+    }
   }
   if (f.round_over && S.view.rounds.length) {
     const r = S.view.rounds[S.view.rounds.length - 1];
-    S.summary = { round: S.view.rounds.length, ...r };
-    S.log.push(`round ${S.view.rounds.length} over: scores ${r.scores.join(" · ")}`);
+    S.log.push({ k: "round", round: S.view.rounds.length, scores: r.scores, team: r.team_scores });
+    // with a turn timer the split's clock is already running: leave most of it to the split
+    const timer = S.table?.turn_timer_s;
+    const wait = timer ? Math.min(pace().round, timer * 250) : pace().round;
+    if (!S.view.is_over && wait > 0) {
+      S.summary = { round: S.view.rounds.length, ...r, trick: S.lastTrick, until: Date.now() + wait };
+      setTimeout(() => { if (S.summary && Date.now() >= S.summary.until - 50) closeSummary(); }, wait);
+    }
     S.selected.clear(); S.hint = null;
   }
   if (old && old.phase === "split" && S.view.phase !== "split") S.selected.clear();
+}
+
+// what a rejection means, in the page's language
+function rejectText(f) {
+  return {
+    stale: t("The table moved on: look again."),
+    illegal: t("That move is not allowed: {reason}", { reason: f.reason }),
+    forbidden: t("You cannot do that from this seat."),
+    not_started: t("The match has not started yet."),
+    not_over: t("A rematch starts once the match is over."),
+    rate_limited: t("Slow down: a few messages at a time."),
+    too_long: t("A chat message is at most 200 characters."),
+  }[f.code] ?? t("Refused: {reason}", { reason: f.reason });
 }
 
 function onReject(f) {
@@ -128,18 +195,31 @@ function onReject(f) {
   if (f.code === "stale" && pend && pend.action.startsWith("pack:") && S.view?.phase === "split" && !S.view.split_done[S.seat]) {
     act(pend.action); return;
   }
-  if (f.code !== "stale") toast(f.reason); else toast("the table moved on: look again");
+  toast(rejectText(f));
+}
+
+// The advisor's figures in the page's language (its own explanation is English).
+function hintText(h) {
+  const num = (x) => Number(x).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 });
+  const best = h.candidates?.[0];
+  const parts = [];
+  if (best) parts.push(t("Expected score with the highlighted pack: {mean} (likely between {low} and {high}); lower is better.", { mean: num(best.mean), low: num(best.low), high: num(best.high) }));
+  if (h.chosen) parts.push(t("With your pack: {mean}.", { mean: num(h.chosen.mean) }));
+  return parts.join(" ");
 }
 
 function onAdvice(f) {
-  if (f.error) { toast(f.error); return; }
+  if (f.error) { toast(t("No hint now: {reason}", { reason: f.error })); return; }
   S.hint = f;
-  toast(f.explanation || "hint: the highlighted cards", 6000);
+  toast(t("Hint: the highlighted cards make a balanced pack."), 6000);
 }
 
 // -- drawing --------------------------------------------------------------------------
 const POS = { 2: ["bottom", "top"], 3: ["bottom", "topleft", "topright"], 4: ["bottom", "left", "top", "right"], 5: ["bottom", "left", "topleft", "topright", "right"] };
-const SPOT = { bottom: [50, 76], top: [50, 24], left: [17, 50], right: [83, 50], topleft: [30, 26], topright: [70, 26] };
+const SPOT = { bottom: [50, 74], top: [50, 26], left: [18, 50], right: [82, 50], topleft: [31, 28], topright: [69, 28] };
+// five cards on a narrow table: the side ones lower, the top ones apart, none on another
+const SPOT5 = { bottom: [50, 78], left: [15, 64], right: [85, 64], topleft: [28, 21], topright: [72, 21] };
+const spotOf = (seat, n) => (n === 5 ? SPOT5 : SPOT)[posOf(seat, n)];
 
 function posOf(seat, n) { const base = me() ?? 0; return POS[n][(seat - base + n) % n]; }
 
@@ -149,11 +229,28 @@ function render() {
   $("waiting").classList.toggle("hidden", !!v);
   $("play").classList.toggle("hidden", !v);
   renderLinks();
+  renderRules(v);
   if (!v) { renderWaiting(); return; }
   // what this page has seen, for tests and bug reports: the match and its last action
   $("play").dataset.match = S.match ?? ""; $("play").dataset.seq = S.seq;
-  renderBoard(v); renderHand(v); renderPrompt(v); renderSheet(v); renderLog(); renderSummary(v); renderStatus(v);
+  // the summary of a round that is over closes by itself once the next round is under way
+  if (S.summary && (v.tricks.length || v.current_trick.length || v.is_over)) S.summary = null;
+  renderBoard(v); renderBalance(v); renderHand(v); renderPrompt(v); renderSheet(v); renderLog(v); renderSummary(v); renderStatus(v);
+  $("keys").classList.toggle("hidden", v.is_over || me() == null);
+  $("last-trick").setAttribute("aria-pressed", S.showLast ? "true" : "false");
+  $("last-trick").disabled = !previousTrick(v);
   restoreFocus(focus);
+}
+
+function renderRules(v) {
+  const src = v ? v.config : S.table;
+  if (!src) return;
+  const known = v ? v.specials : null;
+  const key = JSON.stringify([src, known]);
+  if ($("rules-body").dataset.key !== key) { $("rules-body").innerHTML = rulesHtml(src, known); $("rules-body").dataset.key = key; }
+  // shown open until the first deal, folded (one click away) during play
+  const early = !v || (v.round === 1 && v.phase === "split");
+  if (!$("rules").dataset.touched) $("rules").open = early;
 }
 
 // -- the keyboard ------------------------------------------------------------------------
@@ -216,8 +313,22 @@ function renderLinks() {
 
 function renderWaiting() {
   if (!S.table) return;
-  $("waiting").innerHTML = `<h2>Waiting for players</h2><p>The match starts when every seat is filled.</p>` +
-    S.table.seats.map((s) => `<div>Seat ${s.seat + 1}: ${s.filled ? esc(s.name) : "<em>free</em>"}</div>`).join("");
+  $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` +
+    S.table.seats.map((s) => `<div>${esc(t("Seat {n}:", { n: s.seat + 1 }))} ${s.filled ? esc(nameOf(s.seat)) : `<em>${esc(t("free"))}</em>`}</div>`).join("");
+}
+
+// the trick just before now: the last finished one of this round, else of the last round
+function previousTrick(v) {
+  const done = v.tricks.filter((tr) => tr.pile);
+  if (done.length) return { ...done[done.length - 1], n: done.length, round: v.round };
+  return S.lastTrick;
+}
+
+function takesText(tr) {
+  const win = tr.cards.find(([s]) => s === tr.winner)?.[1];
+  if (win === "+.5") return t("{name} won with +½ and chose {pile}", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
+  if (win === "Q+") return t("{name} takes it → {pile} (Q+ sends it to the other half)", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
+  return t("{name} takes it → {pile}", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
 }
 
 function renderBoard(v) {
@@ -229,41 +340,99 @@ function renderBoard(v) {
     box.dataset.seat = s;
     const turn = v.phase === "split" ? !v.split_done[s] : (v.phase === "pile" ? v.pending_pile === s : v.to_move === s);
     if (turn && !v.is_over) box.classList.add("turn");
-    const online = S.table?.seats[s]?.online ? "" : ' <span class="muted">(away)</span>';
-    const team = v.config.partnership ? ` <span class="muted">team ${s % 2 ? "B" : "A"}</span>` : "";
-    box.innerHTML = `<div class="name">${esc(nameOf(s))}${s === me() ? " (you)" : ""}${team}${online}</div>` +
-      `<div class="piles" data-piles="${v.piles[s][0]},${v.piles[s][1]}">H ${v.piles[s][0]} · V ${v.piles[s][1]} · cards ${v.hand_sizes[s]}</div>` +
-      (v.phase === "split" ? `<div class="muted">${v.split_done[s] ? "pack chosen" : "choosing pack…"}</div>` : "");
+    const away = S.table?.seats[s]?.online ? "" : ` <span class="muted">${esc(t("(away)"))}</span>`;
+    const team = v.config.partnership ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : "";
+    const you = s === me() ? ` ${esc(t("(you)"))}` : "";
+    box.innerHTML = `<div class="name">${esc(nameOf(s))}${you}${team}${away}</div>` +
+      `<div class="piles" data-piles="${v.piles[s][0]},${v.piles[s][1]}">H ${v.piles[s][0]} · V ${v.piles[s][1]} · ${esc(t("cards {n}", { n: v.hand_sizes[s] }))}</div>` +
+      (v.phase === "split" ? `<div class="muted">${esc(v.split_done[s] ? t("pack chosen") : t("choosing pack…"))}</div>` : "");
     board.append(box);
   }
   const trick = $("trick");
   trick.innerHTML = "";
-  let cards = v.current_trick, label = "";
-  if (!cards.length && S.lastTrick) {
-    cards = S.lastTrick.cards;
-    label = `${esc(nameOf(S.lastTrick.winner))} took the trick → ${S.lastTrick.pile === 1 ? "H" : "V"}`;
-  } else if (v.led_suit) label = `led: ${SUIT_SYMBOL[v.led_suit]}`;
-  let prev = null;
+  trick.className = "trick";
+  let cards = v.current_trick, label = "", winner = null, sweepTo = null;
+  const prev = previousTrick(v);
+  if (S.showLast && prev) {
+    cards = prev.cards; winner = prev.winner; trick.classList.add("last");
+    label = `${t("Last trick")}: ${takesText(prev)}`;
+  } else if (S.held) {
+    const h = S.held.trick;
+    cards = h.cards; winner = h.winner; label = takesText(h);
+    if (S.held.sweeping) sweepTo = board.querySelector(`.seatbox[data-seat="${h.winner}"]`);
+  } else if (v.phase === "pile" && v.tricks.length) {
+    const tr = v.tricks[v.tricks.length - 1];
+    cards = tr.cards; winner = tr.winner;
+    label = t("{name} won with +½ and chooses the pile", { name: nameOf(tr.winner) });
+  } else if (v.led_suit) label = t("led: {suit}", { suit: SUIT_SYMBOL[v.led_suit] });
+  else if (cards.length && isWild(cards[0][1])) label = t("a wild was led: the next ordinary card sets the suit");
+  let before = null;
+  const live = cards === v.current_trick;
   for (const [seat, code] of cards) {
-    const [x, y] = SPOT[posOf(seat, n)];
+    const [x, y] = spotOf(seat, n);
     const wrap = document.createElement("div");
-    wrap.className = "played" + (cards === v.current_trick && seat === S.newCard && cards[cards.length - 1][0] === seat ? " new" : "");
+    wrap.className = "played";
+    if (live && seat === S.newCard && cards[cards.length - 1][0] === seat) wrap.classList.add("new");
+    if (seat === winner) wrap.classList.add("winner");
+    wrap.dataset.seat = seat;
     wrap.style.left = `${x}%`; wrap.style.top = `${y}%`;
-    wrap.append(cardEl(code, { half: v.half, edition: v.config.edition, previous: prev }));
-    prev = playedValue(code, v.half, v.config.edition, prev);
+    wrap.append(cardEl(code, { half: v.half, edition: v.config.edition, previous: before }));
+    before = playedValue(code, v.half, v.config.edition, before);
     trick.append(wrap);
   }
-  $("trick-label").innerHTML = `trick ${Math.min(v.trick_number, 13)} · half ${v.half} · round ${v.round}${label ? " · " + label : ""}`;
+  if (sweepTo) {
+    // slide the four cards to the winner's name box (and so to their H or V pile)
+    const to = sweepTo.getBoundingClientRect();
+    for (const w of trick.children) {
+      const r = w.getBoundingClientRect();
+      const dx = to.left + to.width / 2 - (r.left + r.width / 2), dy = to.top + to.height / 2 - (r.top + r.height / 2);
+      w.classList.add("sweep");
+      w.style.transform = "translate(-50%, -50%)";
+      requestAnimationFrame(() => { w.style.transform = `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(.4)`; w.style.opacity = "0"; });
+    }
+  }
+  $("trick-label").innerHTML = "";
+  const where = document.createElement("span");
+  where.className = "muted";
+  where.textContent = t("trick {n} · half {half} · round {round}", { n: Math.min(v.trick_number, 13), half: v.half, round: v.round });
+  $("trick-label").append(where);
+  if (label) {
+    const l = document.createElement("strong");
+    l.id = "takes"; l.textContent = label;
+    $("trick-label").append(" ", l);
+  }
+}
+
+// Where this seat (or team) stands: H, V, tricks left in the half, and what it means.
+function renderBalance(v) {
+  const box = $("balance");
+  if (me() == null || v.is_over || v.phase === "split" || S.summary) { box.classList.add("hidden"); return; }
+  const seats = v.config.partnership ? [me(), (me() + 2) % 4] : [me()];
+  const h = seats.reduce((a, s) => a + v.piles[s][0], 0), vv = seats.reduce((a, s) => a + v.piles[s][1], 0);
+  const done = v.tricks.length;
+  const left = v.half === 1 ? Math.max(0, 7 - done) : Math.max(0, 13 - done);
+  const d = h - vv;
+  let mark, meaning, cls;
+  if (d === 0) { mark = t("balanced"); cls = "even"; meaning = t("If the round ended now you would score 0."); }
+  else if (d > 0) { mark = t("H ahead by {n}", { n: d }); cls = "h"; meaning = t("If the round ended now you would score {n}: win V tricks in the second half to even it.", { n: d }); }
+  else { mark = t("V ahead by {n}", { n: -d }); cls = "v"; meaning = t("If the round ended now you would score {n}: you have more V than H tricks.", { n: -d }); }
+  box.classList.remove("hidden");
+  box.dataset.h = h; box.dataset.v = vv; box.dataset.diff = d;
+  box.innerHTML = `<span class="who">${esc(v.config.partnership ? t("Your team") : t("You"))}</span>` +
+    `<span class="hv">H ${h} · V ${vv}</span>` +
+    `<span class="left">${esc(t("{n} tricks left in this half", { n: left }))}</span>` +
+    `<span class="marker ${cls}" id="balance-marker">${esc(mark)}</span>` +
+    `<span class="meaning">${esc(meaning)}</span>`;
 }
 
 function renderHand(v) {
   const hand = $("hand"); hand.innerHTML = "";
   const packrow = $("packrow"); packrow.innerHTML = ""; packrow.classList.add("hidden");
-  if (me() == null || v.is_over) return;
+  if (me() == null || v.is_over || S.summary) return;
   const splitting = v.phase === "split" && !v.split_done[me()];
   const legal = new Set(v.legal.map((a) => a.split("=")[0]));
   const hint = new Set(S.hint?.best ?? []);
-  for (const code of sortCards(v.hand)) {
+  for (const code of sortCards(v.hand, v.config.edition)) {
     const el = cardEl(code, { half: v.half, edition: v.config.edition, button: true });
     if (splitting) {
       el.dataset.legal = busy() ? "0" : "1";
@@ -282,7 +451,8 @@ function renderHand(v) {
       if (!ok) el.setAttribute("aria-disabled", "true");
       el.onclick = () => {
         if (!ok) return;
-        if (isWild(code) && !v.current_trick.length) { S.declaring = code; render(); } else act(code);
+        // a suit to declare only where the rules ask for one (not under wild_lead "next")
+        if (v.legal.some((a) => a.startsWith(code + "="))) { S.declaring = code; render(); } else act(code);
       };
     }
     el.tabIndex = -1;
@@ -297,101 +467,206 @@ function renderHand(v) {
   if (v.half === 1 && (pack.length || v.received.length)) {
     packrow.classList.remove("hidden");
     const shown = v.config.partnership ? v.received : pack;
-    const title = v.config.partnership ? "Pack from your partner (second half):" : "Your second-half pack:";
+    const title = v.config.partnership ? t("Pack from your partner (second half):") : t("Your second-half pack:");
     packrow.append(Object.assign(document.createElement("span"), { textContent: title }));
-    for (const c of sortCards(shown)) packrow.append(cardEl(c, { half: 2, edition: v.config.edition, small: true }));
+    for (const c of sortCards(shown, v.config.edition)) packrow.append(cardEl(c, { half: 2, edition: v.config.edition, small: true }));
   }
+}
+
+function button(text, props = {}) {
+  return Object.assign(document.createElement("button"), { type: "button", textContent: text, ...props });
 }
 
 function renderPrompt(v) {
   const p = $("prompt"); p.innerHTML = ""; p.className = "prompt hidden"; p.id = "prompt";
-  if (me() == null || v.is_over) return;
+  if (me() == null || v.is_over || S.summary) return;
   const show = (id) => { p.classList.remove("hidden"); p.dataset.kind = id; };
   if (v.phase === "split" && !v.split_done[me()]) {
     show("split");
-    p.append(Object.assign(document.createElement("span"), { textContent: `Pick 6 cards for the second half (${S.selected.size}/6)` }));
-    const go = Object.assign(document.createElement("button"), { className: "primary", id: "split-go", textContent: "Keep these 6 for the second half", type: "button" });
+    p.append(Object.assign(document.createElement("span"), { textContent: t("Pick 6 cards for the second half ({n}/6)", { n: S.selected.size }) }));
+    const go = button(t("Keep these 6 for the second half"), { className: "primary", id: "split-go" });
     go.disabled = S.selected.size !== 6 || S.pending.size > 0;
     go.onclick = () => act("pack:" + [...S.selected].join(","));
-    const hint = Object.assign(document.createElement("button"), { id: "split-hint", textContent: "Hint", type: "button" });
+    const hint = button(t("Hint"), { id: "split-hint" });
     hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
-    const useHint = Object.assign(document.createElement("button"), { id: "split-use-hint", textContent: "Use hint", type: "button" });
+    const useHint = button(t("Use hint"), { id: "split-use-hint" });
     hint.disabled = busy();
     useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best); render(); };
     p.append(go, hint, useHint);
-    if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", textContent: S.hint.explanation || "" }));
+    if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
     show("pile");
-    p.append(Object.assign(document.createElement("span"), { textContent: "You won with +½: choose the pile for this trick" }));
-    for (const [a, t] of [["pile=1", "H pile (first half)"], ["pile=2", "V pile (second half)"]]) {
-      const b = Object.assign(document.createElement("button"), { textContent: t, type: "button", className: "pile-choice" });
+    p.append(Object.assign(document.createElement("span"), { textContent: t("You won with +½: choose the pile for this trick") }));
+    for (const [a, label] of [["pile=1", t("H pile (first half)")], ["pile=2", t("V pile (second half)")]]) {
+      const b = button(label, { className: "pile-choice" });
       b.dataset.action = a; b.disabled = busy(); b.onclick = () => act(a); p.append(b);
     }
   } else if (S.declaring) {
     show("declare");
-    p.append(Object.assign(document.createElement("span"), { textContent: `Lead ${S.declaring}: declare the suit` }));
+    p.append(Object.assign(document.createElement("span"), { textContent: t("Lead {card}: declare the suit", { card: cardText(S.declaring) }) }));
     for (const s of "SHDC") {
-      const b = Object.assign(document.createElement("button"), { textContent: SUIT_SYMBOL[s], type: "button", className: "declare-suit" });
-      b.dataset.action = `${S.declaring}=${s}`; b.setAttribute("aria-label", `declare ${s}`);
+      const b = button(SUIT_SYMBOL[s], { className: "declare-suit" });
+      b.dataset.action = `${S.declaring}=${s}`; b.setAttribute("aria-label", t("declare {suit}", { suit: SUIT_SYMBOL[s] }));
       b.onclick = () => act(`${S.declaring}=${s}`); p.append(b);
     }
-    const c = Object.assign(document.createElement("button"), { textContent: "Cancel", type: "button", id: "declare-cancel" });
+    const c = button(t("Cancel"), { id: "declare-cancel" });
     c.onclick = cancelDeclare; p.append(c);
   }
 }
 
-function renderSheet(v) {
-  const n = v.config.players;
-  const head = `<tr><th>round</th>${Array.from({ length: n }, (_, s) => `<th>${esc(nameOf(s))}</th>`).join("")}${v.config.partnership ? "<th>teams</th>" : ""}</tr>`;
-  const rows = v.rounds.map((r, i) => `<tr><td>${i + 1}</td>${r.scores.map((x) => `<td>${x}</td>`).join("")}${r.team_scores ? `<td>${r.team_scores.join(" : ")}</td>` : ""}</tr>`).join("");
-  const tot = `<tr><th>total</th>${v.totals.map((x) => `<th>${x}</th>`).join("")}${v.config.partnership ? "<th></th>" : ""}</tr>`;
-  const vic = v.victories ? `<p>Victories: ${v.victories.map((x, i) => `${v.config.partnership ? (i ? "team B" : "team A") : esc(nameOf(i))} ${x}`).join(" · ")}</p>` : "";
-  $("sheet").innerHTML = `<table class="sheet">${head}${rows}${tot}</table>${vic}`;
+function sheetTable(v, { final = false } = {}) {
+  const n = v.config.players, part = v.config.partnership;
+  const head = `<tr><th>${esc(t("round"))}</th>${Array.from({ length: n }, (_, s) => `<th>${esc(nameOf(s))}</th>`).join("")}` +
+    `${part ? `<th>${esc(t("teams"))}</th>` : ""}${v.victories ? `<th>${esc(t("victory"))}</th>` : ""}</tr>`;
+  const rows = v.rounds.map((r, i) => {
+    const vic = v.victories ? `<td>${r.victory == null ? "" : esc(part ? teamName(r.victory) : nameOf(r.victory))}</td>` : "";
+    return `<tr><td>${i + 1}</td>${r.scores.map((x, s) => `<td title="H ${r.piles[s][0]} · V ${r.piles[s][1]}">${part ? `<span class="muted">${x}</span>` : x}</td>`).join("")}` +
+      `${r.team_scores ? `<td>${r.team_scores.join(" : ")}</td>` : ""}${vic}</tr>`;
+  }).join("");
+  const win = new Set(v.winners);
+  const tot = part ? "" : `<tr class="totals"><th>${esc(t("total"))}</th>${v.totals.map((x, s) => `<th class="${final && win.has(s) ? "win" : ""}">${x}</th>`).join("")}${v.victories ? "<th></th>" : ""}</tr>`;
+  const vic = v.victories ? `<p class="victories">${esc(t("Victories"))}: ${v.victories.map((x, i) => `${esc(part ? teamName(i) : nameOf(i))} ${x}`).join(" · ")}</p>` : "";
+  return `<table class="sheet">${head}${rows}${tot}</table>${vic}`;
 }
 
-function renderLog() {
+function renderSheet(v) { $("sheet").innerHTML = sheetTable(v); }
+
+function trickLine(tr, edition) {
+  const plays = tr.cards.map(([s, c]) => `${nameOf(s)} ${cardText(c, edition)}`).join(" · ");
+  const declared = tr.declared ? ` (${t("suit named: {suit}", { suit: SUIT_SYMBOL[tr.declared] })})` : "";
+  return { head: t("Trick {n}", { n: tr.n }), body: plays + declared, end: tr.pile ? takesText(tr) : "" };
+}
+
+function renderLog(v) {
   const log = $("log");
-  log.innerHTML = S.log.slice(-80).map((l) => `<div>${esc(l)}</div>`).join("");
+  log.innerHTML = "";
+  const add = (cls, parts) => {
+    const div = document.createElement("div");
+    div.className = cls;
+    for (const [c, text] of parts) if (text) div.append(Object.assign(document.createElement("span"), { className: c, textContent: text }));
+    log.append(div);
+  };
+  let round = null;
+  for (const e of S.log.slice(-160)) {
+    if (e.k === "trick") {
+      if (e.round !== round) { round = e.round; add("log-round", [["", t("Round {n}", { n: e.round })]]); }
+      const l = trickLine(e, v.config.edition);
+      add("log-trick", [["n", l.head], ["plays", l.body], ["takes", l.end]]);
+    } else if (e.k === "pack") add("log-note", [["", t("{name} chose a pack", { name: nameOf(e.seat) })]]);
+    else if (e.k === "timeout") add("log-note", [["", t("time ran out: a bot played for {name}", { name: nameOf(e.seat) })]]);
+    else if (e.k === "round") {
+      const scores = e.scores.map((x, s) => `${nameOf(s)} ${x}`).join(" · ");
+      add("log-end", [["", t("Round {n} over: {scores}", { n: e.round, scores })]]);
+    } else if (e.k === "match") add("log-end", [["", t("Match {n} begins", { n: e.number })]]);
+  }
+  if (v.current_trick.length) {
+    const l = trickLine({ cards: v.current_trick, n: v.tricks.length + 1, declared: null }, v.config.edition);
+    add("log-trick live", [["n", l.head], ["plays", l.body + " …"]]);
+  }
   log.scrollTop = log.scrollHeight;
 }
+
+function closeSummary() { S.summary = null; render(); }
 
 function renderSummary(v) {
   const box = $("summary");
   if (v.is_over) {
-    const winners = v.winners.map(nameOf).join(" and ");
+    const winners = v.winners.map(nameOf).join(t(" and "));
     box.classList.remove("hidden");
-    box.innerHTML = `<h2 id="match-over">Match over — ${esc(winners)} ${v.winners.length > 1 ? "win" : "wins"}!</h2>` +
-      `<p>Totals: ${v.totals.map((t, s) => `${esc(nameOf(s))} ${t}`).join(" · ")}</p>` +
-      `<div class="row">${me() != null ? '<button class="primary" id="rematch" type="button">Rematch</button>' : ""}` +
-      `<a id="download" href="/api/matches/${esc(S.match)}/record" download>Download the record</a>` +
-      `<a href="/history#${esc(S.match)}">Replay</a></div>`;
+    box.className = "panel summary over";
+    const last = S.lastTrick ? `<div class="sum-trick"><h4>${esc(t("Last trick"))}</h4>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
+    box.innerHTML = `<h2 id="match-over">${esc(v.winners.length > 1 ? t("Match over — {names} win!", { names: winners }) : t("Match over — {names} wins!", { names: winners }))}</h2>` +
+      `<div class="sum-grid"><div>${sheetTable(v, { final: true })}</div>${last}</div>` +
+      `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button">${esc(t("Rematch"))}</button>` : ""}` +
+      `<a id="download" href="/api/matches/${esc(S.match)}/record" download>${esc(t("Download the record"))}</a>` +
+      `<a href="/history#${esc(S.match)}">${esc(t("Replay"))}</a></div>`;
     const b = $("rematch"); if (b) b.onclick = () => send({ type: "rematch", id: `rm-${S.counter++}` });
     return;
   }
+  box.className = "panel summary";
   if (!S.summary) { box.classList.add("hidden"); return; }
-  const r = S.summary;
+  const r = S.summary, part = v.config.partnership;
+  const rows = r.piles.map((p, s) => `<tr><td>${esc(nameOf(s))}${part ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : ""}</td><td>${p[0]}</td><td>${p[1]}</td><td>${part ? "" : r.scores[s]}</td></tr>`).join("");
+  const teams = r.team_scores ? r.team_scores.map((x, i) => `<tr class="team"><td>${esc(teamName(i))}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[0], 0)}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[1], 0)}</td><td>${x}</td></tr>`).join("") : "";
+  const vic = r.victory != null ? `<p class="victory">${esc(t("Round victory: {name}", { name: part ? teamName(r.victory) : nameOf(r.victory) }))}</p>` : "";
+  const left = Math.max(0, Math.ceil((r.until - Date.now()) / 1000));
   box.classList.remove("hidden");
-  box.innerHTML = `<h3>Round ${r.round} over</h3>` +
-    `<p>${r.piles.map((p, s) => `${esc(nameOf(s))}: H ${p[0]} · V ${p[1]} → ${r.scores[s]}`).join("<br>")}</p>` +
-    (r.team_scores ? `<p>Teams: A ${r.team_scores[0]} · B ${r.team_scores[1]}</p>` : "") +
-    `<button type="button" id="summary-close">OK</button>`;
-  $("summary-close").onclick = () => { S.summary = null; save(); render(); };
+  box.innerHTML = `<h3 id="round-over">${esc(t("Round {n} over", { n: r.round }))}</h3>` +
+    `<div class="sum-grid"><table class="sheet"><tr><th></th><th>H</th><th>V</th><th>${esc(t("score"))}</th></tr>${rows}${teams}</table>` +
+    (r.trick ? `<div class="sum-trick"><h4>${esc(t("Last trick"))}</h4>${trickCards(r.trick, v)}<p>${esc(takesText(r.trick))}</p></div>` : "") + `</div>${vic}` +
+    `<div class="row"><button type="button" class="primary" id="summary-close">${esc(t("Next round"))}</button>` +
+    `<span class="muted" id="summary-wait">${esc(t("The next deal in {s} s", { s: left }))}</span></div>`;
+  $("summary-close").onclick = closeSummary;
+  // the hand under the summary is gone: a keyboard player lands on its button
+  if (!document.activeElement || document.activeElement === document.body) $("summary-close").focus({ preventScroll: true });
+}
+
+function trickCards(tr, v) {
+  const row = document.createElement("div");
+  row.className = "row trick-row";
+  let before = null;
+  const half = tr.n > 7 ? 2 : 1;
+  for (const [s, c] of tr.cards) {
+    const w = document.createElement("div");
+    w.className = "mini" + (s === tr.winner ? " winner" : "");
+    w.append(cardEl(c, { half, edition: v.config.edition, previous: before, small: true }));
+    w.append(Object.assign(document.createElement("div"), { className: "who", textContent: nameOf(s) }));
+    before = playedValue(c, half, v.config.edition, before);
+    row.append(w);
+  }
+  return row.outerHTML;
 }
 
 function renderStatus(v) {
-  let t;
-  if (v.is_over) t = "The match is over.";
-  else if (v.phase === "split") t = me() != null && !v.split_done[me()] ? "Choose your 6-card second-half pack." : "Waiting for the others to choose their packs…";
-  else if (v.phase === "pile") t = v.pending_pile === me() ? "Choose the pile for the trick you won with +½." : `${nameOf(v.pending_pile)} chooses a pile…`;
-  else t = v.to_move === me() ? (v.current_trick.length ? "Your turn: follow." : "Your turn: lead.") : `${nameOf(v.to_move)} to play…`;
-  const mine = !v.is_over && me() != null && (v.to_move === me() || v.pending_pile === me() || (v.phase === "split" && !v.split_done[me()]));
-  if (mine && busy()) t = "Sending your move…";
-  $("status").textContent = t;
+  let text;
+  if (v.is_over) text = t("The match is over.");
+  else if (S.summary) text = t("Round {n} is over.", { n: S.summary.round });
+  else if (v.phase === "split") text = me() != null && !v.split_done[me()] ? t("Choose your 6-card second-half pack.") : t("Waiting for the others to choose their packs…");
+  else if (v.phase === "pile") text = v.pending_pile === me() ? t("Choose the pile for the trick you won with +½.") : t("{name} chooses a pile…", { name: nameOf(v.pending_pile) });
+  else text = v.to_move === me() ? (v.current_trick.length ? t("Your turn: follow.") : t("Your turn: lead.")) : t("{name} to play…", { name: nameOf(v.to_move) });
+  const mine = !v.is_over && !S.summary && me() != null && (v.to_move === me() || v.pending_pile === me() || (v.phase === "split" && !v.split_done[me()]));
+  if (mine && busy()) text = t("Sending your move…");
+  $("status").textContent = text;
   $("status").dataset.turn = mine && !busy() ? "1" : "0";
+}
+
+// -- chat -------------------------------------------------------------------------------
+const REACTION = { thumbs: () => "👍", gg: () => t("good game") };
+
+function renderChat() {
+  const box = $("chat-log");
+  box.innerHTML = "";
+  for (const m of S.chat) {
+    const div = document.createElement("div");
+    div.className = `chat-msg ${m.kind}`;
+    const who = Object.assign(document.createElement("span"), { className: "who", textContent: `${nameOf(m.seat)}: ` });
+    const text = m.kind === "react" ? (REACTION[m.text]?.() ?? "") : m.text;
+    div.append(who, Object.assign(document.createElement("span"), { className: "text", textContent: text }));
+    box.append(div);
+  }
+  box.scrollTop = box.scrollHeight;
+  const reader = me() == null;
+  $("chat-form").classList.toggle("hidden", reader);
+  $("chat-readonly").classList.toggle("hidden", !reader);
+}
+
+function setupChat() {
+  $("chat-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    if (send({ type: "chat", id: `chat-${S.counter++}`, text })) $("chat-text").value = "";
+  };
+  for (const b of document.querySelectorAll("#chat-form .react")) {
+    b.onclick = () => send({ type: "react", id: `re-${S.counter++}`, text: b.dataset.react });
+  }
 }
 
 setInterval(() => {
   const el = $("timer");
+  if (S.summary && $("summary-wait")) {
+    $("summary-wait").textContent = t("The next deal in {s} s", { s: Math.max(0, Math.ceil((S.summary.until - Date.now()) / 1000)) });
+  }
   if (!S.deadline || !S.view || S.view.is_over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round(S.deadline - (Date.now() + S.skew) / 1000));
   el.textContent = `⏱ ${left}s`;
@@ -401,10 +676,11 @@ setInterval(() => {
 async function showJoin(invite) {
   $("join").classList.remove("hidden");
   try {
-    const t = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`);
-    S.table = t;
-    $("join-seat").innerHTML = t.free_seats.map((s) => `<option value="${s}">seat ${s + 1}</option>`).join("");
-    if (!t.free_seats.length) $("join").querySelector("h2").textContent = "Every seat is taken";
+    const tb = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`);
+    S.table = tb;
+    $("join-seat").innerHTML = tb.free_seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
+    if (!tb.free_seats.length) $("join-title").textContent = t("Every seat is taken");
+    render();
   } catch (e) { toast(e.message); }
   const name = localStorage.getItem("meio:name"); if (name) $("join-name").value = name;
   $("join-form").onsubmit = async (ev) => {
@@ -429,13 +705,20 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && S.declaring) cancelDeclare();
 });
 
-function main() {
+async function main() {
+  await loadLang();
   const mine = mySeats()[tableId];
   restore();
+  $("pace").value = localStorage.getItem("meio:pace") in PACES ? localStorage.getItem("meio:pace") : "normal";
+  $("pace").onchange = () => localStorage.setItem("meio:pace", $("pace").value);
+  $("last-trick").onclick = () => { S.showLast = !S.showLast; render(); };
+  $("rules").querySelector("summary").addEventListener("click", () => { $("rules").dataset.touched = "1"; });
+  $("rules-link").onclick = () => { $("rules").dataset.touched = "1"; $("rules").open = true; };
+  setupChat();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
   else if (params.get("invite")) showJoin(params.get("invite"));
-  else { $("conn").textContent = ""; toast("You need an invite or spectator link to see this table.", 10000); }
+  else { $("conn").textContent = ""; toast(t("You need an invite or spectator link to see this table."), 10000); }
   render();
 }
 main();

@@ -1,0 +1,101 @@
+"""``meio analyze``: balance studies over many simulated games, with a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from meio.cli.app import app
+from meio.cli.options import HideSpecialsOption, WildLeadOption
+
+
+@app.command()
+def analyze(
+    questions: Annotated[list[str], typer.Argument(
+        help="studies: seats, specials, skill, splits, rules, length")],
+    out: Annotated[Path, typer.Option(help="folder for report.html, summary.json and the "
+                                           "raw tables (reused to resume)")],
+    players: Annotated[list[int] | None, typer.Option(
+        "--players", "-n", help="table size, 2-5 (repeat for several; default all)")] = None,
+    edition: Annotated[list[str] | None, typer.Option(
+        help="meio or classic (repeat for both; default both)")] = None,
+    partnership: Annotated[bool | None, typer.Option(
+        "--partnership/--no-partnership",
+        help="only partnership tables / only plain ones (default: both)")] = None,
+    wild_lead: WildLeadOption = "declare",
+    hide_specials: HideSpecialsOption = False,
+    policy: Annotated[str, typer.Option(help="random, heuristic or search")] = "heuristic",
+    games: Annotated[int | None, typer.Option(help="games per table")] = None,
+    ci: Annotated[float | None, typer.Option(
+        help="play until every headline 95%% interval is narrower than this")] = None,
+    max_games: Annotated[int, typer.Option(help="most games per table with --ci")] = 1_000_000,
+    jobs: Annotated[int, typer.Option(help="local worker processes (not with --ray)")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        help="Ray cluster address (HOST:PORT or auto); needs meio[cluster]")] = None,
+    seed: Annotated[int, typer.Option(help="seed of every game")] = 0,
+) -> None:
+    """Answer balance questions with many simulated games: plots and confidence
+    intervals in OUT/report.html, every figure in OUT/summary.json, the raw games in
+    OUT/games.parquet. Interrupt with Ctrl-C and run the same command to resume."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from meio.analysis import AnalysisError, AnalysisSpec, LocalBackend, run_analysis, write_run
+    from meio.engine.errors import MeioError
+
+    console = Console(stderr=True)
+    if games is not None and ci is not None:
+        typer.echo("error: give --games or --ci, not both", err=True)
+        raise typer.Exit(2)
+    try:
+        spec = AnalysisSpec(
+            questions=tuple(questions),
+            players=tuple(players) if players else (2, 3, 4, 5),
+            editions=tuple(edition) if edition else ("meio", "classic"),  # type: ignore[arg-type]
+            partnership=partnership,
+            wild_lead=wild_lead,  # type: ignore[arg-type]
+            hide_specials=hide_specials,
+            policy=policy,
+            games=games if games is not None else (2000 if ci is None else 1000),
+            ci=ci,
+            max_games=max_games,
+            seed=seed,
+        )
+        if ray is not None:
+            from meio.analysis.cluster import RayBackend
+
+            backend: LocalBackend | RayBackend = RayBackend(ray)
+        else:
+            backend = LocalBackend(jobs)
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                      TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                      TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
+            task = bar.add_task("games 0", total=1.0)
+
+            def show(done: float, total: float, count: int) -> None:
+                bar.update(task, completed=done, total=max(total, 1.0),
+                           description=f"games {count:,}")
+
+            try:
+                run = run_analysis(spec, out, backend, progress=show)
+            finally:
+                if isinstance(backend, LocalBackend):
+                    backend.close()
+        paths = write_run(run, out)
+    except KeyboardInterrupt:
+        console.print(f"interrupted: the finished chunks are saved in {out}/chunks; run the "
+                      "same command again to resume")
+        raise typer.Exit(130) from None
+    except (AnalysisError, MeioError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    console.print(f"{sum(run.games.values()):,} games in {run.waves} wave(s); wrote "
+                  + ", ".join(str(p) for p in paths))

@@ -1,0 +1,65 @@
+"""MEIO for learning agents: a flat action space, observations, and environments.
+
+* :data:`NUM_ACTIONS`, :func:`legal_mask` — the flat action space (:mod:`meio.rl.spaces`).
+* :func:`observe` — a seat's view as a ``float32`` vector (:mod:`meio.rl.observation`).
+* :class:`MeioEnv` — Gymnasium, registered as ``"meio/Meio-v0"``.
+* :class:`VectorEnv` — many matches stepped in the compiled core.
+* :mod:`meio.rl.pettingzoo` — a PettingZoo AEC environment; :mod:`meio.openspiel`
+  registers the game with OpenSpiel.
+
+Gymnasium is needed for :class:`MeioEnv` (``pip install meio[rl]``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meio.rl.observation import OBS_SIZE, observe
+from meio.rl.spaces import (
+    NUM_ACTIONS,
+    PACK_BASE,
+    PICK_BASE,
+    from_engine_action,
+    legal_mask,
+    to_engine_action,
+)
+from meio.rl.vector import VectorEnv
+
+if TYPE_CHECKING:
+    from meio.rl.env import MeioEnv
+
+__all__ = [
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "PACK_BASE",
+    "PICK_BASE",
+    "MeioEnv",
+    "VectorEnv",
+    "from_engine_action",
+    "legal_mask",
+    "observe",
+    "to_engine_action",
+]
+
+ENV_ID = "meio/Meio-v0"
+
+
+def __getattr__(name: str) -> Any:
+    # MeioEnv needs gymnasium: imported on first use, so the rest works without it
+    if name == "MeioEnv":
+        from meio.rl.env import MeioEnv
+
+        return MeioEnv
+    raise AttributeError(f"module 'meio.rl' has no attribute {name!r}")
+
+
+def _register() -> None:
+    try:
+        import gymnasium
+    except ModuleNotFoundError:
+        return
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="meio.rl.env:MeioEnv")
+
+
+_register()

@@ -1,0 +1,145 @@
+"""Table chat: short text messages and quick reactions from the seated players.
+
+Spectators read the chat but cannot write in it. A message is plain text (the
+browser shows it with ``textContent``, never as HTML), at most
+:data:`MAX_CHARS` characters on one line, and a seat may send at most
+:data:`BURST` messages in any :data:`WINDOW_S` seconds. Every message is stored
+with its match (table ``meio_chat``) before it is broadcast, and a page that
+(re)connects gets the match's chat so far in one ``chat_log`` frame.
+
+Client → server::
+
+    {"type": "chat", "id": "c-20", "text": "nice trick"}
+    {"type": "react", "id": "c-21", "text": "gg"}          # one of REACTIONS
+
+Server → client::
+
+    {"type": "chat", "seat": 1, "name": "Bo", "kind": "text", "text": "...", "at": 1.7e9}
+    {"type": "chat_log", "match": "...", "messages": [<chat frames>]}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Float, ForeignKey, Integer, String, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from meio.web.db import Base
+from meio.web.limits import KeyedLimiter
+
+if TYPE_CHECKING:
+    from meio.web.protocol import Chat
+    from meio.web.runtime import Connection, TableRuntime
+
+#: the longest chat message, in characters
+MAX_CHARS = 200
+#: a seat may send BURST messages at once, then BURST more in each WINDOW_S seconds
+BURST = 5
+WINDOW_S = 10.0
+#: how many of a match's last messages a (re)connecting page receives
+HISTORY = 100
+#: the quick reactions (each page shows them in its own language)
+REACTIONS = ("thumbs", "gg")
+
+Frame = dict[str, Any]
+
+
+class ChatRow(Base):
+    """One chat message or reaction, kept with its match."""
+
+    __tablename__ = "meio_chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_matches.id"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    text: Mapped[str] = mapped_column(String(MAX_CHARS * 4))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatError(Exception):
+    """A chat message the server refuses; ``code`` goes back in the reject frame."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def clean_text(text: str) -> str:
+    """The message as it is stored: one line, runs of blanks made one space.
+
+    >>> clean_text("  good\\n  game ")
+    'good game'
+    """
+    line = " ".join(text.split())
+    if not line:
+        raise ChatError("bad_message", "a chat message cannot be empty")
+    if len(line) > MAX_CHARS:
+        raise ChatError("too_long", f"a chat message is at most {MAX_CHARS} characters")
+    if not line.isprintable():
+        raise ChatError("bad_message", "a chat message is printable text only")
+    return line
+
+
+#: each seat's allowance: BURST messages at once, then one every WINDOW_S / BURST seconds
+_limits = KeyedLimiter(BURST / WINDOW_S, BURST)
+
+
+def save(engine: Engine, match_id: str, seat: int, kind: str, text: str, at: float) -> None:
+    """Store one message with its match."""
+    with Session(engine) as s, s.begin():
+        s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
+
+
+def load(engine: Engine, match_id: str, limit: int = HISTORY) -> list[tuple[int, str, str, float]]:
+    """The last ``limit`` messages of a match, oldest first: ``(seat, kind, text, at)``."""
+    with Session(engine) as s:
+        rows = list(s.scalars(select(ChatRow).where(ChatRow.match_id == match_id)
+                              .order_by(ChatRow.id.desc()).limit(limit)))
+    return [(r.seat, r.kind, r.text, r.created_at) for r in reversed(rows)]
+
+
+def _frame(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> Frame:
+    seats = rt.info.seats
+    name = seats[seat].name if 0 <= seat < len(seats) and seats[seat].name else f"seat {seat + 1}"
+    return {"type": "chat", "seat": seat, "name": name, "kind": kind, "text": text, "at": at}
+
+
+async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
+    """Check, store and broadcast one chat message or reaction; the answer to its sender."""
+    kind = "react" if msg.kind == "react" else "text"
+    try:
+        if seat is None:
+            raise ChatError("forbidden", "spectators can read the chat but not write in it")
+        if kind == "react" and msg.text not in REACTIONS:
+            raise ChatError("bad_message", f"a reaction is one of {', '.join(REACTIONS)}")
+        text = clean_text(msg.text)
+        if rt.match is None:
+            raise ChatError("not_started", "the chat opens when the match starts")
+        if not _limits.take(f"{rt.info.id}:{seat}"):
+            raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
+                                            "wait a moment")
+    except ChatError as exc:
+        return rt.refuse(msg.id, exc.code, exc.reason, seat)
+    at = time.time()
+    match_id = rt.match.id
+    await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)
+    frame = _frame(rt, seat, kind, text, at)
+    for c in rt.conns:
+        c.send(frame)
+    return {"type": "ack", "id": msg.id, "chat": True}
+
+
+async def send_log(rt: TableRuntime, conn: Connection) -> None:
+    """Send a (re)connected page the current match's chat so far."""
+    if rt.match is None:
+        return
+    rows = await asyncio.to_thread(load, rt.store.engine, rt.match.id)
+    conn.send({"type": "chat_log", "match": rt.match.id,
+               "messages": [_frame(rt, *row) for row in rows]})

@@ -1,0 +1,114 @@
+"""The browser client's translations: gettext catalogues of the ``web`` domain.
+
+Translators work on ordinary PO files, one per language, under
+``meio/i18n/locale/<lang>/LC_MESSAGES/web.po``; the message ids are the client's
+English texts, with ``{name}`` placeholders the page fills in. The server reads a
+catalogue with Babel's PO reader and hands it to the page as JSON
+(``GET /api/i18n/{lang}``: ``{"lang": ..., "messages": {msgid: msgstr}}``).
+English is the source language: its catalogue is empty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException
+
+#: where the catalogues live (shared with the terminal's ``meio`` domain)
+LOCALE = Path(__file__).resolve().parent.parent / "i18n" / "locale"
+#: the gettext domain of the browser client
+DOMAIN = "web"
+#: the languages the browser client speaks; the first is the source language
+LANGUAGES = ("en", "pt_BR")
+
+router = APIRouter(prefix="/api")
+
+STATIC = Path(__file__).with_name("static")
+_JS_CALL = re.compile(r'\bt\(\s*("(?:[^"\\]|\\.)*")')
+_HTML_TEXT = re.compile(r"<\w+\b[^>]*?\sdata-i18n(?=[\s>])[^>]*>([^<]*)<")
+_HTML_ATTR = re.compile(r'data-i18n-(?:title|placeholder|aria|doc)="([^"]*)"')
+
+
+def po_path(lang: str) -> Path:
+    """The PO file of ``lang`` in the ``web`` domain."""
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract(static: Path = STATIC) -> dict[str, list[str]]:
+    """Every message the browser client shows, with where it is used.
+
+    The client's messages are the literal first arguments of ``t("...")`` in its
+    scripts and the texts (and ``data-i18n-*`` attributes) of its pages' elements
+    marked ``data-i18n``; this is what a translator's template (``web.pot``) holds.
+    """
+    found: dict[str, list[str]] = {}
+
+    def add(msgid: str, where: str) -> None:
+        found.setdefault(msgid, []).append(where)
+
+    for path in sorted(static.rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for m in _JS_CALL.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            add(json.loads(m.group(1)), f"{path.relative_to(static)}:{line}")
+    for path in sorted(static.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for pattern in (_HTML_TEXT, _HTML_ATTR):
+            for m in pattern.finditer(text):
+                msgid = " ".join(m.group(1).split())
+                if msgid:
+                    line = text.count("\n", 0, m.start()) + 1
+                    add(msgid, f"{path.relative_to(static)}:{line}")
+    return found
+
+
+def write_template(path: Path | None = None) -> Path:
+    """Write the translators' template ``web.pot`` from :func:`extract` (next to the
+    catalogues, by default); ``pybabel update -D web -i web.pot -d LOCALE -l pt_BR``
+    then merges new messages into a language's PO file."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    path = path or LOCALE / f"{DOMAIN}.pot"
+    cat = Catalog(domain=DOMAIN, project="meio", version="0.1",
+                  copyright_holder="the meio authors", fuzzy=False)
+    for msgid, where in extract().items():
+        cat.add(msgid, locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in where])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, sort_output=False, include_lineno=False)
+    return path
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def catalogue(lang: str) -> dict[str, str]:
+    """The translated messages of ``lang`` (msgid → msgstr); empty for English.
+
+    Entries without a translation and fuzzy ones are left out, so that the page
+    falls back to English for them (and the tests notice).
+    """
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    if lang == LANGUAGES[0]:
+        return {}
+    from babel.messages.pofile import read_po
+
+    with po_path(lang).open("rb") as f:
+        cat = read_po(f, locale=lang, domain=DOMAIN)
+    out: dict[str, str] = {}
+    for msg in cat:
+        if msg.id and isinstance(msg.id, str) and isinstance(msg.string, str) and msg.string \
+                and not msg.fuzzy:
+            out[msg.id] = msg.string
+    return out
+
+
+@router.get("/i18n/{lang}")
+async def messages(lang: str) -> dict[str, object]:
+    """The browser client's catalogue for ``lang`` (``en`` or ``pt_BR``)."""
+    if lang not in LANGUAGES:
+        raise HTTPException(404, f"no translation for {lang!r}; there are {', '.join(LANGUAGES)}")
+    return {"lang": lang, "messages": catalogue(lang)}

@@ -1,0 +1,54 @@
+"""The HTML report opens in Chromium with no console errors and every plot drawn."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meio.analysis import Run
+
+CHROMIUM = "/usr/bin/chromium"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: every plot the report of a run of all six studies must hold
+PLOTS = {"seats-score", "seats-match", "specials-score", "specials-wins", "specials-subsets",
+         "skill-gap", "skill-share", "splits-share", "splits-hearts", "splits-high",
+         "splits-specials", "rules-score",
+         "rules-last", "length-scores", "length-last"}
+
+
+@pytest.mark.browser
+def test_report_opens_offline_with_every_plot(small_run: tuple[Run, Path]) -> None:
+    if not os.path.exists(CHROMIUM) or shutil.which("chromium") is None:
+        if IN_CI:
+            pytest.fail("Debian chromium is not installed: run scripts/system-deps.sh")
+        pytest.skip("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    report = small_run[1] / "report.html"
+    text = report.read_text()
+    assert "<script" not in text and 'href="http' not in text and 'src="http' not in text
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM,
+                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        problems: list[str] = []
+        requests: list[str] = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(report.as_uri())
+        plots: Any = page.eval_on_selector_all(
+            "figure[data-plot]",
+            "els => els.map(e => [e.dataset.plot, e.querySelector('svg') !== null,"
+            " e.querySelector('svg').getBoundingClientRect().width])")
+        overflow = page.evaluate("document.documentElement.scrollWidth")
+        browser.close()
+    assert problems == []
+    assert requests == [report.as_uri()]
+    assert {p[0] for p in plots} == PLOTS
+    assert all(has_svg and 300 < width <= 390 for _, has_svg, width in plots)
+    assert overflow <= 390  # the page fits a phone; wide tables scroll inside themselves

@@ -1,0 +1,120 @@
+"""The Portuguese terminal shows no English: every screen a player meets, read word by word."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+
+import pytest
+from babel.messages.pofile import read_po
+
+from meio.engine import Phase
+from meio.i18n import LOCALE_DIR, set_language
+from meio.tui.app import PlayApp
+from meio.tui.learn import LearnApp, NoteScreen
+from meio.tui.screens import HelpScreen, LastTrickScreen, SummaryScreen
+from meio.tui.session import Session
+from tests.tui.pilot import fast_settings, screen_text, session_where, take_turn, wait_for
+
+WORD = re.compile(r"[A-Za-zÀ-ÿ]{3,}")
+FIELD = re.compile(r"\{[^}]*\}|\[/?b\]")
+#: names that stay as they are in Portuguese (commands, keys, the game's name)
+KEPT = {"MEIO", "Meio", "meio", "Bot", "play", "resume", "docs", "rules", "Clarifications"}
+KEPT |= {"Home", "End", "Enter", "Escape"}  # key caps keep their names
+
+
+def vocabularies() -> tuple[set[str], set[str]]:
+    with (LOCALE_DIR / "pt_BR" / "LC_MESSAGES" / "meio.po").open("rb") as fh:
+        cat = read_po(fh, locale="pt_BR")
+    english: set[str] = set()
+    portuguese: set[str] = set()
+    for m in cat:
+        if m.id:
+            english.update(WORD.findall(FIELD.sub(" ", str(m.id))))
+            portuguese.update(WORD.findall(FIELD.sub(" ", str(m.string))))
+    return english, portuguese
+
+
+ENGLISH, PORTUGUESE = vocabularies()
+#: words of the English messages that never appear in a Portuguese one
+ENGLISH_ONLY = {w for w in ENGLISH if w not in PORTUGUESE and w.lower() not in PORTUGUESE} - KEPT
+
+
+def english_words(text: str) -> set[str]:
+    return {w for w in WORD.findall(text) if w in ENGLISH_ONLY}
+
+
+@pytest.fixture(autouse=True)
+def portuguese() -> Iterator[None]:
+    set_language("pt")
+    yield
+    set_language("en")
+
+
+def test_the_english_vocabulary_is_caught() -> None:
+    assert {"trick", "Round", "pile", "Quit"} <= ENGLISH_ONLY
+    assert english_words("Rodada 1/3 · vaza 2/13 · the trick") == {"the", "trick"}
+
+
+def test_start_table_help_last_trick_and_summary_are_portuguese() -> None:
+    def ready(s: Session) -> bool:
+        v = s.view()
+        return len(v.rounds) == 0 and v.phase is Phase.PLAY and v.trick_number >= 12
+
+    session = session_where(ready, partnership=True)
+    seen_screens: list[str] = []
+
+    async def run() -> None:
+        app = PlayApp(fast_settings(seed=2))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            seen_screens.append(screen_text(app))
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.table is not None and not app.table.driving)
+            await pilot.pause(0.1)
+            seen_screens.append(screen_text(app))
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.table is not None and not app.table.driving)
+            await pilot.pause(0.1)
+            seen_screens.append(screen_text(app))
+            await pilot.press("l")
+            await wait_for(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+            seen_screens.append(screen_text(app))
+            await pilot.press("escape", "question_mark")
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+            seen_screens.append(str(app.screen.query_one("#help-text").render()))
+            await pilot.press("escape")
+            seen: set[str] = set()
+            for _ in range(500):
+                if isinstance(app.screen, SummaryScreen):
+                    break
+                await take_turn(pilot, session, seen)
+            assert isinstance(app.screen, SummaryScreen)
+            seen_screens.append(screen_text(app))
+
+    asyncio.run(run())
+    assert len(seen_screens) == 6
+    for text in seen_screens:
+        assert not english_words(text), (english_words(text), text)
+    assert "Rodada 1/3" in seen_screens[1] and "Separação" not in seen_screens[0]
+    assert "vaza" in seen_screens[2] and "Dupla:" in seen_screens[2]
+
+
+def test_the_lesson_is_portuguese() -> None:
+    async def run() -> None:
+        app = LearnApp(speed="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(2):
+                await wait_for(pilot, lambda: isinstance(app.screen, NoteScreen))
+                text = screen_text(app)
+                assert not english_words(text), english_words(text)
+                await pilot.press("enter")
+                await pilot.pause(0.05)
+            await pilot.pause(0.1)
+            text = screen_text(app)
+            assert "Lição — jogada 1 de 15" in text
+            assert not english_words(text), english_words(text)
+
+    asyncio.run(run())
