@@ -30,7 +30,6 @@ survive the screen.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import random
 from collections.abc import Sequence
@@ -110,24 +109,6 @@ def _pack_of(action: int) -> int:
     return A.pack_of(action)
 
 
-def _by_specials(evaluate: Evaluator, worlds: Sequence[State], actions: Sequence[int],
-                 playouts: int, seed: int, policy: str = "heuristic"
-                 ) -> npt.NDArray[np.float64]:
-    """``evaluate`` over worlds grouped by the specials in their deck: with hidden
-    specials (``reveal_specials`` off) each world deals its own, and a playout engine
-    plays one game at a time. Returns the mean over all worlds."""
-    groups: dict[tuple[int, ...], list[State]] = {}
-    for world in worlds:
-        groups.setdefault(world.config.special_cards, []).append(world)
-    if len(groups) == 1:
-        return evaluate(worlds, actions, playouts, seed, policy)
-    total = np.zeros((len(actions), worlds[0].config.players))
-    for group in groups.values():
-        total += evaluate(group, actions, playouts, seed, policy) * len(group)
-    result: npt.NDArray[np.float64] = total / len(worlds)
-    return result
-
-
 def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
     """Lower is better: own mean score, or own minus the other side's (2 players, teams)."""
     seat = seat_of(view)
@@ -163,13 +144,13 @@ class SearchBot:
 
     @property
     def evaluate(self) -> Evaluator:
-        """The playout engine, over worlds that may differ in their special cards."""
+        """The playout engine (``meio.sim.evaluate_actions`` unless one was given)."""
         if self._evaluate is None:
             # imported on first use: building a bot does not load the compiled core
             from meio.sim import evaluate_actions
 
             self._evaluate = evaluate_actions
-        return functools.partial(_by_specials, self._evaluate)
+        return self._evaluate
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
