@@ -159,6 +159,11 @@ def test_a_record_that_breaks_a_rule_names_it_in_portuguese() -> None:
     assert out.stderr.strip().splitlines() == [
         "rodada 1, campo splits (lugar 2): um monte tem exatamente 6 cartas, não 5"
     ]
+    # the viewer says the same
+    broken = RECORDS / "illegal-not-following.json"
+    out = meio("view", str(broken))
+    assert out.returncode != 0
+    assert f"{broken}: rodada 2, jogada 48 (lugar 2): 8D não segue o naipe da vaza, H" in out.stderr
     # in English the line is the engine's, word for word
     out = meio("replay", str(RECORDS / "illegal-short-pack.json"), lang="C.UTF-8")
     assert out.stderr.strip() == "round 1, field splits (seat 2): a pack is exactly 6 cards, not 5"

@@ -173,32 +173,4 @@ def speak(language: Language | str) -> Language:
     return chosen
 
 
-def error_line(exc: Exception) -> str:
-    """An error's one line in the command's language.
-
-    A record that breaks a rule of play names where (round, play or field, seat) and
-    why, the why from the engine's reason code and parameters (cards stay codes, as
-    the command writes them); in English the line is the engine's message word for
-    word. Other errors are the engine's English.
-    """
-    from meio.engine.errors import RecordError
-    from meio.i18n.reasons import explain
-
-    if not isinstance(exc, RecordError) or exc.code is None:
-        return str(exc)
-    parts: list[str] = []
-    if exc.round is not None:
-        parts.append(_("round {n}").format(n=exc.round))
-    if exc.play is not None:
-        parts.append(_("play {n}").format(n=exc.play))
-    elif exc.field is not None:
-        parts.append(_("field {name}").format(name=exc.field))
-    where = ", ".join(parts)
-    if exc.seat is not None:
-        seat = _("seat {seat}").format(seat=exc.seat)
-        where = f"{where} ({seat})" if where else seat
-    why = explain(exc.code, exc.params, exc.reason)
-    return f"{where}: {why}" if where else why
-
-
-__all__ = ["TYPER_MESSAGES", "USAGE_ERRORS", "error_line", "speak", "usage_error"]
+__all__ = ["TYPER_MESSAGES", "USAGE_ERRORS", "speak", "usage_error"]

@@ -11,9 +11,9 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app, bot_table
-from meio.cli.lang import error_line
 from meio.cli.options import HideSpecialsOption, WildLeadOption
 from meio.i18n import _
+from meio.i18n.reasons import error_line
 
 
 def _fail(message: str) -> typer.Exit:
