@@ -1,20 +1,42 @@
 """Bot strength and decision times (not a test; takes minutes).
 
-Runs duplicate tournaments (heuristic vs random, search vs heuristic) for 4-, 3-
-and 2-player MEIO and 4-player partnership, then times single decisions.
+Without ``--peer``: duplicate tournaments (heuristic vs random, search vs
+heuristic) for 4-, 3- and 2-player MEIO and 4-player partnership, then times
+single decisions.
 
     .venv/bin/python bench/strength.py --deals 200 --search-deals 30 --jobs 2
+
+With ``--peer``: a duplicate duel of ``--bot`` (default ``search:4``) against a
+peer on one table, round 1 of each deal played twice, in complementary seatings
+(every seat has each bot once: ABAB and BABA, ABA and BAB, ...), each side
+choosing its own splits. The difference is taken deal by deal (mean round score
+of the bot's seats minus the peer's, lower is better for the bot). ``--peer ismcts`` is
+OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``, the ``bench`` extra) given, per
+decision, the mean CPU time ``--bot`` spent on that kind of decision (card or
+split) in a calibration round played in the same run; ``--peer search`` (or any
+bot kind) plays with its own fixed work. ``--scale`` multiplies every world and
+pool count of the search levels on both sides (the same factor), to fit a run
+into the time at hand.
+
+    nice .venv/bin/python bench/strength.py --peer ismcts --players 4 --deals 100 --scale 0.25
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
 import statistics
+import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
-from meio.bots import bot_turn, make_bot
+from meio.bots import Bot, bot_turn, make_bot
+from meio.bots.search import LEVELS, Level, SearchBot
 from meio.engine import MatchConfig, Phase, State
 from meio.tournament import TournamentSpec, run_tournament, summarize
+from meio.tournament.runner import deal_seed, lineups
 
 TABLES = [("4-player MEIO", 4, False), ("3-player MEIO", 3, False),
           ("2-player MEIO", 2, False), ("4-player partnership", 4, True)]
@@ -54,6 +76,142 @@ def timings(kind: str, samples: int) -> str:
             f"{statistics.median(card) * 1000:.1f} | {q(card, 0.95):.1f} |")
 
 
+# -- duels against a peer ---------------------------------------------------------------
+def scaled(kind: str, scale: float) -> Level | None:
+    """The budget of search bot ``kind`` with every count multiplied by ``scale``."""
+    level = {"search": 2, "expert": 4}.get(kind)
+    if level is None and kind.startswith("search:"):
+        level = int(kind.split(":")[1])
+    if level is None:
+        return None
+    base = LEVELS[level]
+    return Level(*(max(1, round(x * scale)) if x else 0 for x in base))
+
+
+def build(kind: str, seed: int, scale: float, times: tuple[float, float]) -> Bot:
+    """A bot for the duel; ``times`` are the ISMCTS peer's CPU seconds (card, split)."""
+    if kind == "ismcts":
+        sys.path.insert(0, str(Path(__file__).parent))
+        from ismcts_peer import IsmctsPeer
+
+        return IsmctsPeer(seed, card_s=times[0], split_s=times[1])
+    budget = scaled(kind, scale)
+    if budget is None:
+        return make_bot(kind, seed)
+    level = LEVELS_BY_KIND.get(kind, 2)
+    return SearchBot(seed, level, budget=budget, name=kind)
+
+
+LEVELS_BY_KIND = {"search": 2, "expert": 4, **{f"search:{k}": k for k in LEVELS}}
+
+
+@dataclass(frozen=True)
+class Game:
+    deal: int
+    lineup: tuple[str, ...]
+    scores: tuple[int, ...]  #: round score by seat (team score in partnership)
+    cpu: dict[str, tuple[float, int, float, int]]  #: by bot: card s, cards, split s, splits
+
+
+def play_game(players: int, partnership: bool, deal: int, seed: int, lineup: tuple[str, ...],
+              scale: float, times: tuple[float, float]) -> Game:
+    """Round 1 of deal ``deal`` with ``lineup[seat]`` in each seat; CPU time per bot,
+    over the decisions where it had a choice."""
+    cfg = MatchConfig(players=players, partnership=partnership, seed=deal_seed(seed, deal))
+    bots = [build(kind, cfg.seed * 8 + s, scale, times) for s, kind in enumerate(lineup)]
+    state = State.new(cfg)
+    cpu = {kind: [0.0, 0, 0.0, 0] for kind in lineup}
+    while not state.rounds:
+        seat = state.current_seat()
+        split = state.phase is Phase.SPLIT
+        forced = len(state.view(seat).legal_actions()) == 1  # no choice: not timed
+        t = time.process_time()
+        bot_turn(state, bots)
+        if forced:
+            continue
+        used = cpu[lineup[seat]]
+        k = 2 if split else 0
+        used[k] += time.process_time() - t
+        used[k + 1] += 1
+    r = state.rounds[0]
+    scores = tuple(r.team_scores[s % 2] for s in range(players)) if r.team_scores \
+        else tuple(r.scores)
+    return Game(deal, lineup, scores, {k: (v[0], int(v[1]), v[2], int(v[3]))
+                                       for k, v in cpu.items()})
+
+
+def _play(job: tuple[int, bool, int, int, tuple[str, ...], float, tuple[float, float]]) -> Game:
+    return play_game(*job)
+
+
+def calibrate(kind: str, players: int, partnership: bool, scale: float) -> tuple[float, float]:
+    """Mean CPU seconds of ``kind`` per card (or pile) decision and per split, over a
+    round it plays in every seat (a deal outside the duel's), after a warm-up round."""
+    play_game(players, partnership, 10**6 + 1, 99, (kind,) * players, scale, (0.0, 0.0))
+    g = play_game(players, partnership, 10**6, 99, (kind,) * players, scale, (0.0, 0.0))
+    card_s, cards, split_s, splits = g.cpu[kind]
+    return card_s / cards, split_s / splits
+
+
+def duel_vs_peer(bot: str, peer: str, players: int, partnership: bool, deals: int, seed: int,
+                 scale: float, jobs: int, minutes: float | None = None) -> None:
+    """Play the duel and print its row; with ``minutes``, stop after the first whole
+    deal past that time (the deals are played in order, so the sample stays fair)."""
+    times = calibrate(bot, players, partnership, scale) if peer == "ismcts" else (0.0, 0.0)
+    if peer == "ismcts":
+        print(f"calibration: {bot} spends {1000 * times[0]:.1f} ms CPU a card, "
+              f"{1000 * times[1]:.0f} ms a split; ismcts gets the same", flush=True)
+    # complementary seatings: every seat has each bot once (ABAB/BABA, ABA/BAB, ...)
+    seatings = [lineups((bot, peer), players)[0], lineups((peer, bot), players)[0]]
+    jobs_list = [(players, partnership, d, seed, lineup, scale, times)
+                 for d in range(deals) for lineup in seatings]
+    games: list[Game] = []
+    start = time.time()
+    with multiprocessing.Pool(jobs) as pool:  # leaving the block ends the workers
+        for i, g in enumerate(pool.imap(_play, jobs_list)):  # results in order of deals
+            games.append(g)
+            if (i + 1) % (10 * len(seatings)) == 0:
+                print(f"  {i + 1}/{len(jobs_list)} games, {time.time() - start:.0f} s",
+                      file=sys.stderr, flush=True)
+            if minutes and time.time() - start > 60 * minutes and (i + 1) % len(seatings) == 0:
+                print(f"  time is up after {(i + 1) // len(seatings)} deals", file=sys.stderr)
+                break
+    report(bot, peer, players, partnership, games, time.time() - start)
+
+
+def _side_mean(g: Game, kind: str) -> float:
+    seats = [s for s, k in enumerate(g.lineup) if k == kind]
+    return sum(g.scores[s] for s in seats) / len(seats)
+
+
+def report(bot: str, peer: str, players: int, partnership: bool, games: list[Game],
+           wall: float) -> None:
+    by_deal: dict[int, list[Game]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g)
+    diffs, ours, theirs = [], [], []
+    for gs in by_deal.values():
+        a = statistics.mean(_side_mean(g, bot) for g in gs)
+        b = statistics.mean(_side_mean(g, peer) for g in gs)
+        ours.append(a)
+        theirs.append(b)
+        diffs.append(a - b)
+    n = len(diffs)
+    mean = statistics.mean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.nan
+
+    def ms(kind: str, k: int) -> float:
+        total = sum(g.cpu[kind][k] for g in games if kind in g.cpu)
+        count = sum(g.cpu[kind][k + 1] for g in games if kind in g.cpu)
+        return 1000 * total / max(1, count)
+
+    table = f"{players}-player " + ("partnership" if partnership else "MEIO")
+    print(f"| {table} | {bot} vs {peer} | {n} | {statistics.mean(ours):.3f} | "
+          f"{statistics.mean(theirs):.3f} | {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
+          f"| {ms(bot, 0):.0f} / {ms(peer, 0):.0f} | {ms(bot, 2):.0f} / {ms(peer, 2):.0f} "
+          f"| {wall / 60:.1f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=200)
@@ -64,7 +222,21 @@ def main() -> None:
                     help="the wild_lead table option (RULES.md §10) of every match")
     ap.add_argument("--search-4p-only", action="store_true",
                     help="only search vs heuristic on 4-player MEIO (no timings)")
+    ap.add_argument("--peer", help="duel --bot against this peer: ismcts, or a bot kind")
+    ap.add_argument("--bot", default="search:4")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--partnership", action="store_true")
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--minutes", type=float, help="stop after the deal that passes this time")
     args = ap.parse_args()
+    if args.peer:
+        print("| table | duel | deals | mean round score (bot) | (peer) | difference [95% CI] "
+              "| card ms CPU (bot / peer) | split ms CPU | minutes |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        duel_vs_peer(args.bot, args.peer, args.players, args.partnership, args.deals,
+                     args.seed, args.scale, args.jobs, args.minutes)
+        return
     if args.search_4p_only:
         row = duel("search", "heuristic", 4, False, args.search_deals, args.jobs, args.wild_lead)
         print(f"| 4-player MEIO, wild_lead {args.wild_lead} {row}")

@@ -67,11 +67,12 @@ def test_bots_are_deterministic_given_a_seed() -> None:
 def test_registry_knows_every_bot_and_level() -> None:
     from meio.bots import bot_kinds
 
-    assert {"random", "heuristic", "search", "search:1", "search:2", "search:3"} <= set(
-        bot_kinds())
+    assert {"random", "heuristic", "search", "search:1", "search:2", "search:3", "search:4",
+            "expert"} <= set(bot_kinds())
     assert make_bot("search", 0).name == "search"
     assert make_bot("search:1", 0).name == "search:1"
-    assert set(LEVELS) == {1, 2, 3}
+    assert make_bot("expert", 0).name == "expert"
+    assert set(LEVELS) == {1, 2, 3, 4}
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("alphameio", 0)
     with pytest.raises(ValueError, match="level 9"):

@@ -15,10 +15,14 @@ from meio.engine import MatchConfig, Phase, State, sample_world
 
 TINY = Level(card_worlds=4, card_playouts=1, split_candidates=3, split_worlds=4,
              split_playouts=1)
+#: search:4's machinery (inference, the compiled screen of every pack), small
+TINY_EXPERT = Level(card_worlds=6, card_playouts=1, split_candidates=4, split_worlds=8,
+                    split_playouts=1, pool=12, screen_worlds=1)
 FACTORIES: list[Callable[[], Bot]] = [
     lambda: make_bot("heuristic", 5),
     lambda: make_bot("random", 5),
     lambda: SearchBot(5, budget=TINY, evaluate=python_evaluate),
+    lambda: SearchBot(5, 4, budget=TINY_EXPERT),
 ]
 
 

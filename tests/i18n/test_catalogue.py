@@ -26,6 +26,8 @@ METHODS = [
     ("src/meio/tui/**.py", "python"),
     ("src/meio/cli/**.py", "python"),
     ("src/meio/tutorial.py", "python"),
+    ("src/meio/i18n/reasons.py", "python"),
+    ("src/meio/engine/reasons.py", "meio.i18n.reasons.extract"),
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 

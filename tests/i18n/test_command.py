@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
 RECORDS = ROOT / "tests" / "data" / "records"
 #: the modules of the ``meio`` command this catalogue covers, and their commands
-MODULES = ("account", "advice", "app", "bots", "demo", "lang", "learn", "options", "play",
-           "records", "serve", "sim")
+MODULES = ("account", "advice", "analyze", "app", "bots", "demo", "lang", "learn", "options",
+           "play", "records", "serve", "sim")
 COMMANDS = ("play", "view", "learn", "serve", "replay", "deal", "demo", "advise", "tournament",
-            "simulate")
+            "simulate", "analyze")
 
 runner = CliRunner()
 
@@ -143,6 +143,30 @@ def test_an_error_line_is_portuguese(tmp_path: Path) -> None:
     out = meio("demo", "--delay", "x")
     assert out.returncode == 2
     assert "Valor inválido para '--delay': o valor deve ser um número" in out.stderr
+    out = meio("analyze", "seats", "--out", str(tmp_path / "study"), "--games", "3", "--ci", "0.1")
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == ["erro: dê --games ou --ci, não os dois"]
+
+
+def test_a_record_that_breaks_a_rule_names_it_in_portuguese() -> None:
+    # the engine's reason, translated from its code: cards stay codes, as the command writes
+    out = meio("replay", str(RECORDS / "illegal-not-following.json"))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().splitlines() == [
+        "rodada 2, jogada 48 (lugar 2): 8D não segue o naipe da vaza, H"
+    ]
+    out = meio("replay", str(RECORDS / "illegal-short-pack.json"))
+    assert out.stderr.strip().splitlines() == [
+        "rodada 1, campo splits (lugar 2): um monte tem exatamente 6 cartas, não 5"
+    ]
+    # the viewer says the same
+    broken = RECORDS / "illegal-not-following.json"
+    out = meio("view", str(broken))
+    assert out.returncode != 0
+    assert f"{broken}: rodada 2, jogada 48 (lugar 2): 8D não segue o naipe da vaza, H" in out.stderr
+    # in English the line is the engine's, word for word
+    out = meio("replay", str(RECORDS / "illegal-short-pack.json"), lang="C.UTF-8")
+    assert out.stderr.strip() == "round 1, field splits (seat 2): a pack is exactly 6 cards, not 5"
 
 
 USAGE_ERRORS = [

@@ -10,12 +10,20 @@ import pytest
 from babel.messages.pofile import read_po
 
 from meio.engine import Phase
+from meio.engine import cards as C
 from meio.i18n import LOCALE_DIR, set_language
 from meio.tui.app import PlayApp
 from meio.tui.learn import LearnApp, NoteScreen
 from meio.tui.screens import HelpScreen, LastTrickScreen, SummaryScreen
 from meio.tui.session import Session
-from tests.tui.pilot import fast_settings, screen_text, session_where, take_turn, wait_for
+from tests.tui.pilot import (
+    fast_settings,
+    press_card,
+    screen_text,
+    session_where,
+    take_turn,
+    wait_for,
+)
 
 WORD = re.compile(r"[A-Za-zÀ-ÿ]{3,}")
 FIELD = re.compile(r"\{[^}]*\}|\[/?b\]")
@@ -118,3 +126,32 @@ def test_the_lesson_is_portuguese() -> None:
             assert not english_words(text), english_words(text)
 
     asyncio.run(run())
+
+
+def test_an_illegal_card_is_refused_in_portuguese() -> None:
+    # the engine refuses with its code must_follow; the table says why in Portuguese
+    def ready(s: Session) -> bool:
+        v = s.view()
+        if v.phase is not Phase.PLAY or not v.current_trick or v.led_suit < 0:
+            return False
+        follow = v.hand & C.SUIT_MASKS[v.led_suit]
+        return bool(follow) and bool(v.hand & ~follow & ~C.WILD_MASK)
+
+    session = session_where(ready)
+
+    async def run() -> str:
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: app.table is not None and not app.table.driving)
+            v = session.view()
+            wrong = C.cards_of(v.hand & ~C.SUIT_MASKS[v.led_suit] & ~C.WILD_MASK)[0]
+            before = list(session.state.history)
+            await press_card(pilot, wrong)
+            await pilot.pause(0.05)
+            assert session.state.history == before
+            return screen_text(app)
+
+    text = asyncio.run(run())
+    led = C.SUIT_SYMBOLS[session.view().led_suit]
+    assert f"Você precisa seguir o naipe {led}: você tem cartas de {led}" in text, text
+    assert not english_words(text), english_words(text)

@@ -309,11 +309,53 @@ def untranslated(page: Any) -> list[str]:
     return bad + [f"(no translation) {m}" for m in missing]
 
 
+#: keeps the page's socket and the table's latest sequence number where a test can use them
+SOCKET_SPY = """(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.meioSocket = this; window.meioSeq = 0; window.meioRejects = [];
+      this.addEventListener("message", (e) => {
+        const f = JSON.parse(e.data);
+        if (typeof f.seq === "number") window.meioSeq = Math.max(window.meioSeq, f.seq);
+        if (f.type === "reject") window.meioRejects.push(f);
+      });
+    }
+  };
+})();"""
+
+
+def illegal_pack(page: Any) -> str:
+    """Send, on the page's own socket, a pack holding a card not in the hand; the toast."""
+    hand = page.evaluate("() => [...document.querySelectorAll('#hand .card')]"
+                         ".map((c) => c.dataset.card)")
+    stray = next(f"{r}{s}" for s in "SHDC" for r in "23456789" if f"{r}{s}" not in hand)
+    pack = ",".join([*[c for c in hand if c != stray][:5], stray])
+    for attempt in range(5):  # a bot's split may make the number stale: send it again
+        page.evaluate("""([pack, id]) => window.meioSocket.send(JSON.stringify(
+            {type: "act", id, seq: window.meioSeq, action: "pack:" + pack}))""",
+                      [pack, f"illegal-{attempt}"])
+        page.wait_for_function("(id) => window.meioRejects.some((f) => f.id === id)",
+                               arg=f"illegal-{attempt}")
+        frame = page.evaluate("(id) => window.meioRejects.find((f) => f.id === id)",
+                              f"illegal-{attempt}")
+        if frame["code"] == "illegal":
+            assert frame["reason_code"] == "pack_not_in_hand"
+            assert frame["reason"].startswith(f"the pack holds {stray}, not in seat 0")
+            page.wait_for_function("() => (document.getElementById('toast')?.textContent || '')"
+                                   ".includes('o monte tem')")
+            return str(page.text_content("#toast"))
+        page.wait_for_timeout(200)
+    raise AssertionError("every illegal pack was answered stale")
+
+
 def test_the_portuguese_table_shows_every_string_translated(
         site: tuple[str, Any], chromium: Any) -> None:
     base, _ = site
     ctx = chromium.new_context(locale="pt-BR", viewport={"width": 1200, "height": 900})
     instant(ctx, lang=None)   # the page follows the browser's language
+    ctx.add_init_script(SOCKET_SPY)
     page = ctx.new_page()
     console = watch_console(page)
     try:
@@ -332,6 +374,13 @@ def test_the_portuguese_table_shows_every_string_translated(
         page.wait_for_selector("#hint-text", timeout=20000)
         assert (page.text_content("#hint-text") or "").startswith("Pontuação esperada")
         assert page.locator("#hand .card.hint").count() == 6
+        assert untranslated(page) == []
+        # an illegal move (a pack with a card Ana does not hold): the engine's reason,
+        # sent as a code and parameters, reads in Portuguese with the card as drawn
+        toast = illegal_pack(page)
+        assert toast.startswith("Essa jogada não é permitida: o monte tem "), toast
+        assert toast.endswith(", que não estão na mão do lugar 0"), toast
+        assert re.search(r"tem (10|[2-9JQKA])[♠♥♦♣],", toast), toast
         assert untranslated(page) == []
         page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
         shot = False

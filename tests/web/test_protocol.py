@@ -120,8 +120,12 @@ def test_stale_duplicate_and_illegal_actions(client: TestClient) -> None:
         ans = a.act(f"pack:{','.join([*a.seen['hand'][:5], other])}")
         assert ans["type"] == "reject" and ans["code"] == "illegal"
         assert "not in seat 0's hand" in ans["reason"] and ans["snapshot"]["seq"] == 0
+        # and the same reason as a code and parameters, for the page to translate
+        assert ans["reason_code"] == "pack_not_in_hand"
+        assert ans["reason_params"] == {"cards": [other], "seat": 0}
         ans = a.act("pile=3")
         assert ans["code"] == "illegal" and "pile" in ans["reason"]
+        assert "reason_code" not in ans  # not a rule of play: a text that is no action
         # accepted, then the same message again: the original answer, stored once
         ok = a.act(pack_a, msg_id="dup-1")
         assert ok == {"type": "ack", "id": "dup-1", "seq": 1}
@@ -140,6 +144,9 @@ def test_stale_duplicate_and_illegal_actions(client: TestClient) -> None:
         idle = b if mover is a else a
         ans = idle.act(idle.seen["hand"][0])
         assert ans["code"] == "illegal" and "turn" in ans["reason"]
+        assert ans["reason_code"] == "not_your_turn"
+        seat = 1 if idle is b else 0
+        assert ans["reason_params"] == {"mover": 1 - seat, "seat": seat}
         events = client.app.state.hub.store.events(a.match)  # type: ignore[attr-defined]
         assert [e.seq for e in events] == [1, 2]
 

@@ -42,10 +42,12 @@ class UnknownBotError(MeioError, ValueError):
 
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``,
-    ``search:1`` to ``search:3`` and ``learned`` (the shipped trained policy).
+    ``search:1`` to ``search:4`` (``expert`` is ``search:4``) and ``learned`` (the
+    shipped trained policy).
 
-    >>> sorted(builtin_bots())
-    ['heuristic', 'learned', 'random', 'search', 'search:1', 'search:2', 'search:3']
+    >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
+    ['expert', 'heuristic', 'learned', 'random', 'search', 'search:1', 'search:2',
+     'search:3', 'search:4']
     """
     # imported here, not at the top: the search bot loads the simulation core
     from meio.bots.heuristic import HeuristicBot
@@ -61,6 +63,7 @@ def builtin_bots() -> dict[str, BotFactory]:
     }
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
+    out["expert"] = partial(SearchBot, level=4, name="expert")
     return out
 
 

@@ -207,6 +207,16 @@ def _win_chance(card: int, v2: int, led: int, seen: Seen, share: float) -> float
 
 def choose_play(seen: Seen, legal: Sequence[int]) -> int:
     """The heuristic's card (or wild lead with its declared suit, under ``declare``)."""
+    costs = play_costs(seen, legal)
+    best = 0
+    for i, cost in enumerate(costs):  # ties: the first (lower card, smaller action)
+        if cost < costs[best] - 1e-9:
+            best = i
+    return legal[best]
+
+
+def play_costs(seen: Seen, legal: Sequence[int]) -> list[float]:
+    """The heuristic's expected final ``|D|`` after each of ``legal`` (lower is better)."""
     n = seen.players
     half = seen.half
     values = _VALUE_TABLES[(seen.edition, half)]
@@ -253,8 +263,7 @@ def choose_play(seen: Seen, legal: Sequence[int]) -> int:
         else:
             partner_pile = half
 
-    best_action = legal[0]
-    best_cost = math.inf
+    costs: list[float] = []
     for action in legal:
         card = A.card_of(action)
         if trick:
@@ -288,11 +297,8 @@ def choose_play(seen: Seen, legal: Sequence[int]) -> int:
             cost = team * team_win + (1.0 - team) * lose
         else:
             cost = p_me * win + (1.0 - p_me) * lose
-        # ties: keep the lower card (and for leads, the smaller action)
-        if cost < best_cost - 1e-9:
-            best_cost = cost
-            best_action = action
-    return best_action
+        costs.append(cost)
+    return costs
 
 
 def choose_pile(seen: Seen) -> int:

@@ -17,12 +17,20 @@ partnership); with 2 players and in partnership, where a round is won by
 scoring lower than the other side, it is the expected *difference* of scores.
 Levels fix the work per decision (never a clock), so the bot is deterministic
 given its seed: ``search:1`` (quick), ``search:2`` (the default, ``search``),
-``search:3`` (strong, slow).
+``search:3`` (strong, slow) and ``search:4`` (``expert``).
+
+``search:4`` reads the table (:mod:`meio.bots.inference`): its worlds are drawn
+from a larger uniform pool by how well they explain the other seats' splits
+and plays, and it imagines the other seats splitting with the same model. Its
+split starts from a compiled screen of all 1,716 packs (as the split advisor
+does) and spends the rest of its budget by successive halving on the packs that
+survive the screen.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -31,9 +39,10 @@ import numpy as np
 import numpy.typing as npt
 
 from meio.bots.base import seat_of
+from meio.bots.inference import DEFAULT_MODEL, OpponentModel, infer_worlds, sample_pack
 from meio.bots.playout import Evaluator
 from meio.bots.policy import choose_pack, rank_packs
-from meio.engine import Phase, State, View, sample_world
+from meio.engine import PackChoices, Phase, State, View, sample_world
 from meio.engine import actions as A
 
 
@@ -45,6 +54,10 @@ class Level(NamedTuple):
     split_candidates: int  #: packs simulated at the split (the heuristic's best)
     split_worlds: int  #: sampled worlds for the split
     split_playouts: int
+    #: uniform worlds weighed by inference, of which ``card_worlds`` are kept (0: none)
+    pool: int = 0
+    #: worlds of the compiled screen of all 1,716 packs at the split (0: no screen)
+    screen_worlds: int = 0
 
 
 LEVELS = {
@@ -54,6 +67,8 @@ LEVELS = {
              split_playouts=2),
     3: Level(card_worlds=200, card_playouts=8, split_candidates=30, split_worlds=300,
              split_playouts=3),
+    4: Level(card_worlds=160, card_playouts=4, split_candidates=32, split_worlds=256,
+             split_playouts=2, pool=320, screen_worlds=10),
 }
 DEFAULT_LEVEL = 2
 
@@ -65,9 +80,11 @@ def decision_seed(seed: int, view: View) -> int:
     return hash(key) & 0xFFFFFFFFFFFF
 
 
-def split_worlds(view: View, count: int, rng: random.Random) -> list[State]:
-    """Worlds for judging ``view.seat``'s split: every other seat has split with the
-    heuristic, so this seat is the one to act."""
+def split_worlds(view: View, count: int, rng: random.Random,
+                 model: OpponentModel | None = None) -> list[State]:
+    """Worlds for judging ``view.seat``'s split: every other seat has split, so this
+    seat is the one to act. The others split with the heuristic, or with packs drawn
+    from ``model`` (:func:`~meio.bots.inference.sample_pack`) when one is given."""
     seat = seat_of(view)
     n = view.config.players
     fresh = dataclasses.replace(
@@ -77,9 +94,13 @@ def split_worlds(view: View, count: int, rng: random.Random) -> list[State]:
     for _ in range(count):
         world = sample_world(fresh, rng)
         for other in range(n):
-            if other != seat:
-                world.apply_unchecked(A.pack_action(_pack_of(choose_pack(world.hands[other],
-                                                                          world.config))), other)
+            if other == seat:
+                continue
+            if model is None:
+                pack = _pack_of(choose_pack(world.hands[other], world.config))
+            else:
+                pack = sample_pack(world.hands[other], view.config, rng, model)
+            world.apply_unchecked(A.pack_action(pack), other)
         worlds.append(world)
     return worlds
 
@@ -105,20 +126,25 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, level: int = DEFAULT_LEVEL, *,
                  budget: Level | None = None, evaluate: Evaluator | None = None,
-                 policy: str = "heuristic") -> None:
+                 policy: str = "heuristic", model: OpponentModel = DEFAULT_MODEL,
+                 name: str | None = None) -> None:
         """``level`` picks a budget from :data:`LEVELS`; ``budget`` overrides it;
-        ``evaluate`` replaces the playout engine (default: ``meio.sim``)."""
+        ``evaluate`` replaces the playout engine (default: ``meio.sim``);
+        ``model`` is the opponent model of inference (levels with a ``pool``)."""
         if level not in LEVELS:
-            raise ValueError(f"search level {level} does not exist; choose 1, 2 or 3")
+            choices = ", ".join(str(k) for k in LEVELS)
+            raise ValueError(f"search level {level} does not exist; choose one of {choices}")
         self.seed = seed
         self.level = level
         self.budget = budget or LEVELS[level]
-        self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
+        self.name = name or ("search" if level == DEFAULT_LEVEL else f"search:{level}")
         self._evaluate = evaluate
         self.policy = policy
+        self.model = model
 
     @property
     def evaluate(self) -> Evaluator:
+        """The playout engine (``meio.sim.evaluate_actions`` unless one was given)."""
         if self._evaluate is None:
             # imported on first use: building a bot does not load the compiled core
             from meio.sim import evaluate_actions
@@ -136,18 +162,72 @@ class SearchBot:
             return self.choose_pack(view, rng)
         options = list(legal)
         budget = self.budget
-        worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
+        if budget.pool:
+            worlds = infer_worlds(view, budget.card_worlds, max(budget.pool, budget.card_worlds),
+                                  rng, self.model)
+        else:
+            worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
         means = self.evaluate(worlds, options, budget.card_playouts, rng.getrandbits(32),
                               self.policy)
         scores = objective(means, view)
         return options[int(np.argmin(scores))]
 
     def choose_pack(self, view: View, rng: random.Random) -> int:
-        """The split: simulate the heuristic's best packs, keep the best on average."""
-        ranking = rank_packs(view.hand, view.config)
-        packs = [A.pack_action(ranking.pack(i))
-                 for i in ranking.best(self.budget.split_candidates)]
-        worlds = split_worlds(view, self.budget.split_worlds, rng)
-        means = self.evaluate(worlds, packs, self.budget.split_playouts, rng.getrandbits(32),
-                              self.policy)
-        return packs[int(np.argmin(objective(means, view)))]
+        """The split: simulate the most promising packs, keep the best on average.
+
+        Without a screen the candidates are the heuristic's best packs, all played
+        in the same worlds. With one (``screen_worlds``), half the candidates come
+        from a quick compiled playout of every pack, and the split worlds are
+        spent by successive halving: each round plays the packs still in the race
+        in fresh worlds and drops the worse half, so the best few get most worlds.
+        """
+        budget = self.budget
+        hand = view.hand | view.pack
+        ranking = rank_packs(hand, view.config)
+        model = self.model if budget.pool else None
+        heuristic = [ranking.pack(i) for i in ranking.best(budget.split_candidates)]
+        if not budget.screen_worlds:
+            packs = [A.pack_action(p) for p in heuristic]
+            worlds = split_worlds(view, budget.split_worlds, rng, model)
+            means = self.evaluate(worlds, packs, budget.split_playouts, rng.getrandbits(32),
+                                  self.policy)
+            return packs[int(np.argmin(objective(means, view)))]
+        screen = split_worlds(view, budget.screen_worlds, rng, model)
+        every = list(PackChoices(hand))
+        screened = objective(self.evaluate(screen, every, 1, rng.getrandbits(32), self.policy),
+                             view)
+        candidates = heuristic[: (budget.split_candidates + 1) // 2]
+        for i in np.argsort(screened, kind="stable"):
+            if len(candidates) >= budget.split_candidates:
+                break
+            pack = A.pack_of(every[int(i)])
+            if pack not in candidates:
+                candidates.append(pack)
+        return A.pack_action(self._halving(view, candidates, rng, model))
+
+    def _halving(self, view: View, packs: list[int], rng: random.Random,
+                 model: OpponentModel | None) -> int:
+        """Successive halving over ``packs`` with ``split_worlds`` worlds in all."""
+        budget = self.budget
+        if len(packs) == 1:
+            return packs[0]
+        alive = list(packs)
+        totals = dict.fromkeys(packs, 0.0)
+        counts = dict.fromkeys(packs, 0)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        # every round gets the same number of playouts: fewer packs, more worlds each
+        per_round = budget.split_worlds * len(packs) // (2 * rounds)
+        while True:
+            count = max(1, per_round // len(alive))
+            worlds = split_worlds(view, count, rng, model)
+            actions = [A.pack_action(p) for p in alive]
+            scores = objective(self.evaluate(worlds, actions, budget.split_playouts,
+                                             rng.getrandbits(32), self.policy), view)
+            for pack, score in zip(alive, scores, strict=True):
+                totals[pack] += float(score) * count
+                counts[pack] += count
+            alive.sort(key=lambda p: (totals[p] / counts[p], packs.index(p)))
+            if len(alive) <= 2:
+                return alive[0]
+            alive = alive[: (len(alive) + 1) // 2]
+

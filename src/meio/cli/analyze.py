@@ -9,36 +9,42 @@ import typer
 
 from meio.cli.app import app
 from meio.cli.options import HideSpecialsOption, WildLeadOption
+from meio.i18n import _
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Answer balance questions with many simulated games: plots and confidence "
+        "intervals in OUT/report.html, every figure in OUT/summary.json, the raw games in "
+        "OUT/games.parquet. Interrupt with Ctrl-C and run the same command to resume."
+    )
+)
 def analyze(
     questions: Annotated[list[str], typer.Argument(
-        help="studies: seats, specials, skill, splits, rules, length")],
-    out: Annotated[Path, typer.Option(help="folder for report.html, summary.json and the "
-                                           "raw tables (reused to resume)")],
+        help=_("studies: seats, specials, skill, splits, rules, length"))],
+    out: Annotated[Path, typer.Option(help=_("folder for report.html, summary.json and the "
+                                             "raw tables (reused to resume)"))],
     players: Annotated[list[int] | None, typer.Option(
-        "--players", "-n", help="table size, 2-5 (repeat for several; default all)")] = None,
+        "--players", "-n", help=_("table size, 2-5 (repeat for several; default all)"))] = None,
     edition: Annotated[list[str] | None, typer.Option(
-        help="meio or classic (repeat for both; default both)")] = None,
+        help=_("meio or classic (repeat for both; default both)"))] = None,
     partnership: Annotated[bool | None, typer.Option(
         "--partnership/--no-partnership",
-        help="only partnership tables / only plain ones (default: both)")] = None,
+        help=_("only partnership tables / only plain ones (default: both)"))] = None,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
-    policy: Annotated[str, typer.Option(help="random, heuristic or search")] = "heuristic",
-    games: Annotated[int | None, typer.Option(help="games per table")] = None,
+    policy: Annotated[str, typer.Option(help=_("random, heuristic or search"))] = "heuristic",
+    games: Annotated[int | None, typer.Option(help=_("games per table"))] = None,
     ci: Annotated[float | None, typer.Option(
-        help="play until every headline 95%% interval is narrower than this")] = None,
-    max_games: Annotated[int, typer.Option(help="most games per table with --ci")] = 1_000_000,
-    jobs: Annotated[int, typer.Option(help="local worker processes (not with --ray)")] = 1,
+        help=_("play until every headline 95% interval is narrower than this"))] = None,
+    max_games: Annotated[int, typer.Option(help=_("most games per table with --ci"))] = 1_000_000,
+    jobs: Annotated[int, typer.Option(
+        help=_("local worker processes (not with --ray)"))] = 1,
     ray: Annotated[str | None, typer.Option(
-        help="Ray cluster address (HOST:PORT or auto); needs meio[cluster]")] = None,
-    seed: Annotated[int, typer.Option(help="seed of every game")] = 0,
+        help=_("Ray cluster address (HOST:PORT or auto); needs meio\\[cluster]"))] = None,
+    seed: Annotated[int, typer.Option(help=_("seed of every game"))] = 0,
 ) -> None:
-    """Answer balance questions with many simulated games: plots and confidence
-    intervals in OUT/report.html, every figure in OUT/summary.json, the raw games in
-    OUT/games.parquet. Interrupt with Ctrl-C and run the same command to resume."""
+    """Run the balance studies named in ``questions`` and write their report to ``out``."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -53,7 +59,7 @@ def analyze(
 
     console = Console(stderr=True)
     if games is not None and ci is not None:
-        typer.echo("error: give --games or --ci, not both", err=True)
+        typer.echo(_("error: give --games or --ci, not both"), err=True)
         raise typer.Exit(2)
     try:
         spec = AnalysisSpec(
@@ -78,11 +84,11 @@ def analyze(
         with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                       TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                       TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
-            task = bar.add_task("games 0", total=1.0)
+            task = bar.add_task(_("games {count}").format(count=0), total=1.0)
 
             def show(done: float, total: float, count: int) -> None:
                 bar.update(task, completed=done, total=max(total, 1.0),
-                           description=f"games {count:,}")
+                           description=_("games {count}").format(count=f"{count:,}"))
 
             try:
                 run = run_analysis(spec, out, backend, progress=show)
@@ -91,11 +97,13 @@ def analyze(
                     backend.close()
         paths = write_run(run, out)
     except KeyboardInterrupt:
-        console.print(f"interrupted: the finished chunks are saved in {out}/chunks; run the "
-                      "same command again to resume")
+        saved = out / "chunks"
+        console.print(_("interrupted: the finished chunks are saved in {folder}; run the "
+                        "same command again to resume").format(folder=saved))
         raise typer.Exit(130) from None
     except (AnalysisError, MeioError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from None
-    console.print(f"{sum(run.games.values()):,} games in {run.waves} wave(s); wrote "
-                  + ", ".join(str(p) for p in paths))
+    console.print(_("{games} games in {waves} wave(s); wrote {files}").format(
+        games=f"{sum(run.games.values()):,}", waves=run.waves,
+        files=", ".join(str(p) for p in paths)))

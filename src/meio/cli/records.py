@@ -13,6 +13,7 @@ import typer
 from meio.cli.app import app, bot_table
 from meio.cli.options import HideSpecialsOption, WildLeadOption
 from meio.i18n import _
+from meio.i18n.reasons import error_line
 
 
 def _fail(message: str) -> typer.Exit:
@@ -58,7 +59,7 @@ def replay(
         record = Record.from_json(text)
         state = record.to_state()
     except MeioError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(error_line(exc)) from None
     if as_json:
         typer.echo(json.dumps(result_json(state, rounds=len(record.rounds)), indent=1))
     else:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class MeioError(Exception):
     """Base class of every error meio raises on purpose."""
@@ -19,13 +22,26 @@ class IllegalActionError(MeioError, ValueError):
     """An action the rules do not allow in this position; the state is unchanged.
 
     ``seat`` is the seat that tried to act, ``action`` the action (an int, see
-    :mod:`meio.engine.actions`) and ``reason`` a sentence a player understands.
+    :mod:`meio.engine.actions`) and ``reason`` a sentence a player understands,
+    in English. ``code`` and ``params`` say the same for a client that translates
+    (a key of :data:`meio.engine.reasons.REASONS` and its JSON-friendly values);
+    ``code`` is None for errors about using the API rather than about the rules.
     """
 
-    def __init__(self, seat: int | None, action: object, reason: str) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        action: object,
+        reason: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         self.seat = seat
         self.action = action
         self.reason = reason
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
         who = "" if seat is None else f"seat {seat}: "
         super().__init__(f"{who}{reason}")
 
@@ -35,6 +51,9 @@ class RecordError(MeioError, ValueError):
 
     ``round`` and ``play`` are 1-based (``None`` where they do not apply); the
     message reads like ``round 2, play 17 (seat 3): 5C does not follow the led suit S``.
+    Where the record breaks a rule of play, ``code`` and ``params`` are those of the
+    :class:`IllegalActionError` (see :mod:`meio.engine.reasons`); otherwise ``code``
+    is None.
     """
 
     def __init__(
@@ -45,8 +64,12 @@ class RecordError(MeioError, ValueError):
         play: int | None = None,
         seat: int | None = None,
         field: str | None = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.reason = reason
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
         self.round = round
         self.play = play
         self.seat = seat

@@ -133,12 +133,11 @@ class Record:
 
     @staticmethod
     def _check_deal(cfg: MatchConfig, r: int, rnd: RoundRecord) -> None:
-        where = {"round": r + 1}
         if not 0 <= rnd.leader < cfg.players:
-            raise RecordError(f"leader {rnd.leader} is not a seat", field="leader", **where)
+            raise RecordError(f"leader {rnd.leader} is not a seat", field="leader", round=r + 1)
         if len(rnd.hands) != cfg.players:
             raise RecordError(
-                f"{len(rnd.hands)} hands for {cfg.players} players", field="hands", **where
+                f"{len(rnd.hands)} hands for {cfg.players} players", field="hands", round=r + 1
             )
         seen = 0
         for seat, hand in enumerate(rnd.hands):
@@ -146,24 +145,24 @@ class Record:
                 raise RecordError(
                     f"seat {seat} is dealt {hand.bit_count()} cards, not 13",
                     field="hands",
-                    **where,
+                    round=r + 1,
                 )
             if seen & hand:
                 raise RecordError(
-                    f"{C.format_cards(seen & hand)} dealt twice", field="hands", **where
+                    f"{C.format_cards(seen & hand)} dealt twice", field="hands", round=r + 1
                 )
             seen |= hand
         if rnd.aside.bit_count() != cfg.aside_count:
             raise RecordError(
                 f"{rnd.aside.bit_count()} cards set aside; this table sets aside {cfg.aside_count}",
                 field="aside",
-                **where,
+                round=r + 1,
             )
         if seen & rnd.aside:
             raise RecordError(
                 f"{C.format_cards(seen & rnd.aside)} both dealt and set aside",
                 field="aside",
-                **where,
+                round=r + 1,
             )
         seen |= rnd.aside
         if seen != cfg.deck:
@@ -173,10 +172,10 @@ class Record:
                 parts.append(f"{C.format_cards(extra)} not in this deck")
             if missing:
                 parts.append(f"{C.format_cards(missing)} missing")
-            raise RecordError("; ".join(parts), field="hands", **where)
+            raise RecordError("; ".join(parts), field="hands", round=r + 1)
         if len(rnd.splits) != cfg.players:
             raise RecordError(
-                f"{len(rnd.splits)} splits for {cfg.players} players", field="splits", **where
+                f"{len(rnd.splits)} splits for {cfg.players} players", field="splits", round=r + 1
             )
 
     @staticmethod
@@ -187,7 +186,10 @@ class Record:
             try:
                 st.apply(A.pack_action(pack), seat)
             except IllegalActionError as exc:
-                raise RecordError(exc.reason, round=r + 1, field="splits", seat=seat) from None
+                raise RecordError(
+                    exc.reason, round=r + 1, field="splits", seat=seat, code=exc.code,
+                    params=exc.params,
+                ) from None
         if rnd.plays and st.phase is Phase.SPLIT:
             missing = ", ".join(str(s) for s in st.seats_to_act())
             raise RecordError(
@@ -211,7 +213,10 @@ class Record:
             try:
                 st.apply(action)
             except IllegalActionError as exc:
-                raise RecordError(exc.reason, round=r + 1, play=i + 1, seat=who) from None
+                raise RecordError(
+                    exc.reason, round=r + 1, play=i + 1, seat=who, code=exc.code,
+                    params=exc.params,
+                ) from None
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

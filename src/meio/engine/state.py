@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, NamedTuple, overload
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.engine.errors import ConfigError, IllegalActionError, MeioError
+from meio.engine.errors import ConfigError, MeioError
+from meio.engine.reasons import Reason, illegal, reason
 from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
 
 if TYPE_CHECKING:
@@ -328,7 +329,7 @@ class State:
         Rebuilds the round from its start, so it costs one replay of that round.
         """
         if not self.history:
-            raise IllegalActionError(None, None, "there is nothing to undo")
+            raise illegal(None, None, reason("nothing_to_undo"))
         last = self.history.pop()
         while self._starts[-1].history_len > len(self.history):
             self._starts.pop()
@@ -397,77 +398,65 @@ class State:
     def is_legal(self, action: int, seat: int | None = None) -> bool:
         return self._illegal_reason(action, seat) is None
 
-    def _illegal_reason(self, action: int, seat: int | None) -> str | None:
+    def _illegal_reason(self, action: int, seat: int | None) -> Reason | None:
         """Why ``action`` by ``seat`` is not allowed, or None when it is."""
         phase = self.phase
         if not isinstance(action, int) or action < 0:
-            return f"{action!r} is not an action"
+            return reason("not_an_action", action=repr(action))
         if phase is _OVER:
-            return "the match is over"
+            return reason("match_over")
         if action >= A.PACK_FLAG:
             if phase is not _SPLIT:
-                return "the split is over: packs are chosen before the first trick"
+                return reason("split_over")
             if seat is None:
                 seat = self.current_seat()
             if not 0 <= seat < self.config.players:
-                return f"there is no seat {seat}"
+                return reason("no_seat", seat=seat)
             if self.packs[seat]:
-                return f"seat {seat} has already chosen its pack"
+                return reason("pack_chosen", seat=seat)
             pack = A.pack_of(action)
             if pack & ~self.hands[seat]:
-                return (
-                    f"the pack holds {C.format_cards(pack & ~self.hands[seat])}, "
-                    f"not in seat {seat}'s hand"
-                )
+                stray = C.codes(pack & ~self.hands[seat])
+                return reason("pack_not_in_hand", cards=stray, seat=seat)
             if pack.bit_count() != 6:
-                return f"a pack is exactly 6 cards, not {pack.bit_count()}"
+                return reason("pack_size", n=pack.bit_count())
             return None
         if phase is _SPLIT:
-            waiting = ", ".join(str(s) for s in self.seats_to_act())
-            return f"every player must choose a pack first (waiting for seat {waiting})"
+            return reason("waiting_for_packs", seats=list(self.seats_to_act()))
         if action in _PILE_ACTIONS:
             if phase is not _PILE:
-                return "a pile is chosen only by the winner of a trick taken by +.5"
+                return reason("pile_not_now")
             if seat is not None and seat != self.pending_pile:
-                return (
-                    f"only seat {self.pending_pile}, who won the trick with +.5, chooses its pile"
-                )
+                return reason("pile_other_seat", seat=self.pending_pile)
             return None
         if phase is _PILE:
-            return f"seat {self.pending_pile} must first choose the pile (pile=1 or pile=2)"
+            return reason("pile_first", seat=self.pending_pile)
         if action >= A.NUM_PLAY_ACTIONS:
-            return f"{action!r} is not an action"
+            return reason("not_an_action", action=repr(action))
         mover = self.to_move
         if seat is not None and seat != mover:
-            return f"it is seat {mover}'s turn, not seat {seat}'s"
+            return reason("not_your_turn", mover=mover, seat=seat)
         card = A.card_of(action)
         hand = self.hands[mover]
         if not hand >> card & 1:
-            where = "pack" if self.half == 1 and self.packs[mover] >> card & 1 else "hand"
-            extra = " (it is in the second-half pack)" if where == "pack" else ""
-            return f"{C.card_code(card)} is not in seat {mover}'s hand{extra}"
+            if self.half == 1 and self.packs[mover] >> card & 1:
+                return reason("in_pack", card=C.card_code(card), seat=mover)
+            return reason("not_in_hand", card=C.card_code(card), seat=mover)
         leading = not self.current_trick
         declares = self.config.wild_lead == "declare"
         if action >= A.DECLARE_BASE:
             if not declares:
-                return (
-                    f"no suit is declared at this table (wild_lead: next): "
-                    f"play {C.card_code(card)} without '='"
-                )
+                return reason("no_declare_table", card=C.card_code(card))
             if not leading:
-                return (
-                    f"a suit is declared only when leading a wild card; "
-                    f"play {C.card_code(card)} without '='"
-                )
+                return reason("declare_only_leading", card=C.card_code(card))
             return None
         if _WILD >> card & 1:
             if leading and declares:
-                code = C.card_code(card)
-                return f"leading the wild {code} needs a declared suit ({code}=S, =H, =D or =C)"
+                return reason("wild_needs_suit", card=C.card_code(card))
             return None
         led = self.led_suit
         if not leading and led >= 0 and _SUIT_OF[card] != led and hand & _SUIT_MASKS[led]:
-            return f"{C.card_code(card)} does not follow the led suit {C.SUITS[led]}"
+            return reason("must_follow", card=C.card_code(card), suit=C.SUITS[led])
         return None
 
     # -- acting --------------------------------------------------------------------------
@@ -477,10 +466,10 @@ class State:
 
         Raises :class:`IllegalActionError` and changes nothing if it is not allowed.
         """
-        reason = self._illegal_reason(action, seat)
+        why = self._illegal_reason(action, seat)
         actor = self.current_seat() if seat is None else seat
-        if reason is not None:
-            raise IllegalActionError(actor, action, reason)
+        if why is not None:
+            raise illegal(actor, action, why)
         choosing_pile = self.phase is _PILE
         rounds, tricks = len(self.rounds), len(self.tricks)
         self.apply_unchecked(action, seat)
@@ -535,7 +524,7 @@ class State:
             self.history.append((self.pending_pile, action))
             self._finish_trick(1 if action == A.PILE_1 else 2)
         else:
-            raise IllegalActionError(seat, action, "the match is over")
+            raise illegal(seat, action, reason("match_over"))
 
     def _resolve_trick(self) -> None:
         trick = self.current_trick

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,9 +43,22 @@ def policy_code(policy: str) -> int:
         raise ValueError(f"unknown playout policy {policy!r}; choose one of: {known}") from None
 
 
-@lru_cache(maxsize=64)
+def table_key(config: MatchConfig) -> MatchConfig:
+    """``config`` without what the tables do not depend on (the seed, the first
+    leader), so every sampled world of one game shares one set of tables."""
+    return dataclasses.replace(config, seed=0, first_leader=0)
+
+
 def tables_for(config: MatchConfig) -> CoreTables:
-    """The core's arrays for ``config`` (cached: configs are frozen)."""
+    """The core's arrays for ``config``'s game. Built once per game and shared:
+    search samples a world with a fresh seed for every playout position, so the
+    cache is keyed on the game (:func:`table_key`), not on the whole config."""
+    return build_tables(table_key(config))
+
+
+@lru_cache(maxsize=64)
+def build_tables(config: MatchConfig) -> CoreTables:
+    """The core's arrays for a :func:`table_key` config (cached)."""
     deck = np.array(C.cards_of(config.deck), dtype=np.int32)
     val2 = np.zeros((2, 65), dtype=np.int32)
     for half in (1, 2):

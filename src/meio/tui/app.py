@@ -25,6 +25,7 @@ from meio.engine import IllegalActionError, MeioError, Phase, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import N_, _
+from meio.i18n.reasons import explain
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
@@ -80,15 +81,29 @@ App.-ascii Input { border: ascii $primary; }
 AUTOSAVE_NAME = "meio-autosave.json"
 
 
-def describe_illegal(view: View, card: int, ascii: bool, reason: str) -> str:
-    """Why a card may not be played, in a player's words (``you must follow ♠``)."""
-    if view.current_trick and view.led_suit >= 0 and view.hand & C.SUIT_MASKS[view.led_suit]:
-        led = suit_symbol(view.led_suit, ascii)
+def reason_text(exc: IllegalActionError, ascii: bool) -> str:
+    """The engine's reason in the current language, cards and suits drawn as on the table."""
+    return explain(
+        exc.code,
+        exc.params,
+        exc.reason,
+        card=lambda code: card_label(C.parse_card(code), ascii),
+        suit=lambda letter: suit_symbol(C.parse_suit(letter), ascii),
+    )
+
+
+def describe_illegal(exc: IllegalActionError, ascii: bool) -> str:
+    """Why a move is refused, in a player's words (``you must follow ♠``), from the
+    engine's reason code and parameters."""
+    params = exc.params
+    if exc.code == "must_follow":
+        led = suit_symbol(C.parse_suit(str(params["suit"])), ascii)
+        card = card_label(C.parse_card(str(params["card"])), ascii)
         return _(
             "You must follow {led}: you hold {led} cards, so play one of them (or a wild), "
             "not {card}."
-        ).format(led=led, card=card_label(card, ascii))
-    return _("Not allowed: {reason}.").format(reason=reason)
+        ).format(led=led, card=card)
+    return _("Not allowed: {reason}.").format(reason=reason_text(exc, ascii))
 
 
 def specials_text(view: View, ascii: bool) -> str:
@@ -578,7 +593,6 @@ class TableScreen(SizedScreen[None]):
 
     def _play(self, action: int) -> None:
         s = self.session
-        view = s.view()
         if s.state.is_legal(action, s.seat):
             refusal = self.allowed(action)
             if refusal is not None:
@@ -587,8 +601,7 @@ class TableScreen(SizedScreen[None]):
         try:
             s.play(action)
         except IllegalActionError as exc:
-            card = A.card_of(action)
-            text = describe_illegal(view, card, self.ascii, exc.reason)
+            text = describe_illegal(exc, self.ascii)
             self.refresh_table(Text(text, "bold red"))
             return
         self.notice = None

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 from meio.engine import MeioError, Phase, State, Trick
 from meio.engine.record import Record
 from meio.i18n import N_, _
+from meio.i18n.reasons import error_line
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards
@@ -99,7 +100,7 @@ class Replay:
         try:
             state = Record.from_json(text).to_state()
         except MeioError as exc:
-            raise SessionError(f"{path}: {exc}") from None
+            raise SessionError(f"{path}: {error_line(exc)}") from None
         return cls(state, ascii=ascii)
 
     def next_trick(self, index: int, step: int) -> int:

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from meio.bots import Bot, bot_kinds, make_bot
-from meio.engine import IllegalActionError, MatchConfig, MeioError, Phase, State, Trick, View
+from meio.engine import MatchConfig, MeioError, Phase, State, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.reasons import illegal, reason
 from meio.i18n import _
 from meio.tui.cards import card_label, suit_name
 
@@ -295,7 +296,7 @@ class Session:
         who = self.seat if seat is None else seat
         st = self.state
         if st.is_over:
-            raise IllegalActionError(who, action, "the match is over")
+            raise illegal(who, action, reason("match_over"))
         before_round = st.round_index
         outcome = st.apply(action, who)
         self._log_action(who, action, before_round)

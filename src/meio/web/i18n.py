@@ -6,6 +6,11 @@ English texts, with ``{name}`` placeholders the page fills in. The server reads 
 catalogue with Babel's PO reader and hands it to the page as JSON
 (``GET /api/i18n/{lang}``: ``{"lang": ..., "messages": {msgid: msgstr}}``).
 English is the source language: its catalogue is empty.
+
+The engine's reasons for refusing a move are messages of this domain too: their
+ids are the engine's English templates (:data:`meio.engine.reasons.REASONS`), a
+``reject`` frame carries the code and parameters, and the page looks the code's
+template up in the ``reasons`` the catalogue response also holds.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ LANGUAGES = ("en", "pt_BR")
 router = APIRouter(prefix="/api")
 
 STATIC = Path(__file__).with_name("static")
+#: the engine module that writes the reasons for refusing a move
+REASONS_SOURCE = Path(__file__).resolve().parent.parent / "engine" / "reasons.py"
 _JS_CALL = re.compile(r'\bt\(\s*("(?:[^"\\]|\\.)*")')
 _HTML_TEXT = re.compile(r"<\w+\b[^>]*?\sdata-i18n(?=[\s>])[^>]*>([^<]*)<")
 _HTML_ATTR = re.compile(r'data-i18n-(?:title|placeholder|aria|doc)="([^"]*)"')
@@ -42,7 +49,8 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
 
     The client's messages are the literal first arguments of ``t("...")`` in its
     scripts and the texts (and ``data-i18n-*`` attributes) of its pages' elements
-    marked ``data-i18n``; this is what a translator's template (``web.pot``) holds.
+    marked ``data-i18n``, and the engine's reasons for refusing a move; this is what
+    a translator's template (``web.pot``) holds.
     """
     found: dict[str, list[str]] = {}
 
@@ -62,6 +70,11 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
                 if msgid:
                     line = text.count("\n", 0, m.start()) + 1
                     add(msgid, f"{path.relative_to(static)}:{line}")
+    from meio.i18n.reasons import extract as extract_reasons
+
+    with REASONS_SOURCE.open("rb") as fh:
+        for line, _func, msgid, _comments in extract_reasons(fh, (), (), {}):
+            add(msgid, f"../../engine/reasons.py:{line}")
     return found
 
 
@@ -108,7 +121,10 @@ def catalogue(lang: str) -> dict[str, str]:
 
 @router.get("/i18n/{lang}")
 async def messages(lang: str) -> dict[str, object]:
-    """The browser client's catalogue for ``lang`` (``en`` or ``pt_BR``)."""
+    """The browser client's catalogue for ``lang`` (``en`` or ``pt_BR``), and the English
+    template (message id) of each reason code a ``reject`` frame may carry."""
+    from meio.engine.reasons import REASONS
+
     if lang not in LANGUAGES:
         raise HTTPException(404, f"no translation for {lang!r}; there are {', '.join(LANGUAGES)}")
-    return {"lang": lang, "messages": catalogue(lang)}
+    return {"lang": lang, "messages": catalogue(lang), "reasons": REASONS}

@@ -468,7 +468,7 @@ class TableRuntime:
             new = state.clone()
             outcome = new.apply(action, seat)
         except IllegalActionError as exc:
-            return _reject(cid, "illegal", exc.reason, self, seat)
+            return _reject(cid, "illegal", exc.reason, self, seat, exc)
         except MeioError as exc:
             return _reject(cid, "illegal", str(exc), self, seat)
         seq = self.seq + 1
@@ -768,9 +768,13 @@ def _ack(msg_id: str, seq: int) -> Frame:
 
 
 def _reject(
-    msg_id: str, code: str, reason: str, rt: TableRuntime, seat: int | None = None
+    msg_id: str, code: str, reason: str, rt: TableRuntime, seat: int | None = None,
+    why: IllegalActionError | None = None,
 ) -> Frame:
     frame: Frame = {"type": "reject", "id": msg_id, "code": code, "reason": reason}
+    if why is not None and why.code is not None:
+        # the engine's reason as a code and parameters, for the page to translate
+        frame["reason_code"], frame["reason_params"] = why.code, why.params
     frame["snapshot"] = rt.snapshot(seat)
     return frame
 

@@ -6,6 +6,8 @@
 const KEY = "meio:lang";
 export const LANGS = { en: "English", pt_BR: "Português (Brasil)" };
 let messages = {};
+// the engine's English template of each reason code a `reject` frame may carry
+let reasons = {};
 export let lang = "en";
 // msgids looked up without a translation (the browser tests check that none are)
 const missing = new Set();
@@ -27,6 +29,11 @@ export function t(id, params = {}) {
   let s = lang === "en" ? id : messages[id];
   if (s === undefined) { missing.add(id); s = id; }
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+// The template (message id) of an engine reason code, or undefined.
+export function reasonTemplate(code) {
+  return Object.hasOwn(reasons, code) ? reasons[code] : undefined;
 }
 
 export function translatePage(root = document) {
@@ -64,12 +71,13 @@ function addSwitch() {
 export async function loadLang() {
   lang = pickLang();
   document.documentElement.lang = lang === "pt_BR" ? "pt-BR" : "en";
-  if (lang !== "en") {
-    try {
-      const res = await fetch(`/api/i18n/${lang}`);
-      messages = (await res.json()).messages || {};
-    } catch { lang = "en"; messages = {}; }
-  }
+  // English needs the reasons' templates too (its messages are the ids themselves)
+  try {
+    const res = await fetch(`/api/i18n/${lang}`);
+    const body = await res.json();
+    messages = body.messages || {};
+    reasons = body.reasons || {};
+  } catch { lang = "en"; messages = {}; reasons = {}; }
   translatePage();
   addSwitch();
 }

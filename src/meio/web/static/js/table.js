@@ -4,7 +4,7 @@
 // waits for a click or a few seconds) so that people can follow it.
 import { api, esc, mySeats, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
-import { loadLang, t } from "./i18n.js";
+import { loadLang, reasonTemplate, t } from "./i18n.js";
 import { botKind, rulesHtml } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -172,11 +172,27 @@ function onEvent(f) {
   if (old && old.phase === "split" && S.view.phase !== "split") S.selected.clear();
 }
 
+// The engine's reason for refusing a move, in the page's language with cards drawn as
+// here; the engine's English when the frame has no reason code this page knows.
+function reasonText(f) {
+  const template = reasonTemplate(f.reason_code);
+  if (!template || !f.reason_params) return f.reason;
+  const edition = S.view?.config?.edition;
+  const show = (name, value) => {
+    if (name === "card") return cardText(String(value), edition);
+    if (name === "cards" && Array.isArray(value)) return value.map((c) => cardText(String(c), edition)).join(" ");
+    if (name === "suit") return SUIT_SYMBOL[value] ?? String(value);
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  };
+  const shown = Object.fromEntries(Object.entries(f.reason_params).map(([k, v]) => [k, show(k, v)]));
+  return t(template, shown);
+}
+
 // what a rejection means, in the page's language
 function rejectText(f) {
   return {
     stale: t("The table moved on: look again."),
-    illegal: t("That move is not allowed: {reason}", { reason: f.reason }),
+    illegal: t("That move is not allowed: {reason}", { reason: reasonText(f) }),
     forbidden: t("You cannot do that from this seat."),
     not_started: t("The match has not started yet."),
     not_over: t("A rematch starts once the match is over."),
