@@ -198,6 +198,9 @@ function rejectText(f) {
     not_over: t("A rematch starts once the match is over."),
     rate_limited: t("Slow down: a few messages at a time."),
     too_long: t("A chat message is at most 200 characters."),
+    busy: t("Still working on your last request: a moment, please."),
+    bad_message: t("The server did not understand that message."),
+    internal: t("Something went wrong on the server; try again."),
   }[f.code] ?? t("Refused: {reason}", { reason: f.reason });
 }
 
