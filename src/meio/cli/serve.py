@@ -23,13 +23,13 @@ def serve(
     ] = None,
     log_format: Annotated[
         str | None,
-        typer.Option(help="'text' (quiet, for people) or 'json' (one object a line, with "
-                          "table and match ids; default: MEIO_LOG_FORMAT, else text)."),
+        typer.Option(help=_("'text' (quiet, for people) or 'json' (one object a line, with "
+                            "table and match ids; default: MEIO_LOG_FORMAT, else text).")),
     ] = None,
     drain: Annotated[
         float | None,
-        typer.Option(help="Seconds to keep serving after SIGTERM while /readyz says "
-                          "'draining' (default: MEIO_DRAIN_S, else 0)."),
+        typer.Option(help=_("Seconds to keep serving after SIGTERM while /readyz says "
+                            "'draining' (default: MEIO_DRAIN_S, else 0).")),
     ] = None,
 ) -> None:
     """Play MEIO in the browser: open the printed address, start a table, share the link."""
@@ -46,10 +46,12 @@ def serve(
         )
     fmt = log_format or os.environ.get("MEIO_LOG_FORMAT", "text")
     if fmt not in ("text", "json"):
-        raise typer.BadParameter(f"{fmt!r}: use 'text' or 'json'", param_hint="--log-format")
+        raise typer.BadParameter(
+            _("{value}: use text or json").format(value=repr(fmt)), param_hint="--log-format"
+        )
     drain_s = float(os.environ.get("MEIO_DRAIN_S", "0")) if drain is None else drain
     if drain_s < 0:
-        raise typer.BadParameter("cannot be negative", param_hint="--drain")
+        raise typer.BadParameter(_("cannot be negative"), param_hint="--drain")
     configure(fmt, "INFO" if fmt == "json" else "WARNING")
     settings = Settings.from_env(db)
     shown = settings.database_url
