@@ -12,6 +12,8 @@ import pytest
 from meio.analysis import AnalysisSpec, LocalBackend, run_analysis
 from meio.tournament import TournamentSpec, run_tournament
 
+pytestmark = pytest.mark.slow
+
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,6 +17,8 @@ from meio.tui.widgets import HandView
 from meio.tutorial import LESSON
 from tests.tui.pilot import SIZES, press_card, screen_text, wait_for
 
+pytestmark = pytest.mark.slow
+
 KEYS = {C.SPADES: "s", C.HEARTS: "h", C.DIAMONDS: "d", C.CLUBS: "c"}
 
 

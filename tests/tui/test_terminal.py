@@ -62,15 +62,18 @@ def test_play_the_first_half_and_quit_in_tmux(tmp_path: Path) -> None:
         tmux("send-keys", "-t", session, "c")
         wait_screen(session, lambda s: "Your pack for tricks 8–13" in s)
         # play by trying each card in turn: illegal ones are refused and explained
+        # (on a busy machine queued keys may carry play past trick 8 before a capture
+        # sees it, even into round 2: either way the first half was played by keys)
         end = time.monotonic() + 90
         while time.monotonic() < end:
             screen = tmux("capture-pane", "-p", "-t", session)
-            if "2nd half · trick 8/13" in screen:
+            if "2nd half · trick" in screen or "Round 2" in screen:
                 break
             tmux("send-keys", "-t", session, "Enter", "Right")
             time.sleep(0.05)
-        assert "2nd half · trick 8/13" in screen, screen
-        assert "You: H " in screen  # the balance line, and the table around it
+        assert "2nd half · trick" in screen or "Round 2" in screen, screen
+        if "2nd half · trick" in screen:
+            assert "You: H " in screen  # the balance line, and the table around it
         # mid-game, q saves, then quits. Keys sent above may still be queued on a busy
         # machine and play on into the round summary, which ignores keys for a moment:
         # so press q again until the save appears.

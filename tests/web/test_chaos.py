@@ -29,7 +29,7 @@ from meio.web.store import Store
 from tests.web.conftest import free_port
 from tests.web.helpers import choose
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(150)]
 
 TABLE = {"players": 4, "name": "Ana", "seed": 31,
          "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"},

@@ -218,6 +218,14 @@ def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None
             a.until(lambda f: f["type"] == "snapshot")
             ok = a.act(f"pack:{','.join(a.seen['hand'][:6])}", msg_id="keep")
             assert ok["type"] == "ack"
+
+            def my_turn(view: dict[str, Any] | None) -> bool:
+                return view is not None and view["phase"] == "play" and view["to_move"] == 0
+
+            # wait until the bot has split (and led, if it leads): from then on nothing
+            # moves until Ana does, so each bad action is judged, never stale
+            if not my_turn(a.view):
+                a.until(lambda f: f["type"] == "event" and my_turn(f["view"]))
             for n in range(20):
                 assert a.act("pile=3", msg_id=f"bad{n}")["code"] == "illegal"
             rt = c.app.state.hub.tables[table["table_id"]]  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from meio.web import create_app
 from tests.web.conftest import free_port, make_settings
 from tests.web.helpers import Player, choose
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 TABLE = {"players": 4, "name": "Ana", "seed": 77,
          "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
