@@ -74,6 +74,15 @@ class Player:
                            "action": action})
         return self.until(lambda f: f["type"] in ("ack", "reject") and f.get("id") == mid)
 
+    def split(self, pack: str, *, msg_id: str | None = None) -> Frame:
+        """Send a split, and send it again at the new number when another seat's split
+        made it stale (splits are simultaneous: the browser client does the same)."""
+        for attempt in range(5):
+            answer = self.act(pack, msg_id=msg_id if attempt == 0 else None)
+            if answer["type"] == "ack" or answer.get("code") != "stale":
+                return answer
+        return answer
+
     @property
     def seen(self) -> dict[str, Any]:
         """The latest view this player was sent (fails the test when none came yet)."""

@@ -175,7 +175,10 @@ def test_advice_does_not_hold_up_the_seats_moves(
         wa.send_json({"type": "act", "id": "split", "seq": a.seq, "action": pack})
         first = a.until(lambda f: f.get("id") in ("split", "hint"))
         release.set()
-        assert first["id"] == "split" and first["type"] == "ack"
+        # the move is answered while the advice is still being worked out (a bot's
+        # simultaneous split may have made it stale: that answer counts as well)
+        assert first["id"] == "split"
+        assert first["type"] == "ack" or first["code"] == "stale"
         advice = a.until(lambda f: f.get("id") == "hint")
         assert advice["type"] == "advice" and len(advice["best"]) == 6
 
@@ -216,7 +219,7 @@ def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None
         with c.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
             a = Player(wa, token=table["token"])
             a.until(lambda f: f["type"] == "snapshot")
-            ok = a.act(f"pack:{','.join(a.seen['hand'][:6])}", msg_id="keep")
+            ok = a.split(f"pack:{','.join(a.seen['hand'][:6])}", msg_id="keep")
             assert ok["type"] == "ack"
 
             def my_turn(view: dict[str, Any] | None) -> bool:

@@ -115,7 +115,7 @@ def test_readiness_and_metrics(client: TestClient) -> None:
         ana = Player(ws, token=table["token"])
         ana.until(lambda f: f["type"] == "snapshot")
         assert ana.seen["phase"] == "split" and ana.my_turn()
-        assert ana.act("pack:" + ",".join(ana.seen["hand"][:6]))["type"] == "ack"
+        assert ana.split("pack:" + ",".join(ana.seen["hand"][:6]))["type"] == "ack"
         assert ana.act("pack:" + ",".join(ana.seen["hand"][:6]))["type"] == "reject"
     text = client.get("/metrics").text
     assert _metric(client, 'meio_actions_total{result="accepted",source="human"}') == before + 1
