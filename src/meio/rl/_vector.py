@@ -54,10 +54,17 @@ C_LEN = 11
 
 SPECIAL_ORDER = np.array(O.SPECIAL_ORDER, dtype=np.int32)
 
+# The core's own play rules, compiled again to be inlined into the step: a call
+# that passes arrays costs numba reference counting (atomic) on each of them, and
+# on every card that was a third of a step. Same source, so no rule is copied.
+_legal_actions = njit(inline="always")(K.legal_actions.py_func)
+_apply_action = njit(inline="always")(K.apply_action.py_func)
+
 
 @njit(cache=True, inline="always")
 def _rel(seat: int, me: int, players: int) -> int:
-    return (seat - me + players) % players
+    r = seat - me  # no modulo: an integer division costs more than the rest of a step's seat maths
+    return r + players if r < 0 else r
 
 
 @njit(cache=True)
@@ -96,7 +103,7 @@ def _play(
     me = c[C_ME]
     before = s[K.TRICK_NO]
     if s[K.PHASE] == K.PILE_PHASE:
-        K.apply_action(s, c, val2, action)
+        _apply_action(s, c, val2, action)
     else:
         seat = s[K.TO_MOVE]
         card = action if action < 65 else K.SLOT_WILD[(action - 65) >> 2]
@@ -118,7 +125,7 @@ def _play(
             obs[O.HAND + card] = 0.0
         if card >= 60:
             _note_known(meta, card)
-        K.apply_action(s, c, val2, action)
+        _apply_action(s, c, val2, action)
         if s[K.TRICK_NO] != before or s[K.PHASE] == K.PILE_PHASE:
             for k in range(players):  # the trick is complete: it leaves the table
                 obs[O.TRICK + s[K.TRICK + k]] = 0.0
@@ -224,18 +231,33 @@ def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarra
     return bool(meta[M_ROUND] >= c[C_ROUNDS])
 
 
+@njit(cache=True)
+def _write_constants(c: np.ndarray, obs: np.ndarray) -> None:
+    """The entries of the observation fixed by the table: written once, at reset."""
+    players = c[C_PLAYERS]
+    obs[O.PLAYERS + players - 2] = 1.0
+    obs[O.OPTIONS] = 1.0 if c[C_EDITION] == 1 else 0.0
+    obs[O.OPTIONS + 1] = 1.0 if c[C_PART] != 0 else 0.0
+    obs[O.OPTIONS + 2] = 1.0 if c[C_WILD_NEXT] != 0 else 0.0
+    obs[O.OPTIONS + 3] = 1.0 if c[C_REVEAL] != 0 else 0.0
+    obs[O.SEAT + c[C_ME]] = 1.0
+    obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
+
+
 @njit(cache=True, inline="always")
 def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray) -> None:
-    """The small part of the observation that is rewritten on every step."""
+    """The small part of the observation that may change on any step: one-hot
+    groups are cleared and set, numbers overwritten (seats beyond the table's stay 0)."""
     players = c[C_PLAYERS]
     me = c[C_ME]
-    obs[O.SPECIALS :] = 0.0
+    known = meta[M_KNOWN]
     for k in range(5):
-        if meta[M_KNOWN] >> k & 1:
-            obs[O.SPECIALS + k] = 1.0
+        obs[O.SPECIALS + k] = 1.0 if known >> k & 1 else 0.0
+    obs[O.LED : O.PILES] = 0.0  # led suit, phase, seat to move, trick leader
     phase = s[K.PHASE]
     if phase == K.PLAY and s[K.TRICK_N] > 0 and s[K.LED] >= 0:
         obs[O.LED + s[K.LED]] = 1.0
+    pending = 0.0
     if phase == K.SPLIT:
         obs[O.PHASE] = 1.0
     elif phase == K.PLAY:
@@ -245,27 +267,25 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
         obs[O.PHASE + 2] = 1.0
         obs[O.TO_MOVE + _rel(s[K.PENDING], me, players)] = 1.0
         if s[K.PENDING] == me:
-            obs[O.PENDING] = 1.0
+            pending = 1.0
+    obs[O.PENDING] = pending
     obs[O.TRICK_LEADER + _rel(s[K.TRICK_LEADER], me, players)] = 1.0
-    for p in range(players):
-        r = _rel(p, me, players)
-        obs[O.PILES + 2 * r] = float(s[K.PILES + 2 * p]) / 13.0
-        obs[O.PILES + 2 * r + 1] = float(s[K.PILES + 2 * p + 1]) / 13.0
-        obs[O.HAND_SIZES + r] = float(s[K.HAND_N + p]) / 13.0
-        obs[O.TOTALS + r] = float(meta[M_TOTALS + p]) / 39.0
-        if c[C_TO_WIN] > 0:
-            side = p % 2 if c[C_PART] != 0 else p
-            obs[O.VICTORIES + r] = float(meta[M_WINS + side]) / 2.0
+    to_win = c[C_TO_WIN] > 0
+    part = c[C_PART] != 0
+    r = 0
+    for p in range(me, me + players):  # relative seat r is seat p (mod players)
+        q = p - players if p >= players else p
+        obs[O.PILES + 2 * r] = float(s[K.PILES + 2 * q]) / 13.0
+        obs[O.PILES + 2 * r + 1] = float(s[K.PILES + 2 * q + 1]) / 13.0
+        obs[O.HAND_SIZES + r] = float(s[K.HAND_N + q]) / 13.0
+        obs[O.TOTALS + r] = float(meta[M_TOTALS + q]) / 39.0
+        if to_win:
+            side = q & 1 if part else q
+            obs[O.VICTORIES + r] = float(meta[M_WINS + side]) * 0.5
+        r += 1
     obs[O.HALF] = 1.0 if s[K.HALF] == 2 else 0.0
     obs[O.TRICK_NUMBER] = float(s[K.TRICK_NO] - 1) / 13.0
     obs[O.ROUND] = float(meta[M_ROUND]) / 3.0
-    obs[O.PLAYERS + players - 2] = 1.0
-    obs[O.OPTIONS] = 1.0 if c[C_EDITION] == 1 else 0.0
-    obs[O.OPTIONS + 1] = 1.0 if c[C_PART] != 0 else 0.0
-    obs[O.OPTIONS + 2] = 1.0 if c[C_WILD_NEXT] != 0 else 0.0
-    obs[O.OPTIONS + 3] = 1.0 if c[C_REVEAL] != 0 else 0.0
-    obs[O.SEAT + me] = 1.0
-    obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -288,7 +308,7 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
             mask[S.PACK_BASE : S.PICK_BASE] = True
             meta[M_MASK_KIND] = 2
         return
-    n = K.legal_actions(s, legal)
+    n = _legal_actions(s, legal)
     for k in range(n):
         mask[legal[k]] = True
     meta[M_MASK_KIND] = 1
@@ -325,7 +345,13 @@ def _advance(
             return reward, done
         if phase == K.SPLIT or _acting(s) == me:
             return reward, done
-        a = K.choose_action(s, c, val2, strength, c[C_POLICY], 0.0, rng, legal)
+        if c[C_POLICY] == K.POLICY_RANDOM:
+            # choose_action's draw for a random policy, without its call: passing its
+            # arrays costs reference counting on every card (as in K.play_out)
+            n = _legal_actions(s, legal)
+            a = int(legal[K._below(rng, n)])
+        else:
+            a = K.choose_action(s, c, val2, strength, c[C_POLICY], 0.0, rng, legal)
         _play(s, c, val2, meta, obs, a)
     return reward, done
 
@@ -345,6 +371,7 @@ def reset_all(
         metas[i, :] = 0
         obs[i, :] = 0.0
         masks[i, :] = False
+        _write_constants(cfg, obs[i])
         _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
                      metas[i], obs[i], hands, pack)
         rngs[i] = rng[0]
@@ -352,26 +379,27 @@ def reset_all(
         _write_mask(states[i], cfg, metas[i], masks[i], legal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_all(
     states: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
-    rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray
+    rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
+    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray
 ) -> int:
     """Apply ``actions[i]`` (flat) in env ``i`` and advance it to the agent's next
     decision. Returns -1, or the first env whose action is not legal (then no
-    env has moved)."""
+    env has moved). ``hands`` ``[5, 13]``, ``pack`` ``[6]``, ``legal`` ``[32]``
+    (int32), ``rng`` ``[1]`` (uint64) and ``scores`` ``[5]`` (int32) are scratch.
+
+    Compiled without numba's runtime (``_nrt=False``): the step allocates
+    nothing, so no array it touches needs reference counting, whose atomic
+    operations on every view and every inlined call were a third of a step."""
     n_env = states.shape[0]
     for i in range(n_env):
         a = actions[i]
         if a < 0 or a >= S.NUM_ACTIONS or not masks[i, a]:
             return i
-    hands = np.zeros((5, 13), dtype=np.int32)
-    pack = np.zeros(6, dtype=np.int32)
-    legal = np.zeros(32, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    scores = np.zeros(5, dtype=np.int32)
     me = cfg[C_ME]
     for i in range(n_env):
         s = states[i]
@@ -379,36 +407,33 @@ def step_all(
         o = obs[i]
         rng[0] = rngs[i]
         a = actions[i]
-        reward = 0.0
-        done = False
+        moved = True
         if a < S.PACK_BASE:
             _play(s, cfg, val2, meta, o, a)
+        elif a < S.PICK_BASE:
+            for k in range(6):
+                pack[k] = s[K.DEAL + 13 * me + positions[a - S.PACK_BASE, k]]
+            _split(s, cfg, meta, o, me, pack)
+        else:
+            pos = a - S.PICK_BASE
+            card = s[K.DEAL + 13 * me + pos]
+            meta[M_PICKED] |= 1 << pos
+            meta[M_NPICKED] += 1
+            o[O.HAND + card] = 0.0
+            o[O.PACK + card] = 1.0
+            moved = meta[M_NPICKED] == 6
+            if moved:
+                k = 0
+                for j in range(13):
+                    if meta[M_PICKED] >> j & 1:
+                        pack[k] = s[K.DEAL + 13 * me + j]
+                        k += 1
+                _split(s, cfg, meta, o, me, pack)
+        reward = 0.0
+        done = False
+        if moved:
             reward, done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos,
                                     seed + i, rng, meta, o, hands, pack, legal, scores)
-        else:
-            split = False
-            if a < S.PICK_BASE:
-                for k in range(6):
-                    pack[k] = s[K.DEAL + 13 * me + positions[a - S.PACK_BASE, k]]
-                split = True
-            else:
-                pos = a - S.PICK_BASE
-                card = s[K.DEAL + 13 * me + pos]
-                meta[M_PICKED] |= 1 << pos
-                meta[M_NPICKED] += 1
-                o[O.HAND + card] = 0.0
-                o[O.PACK + card] = 1.0
-                if meta[M_NPICKED] == 6:
-                    k = 0
-                    for j in range(13):
-                        if meta[M_PICKED] >> j & 1:
-                            pack[k] = s[K.DEAL + 13 * me + j]
-                            k += 1
-                    split = True
-            if split:
-                _split(s, cfg, meta, o, me, pack)
-                reward, done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos,
-                                        seed + i, rng, meta, o, hands, pack, legal, scores)
         rngs[i] = rng[0]
         rewards[i] = reward
         terminated[i] = done
@@ -460,7 +485,7 @@ def below(rng: np.ndarray, n: int) -> int:
     return int(K._below(rng, n))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_legal(metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     """A uniformly random legal flat action for each environment, reading only the
     mask region its kind says is set (a baseline agent, and the benchmark's)."""

@@ -114,6 +114,12 @@ class VectorEnv:
         self._started = False
         self.episodes_done = 0
         self._sample_rng: npt.NDArray[np.uint64] | None = None
+        # scratch of the compiled step (it allocates nothing itself)
+        self._hands = np.zeros((5, 13), dtype=np.int32)
+        self._pack = np.zeros(6, dtype=np.int32)
+        self._legal = np.zeros(32, dtype=np.int32)
+        self._rng = np.zeros(1, dtype=np.uint64)
+        self._scores = np.zeros(5, dtype=np.int32)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.masks}
@@ -147,7 +153,8 @@ class VectorEnv:
         bad = V.step_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
-            acts, self._rewards, self._terminated, S.PACK_POSITIONS,
+            acts, self._rewards, self._terminated, S.PACK_POSITIONS, self._hands, self._pack,
+            self._legal, self._rng, self._scores,
         )
         if bad >= 0:
             raise IllegalActionError(
