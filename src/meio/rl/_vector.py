@@ -53,12 +53,15 @@ C_NCOMBO = 10  # how many sets of specials to draw from (1: fixed)
 C_LEN = 11
 
 SPECIAL_ORDER = np.array(O.SPECIAL_ORDER, dtype=np.int32)
+WORK_LEN = 135  # int32 scratch of a deal: the shuffled deck, each card's seat, hand fills
 
 # The core's own play rules, compiled again to be inlined into the step: a call
 # that passes arrays costs numba reference counting (atomic) on each of them, and
 # on every card that was a third of a step. Same source, so no rule is copied.
 _legal_actions = njit(inline="always")(K.legal_actions.py_func)
 _apply_action = njit(inline="always")(K.apply_action.py_func)
+_random_split = njit(inline="always")(K._random_split.py_func)
+_core_start_round = njit(inline="always")(K.start_round.py_func)
 
 
 @njit(cache=True, inline="always")
@@ -67,7 +70,7 @@ def _rel(seat: int, me: int, players: int) -> int:
     return r + players if r < 0 else r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sort_row(s: np.ndarray, start: int, n: int) -> None:
     for i in range(1, n):
         x = s[start + i]
@@ -160,18 +163,44 @@ def _split(
                 _note_known(meta, card)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.ndarray,
+          work: np.ndarray) -> None:
+    """Shuffle the first ``nd`` cards of ``deck`` (a copy, in ``work[:65]``) from the
+    stream and deal 13 to each seat, each hand sorted by card id (read off in id
+    order through ``work[65:130]``, each card's seat)."""
+    for i in range(nd):
+        work[i] = deck[i]
+    for i in range(nd - 1, 0, -1):
+        j = np.int64(K._below(rng, i + 1))
+        tmp = work[i]
+        work[i] = work[j]
+        work[j] = tmp
+    for c in range(65):
+        work[65 + c] = -1
+    for i in range(13 * players):
+        work[65 + work[i]] = i // 13
+    count = work[130:135]
+    count[:] = 0
+    for c in range(65):
+        p = work[65 + c]
+        if p >= 0:
+            hands[p, count[p]] = c
+            count[p] += 1
+
+
+@njit(cache=True, inline="always")
 def _start_round(
     s: np.ndarray, c: np.ndarray, strength: np.ndarray, deck: np.ndarray, nd: int,
     rng: np.ndarray, meta: np.ndarray, obs: np.ndarray, leader: int, hands: np.ndarray,
-    pack: np.ndarray
+    pack: np.ndarray, work: np.ndarray
 ) -> None:
     """Deal a round from the stream, clear the agent's card planes, let every
     opponent split (seat order) and leave the agent to split."""
     players = c[C_PLAYERS]
     me = c[C_ME]
-    deal(rng, deck[:nd], players, hands)
-    K.start_round(s, players, hands, leader, c[C_WILD_NEXT])
+    _deal(rng, deck, nd, players, hands, work)
+    _core_start_round(s, players, hands, leader, c[C_WILD_NEXT])
     obs[: O.SPECIALS] = 0.0
     for i in range(13):
         card = hands[me, i]
@@ -182,15 +211,18 @@ def _start_round(
     meta[M_NPICKED] = 0
     for p in range(players):
         if p != me:
-            K.choose_split(s, p, strength, c[C_POLICY], rng, pack)
+            if c[C_POLICY] == K.POLICY_RANDOM:  # K.choose_split's own branch
+                _random_split(s, p, rng, pack)
+            else:
+                K.choose_split(s, p, strength, c[C_POLICY], rng, pack)
             _split(s, c, meta, obs, p, pack)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_match(
     s: np.ndarray, c: np.ndarray, strengths: np.ndarray, deck: np.ndarray, nbase: int,
     combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray, obs: np.ndarray,
-    hands: np.ndarray, pack: np.ndarray
+    hands: np.ndarray, pack: np.ndarray, work: np.ndarray
 ) -> None:
     players = c[C_PLAYERS]
     K.seed_stream(rng, seed, meta[M_EPISODE], 0)
@@ -210,7 +242,7 @@ def _start_match(
     if c[C_REVEAL] != 0:
         for k in range(combos.shape[1]):
             _note_known(meta, combos[combo, k])
-    _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack)
+    _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack, work)
 
 
 @njit(cache=True, inline="always")
@@ -319,7 +351,7 @@ def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
     obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
-    scores: np.ndarray
+    scores: np.ndarray, work: np.ndarray
 ) -> tuple[float, bool]:
     """Let the opponents act until the agent must; returns (reward, match over).
 
@@ -337,11 +369,11 @@ def _advance(
             if over:
                 meta[M_EPISODE] += 1
                 _start_match(s, c, strengths, deck, nbase, combos, seed, rng, meta, obs,
-                             hands, pack)
+                             hands, pack, work)
                 return reward, True
             leader = K._next_leader(s, c, rng)
             nd = nbase + combos.shape[1]
-            _start_round(s, c, strength, deck, nd, rng, meta, obs, leader, hands, pack)
+            _start_round(s, c, strength, deck, nd, rng, meta, obs, leader, hands, pack, work)
             return reward, done
         if phase == K.SPLIT or _acting(s) == me:
             return reward, done
@@ -367,13 +399,14 @@ def reset_all(
     pack = np.zeros(6, dtype=np.int32)
     legal = np.zeros(32, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
+    work = np.zeros(WORK_LEN, dtype=np.int32)
     for i in range(states.shape[0]):
         metas[i, :] = 0
         obs[i, :] = 0.0
         masks[i, :] = False
         _write_constants(cfg, obs[i])
         _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
-                     metas[i], obs[i], hands, pack)
+                     metas[i], obs[i], hands, pack, work)
         rngs[i] = rng[0]
         _write_scalars(states[i], cfg, metas[i], obs[i])
         _write_mask(states[i], cfg, metas[i], masks[i], legal)
@@ -385,12 +418,13 @@ def step_all(
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
     rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
-    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray
+    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray, work: np.ndarray
 ) -> int:
     """Apply ``actions[i]`` (flat) in env ``i`` and advance it to the agent's next
     decision. Returns -1, or the first env whose action is not legal (then no
     env has moved). ``hands`` ``[5, 13]``, ``pack`` ``[6]``, ``legal`` ``[32]``
-    (int32), ``rng`` ``[1]`` (uint64) and ``scores`` ``[5]`` (int32) are scratch.
+    (int32), ``rng`` ``[1]`` (uint64), ``scores`` ``[5]`` and ``work`` ``[WORK_LEN]``
+    (int32) are scratch.
 
     Compiled without numba's runtime (``_nrt=False``): the step allocates
     nothing, so no array it touches needs reference counting, whose atomic
@@ -433,7 +467,7 @@ def step_all(
         done = False
         if moved:
             reward, done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos,
-                                    seed + i, rng, meta, o, hands, pack, legal, scores)
+                                    seed + i, rng, meta, o, hands, pack, legal, scores, work)
         rngs[i] = rng[0]
         rewards[i] = reward
         terminated[i] = done
@@ -447,17 +481,8 @@ def step_all(
 def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> None:
     """Shuffle ``deck`` from the stream and deal 13 cards (sorted) to each seat,
     exactly as a vector environment deals."""
-    nd = deck.shape[0]
-    cards = deck.copy()
-    for i in range(nd - 1, 0, -1):
-        j = np.int64(K._below(rng, i + 1))
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-    for p in range(players):
-        for i in range(13):
-            hands[p, i] = cards[13 * p + i]
-        _sort_row(hands[p], 0, 13)
+    work = np.zeros(WORK_LEN, dtype=np.int32)
+    _deal(rng, deck, deck.shape[0], players, hands, work)
 
 
 @njit(cache=True)

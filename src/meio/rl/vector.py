@@ -120,6 +120,7 @@ class VectorEnv:
         self._legal = np.zeros(32, dtype=np.int32)
         self._rng = np.zeros(1, dtype=np.uint64)
         self._scores = np.zeros(5, dtype=np.int32)
+        self._work = np.zeros(V.WORK_LEN, dtype=np.int32)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.masks}
@@ -154,7 +155,7 @@ class VectorEnv:
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
             acts, self._rewards, self._terminated, S.PACK_POSITIONS, self._hands, self._pack,
-            self._legal, self._rng, self._scores,
+            self._legal, self._rng, self._scores, self._work,
         )
         if bad >= 0:
             raise IllegalActionError(
