@@ -5,8 +5,11 @@ Measures, in one run and on one core, agent steps per second of:
 by the compiled ``sample_actions``), ``MeioEnv`` (Gymnasium), the PettingZoo AEC
 env, MEIO as an OpenSpiel Python game, and OpenSpiel's C++ Hearts stepped from
 Python, all with uniformly random legal actions. Each figure is the best of five
-short windows, as other jobs share the machine. Also times the compiled core's
-random playout alone, to show where a VectorEnv step's time goes.
+short windows, as other jobs share the machine, and is given twice: per second of
+the stepping thread's own CPU time (``time.thread_time``: what one core does while
+it runs this thread, the fair figure on a shared machine) and per second of wall
+time. Also times the compiled core's random playout alone, to show where a
+VectorEnv step's time goes.
 
     nice .venv/bin/python bench/rl.py --seconds 3
 """
@@ -27,46 +30,56 @@ from meio.sim.batch import simulate
 WINDOWS = 5  # the machine is shared: each figure is the best of this many windows
 
 
-def timed(seconds: float, step: Callable[[], int]) -> float:
+Rate = tuple[float, float]  # (steps per CPU second of this thread, steps per wall second)
+
+
+def timed(seconds: float, step: Callable[[], int]) -> Rate:
     """Steps per second of ``step`` (which returns how many steps it made): the best
-    of :data:`WINDOWS` windows that together last ``seconds``."""
+    of :data:`WINDOWS` windows that together last ``seconds`` of wall time."""
     step()  # warm: compile or load the kernels, first allocations
-    best = 0.0
+    best_cpu, best_wall = 0.0, 0.0
     for _ in range(WINDOWS):
         done = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         while time.perf_counter() - start < seconds / WINDOWS:
             done += step()
-        best = max(best, done / (time.perf_counter() - start))
-    return best
+        best_cpu = max(best_cpu, done / max(time.thread_time() - cpu, 1e-9))
+        best_wall = max(best_wall, done / (time.perf_counter() - start))
+    return best_cpu, best_wall
 
 
-def vector(n: int, opponents: str, seconds: float) -> tuple[float, float]:
-    """(steps/s with the compiled action sampling, steps/s of step() alone) for N envs."""
+def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
+    """Rates with the compiled action sampling, and of step() alone, for N envs."""
     venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1)
     venv.reset()
     for _ in range(3):
         venv.step(venv.sample_actions(seed=2))
     batch = max(1, 4096 // n)
-    best_all, best_step = 0.0, 0.0
+    best = [0.0, 0.0, 0.0, 0.0]  # all cpu, all wall, step cpu, step wall
     for _ in range(WINDOWS):
-        steps, t_sample, t_step = 0, 0.0, 0.0
+        steps = 0
+        t_sample = [0.0, 0.0]
+        t_step = [0.0, 0.0]
         start = time.perf_counter()
         while time.perf_counter() - start < seconds / WINDOWS:
             for _ in range(batch):
-                t0 = time.perf_counter()
+                c0, w0 = time.thread_time(), time.perf_counter()
                 actions = venv.sample_actions(seed=2)
-                t1 = time.perf_counter()
+                c1, w1 = time.thread_time(), time.perf_counter()
                 venv.step(actions)
-                t_step += time.perf_counter() - t1
-                t_sample += t1 - t0
+                c2, w2 = time.thread_time(), time.perf_counter()
+                t_sample[0] += c1 - c0
+                t_sample[1] += w1 - w0
+                t_step[0] += c2 - c1
+                t_step[1] += w2 - w1
             steps += batch * n
-        best_all = max(best_all, steps / (t_sample + t_step))
-        best_step = max(best_step, steps / t_step)
-    return best_all, best_step
+        for k in range(2):
+            best[k] = max(best[k], steps / max(t_sample[k] + t_step[k], 1e-9))
+            best[2 + k] = max(best[2 + k], steps / max(t_step[k], 1e-9))
+    return (best[0], best[1]), (best[2], best[3])
 
 
-def meio_env(seconds: float) -> float:
+def meio_env(seconds: float) -> Rate:
     env = MeioEnv(players=4, opponents="random", seed=1)
     _, info = env.reset()
     rng = np.random.default_rng(0)
@@ -84,7 +97,7 @@ def meio_env(seconds: float) -> float:
     return timed(seconds, run)
 
 
-def petting_zoo(seconds: float) -> float:
+def petting_zoo(seconds: float) -> Rate:
     from meio.rl import pettingzoo as mpz
 
     env = mpz.env(players=4)
@@ -105,7 +118,7 @@ def petting_zoo(seconds: float) -> float:
     return timed(seconds, run)
 
 
-def openspiel_games(seconds: float) -> tuple[float | None, float | None]:
+def openspiel_games(seconds: float) -> tuple[Rate | None, Rate | None]:
     """(MEIO Python game decisions/s, Hearts C++ decisions/s), both from a Python loop."""
     try:
         import pyspiel
@@ -113,7 +126,7 @@ def openspiel_games(seconds: float) -> tuple[float | None, float | None]:
         return None, None
     import meio.openspiel  # noqa: F401  (registers "meio")
 
-    def loop(game_name: str, params: dict[str, object]) -> float:
+    def loop(game_name: str, params: dict[str, object]) -> Rate:
         game = pyspiel.load_game(game_name, params)
         rng = np.random.default_rng(0)
         holder = {"state": game.new_initial_state()}
@@ -143,14 +156,14 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0)
     args = ap.parse_args()
     s = args.seconds
-    rows: list[tuple[str, float, str]] = []
+    rows: list[tuple[str, Rate, str]] = []
     for n in (1, 64, 1024):
         rate, step_only = vector(n, "random", s)
         rows.append((f"VectorEnv N={n}, random opponents", rate,
-                     f"step() alone {step_only:,.0f}/s"))
+                     f"step() alone {step_only[0]:,.0f}/s CPU"))
     rate, step_only = vector(1024, "heuristic", s)
     rows.append(("VectorEnv N=1024, heuristic opponents", rate,
-                 f"step() alone {step_only:,.0f}/s"))
+                 f"step() alone {step_only[0]:,.0f}/s CPU"))
     rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))
     meio_os, hearts = openspiel_games(s)
@@ -159,21 +172,22 @@ def main() -> None:
         rows.append(("OpenSpiel: Hearts (C++) from Python", hearts,
                      "decisions; chance not counted"))
     simulate(MatchConfig(players=4), 10, seed=1, policy="random", rounds=True)
-    cards = 0.0
+    cards = [0.0, 0.0]
     for _ in range(WINDOWS):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         res = simulate(MatchConfig(players=4), 30_000, seed=1, policy="random", rounds=True)
-        cards = max(cards, res.cards_played / (time.perf_counter() - start))
+        cards[0] = max(cards[0], res.cards_played / max(time.thread_time() - cpu, 1e-9))
+        cards[1] = max(cards[1], res.cards_played / (time.perf_counter() - start))
     # an agent step of 4-player MEIO is about 4 cards played (its own and three
     # opponents'), plus a split every 14 steps
-    rows.append(("core alone: random rounds, 4 cards = 1 agent step", cards / 4,
-                 f"{cards:,.0f} cards/s"))
-    hearts_rate = hearts or 0.0
-    print("| environment | agent steps/s | x Hearts | note |")
-    print("|---|---:|---:|---|")
-    for name, rate, note in rows:
-        ratio = f"{rate / hearts_rate:.1f}x" if hearts_rate else "-"
-        print(f"| {name} | {rate:,.0f} | {ratio} | {note} |")
+    rows.append(("core alone: random rounds, 4 cards = 1 agent step",
+                 (cards[0] / 4, cards[1] / 4), f"{cards[0]:,.0f} cards/s CPU"))
+    hearts_cpu = hearts[0] if hearts else 0.0
+    print("| environment | agent steps/s (CPU) | x Hearts | steps/s (wall) | note |")
+    print("|---|---:|---:|---:|---|")
+    for name, (cpu, wall), note in rows:
+        ratio = f"{cpu / hearts_cpu:.1f}x" if hearts_cpu else "-"
+        print(f"| {name} | {cpu:,.0f} | {ratio} | {wall:,.0f} | {note} |")
 
 
 if __name__ == "__main__":

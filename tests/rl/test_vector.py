@@ -94,3 +94,28 @@ def test_same_seed_same_games() -> None:
         assert np.array_equal(ra, rb) and np.array_equal(a.observations, b.observations)
         total += ra
     assert (total <= 0).all() and total.sum() < 0
+
+
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_many_envs_step_as_each_alone(opponents: str) -> None:
+    """The step's scratch is shared by all environments: env ``i`` of a batch must
+    play exactly as ``VectorEnv(num_envs=1, seed=seed + i)``, bit for bit."""
+    n = 12
+    batch = VectorEnv(num_envs=n, players=5, opponents=opponents, seed=4, seat=2)
+    alone = [VectorEnv(num_envs=1, players=5, opponents=opponents, seed=4 + i, seat=2)
+             for i in range(n)]
+    batch.reset()
+    for env in alone:
+        env.reset()
+    ends = 0
+    for _ in range(150):
+        actions = batch.sample_actions(seed=9)
+        obs, rew, term, _, info = batch.step(actions)
+        for i, env in enumerate(alone):
+            o, r, t, _, inf = env.step(actions[i : i + 1])
+            assert np.array_equal(o[0], obs[i]) and np.array_equal(
+                inf["action_mask"][0], info["action_mask"][i]
+            )
+            assert (r[0], t[0]) == (rew[i], term[i])
+        ends += int(term.sum())
+    assert ends > 0
