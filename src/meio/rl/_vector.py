@@ -534,9 +534,13 @@ def below(rng: np.ndarray, n: int) -> int:
 
 
 @_runtime_free
-def sample_legal(metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+def sample_legal(
+    metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.ndarray, found: np.ndarray
+) -> None:
     """A uniformly random legal flat action for each environment, reading only the
-    mask region its kind says is set (a baseline agent, and the benchmark's)."""
+    mask region its kind says is set (a baseline agent, and the benchmark's).
+    ``found`` is int64 scratch of at least 83 entries: the legal actions of one env,
+    gathered without a branch, of which the draw takes one."""
     for i in range(masks.shape[0]):
         kind = metas[i, M_MASK_KIND]
         if kind == 2:
@@ -546,12 +550,6 @@ def sample_legal(metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.
         hi = S.PACK_BASE if kind == 1 else S.NUM_ACTIONS
         n = 0
         for a in range(lo, hi):
-            if masks[i, a]:
-                n += 1
-        k = np.int64(K._below(rng, n))
-        for a in range(lo, hi):
-            if masks[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+            found[n] = a
+            n += int(masks[i, a])
+        out[i] = found[np.int64(K._below(rng, n))]

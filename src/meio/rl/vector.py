@@ -121,6 +121,7 @@ class VectorEnv:
         self._rng = np.zeros(1, dtype=np.uint64)
         self._scores = np.zeros(5, dtype=np.int32)
         self._work = np.zeros(V.WORK_LEN, dtype=np.int32)
+        self._found = np.zeros(S.PACK_BASE, dtype=np.int64)  # scratch of sample_actions
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.masks}
@@ -175,7 +176,7 @@ class VectorEnv:
             self._sample_rng = np.zeros(1, dtype=np.uint64)
             K.seed_stream(self._sample_rng, int(seed), 1 << 40, 1)
         out = np.zeros(self.num_envs, dtype=np.int64)
-        V.sample_legal(self._metas, self.masks, self._sample_rng, out)
+        V.sample_legal(self._metas, self.masks, self._sample_rng, out, self._found)
         return out
 
     def episodes(self) -> npt.NDArray[np.int32]:
