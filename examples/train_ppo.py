@@ -1,86 +1,22 @@
 """Train a small MEIO policy with PPO on the compiled VectorEnv (CPU, PyTorch).
 
-The agent plays seat 0 of 4-player MEIO matches against compiled opponents and
-learns to keep its |H - V| low (reward: minus its round score). It splits with
-six sequential picks (``split_mode="sequential"``), so the policy has 96 outputs:
-the 83 play, declare and pile actions and the 13 picks; illegal ones are masked.
+The trainer lives in :mod:`meio.rl.train`; ``meio train`` runs it too. This script
+keeps every knob of it on the command line:
 
     pip install 'meio[rl]'
     nice python examples/train_ppo.py --minutes 25 --out src/meio/rl/policies/ppo-4p.npz
 
-The policy is saved as a small ``.npz`` of float16 weights that
-``make_bot("learned:PATH")`` plays with NumPy alone (no PyTorch needed to play).
-A CSV of the learning curve goes next to it, and ``--plot`` draws it.
+The policy is saved as a small ``.npz`` that ``make_bot("learned:PATH")`` plays
+with NumPy alone (no PyTorch needed to play). A CSV of the learning curve goes
+next to it, and ``--plot`` draws it.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import time
 from pathlib import Path
 
-import numpy as np
-import torch
-from torch import nn
-
-from meio.engine import MatchConfig
-from meio.rl import VectorEnv
-from meio.rl.learned import LOCAL_ACTIONS, save_policy
-from meio.rl.observation import OBS_SIZE
-from meio.sim.batch import simulate
-
-N_LOCAL = len(LOCAL_ACTIONS)
-
-
-class Policy(nn.Module):
-    """A two-layer MLP trunk with a policy head (96 logits) and a value head."""
-
-    def __init__(self, hidden: int) -> None:
-        super().__init__()
-        self.l1 = nn.Linear(OBS_SIZE, hidden)
-        self.l2 = nn.Linear(hidden, hidden)
-        self.pi = nn.Linear(hidden, N_LOCAL)
-        self.v = nn.Linear(hidden, 1)
-        nn.init.orthogonal_(self.pi.weight, 0.01)
-        nn.init.zeros_(self.pi.bias)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = torch.relu(self.l2(torch.relu(self.l1(x))))
-        return self.pi(h), self.v(h).squeeze(-1)
-
-    def weights(self) -> dict[str, np.ndarray]:
-        return {
-            name: p.detach().numpy().astype(np.float32)
-            for name, p in (
-                ("w1", self.l1.weight.T), ("b1", self.l1.bias), ("w2", self.l2.weight.T),
-                ("b2", self.l2.bias), ("w3", self.pi.weight.T), ("b3", self.pi.bias),
-            )
-        }
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    return logits.masked_fill(~mask, -1e9)
-
-
-def reference_scores(players: int, matches: int) -> dict[str, float]:
-    """Mean total score of a seat per match: the compiled heuristic at a table of
-    compiled heuristics, and a random agent against compiled heuristics."""
-    out = {}
-    res = simulate(MatchConfig(players=players), matches, seed=99, policy="heuristic")
-    out["heuristic"] = float(res.totals[:, 0].mean())
-    venv = VectorEnv(num_envs=64, players=players, opponents="heuristic", seed=12345)
-    venv.reset()
-    returns: list[float] = []
-    acc = np.zeros(64)
-    while len(returns) < matches:
-        _, r, term, _, _ = venv.step(venv.sample_actions(seed=5))
-        acc += r
-        for i in np.flatnonzero(term):
-            returns.append(-acc[i])
-            acc[i] = 0.0
-    out["random"] = float(np.mean(returns))
-    return out
+from meio.rl.train import train
 
 
 def main() -> None:
@@ -100,139 +36,14 @@ def main() -> None:
     ap.add_argument("--plot", type=Path, default=None, help="draw the curve to this PNG")
     ap.add_argument("--reference-matches", type=int, default=2000,
                     help="matches played for the random and heuristic reference lines")
-    args = ap.parse_args()
-
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    n, horizon = args.envs, args.horizon
-    venv = VectorEnv(num_envs=n, players=args.players, opponents=args.opponents,
-                     seed=args.seed * 1_000_003, split_mode="sequential")
-    net = Policy(args.hidden)
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
-    local = np.array(LOCAL_ACTIONS)
-    gamma, lam, clip = 0.997, 0.95, 0.2
-    epochs, minibatch = args.epochs, args.minibatch
-
-    obs_buf = torch.zeros(horizon, n, OBS_SIZE)
-    mask_buf = torch.zeros(horizon, n, N_LOCAL, dtype=torch.bool)
-    act_buf = torch.zeros(horizon, n, dtype=torch.long)
-    logp_buf = torch.zeros(horizon, n)
-    val_buf = torch.zeros(horizon, n)
-    rew_buf = torch.zeros(horizon, n)
-    done_buf = torch.zeros(horizon, n)
-
-    obs, info = venv.reset()
-    episode_return = np.zeros(n)
-    finished: list[float] = []
-    curve: list[tuple[int, float, float]] = []
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + 60.0 * args.minutes
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    log_path = args.out.with_suffix(".csv")
-    while time.perf_counter() < deadline:
-        for t in range(horizon):
-            o = torch.from_numpy(obs.copy())
-            m = torch.from_numpy(info["action_mask"][:, local].copy())
-            with torch.no_grad():
-                logits, value = net(o)
-                dist = torch.distributions.Categorical(logits=masked_logits(logits, m))
-                a = dist.sample()
-            obs_buf[t], mask_buf[t], act_buf[t] = o, m, a
-            logp_buf[t], val_buf[t] = dist.log_prob(a), value
-            obs, reward, term, _, info = venv.step(local[a.numpy()])
-            rew_buf[t] = torch.from_numpy(reward.copy())
-            done_buf[t] = torch.from_numpy(term.astype(np.float32))
-            episode_return += reward
-            for i in np.flatnonzero(term):
-                finished.append(-episode_return[i])
-                episode_return[i] = 0.0
-        steps += n * horizon
-        with torch.no_grad():
-            _, next_value = net(torch.from_numpy(obs.copy()))
-        adv = torch.zeros(horizon, n)
-        last = torch.zeros(n)
-        for t in reversed(range(horizon)):
-            nv = next_value if t == horizon - 1 else val_buf[t + 1]
-            nonterminal = 1.0 - done_buf[t]
-            delta = rew_buf[t] + gamma * nv * nonterminal - val_buf[t]
-            last = delta + gamma * lam * nonterminal * last
-            adv[t] = last
-        ret = adv + val_buf
-        b_obs, b_mask = obs_buf.reshape(-1, OBS_SIZE), mask_buf.reshape(-1, N_LOCAL)
-        b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
-        b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
-        b_adv = (b_adv - b_adv.mean()) / (b_adv.std() + 1e-8)
-        for _ in range(epochs):
-            perm = torch.randperm(b_obs.shape[0])
-            for k in range(0, b_obs.shape[0], minibatch):
-                idx = perm[k : k + minibatch]
-                logits, value = net(b_obs[idx])
-                dist = torch.distributions.Categorical(
-                    logits=masked_logits(logits, b_mask[idx])
-                )
-                ratio = torch.exp(dist.log_prob(b_act[idx]) - b_logp[idx])
-                pg = -torch.min(ratio * b_adv[idx],
-                                torch.clamp(ratio, 1 - clip, 1 + clip) * b_adv[idx]).mean()
-                vloss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
-                loss = pg + 0.5 * vloss - 0.01 * dist.entropy().mean()
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-                opt.step()
-        if finished:
-            recent = float(np.mean(finished[-200:]))
-            elapsed = time.perf_counter() - start
-            curve.append((steps, elapsed, recent))
-            print(f"{elapsed:7.0f}s {steps:>10,} steps  mean match score (last 200) {recent:.3f}",
-                  flush=True)
-            if len(curve) % 20 == 0:
-                save_policy(args.out, net.weights(), players=args.players)
-    save_policy(args.out, net.weights(), players=args.players)
-    refs = reference_scores(args.players, args.reference_matches)
-    with log_path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["steps", "seconds", "mean_match_score"])
-        w.writerows(curve)
-        w.writerow([])
-        w.writerow(["reference", "random_agent", refs["random"]])
-        w.writerow(["reference", "heuristic_agent", refs["heuristic"]])
-    print(f"saved {args.out} and {log_path}; references {refs}")
-    if args.plot is not None:
-        plot_curve(log_path, args.plot)
-
-
-def plot_curve(log_path: Path, png: Path) -> None:
-    """Draw the learning curve of a training CSV, with the reference lines."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    steps, scores, refs = [], [], {}
-    with log_path.open() as f:
-        for row in csv.reader(f):
-            if not row or row[0] == "steps":
-                continue
-            if row[0] == "reference":
-                refs[row[1]] = float(row[2])
-            else:
-                steps.append(int(row[0]))
-                scores.append(float(row[2]))
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(np.array(steps) / 1e6, scores, label="PPO agent (mean of last 200 matches)")
-    styles = {"random_agent": ("random agent", "tab:red"),
-              "heuristic_agent": ("compiled heuristic", "tab:green")}
-    for key, (label, color) in styles.items():
-        if key in refs:
-            ax.axhline(refs[key], linestyle="--", color=color, label=label)
-    ax.set_xlabel("agent steps (millions)")
-    ax.set_ylabel("total score per match (lower is better)")
-    ax.set_title("PPO on VectorEnv, 4-player MEIO vs compiled heuristics")
-    ax.legend()
-    fig.tight_layout()
-    png.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png, dpi=110)
+    a = ap.parse_args()
+    train(
+        a.out, minutes=a.minutes, envs=a.envs, horizon=a.horizon, players=a.players,
+        opponents=a.opponents, hidden=a.hidden, lr=a.lr, epochs=a.epochs,
+        minibatch=a.minibatch, seed=a.seed, threads=a.threads,
+        reference_matches=a.reference_matches, plot=a.plot,
+        log=lambda line: print(line, flush=True),
+    )
 
 
 if __name__ == "__main__":

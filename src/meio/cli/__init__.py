@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "meio.cli.bots",
     "meio.cli.sim",
     "meio.cli.analyze",
+    "meio.cli.train",
 )
 
 for _module in COMMAND_MODULES:
