@@ -76,11 +76,12 @@ def _runtime_free(fn: _F) -> _F:
     """Compile ``fn`` (cached) without numba's runtime: it may not allocate."""
     return cast(_F, njit(cache=True, **_NO_RUNTIME)(fn))
 
+
 WORK_LEN = 135  # int32 scratch of a deal: the shuffled deck, each card's seat, hand fills
 
-# The core's own play rules, compiled again to be inlined into the step: a call
-# that passes arrays costs numba reference counting (atomic) on each of them, and
-# on every card that was a third of a step. Same source, so no rule is copied.
+# The core's own rules, compiled again to be inlined into the step, where a call
+# (and, with numba's runtime, the reference counting of its array arguments) would
+# cost as much as the rule on every card. Same source: no rule is copied.
 _legal_actions = njit(inline="always")(K.legal_actions.py_func)
 _apply_action = njit(inline="always")(K.apply_action.py_func)
 _random_split = njit(inline="always")(K._random_split.py_func)
@@ -89,7 +90,7 @@ _core_start_round = njit(inline="always")(K.start_round.py_func)
 
 @njit(cache=True, inline="always")
 def _rel(seat: int, me: int, players: int) -> int:
-    r = seat - me  # no modulo: an integer division costs more than the rest of a step's seat maths
+    r = seat - me  # no modulo: it is an integer division, on every card
     return r + players if r < 0 else r
 
 
