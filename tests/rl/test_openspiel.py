@@ -78,3 +78,22 @@ def test_tensors_and_parameters() -> None:
     assert "1:pack:" not in key and "2:pack:" not in key
     with pytest.raises(Exception, match="partnership"):
         pyspiel.load_game("meio", {"players": 3, "partnership": True})
+
+
+def test_evaluate_bots_plays_meio_with_openspiel_bots_and_the_ismcts_limit_is_openspiels(
+        ) -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = pyspiel.load_game("meio", {"players": 3, "one_round": True})
+    bots = [pyspiel.make_uniform_random_bot(seat, seat + 1) for seat in range(3)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots,
+                                          np.random.RandomState(3))
+    # minus each seat's round score: |H - V| with at most 13 tricks
+    assert len(returns) == 3 and all(-13 <= r <= 0 and r == int(r) for r in returns)
+    # the Python ISMCTSBot lacks restart_at for every game, not only for this one
+    kuhn = pyspiel.load_game("kuhn_poker")
+    rollouts = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(kuhn, rollouts, 2.0, 4, random_state=np.random.RandomState(1))
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        evaluate_bots.evaluate_bots(kuhn.new_initial_state(), [bot, bot],
+                                    np.random.RandomState(1))
