@@ -35,6 +35,8 @@ decide.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -43,13 +45,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.features import Seen
-from meio.bots.policy import PackRanking, play_costs, rank_packs
+from meio.bots.features import SIDE_SUIT_SAFETY, TRUMP_RISK, Seen, beaters, values_for
+from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, rank_packs
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.tricks import pile_for, value_table
 
 F64 = npt.NDArray[np.float64]
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +193,7 @@ class Reader:
         ]
         self._play_cache: dict[tuple[int, ...], float] = {}
         self._split_cache: dict[int, tuple[PackRanking, F64]] = {}
+        self._arrays: tuple[I64, I64, I64, I64, I64, I64, I64, I64, I64, U64] | None = None
 
     @property
     def has_evidence(self) -> bool:
@@ -204,6 +210,62 @@ class Reader:
             if total == -math.inf:
                 break
         return total
+
+    def log_likelihoods(self, worlds: Sequence[State]) -> F64:
+        """:meth:`log_likelihood` of every world, computed by the compiled kernel
+        (:mod:`meio.bots._likelihood`) in one call: the same numbers up to rounding."""
+        from meio.bots._likelihood import log_likelihoods
+
+        cfg = self.view.config
+        n = cfg.players
+        deal = np.zeros((len(worlds), n, 2), dtype=np.uint64)
+        packs = np.zeros((len(worlds), n, 2), dtype=np.uint64)
+        deck = np.zeros((len(worlds), 2), dtype=np.uint64)
+        for w, world in enumerate(worlds):
+            for j in range(n):
+                deal[w, j] = _words(world.deal[j])
+                packs[w, j] = _words(world.packs[j])
+            deck[w] = _words(world.config.deck)
+        t = _kernel_tables(cfg.edition)
+        m = self.model
+        public = cfg.deck if cfg.specials_known else cfg.deck | C.mask_of(C.SPECIALS)
+        pub_lo, pub_hi = _words(public)
+        ev = self._evidence()
+        result: F64 = log_likelihoods(
+            n, cfg.partnership, cfg.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
+            t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
+            m.play_temperature, m.split_temperature, m.noise,
+            np.array(self._split_seats, dtype=np.int64), np.uint64(pub_lo), np.uint64(pub_hi),
+            t.combos, t.combo_bits, *ev, deal, packs, deck,
+        )
+        return result
+
+    def _evidence(self) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64, I64, U64]:
+        """The decisions as the kernel's arrays (built once per reader)."""
+        if self._arrays is None:
+            ds = self.decisions
+            k = len(ds)
+            n = self.view.config.players
+            seat = np.array([d.seat for d in ds], dtype=np.int64)
+            half = np.array([d.half for d in ds], dtype=np.int64)
+            ntrick = np.array([len(d.current_trick) for d in ds], dtype=np.int64)
+            t_seats = np.zeros((k, 5), dtype=np.int64)
+            t_cards = np.zeros((k, 5), dtype=np.int64)
+            piles = np.zeros((k, n, 2), dtype=np.int64)
+            sizes = np.zeros((k, n), dtype=np.int64)
+            played = np.zeros((k, 2), dtype=np.uint64)
+            for i, d in enumerate(ds):
+                for p, (s, c) in enumerate(d.current_trick):
+                    t_seats[i, p] = s
+                    t_cards[i, p] = c
+                piles[i] = d.piles
+                sizes[i] = d.hand_sizes
+                played[i] = _words(d.played_before)
+            led = np.array([d.led_suit for d in ds], dtype=np.int64)
+            action = np.array([d.action for d in ds], dtype=np.int64)
+            self._arrays = (seat, half, ntrick, t_seats, t_cards, led, action, piles, sizes,
+                            played)
+        return self._arrays
 
     def _split_term(self, deal: int, pack: int) -> float:
         cached = self._split_cache.get(deal)
@@ -256,6 +318,64 @@ class Reader:
             result = _log_mix(logit, legal.index(d.action), m.play_temperature, m.noise)
         self._play_cache[key] = result
         return result
+
+
+# -- the compiled kernel's tables --------------------------------------------------------
+_LOW64 = (1 << 64) - 1
+
+
+def _words(mask: int) -> tuple[int, int]:
+    """A card set as the kernel's two words: cards 0..63, then card 64."""
+    return mask & _LOW64, mask >> 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    suit_of: I64
+    fval: I64
+    tval: I64
+    pile: I64
+    cc_fixed: F64
+    cc_base: F64
+    cc_sure: U64
+    cc_trump: U64
+    combos: I64
+    combo_bits: I64
+
+
+@functools.cache
+def _kernel_tables(edition: str) -> _Tables:
+    """The heuristic's card tables for one edition, taken from the Python heuristic
+    (:func:`~meio.bots.features.card_chance` and :func:`~meio.bots.features.beaters`)."""
+    suit_of = np.array([C.card_suit(c) for c in range(C.NUM_CARDS)], dtype=np.int64)
+    fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
+    tval = np.array([value_table(edition, h) for h in (1, 2)], dtype=np.int64)
+    pile = np.array([[pile_for(c, h) for c in range(C.NUM_CARDS)] for h in (1, 2)],
+                    dtype=np.int64)
+    cc_fixed = np.full((2, C.NUM_CARDS), -1.0)
+    cc_base = np.ones((2, C.NUM_CARDS))
+    cc_sure = np.zeros((2, C.NUM_CARDS, 2), dtype=np.uint64)
+    cc_trump = np.zeros((2, C.NUM_CARDS, 2), dtype=np.uint64)
+    for h in (1, 2):
+        for card in range(C.NUM_CARDS):
+            v2 = int(fval[h - 1, card])
+            suit = C.card_suit(card)
+            led = C.HEARTS if suit < 0 else suit
+            if card == C.PLUS_HALF:
+                cc_fixed[h - 1, card] = 0.35
+            elif card == C.MINUS_TWO_H:
+                cc_fixed[h - 1, card] = 0.05
+            elif suit < 0 and v2 < 2:
+                cc_fixed[h - 1, card] = 0.0
+            else:
+                sure, trumps = beaters(card, led, v2, edition, h)
+                cc_base[h - 1, card] = 1.0 if led == C.HEARTS else SIDE_SUIT_SAFETY
+                cc_sure[h - 1, card] = _words(sure)
+                cc_trump[h - 1, card] = _words(trumps)
+    combos = np.array(list(itertools.combinations(range(13), 6)), dtype=np.int64)
+    combo_bits = np.array([sum(1 << i for i in row) for row in combos], dtype=np.int64)
+    return _Tables(suit_of, fval, tval, pile, cc_fixed, cc_base, cc_sure, cc_trump, combos,
+                   combo_bits)
 
 
 # -- weights and resampling ---------------------------------------------------------------
@@ -311,8 +431,7 @@ def world_weights(view: View, worlds: Sequence[State],
     reader = Reader(view, model)
     if not reader.has_evidence:
         return np.full(len(worlds), 1.0 / len(worlds))
-    log_w = np.array([reader.log_likelihood(w) for w in worlds])
-    return temper(log_w, model.min_ess)
+    return temper(reader.log_likelihoods(worlds), model.min_ess)
 
 
 def infer_worlds(view: View, count: int, pool: int, rng: random.Random,
@@ -325,8 +444,8 @@ def infer_worlds(view: View, count: int, pool: int, rng: random.Random,
     if not reader.has_evidence:
         return [sample_world(view, rng) for _ in range(count)]
     candidates = [sample_world(view, rng) for _ in range(pool)]
-    log_w = np.array([reader.log_likelihood(w) for w in candidates])
-    return resample(candidates, temper(log_w, model.min_ess), count, rng)
+    return resample(candidates, temper(reader.log_likelihoods(candidates), model.min_ess),
+                    count, rng)
 
 
 # -- the split model ----------------------------------------------------------------------
