@@ -6,6 +6,7 @@ import math
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from meio.bots import bot_turn, make_bot
@@ -107,3 +108,30 @@ def test_compiled_likelihoods_follow_the_split_evidence() -> None:
         assert value == pytest.approx(reader.log_likelihood(world), rel=1e-9, abs=1e-9)
     assert all(b >= a - 1e-9 for a, b in zip(before, after, strict=True))
     assert sum(b > a + 1.0 for a, b in zip(before, after, strict=True)) >= 6
+
+
+@pytest.mark.parametrize("options", CONFIGS)
+def test_compiled_pack_costs_equal_the_heuristic_ranking(options: dict[str, Any]) -> None:
+    from meio.bots._likelihood import pack_logits_of
+    from meio.bots.features import TRUMP_RISK
+    from meio.bots.inference import _kernel_tables, _words, sample_packs
+    from meio.bots.policy import _PARTNER_VAR_PER_CARD, rank_packs
+
+    state = State.new(MatchConfig(seed=2, **options))
+    public = state.view(0).config
+    t = _kernel_tables(public.edition)
+    deck = public.deck if public.specials_known else public.deck | C.mask_of(C.SPECIALS)
+    lo, hi = _words(deck)
+    deals = np.array([_words(d) for d in state.deal], dtype=np.uint64)
+    z = pack_logits_of(public.players, public.partnership, deals, np.uint64(lo),
+                       np.uint64(hi), t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                       TRUMP_RISK, _PARTNER_VAR_PER_CARD, 1.0)
+    for j, dealt in enumerate(state.deal):
+        ranking = rank_packs(dealt, public)
+        assert np.allclose(-z[j], ranking.cost, rtol=1e-12, atol=1e-12)
+        # drawn packs follow the model: the likeliest packs come up most
+        sharp = OpponentModel(split_temperature=1e-4, noise=1e-6)
+        drawn = sample_packs([dealt] * 20, public, random.Random(j), sharp)
+        best = ranking.best(1)[0]
+        assert all(ranking.cost[ranking.index_of(p)] <= ranking.cost[best] + 2e-3
+                   for p in drawn)

@@ -385,13 +385,14 @@ def _log_mix(z: np.ndarray, n: int, index: int, noise: float) -> float:
 
 
 @njit(cache=True)
-def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
-               pack_lo: np.uint64, pack_hi: np.uint64, pub_lo: np.uint64, pub_hi: np.uint64,
-               combos: np.ndarray, combo_bits: np.ndarray, pile: np.ndarray,
-               cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
-               cc_trump: np.ndarray, trump_risk: float, partner_var: float,
-               temperature: float, noise: float, z: np.ndarray) -> float:
-    """log P(pack | the 13 dealt cards) under the split model (``rank_packs``)."""
+def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
+                pub_lo: np.uint64, pub_hi: np.uint64, pile: np.ndarray,
+                cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+                cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+                temperature: float, z: np.ndarray) -> None:
+    """``z[r] = -cost / temperature`` of every pack ``r`` of a 13-card deal, ``cost``
+    being ``rank_packs``' expected ``|H - V|``, rows in ``itertools.combinations``
+    order of the positions of the deal's cards (lowest card first)."""
     u_lo = pub_lo & ~deal_lo
     u_hi = pub_hi & ~deal_hi
     u = _pc(u_lo) + _pc(u_hi)
@@ -401,7 +402,6 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
     delta_v = np.zeros(13)
     keep_d = 0.0
     keep_v = 0.0
-    chosen = 0
     i = 0
     for c in range(65):
         if not _has(deal_lo, deal_hi, c):
@@ -418,10 +418,63 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
         keep_v += p1 * (1.0 - p1)
         delta_d[i] = d2 - d1
         delta_v[i] = p2 * (1.0 - p2) - p1 * (1.0 - p1)
-        if _has(pack_lo, pack_hi, c):
-            chosen |= 1 << i
         i += 1
-    rows = combos.shape[0]
+    extra = 13 * partner_var if partnership else 0.0
+    # the sums of D and of its variance built up one position at a time
+    r = 0
+    for a in range(8):
+        m1 = keep_d + delta_d[a]
+        v1 = keep_v + delta_v[a]
+        for b in range(a + 1, 9):
+            m2 = m1 + delta_d[b]
+            v2 = v1 + delta_v[b]
+            for c in range(b + 1, 10):
+                m3 = m2 + delta_d[c]
+                v3 = v2 + delta_v[c]
+                for d in range(c + 1, 11):
+                    m4 = m3 + delta_d[d]
+                    v4 = v3 + delta_v[d]
+                    for e in range(d + 1, 12):
+                        m5 = m4 + delta_d[e]
+                        v5 = v4 + delta_v[e]
+                        for f in range(e + 1, 13):
+                            mean = m5 + delta_d[f]
+                            var = v5 + delta_v[f] + extra
+                            s = math.sqrt(max(var, 0.05))
+                            z[r] = -_normal_expected_abs(mean, s) / temperature
+                            r += 1
+
+
+@njit(cache=True)
+def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: np.uint64,
+                   pub_hi: np.uint64, pile: np.ndarray, cc_fixed: np.ndarray,
+                   cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
+                   trump_risk: float, partner_var: float, temperature: float) -> np.ndarray:
+    """:func:`pack_logits` of every deal ``deals[k]`` (two words), as rows."""
+    out = np.zeros((deals.shape[0], 1716))
+    for k in range(deals.shape[0]):
+        pack_logits(players, partnership, deals[k, 0], deals[k, 1], pub_lo, pub_hi, pile,
+                    cc_fixed, cc_base, cc_sure, cc_trump, trump_risk, partner_var,
+                    temperature, out[k])
+    return out
+
+
+@njit(cache=True)
+def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
+               pack_lo: np.uint64, pack_hi: np.uint64, pub_lo: np.uint64, pub_hi: np.uint64,
+               combo_bits: np.ndarray, pile: np.ndarray,
+               cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+               cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+               temperature: float, noise: float, z: np.ndarray) -> float:
+    """log P(pack | the 13 dealt cards) under the split model (``rank_packs``)."""
+    chosen = 0
+    i = 0
+    for c in range(65):
+        if _has(deal_lo, deal_hi, c):
+            if _has(pack_lo, pack_hi, c):
+                chosen |= 1 << i
+            i += 1
+    rows = combo_bits.shape[0]
     index = -1
     for r in range(rows):
         if combo_bits[r] == chosen:
@@ -429,15 +482,8 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
             break
     if index < 0:
         return -math.inf  # not a pack of this deal
-    extra = 13 * partner_var if partnership else 0.0
-    for r in range(rows):
-        mean = keep_d
-        var = keep_v
-        for k in range(6):
-            mean += delta_d[combos[r, k]]
-            var += delta_v[combos[r, k]]
-        var += extra
-        z[r] = -_normal_expected_abs(mean, math.sqrt(max(var, 0.05))) / temperature
+    pack_logits(players, partnership, deal_lo, deal_hi, pub_lo, pub_hi, pile, cc_fixed,
+                cc_base, cc_sure, cc_trump, trump_risk, partner_var, temperature, z)
     return _log_mix(z, rows, index, noise)
 
 
@@ -449,7 +495,7 @@ def log_likelihoods(
     trump_risk: float, partner_var: float,
     play_temperature: float, split_temperature: float, noise: float,
     split_seats: np.ndarray, pub_lo: np.uint64, pub_hi: np.uint64,
-    combos: np.ndarray, combo_bits: np.ndarray,
+    combo_bits: np.ndarray,
     d_seat: np.ndarray, d_half: np.ndarray, d_ntrick: np.ndarray, d_trick_seats: np.ndarray,
     d_trick_cards: np.ndarray, d_led: np.ndarray, d_action: np.ndarray, d_piles: np.ndarray,
     d_sizes: np.ndarray, d_played: np.ndarray,
@@ -462,7 +508,7 @@ def log_likelihoods(
     Decision`), ``d_played[d]`` the cards played before decision ``d``."""
     n_worlds = deal.shape[0]
     out = np.zeros(n_worlds)
-    z = np.zeros(max(combos.shape[0], 32))
+    z = np.zeros(max(combo_bits.shape[0], 32))
     legal = np.zeros(32, dtype=np.int64)
     costs = np.zeros(32)
     for w in range(n_worlds):
@@ -470,7 +516,7 @@ def log_likelihoods(
         for i in range(split_seats.shape[0]):
             j = split_seats[i]
             total += split_term(players, partnership, deal[w, j, 0], deal[w, j, 1],
-                                packs[w, j, 0], packs[w, j, 1], pub_lo, pub_hi, combos,
+                                packs[w, j, 0], packs[w, j, 1], pub_lo, pub_hi,
                                 combo_bits, pile, cc_fixed, cc_base, cc_sure, cc_trump,
                                 trump_risk, partner_var, split_temperature, noise, z)
         for d in range(d_seat.shape[0]):

@@ -55,6 +55,7 @@ from meio.engine.tricks import pile_for, value_table
 F64 = npt.NDArray[np.float64]
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +215,7 @@ class Reader:
     def log_likelihoods(self, worlds: Sequence[State]) -> F64:
         """:meth:`log_likelihood` of every world, computed by the compiled kernel
         (:mod:`meio.bots._likelihood`) in one call: the same numbers up to rounding."""
-        from meio.bots._likelihood import log_likelihoods
-
-        cfg = self.view.config
-        n = cfg.players
+        n = self.view.config.players
         deal = np.zeros((len(worlds), n, 2), dtype=np.uint64)
         packs = np.zeros((len(worlds), n, 2), dtype=np.uint64)
         deck = np.zeros((len(worlds), 2), dtype=np.uint64)
@@ -226,6 +224,16 @@ class Reader:
                 deal[w, j] = _words(world.deal[j])
                 packs[w, j] = _words(world.packs[j])
             deck[w] = _words(world.config.deck)
+        return self.log_likelihoods_of(deal, packs, deck)
+
+    def log_likelihoods_of(self, deal: U64, packs: U64, deck: U64) -> F64:
+        """:meth:`log_likelihoods` of worlds given as card sets: ``deal[w, seat]``,
+        ``packs[w, seat]`` and ``deck[w]``, each two ``uint64`` words (cards 0..63,
+        card 64), as :class:`~meio.bots.pool.WorldPool` holds them."""
+        from meio.bots._likelihood import log_likelihoods
+
+        cfg = self.view.config
+        n = cfg.players
         t = _kernel_tables(cfg.edition)
         m = self.model
         public = cfg.deck if cfg.specials_known else cfg.deck | C.mask_of(C.SPECIALS)
@@ -236,7 +244,7 @@ class Reader:
             t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
             m.play_temperature, m.split_temperature, m.noise,
             np.array(self._split_seats, dtype=np.int64), np.uint64(pub_lo), np.uint64(pub_hi),
-            t.combos, t.combo_bits, *ev, deal, packs, deck,
+            t.combo_bits, *ev, deal, packs, deck,
         )
         return result
 
@@ -414,15 +422,22 @@ def temper(log_weights: F64, min_ess: float) -> F64:
     return normalised
 
 
-def resample(worlds: Sequence[State], weights: F64, count: int,
-             rng: random.Random) -> list[State]:
-    """``count`` worlds drawn by systematic resampling (low variance, deterministic
-    given ``rng``); a world drawn twice is the same object twice."""
+def resample_indices(weights: F64, count: int, rng: random.Random) -> I64:
+    """``count`` indices drawn by systematic resampling from normalised ``weights``
+    (low variance, deterministic given ``rng``)."""
     cumulative = np.cumsum(weights)
     cumulative[-1] = 1.0
     start = rng.random() / count
     picks = np.searchsorted(cumulative, start + np.arange(count) / count, side="right")
-    return [worlds[min(int(i), len(worlds) - 1)] for i in picks]
+    result: I64 = np.minimum(picks, len(weights) - 1).astype(np.int64)
+    return result
+
+
+def resample(worlds: Sequence[State], weights: F64, count: int,
+             rng: random.Random) -> list[State]:
+    """``count`` worlds drawn by systematic resampling (low variance, deterministic
+    given ``rng``); a world drawn twice is the same object twice."""
+    return [worlds[int(i)] for i in resample_indices(weights, count, rng)]
 
 
 def world_weights(view: View, worlds: Sequence[State],
@@ -448,6 +463,27 @@ def infer_worlds(view: View, count: int, pool: int, rng: random.Random,
                     count, rng)
 
 
+def infer_positions(view: View, count: int, pool: int, rng: random.Random,
+                    model: OpponentModel = DEFAULT_MODEL) -> tuple[MatchConfig, I32]:
+    """:func:`infer_worlds` for the compiled core: ``count`` worlds drawn from a
+    :class:`~meio.bots.pool.WorldPool` of ``pool`` by their likelihood, returned as
+    core positions with the config of their deck (for
+    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials."""
+    from meio.bots.pool import WorldPool
+
+    if count < 1 or pool < 1:
+        raise ValueError(f"count and pool must be at least 1, not {count} and {pool}")
+    reader = Reader(view, model)
+    if not reader.has_evidence:
+        worlds = WorldPool(view, count, rng)
+        chosen: I64 = np.arange(count, dtype=np.int64)
+    else:
+        worlds = WorldPool(view, pool, rng)
+        log_w = reader.log_likelihoods_of(worlds.deal, worlds.packs, worlds.deck)
+        chosen = resample_indices(temper(log_w, model.min_ess), count, rng)
+    return worlds.template.config, worlds.positions(chosen)
+
+
 # -- the split model ----------------------------------------------------------------------
 def pack_probabilities(hand: int, config: MatchConfig,
                        model: OpponentModel = DEFAULT_MODEL) -> tuple[PackRanking, F64]:
@@ -463,6 +499,34 @@ def pack_probabilities(hand: int, config: MatchConfig,
 def sample_pack(hand: int, config: MatchConfig, rng: random.Random,
                 model: OpponentModel = DEFAULT_MODEL) -> int:
     """A pack (bitmask) for ``hand`` drawn from the split model."""
-    ranking, p = pack_probabilities(hand, config, model)
-    index = int(np.searchsorted(np.cumsum(p), rng.random() * float(p.sum()), side="right"))
-    return ranking.pack(min(index, len(p) - 1))
+    return sample_packs([hand], config, rng, model)[0]
+
+
+def sample_packs(hands: Sequence[int], config: MatchConfig, rng: random.Random,
+                 model: OpponentModel = DEFAULT_MODEL) -> list[int]:
+    """A pack for each of ``hands`` (13 cards each) drawn from the split model, in
+    order; the packs' probabilities are those of :func:`pack_probabilities`, computed
+    by the compiled kernel for all hands at once."""
+    from meio.bots._likelihood import pack_logits_of
+
+    if not hands:
+        return []
+    if any(h.bit_count() != 13 for h in hands):
+        raise ValueError("a split needs the 13 dealt cards of each hand")
+    t = _kernel_tables(config.edition)
+    public = config.deck if config.specials_known else config.deck | C.mask_of(C.SPECIALS)
+    lo, hi = _words(public)
+    deals = np.array([_words(h) for h in hands], dtype=np.uint64)
+    z = pack_logits_of(config.players, config.partnership, deals, np.uint64(lo),
+                       np.uint64(hi), t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                       TRUMP_RISK, _PARTNER_VAR_PER_CARD, model.split_temperature)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p = (1.0 - model.noise) * p / p.sum(axis=1, keepdims=True) + model.noise / p.shape[1]
+    cumulative = np.cumsum(p, axis=1)
+    out = []
+    for k, hand in enumerate(hands):
+        u = rng.random() * float(cumulative[k, -1])
+        index = min(int(np.searchsorted(cumulative[k], u, side="right")), p.shape[1] - 1)
+        cards = C.cards_of(hand)
+        out.append(C.mask_of(cards[int(i)] for i in t.combos[index]))
+    return out
