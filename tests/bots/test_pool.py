@@ -74,8 +74,7 @@ def test_every_pool_world_fits_the_view_and_is_its_own_core_position(
 def test_pool_worlds_are_dealt_like_sample_worlds() -> None:
     # a position with a void: the chance that a seat holds each unseen card is the
     # same in pool worlds as in sample_world's
-    view = next(v for v in _views({"players": 4}, seed=9, every=1)
-                if v.half == 1 and any(v.voids()) and v.trick_number >= 4)
+    view = _void_view()
     rng = random.Random(5)
     pool = WorldPool(view, 3000, rng)
     ours: Counter[tuple[int, int]] = Counter()
@@ -99,11 +98,48 @@ def test_pool_worlds_are_dealt_like_sample_worlds() -> None:
             assert not held.any()
 
 
-def test_rows_the_voids_keep_rejecting_come_from_sample_world(
+def _void_view() -> View:
+    """A first-half position late enough that some seat has shown voids."""
+    return next(v for v in _views({"players": 4}, seed=9, every=1)
+                if v.half == 1 and any(v.voids()) and v.trick_number >= 4)
+
+
+def _marginals(hands: list[list[int]], weights: np.ndarray) -> dict[tuple[int, int], float]:
+    out: dict[tuple[int, int], float] = Counter()
+    for seats, w in zip(hands, weights, strict=True):
+        for j, hand in enumerate(seats):
+            for c in C.cards_of(hand):
+                out[(j, c)] += float(w)
+    return out
+
+
+def test_worlds_dealt_by_voids_weigh_like_uniform_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no plain shuffle: every world is dealt slot by slot, void slots first; with its
+    # log weight the pool stands for the uniform deal sample_world draws from
+    monkeypatch.setattr(P, "_REJECTIONS", 0)
+    view = _void_view()
+    rng = random.Random(6)
+    pool = WorldPool(view, 4000, rng)
+    assert np.isfinite(pool.log_weight).all() and pool.log_weight.std() > 0
+    for state in _states(pool, pool.positions(range(5))):
+        assert state.view(view.seat) == view
+    w = np.exp(pool.log_weight - pool.log_weight.max())
+    ours = _marginals([[pool.mask("hand", k, j) for j in range(4)] for k in range(4000)],
+                      w / w.sum())
+    worlds = [sample_world(view, rng) for _ in range(2000)]
+    theirs = _marginals([list(x.hands) for x in worlds], np.full(2000, 1 / 2000))
+    worst = max(abs(ours[k] - theirs[k]) for k in set(ours) | set(theirs))
+    # (all seeded: 0.029 here, where the same pool unweighted is 0.05 away)
+    assert worst < 0.04
+
+
+def test_rows_no_deal_by_voids_fits_come_from_sample_world(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(P, "_REJECTIONS", 0)
     monkeypatch.setattr(P, "_TRIES", 0)
-    view = next(v for v in _views({"players": 4}, seed=9, every=1) if any(v.voids()))
+    view = _void_view()
     pool = WorldPool(view, 6, random.Random(1))
+    assert not pool.log_weight.any()
     for state in _states(pool, pool.positions(range(6))):
         assert state.view(view.seat) == view
 

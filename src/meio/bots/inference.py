@@ -393,18 +393,25 @@ def effective_size(weights: F64) -> float:
     return total * total / float((weights * weights).sum()) if total > 0 else 0.0
 
 
-def temper(log_weights: F64, min_ess: float) -> F64:
-    """Normalised weights ``exp(a * log_weights)`` with the largest ``a`` in [0, 1]
-    whose effective sample size is at least ``min_ess`` of the pool (bisection)."""
-    lw = np.where(np.isfinite(log_weights), log_weights, -np.inf)
-    finite = np.isfinite(lw)
+def temper(log_weights: F64, min_ess: float, fixed: F64 | None = None) -> F64:
+    """Normalised weights ``exp(a * log_weights + fixed)`` with the largest ``a`` in
+    [0, 1] whose effective sample size is at least ``min_ess`` of the pool (bisection).
+
+    ``fixed`` (log weights, default 0) is left untempered: a sampling correction
+    (:attr:`~meio.bots.pool.WorldPool.log_weight`) must hold whatever the model."""
+    base = np.zeros(len(log_weights)) if fixed is None else fixed
+    finite = np.isfinite(log_weights) & np.isfinite(base)
     if not finite.any():
-        return np.full(len(lw), 1.0 / len(lw))
+        return np.full(len(log_weights), 1.0 / len(log_weights))
+    lw = np.where(finite, log_weights, 0.0)
     lw = lw - lw[finite].max()
+    fx = np.where(finite, base, 0.0)
     need = min_ess * int(finite.sum())
 
     def weights(a: float) -> F64:
-        w: F64 = np.where(finite, np.exp(a * np.where(finite, lw, 0.0)), 0.0)
+        z = a * lw + fx
+        z = z - z[finite].max()
+        w: F64 = np.where(finite, np.exp(z), 0.0)
         return w
 
     if effective_size(weights(1.0)) >= need:
@@ -474,13 +481,16 @@ def infer_positions(view: View, count: int, pool: int, rng: random.Random,
     if count < 1 or pool < 1:
         raise ValueError(f"count and pool must be at least 1, not {count} and {pool}")
     reader = Reader(view, model)
-    if not reader.has_evidence:
-        worlds = WorldPool(view, count, rng)
-        chosen: I64 = np.arange(count, dtype=np.int64)
-    else:
-        worlds = WorldPool(view, pool, rng)
+    worlds = WorldPool(view, pool if reader.has_evidence else count, rng)
+    if reader.has_evidence:
         log_w = reader.log_likelihoods_of(worlds.deal, worlds.packs, worlds.deck)
-        chosen = resample_indices(temper(log_w, model.min_ess), count, rng)
+    else:
+        log_w = np.zeros(len(worlds.log_weight))
+    if not reader.has_evidence and not worlds.log_weight.any():
+        chosen: I64 = np.arange(count, dtype=np.int64)  # uniform worlds, nothing to weigh
+    else:
+        chosen = resample_indices(temper(log_w, model.min_ess, worlds.log_weight), count,
+                                  rng)
     return worlds.template.config, worlds.positions(chosen)
 
 

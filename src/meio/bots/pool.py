@@ -14,8 +14,11 @@ seat's hand for the half in play, each unknown pack during the first half, the
 set-aside cards) are the places the unseen cards go; every other world puts the
 same cards in the same slots in another order. A slot may not hold a suit its seat
 has shown void in: the rows that break a void are dealt again (rejection, so the
-worlds are uniform over the deals that fit, as ``sample_world``'s), and the few
-rows still bad after a number of tries are drawn by ``sample_world``.
+worlds are uniform over the deals that fit, as ``sample_world``'s). When voids make
+that too unlikely (a seat void in two suits), every world is dealt slot by slot
+instead, each void slot choosing among the cards it may hold, and
+:attr:`WorldPool.log_weight` says how much each world must weigh to stand for a
+uniform deal (importance sampling; the inference that weighs the pool adds it).
 
 Only tables whose specials are known use it (with hidden specials the unseen
 cards themselves differ from world to world).
@@ -33,13 +36,26 @@ from meio.engine import cards as C
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 I32 = npt.NDArray[np.int32]
 _LOW64 = (1 << 64) - 1
+#: plain shuffles tried per world before dealing by voids; redraws of a stuck row
+_REJECTIONS = 24
 _TRIES = 24
 
 
 def _words(mask: int) -> tuple[int, int]:
     return mask & _LOW64, mask >> 64
+
+
+def _log_comb(n: I64, k: int) -> F64:
+    """``log C(n, k)`` elementwise (``n >= k``)."""
+    from math import lgamma
+
+    table = np.array([lgamma(i + 1) for i in range(66)])
+    safe = np.maximum(n, k)
+    result: F64 = table[safe] - table[k] - table[safe - k]
+    return result
 
 
 class WorldPool:
@@ -101,6 +117,8 @@ class WorldPool:
                          for j in range(n)}
         self._fixed = {(kind, j): masks[j] & ~hidden for kind, masks in sets.items()
                        for j in range(n)}
+        #: log weight of each world against a uniform deal (0 for all when uniform)
+        self.log_weight: F64 = np.zeros(count)
         gen = np.random.Generator(np.random.PCG64(rng.getrandbits(64)))
         order = self._deal(cards, slots, bounds, count, gen, rng)
         # each slot's cards as two words, for every world
@@ -122,13 +140,15 @@ class WorldPool:
 
     def _deal(self, cards: I64, slots: list[tuple[int, frozenset[int]]], bounds: I64,
               count: int, gen: np.random.Generator, rng: random.Random) -> I64:
-        """``[count, cards]``: the unseen cards in slot order, every void respected."""
+        """``[count, cards]``: the unseen cards in slot order, every void respected.
+
+        First plain shuffles, the rows that break a void dealt again (rejection:
+        uniform). When voids make that too unlikely, every row is dealt by
+        :meth:`_by_voids` instead, and ``log_weight`` corrects for it."""
         suit = np.array([C.card_suit(int(c)) for c in cards], dtype=np.int64)
         order = np.empty((count, len(cards)), dtype=np.int64)
         todo = np.arange(count)
-        for _ in range(_TRIES):
-            if not len(todo):
-                return order
+        for _ in range(_REJECTIONS):
             perm = np.argsort(gen.random((len(todo), len(cards))), axis=1)
             bad = np.zeros(len(todo), dtype=bool)
             for k, (_, voids) in enumerate(slots):
@@ -138,12 +158,70 @@ class WorldPool:
             good = todo[~bad]
             order[good] = cards[perm[~bad]]
             todo = todo[bad]
-        for row in todo:  # the voids kept rejecting: as sample_world places them
+            if not len(todo):
+                return order
+        if not len(todo):
+            return order
+        order, self.log_weight = self._by_voids(cards, suit, slots, bounds, count, gen)
+        stuck = np.flatnonzero(self.log_weight == -np.inf)
+        if len(stuck) == count:  # no sequence of draws met the voids: sample_world does
+            self.log_weight[:] = 0.0
+            stuck = np.arange(count)
+        for row in stuck:  # as sample_world places them, card by card
             world = sample_world(self.view, rng)
             holdings = {"hand": world.hands, "pack": world.packs}
             order[row] = [c for kind, j in self._places
                           for c in C.cards_of(world.aside if j < 0 else holdings[kind][j])]
         return order
+
+    @staticmethod
+    def _by_voids(cards: I64, suit: I64, slots: list[tuple[int, frozenset[int]]],
+                  bounds: I64, count: int, gen: np.random.Generator) -> tuple[I64, F64]:
+        """Every row dealt slot by slot, the slots with voids first (most voids first),
+        each taking a uniform choice of the cards it may hold among those left, the
+        other slots sharing the rest at random. Such a deal is not uniform: its chance
+        is ``1 / prod C(allowed_k, size_k)`` over the void slots, so its log weight
+        (uniform over the deals that fit, up to a constant) is ``sum log C(allowed_k,
+        size_k)``. A row that leaves a void slot too few cards is dealt again (up to
+        ``_TRIES`` times), then given weight 0 (``-inf``)."""
+        n_cards = len(cards)
+        order = np.empty((count, n_cards), dtype=np.int64)
+        log_weight = np.full(count, -np.inf)
+        constrained = sorted((k for k, (_, v) in enumerate(slots) if v),
+                             key=lambda k: -len(slots[k][1]))
+        free = [k for k in range(len(slots)) if k not in constrained]
+        todo = np.arange(count)
+        for _ in range(_TRIES):
+            rows = len(todo)
+            used = np.zeros((rows, n_cards), dtype=bool)
+            placed = np.empty((rows, n_cards), dtype=np.int64)
+            lw = np.zeros(rows)
+            ok = np.ones(rows, dtype=bool)
+            for k in constrained:
+                a, b = int(bounds[k]), int(bounds[k + 1])
+                allowed = ~used & ~np.isin(suit, list(slots[k][1]))[None, :]
+                avail = allowed.sum(axis=1)
+                ok &= avail >= b - a
+                keys = np.where(allowed, gen.random((rows, n_cards)), 2.0)
+                pick = np.argsort(keys, axis=1)[:, : b - a]
+                placed[:, a:b] = pick
+                np.put_along_axis(used, pick, True, axis=1)
+                lw += _log_comb(avail, b - a)
+            # the other slots share what is left, in a random order
+            keys = np.where(used, 2.0, gen.random((rows, n_cards)))
+            rest = np.argsort(keys, axis=1)
+            at = 0
+            for k in free:
+                a, b = int(bounds[k]), int(bounds[k + 1])
+                placed[:, a:b] = rest[:, at : at + b - a]
+                at += b - a
+            done = todo[ok]
+            order[done] = cards[placed[ok]]
+            log_weight[done] = lw[ok]
+            todo = todo[~ok]
+            if not len(todo):
+                break
+        return order, log_weight
 
     def _sets(self, kind: str, count: int) -> U64:
         n = self.view.config.players

@@ -73,7 +73,7 @@ LEVELS = {
              split_playouts=2),
     3: Level(card_worlds=200, card_playouts=8, split_candidates=30, split_worlds=300,
              split_playouts=3),
-    4: Level(card_worlds=160, card_playouts=4, split_candidates=32, split_worlds=256,
+    4: Level(card_worlds=240, card_playouts=6, split_candidates=32, split_worlds=256,
              split_playouts=2, pool=320, screen_worlds=10),
 }
 DEFAULT_LEVEL = 2
@@ -145,6 +145,8 @@ class SearchBot:
         self.budget = budget or LEVELS[level]
         self.name = name or ("search" if level == DEFAULT_LEVEL else f"search:{level}")
         self._evaluate = evaluate
+        #: the compiled core plays the worlds (so they may stay core positions)
+        self._compiled = evaluate is None
         self.policy = policy
         self.model = model
 
@@ -169,7 +171,7 @@ class SearchBot:
         options = list(legal)
         budget = self.budget
         pool = max(budget.pool, budget.card_worlds)
-        if budget.pool and self._evaluate is None and view.config.specials_known:
+        if budget.pool and self._compiled and view.config.specials_known:
             # the fast path: worlds dealt in bulk and played as core positions
             from meio.sim.rollout import evaluate_positions
 
