@@ -127,3 +127,31 @@ def test_expert_plays_under_each_table_option(options: dict[str, Any]) -> None:
             assert math.isfinite(reader.log_likelihood(sample_world(view, rng)))
         bot_turn(state, bots)
     assert sum(h + v for h, v in state.rounds[0].piles) == 13
+
+
+def test_card_worlds_are_dealt_in_bulk_even_after_a_split(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the split plays through evaluate_actions (engine states); card decisions after
+    # it must still take the pool path, which never builds a world as a State
+    import meio.bots.search as S
+
+    bot = SearchBot(4, 4, budget=SMALL)
+    positions = _positions()
+    split = positions[0].view(positions[0].current_seat())
+    bot.choose(split, split.legal_actions())
+
+    def no_states(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a card decision built its worlds as engine states")
+
+    monkeypatch.setattr(S, "infer_worlds", no_states)
+    for state in positions[1:]:
+        view = state.view(state.current_seat())
+        assert bot.choose(view, view.legal_actions()) in view.legal_actions()
+    # a bot given its own evaluator gets engine states, as that evaluator expects
+    from meio.bots.playout import evaluate_actions as python_evaluate
+
+    other = SearchBot(4, 4, budget=SMALL, evaluate=python_evaluate)
+    view = next(v for v in (s.view(s.current_seat()) for s in positions[1:])
+                if len(v.legal_actions()) > 1)
+    with pytest.raises(AssertionError, match="engine states"):
+        other.choose(view, view.legal_actions())

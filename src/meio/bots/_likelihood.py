@@ -488,14 +488,29 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
 
 
 @njit(cache=True)
+def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.ndarray,
+                pub_lo: np.uint64, pub_hi: np.uint64, combo_bits: np.ndarray,
+                pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
+                cc_sure: np.ndarray, cc_trump: np.ndarray, trump_risk: float,
+                partner_var: float, temperature: float, noise: float) -> np.ndarray:
+    """:func:`split_term` of every ``(deals[k], packs[k])`` (two words each)."""
+    out = np.zeros(deals.shape[0])
+    z = np.zeros(combo_bits.shape[0])
+    for k in range(deals.shape[0]):
+        out[k] = split_term(players, partnership, deals[k, 0], deals[k, 1], packs[k, 0],
+                            packs[k, 1], pub_lo, pub_hi, combo_bits, pile, cc_fixed,
+                            cc_base, cc_sure, cc_trump, trump_risk, partner_var,
+                            temperature, noise, z)
+    return out
+
+
+@njit(cache=True)
 def log_likelihoods(
     players: int, partnership: bool, declares: bool,
     suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,
     cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
     trump_risk: float, partner_var: float,
-    play_temperature: float, split_temperature: float, noise: float,
-    split_seats: np.ndarray, pub_lo: np.uint64, pub_hi: np.uint64,
-    combo_bits: np.ndarray,
+    play_temperature: float, noise: float, split_ll: np.ndarray,
     d_seat: np.ndarray, d_half: np.ndarray, d_ntrick: np.ndarray, d_trick_seats: np.ndarray,
     d_trick_cards: np.ndarray, d_led: np.ndarray, d_action: np.ndarray, d_piles: np.ndarray,
     d_sizes: np.ndarray, d_played: np.ndarray,
@@ -503,22 +518,18 @@ def log_likelihoods(
 ) -> np.ndarray:
     """log P(the other seats' splits and plays | world) for every world.
 
+    ``split_ll[w]`` is the log likelihood of the other seats' splits in world ``w``
+    (:func:`split_terms`, summed over seats); the plays' is added to it.
     ``deal[w, seat]``, ``packs[w, seat]`` and ``deck[w]`` are card sets (``[lo, hi]``)
     of world ``w``; ``d_*`` describe the decisions (see :class:`meio.bots.inference.
     Decision`), ``d_played[d]`` the cards played before decision ``d``."""
     n_worlds = deal.shape[0]
     out = np.zeros(n_worlds)
-    z = np.zeros(max(combo_bits.shape[0], 32))
+    z = np.zeros(32)
     legal = np.zeros(32, dtype=np.int64)
     costs = np.zeros(32)
     for w in range(n_worlds):
-        total = 0.0
-        for i in range(split_seats.shape[0]):
-            j = split_seats[i]
-            total += split_term(players, partnership, deal[w, j, 0], deal[w, j, 1],
-                                packs[w, j, 0], packs[w, j, 1], pub_lo, pub_hi,
-                                combo_bits, pile, cc_fixed, cc_base, cc_sure, cc_trump,
-                                trump_risk, partner_var, split_temperature, noise, z)
+        total = split_ll[w]
         for d in range(d_seat.shape[0]):
             if total == -math.inf:
                 break

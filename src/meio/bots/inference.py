@@ -230,7 +230,7 @@ class Reader:
         """:meth:`log_likelihoods` of worlds given as card sets: ``deal[w, seat]``,
         ``packs[w, seat]`` and ``deck[w]``, each two ``uint64`` words (cards 0..63,
         card 64), as :class:`~meio.bots.pool.WorldPool` holds them."""
-        from meio.bots._likelihood import log_likelihoods
+        from meio.bots._likelihood import log_likelihoods, split_terms
 
         cfg = self.view.config
         n = cfg.players
@@ -238,13 +238,22 @@ class Reader:
         m = self.model
         public = cfg.deck if cfg.specials_known else cfg.deck | C.mask_of(C.SPECIALS)
         pub_lo, pub_hi = _words(public)
-        ev = self._evidence()
+        split_ll = np.zeros(len(deal))
+        for j in self._split_seats:
+            # worlds often agree on a seat's deal and pack (late in a round): once each
+            key = np.concatenate([deal[:, j], packs[:, j]], axis=1)
+            unique, back = np.unique(key, axis=0, return_inverse=True)
+            terms = split_terms(
+                n, cfg.partnership, np.ascontiguousarray(unique[:, :2]),
+                np.ascontiguousarray(unique[:, 2:]), np.uint64(pub_lo), np.uint64(pub_hi),
+                t.combo_bits, t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                TRUMP_RISK, _PARTNER_VAR_PER_CARD, m.split_temperature, m.noise,
+            )
+            split_ll += terms[back.reshape(-1)]
         result: F64 = log_likelihoods(
             n, cfg.partnership, cfg.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
             t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
-            m.play_temperature, m.split_temperature, m.noise,
-            np.array(self._split_seats, dtype=np.int64), np.uint64(pub_lo), np.uint64(pub_hi),
-            t.combo_bits, *ev, deal, packs, deck,
+            m.play_temperature, m.noise, split_ll, *self._evidence(), deal, packs, deck,
         )
         return result
 

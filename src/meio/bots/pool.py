@@ -247,16 +247,22 @@ class WorldPool:
         rows = np.asarray(chosen, dtype=np.int64)
         out = np.tile(base, (len(rows), 1))
         n = self.view.config.players
-        seats = [j for j in range(n) if any(self._members[(kind, j)]
-                                             for kind in ("deal", "pack", "hand"))]
-        for i, w in enumerate(rows):
-            row = out[i]
-            for j in seats:
-                deal = C.cards_of(self.mask("deal", int(w), j))
-                row[K.DEAL + 13 * j : K.DEAL + 13 * j + len(deal)] = deal
-                hand = C.cards_of(self.mask("hand", int(w), j))
-                row[K.HAND + 13 * j : K.HAND + 13 * j + len(hand)] = hand
-                if row[K.PACK_N + j]:
-                    row[K.PACK + 6 * j : K.PACK + 6 * j + 6] = C.cards_of(
-                        self.mask("pack", int(w), j))
+        shifts = np.arange(64, dtype=np.uint64)
+
+        def cards(words: U64, size: int) -> I64:
+            """Each row's ``size`` cards, lowest first (as ``cards_of``)."""
+            held = np.empty((len(words), 65), dtype=bool)
+            held[:, :64] = (words[:, 0:1] >> shifts) & np.uint64(1) != 0
+            held[:, 64] = words[:, 1] != 0
+            result: I64 = np.argsort(~held, axis=1, kind="stable")[:, :size]
+            return result
+
+        for j in range(n):
+            if not any(self._members[(kind, j)] for kind in ("deal", "pack", "hand")):
+                continue  # nothing of this seat is hidden: as in the template
+            out[:, K.DEAL + 13 * j : K.DEAL + 13 * j + 13] = cards(self.deal[rows, j], 13)
+            size = int(base[K.HAND_N + j])
+            out[:, K.HAND + 13 * j : K.HAND + 13 * j + size] = cards(self.hands[rows, j], size)
+            if base[K.PACK_N + j]:
+                out[:, K.PACK + 6 * j : K.PACK + 6 * j + 6] = cards(self.packs[rows, j], 6)
         return out
