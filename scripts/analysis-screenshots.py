@@ -14,6 +14,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
+#: plots further down a section that the docs show too
+MORE = ("rules-skill",)
 
 
 def main() -> None:
@@ -37,6 +39,10 @@ def main() -> None:
                         "height": first["y"] + first["height"] - box["y"]}
                 page.screenshot(path=str(folder / f"analysis-{study}.png"), clip=clip,
                                 full_page=True)
+        for plot in MORE:
+            figure = page.locator(f'figure[data-plot="{plot}"]')
+            if figure.count():
+                figure.screenshot(path=str(folder / f"analysis-{plot}.png"))
         browser.close()
     if errors:
         raise SystemExit(f"console errors: {errors}")

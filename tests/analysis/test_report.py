@@ -17,7 +17,7 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 PLOTS = {"seats-score", "seats-match", "specials-score", "specials-wins", "specials-subsets",
          "skill-gap", "skill-share", "splits-share", "splits-hearts", "splits-high",
          "splits-specials", "rules-score",
-         "rules-last", "length-scores", "length-last"}
+         "rules-last", "rules-skill", "length-scores", "length-last"}
 
 
 @pytest.mark.browser

@@ -114,3 +114,18 @@ def test_ci_waits_on_skill_gaps_but_not_on_the_search_bot() -> None:
     widths = headline(summary)
     assert set(widths) == {"meio-2p#heuristic-vs-random"}
     assert widths["meio-2p#heuristic-vs-random"] == pytest.approx([0.2])
+
+
+def test_ci_waits_on_core_readings_and_their_skill_but_not_on_engine_readings() -> None:
+    est = {"value": 0.5, "ci95": [0.4, 0.7]}
+    summary = {"studies": {"rules": {"meio-4p": {
+        "variants": {"meio-4p": {"engine": False, "mean_round_score": est},
+                     "meio-4p-next": {"engine": False, "mean_round_score": est},
+                     "meio-4p@engine": {"engine": True, "mean_round_score": est},
+                     "meio-4p-hidden@engine": {"engine": True, "mean_round_score": est}},
+        "skill": {"meio-4p-hidden": {"pair": "heuristic-vs-random",
+                                     "weaker_minus_stronger": est}},
+    }}}}
+    widths = headline(summary)
+    assert set(widths) == {"meio-4p", "meio-4p-next", "meio-4p-hidden#heuristic-vs-random"}
+    assert widths["meio-4p-hidden#heuristic-vs-random"] == pytest.approx([0.3])

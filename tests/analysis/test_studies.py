@@ -104,6 +104,31 @@ def test_rules_sets_each_reading_beside_the_default(summary: dict[str, Any]) -> 
     assert fmt["three_round_matches"] == 300 and 0 <= fmt["winners_differ"]["value"] <= 1
 
 
+def test_rules_gives_the_split_and_skill_studies_under_each_reading(
+        summary: dict[str, Any]) -> None:
+    rules, found = summary["studies"]["rules"], summary["studies"]
+    for key in TABLES:
+        base = rules[key]["variants"][key]  # the default reading, played by the core
+        # the same games as the splits study's: the same figures
+        for name, x in base["second_half_share"].items():
+            assert x == found["splits"][key][name]["share_to_second_half"], (key, name)
+        # the default reading's skill gap is the skill study's (the same duplicate deals)
+        gap = rules[key]["skill"][key]
+        assert gap["weaker_minus_stronger"] == \
+            found["skill"][key]["pairs"]["heuristic-vs-random"]["weaker_minus_stronger"]
+    skill4 = rules["meio-4p"]["skill"]
+    assert set(skill4) == {"meio-4p", "meio-4p-next", "meio-4p-hidden"}
+    ref = skill4["meio-4p"]["weaker_minus_stronger"]["value"]
+    for key in ("meio-4p-next", "meio-4p-hidden"):
+        e = skill4[key]
+        assert e["weaker_minus_stronger"]["value"] > 0  # the heuristic still beats random
+        assert e["change"]["value"] == pytest.approx(
+            e["weaker_minus_stronger"]["value"] - ref, abs=1e-5)
+    hidden = rules["meio-4p"]["variants"]["meio-4p-hidden@engine"]  # the engine plays it
+    assert set(hidden["second_half_share"]) == {"hearts", "high", "specials"}
+    assert "specials" not in rules["classic-4p"]["variants"]["classic-4p"]["second_half_share"]
+
+
 def test_bad_requests_are_clear_errors() -> None:
     with pytest.raises(AnalysisError, match="unknown study"):
         AnalysisSpec(questions=("luck",))

@@ -84,6 +84,23 @@ def findings(summary: Json) -> str:
                      [[v["label"], _e(v["mean_round_score"]), _e(v.get("score_change")),
                        _e(v["decided_in_last_round"])]
                       for e in s["rules"].values() for v in e["variants"].values()])
+        kept = [[v["label"]] + [_e(v.get("second_half_share", {}).get(k))
+                                for k in ("hearts", "high", "specials")]
+                for e in s["rules"].values() for v in e["variants"].values()]
+        lines.append("What the split keeps for the second half, under each reading "
+                     "(share of those dealt):")
+        lines.append("")
+        lines += _md(["reading", "hearts", "high cards", "specials"], kept)
+        skill = [[v["label"], _e(v["weaker_minus_stronger"]), _e(v.get("change"))]
+                 for e in s["rules"].values() for v in e.get("skill", {}).values()]
+        if skill:
+            pair = next(v["pair"] for e in s["rules"].values()
+                        for v in e.get("skill", {}).values())
+            lines.append(f"How much skill pays under each reading ({pair.replace('-vs-', ' vs ')}"
+                         " on duplicate deals: the weaker's mean round score minus the "
+                         "stronger's):")
+            lines.append("")
+            lines += _md(["reading", "skill gap", "change"], skill)
         fmt = [[e["label"], f"{e['format'].get('three_round_matches', 0):,}",
                 _e(e["format"].get("winners_differ"))]
                for e in s["rules"].values() if "format" in e]

@@ -30,6 +30,8 @@ STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
 POLICIES = ("random", "heuristic", "search")
 #: skill pairs compared on duplicate deals: (stronger, weaker)
 SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
+#: the skill pair the rules study plays under every reading (both bots are cheap)
+RULES_SKILL_PAIR = ("heuristic", "random")
 #: default games of a core-played cell per game of an engine-played one (engine bots
 #: are ~1,000x slower than the core; the search bot another ~200x slower)
 ENGINE_SHARE = 200

@@ -248,11 +248,24 @@ def _rules(s: Json) -> str:
                      lambda ax: _bars(ax, last, "decided in the last round"))]
     rows = [[v["label"], _e(v["mean_round_score"]), _e(v.get("score_change")),
              _e(v["seat_gap"]), _e(v["decided_in_last_round"]), _e(v["mean_match_rounds"]),
-             " · ".join(f"{c} {_e(x, 2)}" for c, x in v.get("specials", {}).items()) or "–"]
+             " · ".join(f"{c} {_e(x, 2)}" for c, x in v.get("specials", {}).items()) or "–",
+             " · ".join(f"{k} {_e(x, 2)}" for k, x in v.get("second_half_share", {}).items())
+             or "–"]
             for e in s.values() for v in e["variants"].values()]
     parts.append(_table(["table", "mean round score", "change vs default", "seat gap",
                          "decided in last round", "rounds per match",
-                         "specials: holder − others"], rows))
+                         "specials: holder − others", "kept for the second half"], rows))
+    skill = {e["label"]: {_reading(k, {}): v["weaker_minus_stronger"]
+                          for k, v in e["skill"].items()} for e in s.values() if "skill" in e}
+    if skill:
+        pair = next(v["pair"] for e in s.values() for v in e.get("skill", {}).values())
+        parts.append(_figure(
+            "rules-skill", f"How much skill pays under each reading: {pair.replace('-vs-', ' vs ')}"
+            " on duplicate deals, the weaker bot's mean round score minus the stronger's.",
+            lambda ax: _bars(ax, skill, "skill gap (round score)")))
+        parts.append(_table(["table", "skill gap", "change vs default"], [
+            [v["label"], _e(v["weaker_minus_stronger"]), _e(v.get("change"))]
+            for e in s.values() for v in e.get("skill", {}).values()]))
     fmt = [[e["label"], str(e["format"].get("three_round_matches", 0)),
             _e(e["format"].get("winners_differ"))] for e in s.values() if "format" in e]
     if fmt:

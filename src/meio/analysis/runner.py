@@ -27,6 +27,7 @@ import numpy as np
 from meio.analysis import studies
 from meio.analysis.frame import Columns, Frame
 from meio.analysis.plan import (
+    RULES_SKILL_PAIR,
     AnalysisError,
     AnalysisSpec,
     Cell,
@@ -168,6 +169,11 @@ def plan_cells(spec: AnalysisSpec) -> Plan:
                 else:
                     selfplay(q, v, spec.policy, v.key, engine=True)
                     selfplay(q, base, spec.policy, base.key, engine=True)
+                # does the reading change how much skill pays? the same duplicate
+                # comparison as the skill study, under each reading
+                for t in (v, base):
+                    plan.add("rules-skill", Cell(t, (), "", RULES_SKILL_PAIR),
+                             f"{t.key}#{'-vs-'.join(RULES_SKILL_PAIR)}")
     return plan
 
 
@@ -329,5 +335,7 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
         elif q in ("splits", "length"):
             found[q] = getattr(studies, q)(of(q), tables)
         elif q == "rules":
-            found[q] = studies.rules(of(q), spec)
+            skill_keys = sorted(plan.uses.get("rules-skill", ()))
+            found[q] = studies.rules(of(q), spec,
+                                     dup.where(dup.isin("cell", skill_keys)) if len(dup) else dup)
     return out

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from meio.analysis.frame import Frame
-from meio.analysis.plan import AnalysisSpec, Table
+from meio.analysis.plan import RULES_SKILL_PAIR, AnalysisSpec, Table
 from meio.analysis.stats import NAN, Estimate, bootstrap, cluster_mean, mean_ci
 from meio.engine import cards as C
 
@@ -172,6 +172,19 @@ def mean_ci_of(f: Frame) -> Estimate:
 
 
 # -- skill -------------------------------------------------------------------------------
+def _gap(g: Frame, strong: str) -> Estimate:
+    """One pair's duplicate deals: the weaker bot's mean round score minus the
+    stronger's, per deal (every rotation of the deal together)."""
+    score = g["side_score"].astype(np.float64)
+    is_strong = g.mask("bot", strong)
+    _, deal = np.unique(g["game"], return_inverse=True)
+    weak_mean = np.bincount(deal, weights=score * ~is_strong) / np.bincount(
+        deal, weights=(~is_strong).astype(np.float64))
+    strong_mean = np.bincount(deal, weights=score * is_strong) / np.bincount(
+        deal, weights=is_strong.astype(np.float64))
+    return mean_ci(weak_mean - strong_mean)
+
+
 def skill(dup: Frame, tables: list[Table]) -> Json:
     """Duplicate deals between a stronger and a weaker bot: the weaker's mean round
     score minus the stronger's (per deal, over every rotation), match-win rates, and
@@ -183,15 +196,9 @@ def skill(dup: Frame, tables: list[Table]) -> Json:
         for pair in f.distinct("pair"):
             g = f.eq(pair=pair)
             strong, weak = pair.split("-vs-")
-            deals = g["game"]
             score = g["side_score"].astype(np.float64)
             is_strong = g.mask("bot", strong)
-            _, deal = np.unique(deals, return_inverse=True)
-            weak_mean = np.bincount(deal, weights=score * ~is_strong) / np.bincount(
-                deal, weights=(~is_strong).astype(np.float64))
-            strong_mean = np.bincount(deal, weights=score * is_strong) / np.bincount(
-                deal, weights=is_strong.astype(np.float64))
-            gap = mean_ci(weak_mean - strong_mean)
+            gap = _gap(g, strong)
 
             def eta2(w: npt.NDArray[Any], s: npt.NDArray[Any] = score,
                      k: npt.NDArray[Any] = is_strong) -> float:
@@ -299,12 +306,14 @@ def _diff(a: Estimate, b: Estimate) -> Estimate:
     return Estimate(d, d - half, d + half, min(a.n, b.n))
 
 
-def rules(frame: Frame, spec: AnalysisSpec) -> Json:
-    """Each table option's reading next to the default (mean round score, seat gap,
-    each special's holder effect, last-round decisions, match length), and the
-    2-player format:
-    how often first-to-2-victories and lowest-total-after-3-rounds pick different
-    winners among matches that went to 3 rounds.
+def rules(frame: Frame, spec: AnalysisSpec, dup: Frame | None = None) -> Json:
+    """Each table option's reading next to the default: the other studies' headline
+    figures under each reading (mean round score, seat gap, each special's holder
+    effect, what the split keeps for the second half, last-round decisions, match
+    length), how much skill pays under it (the heuristic against random on duplicate
+    deals, from ``dup``), and the 2-player format: how often first-to-2-victories and
+    lowest-total-after-3-rounds pick different winners among matches that went to
+    3 rounds.
 
     A reading the core cannot play is compared with the default played through the
     engine too (``engine: true``), never with the core's games."""
@@ -332,16 +341,46 @@ def rules(frame: Frame, spec: AnalysisSpec) -> Json:
                 if t.edition == "meio":
                     cards = specials(g, g, [t], subsets=False).get(t.key, {}).get("cards", {})
                     entry["specials"] = {c: v["holder_minus_others"] for c, v in cards.items()}
+                kept = splits(g, [t]).get(t.key, {})
+                entry["second_half_share"] = {
+                    name: kept[name]["share_to_second_half"]
+                    for name in ("hearts", "high", "specials") if name in kept}
                 if t == base:
                     refs[bool(engine)] = mean
                 elif bool(engine) in refs:
                     entry["score_change"] = _diff(mean, refs[bool(engine)]).to_json()
                 rows[t.key + ("@engine" if engine else "")] = entry
         result: Json = {"label": base.label, "variants": rows}
+        gaps = _skill_by_reading(dup, [t for t in tables if t.default_options == base], base)
+        if gaps:
+            result["skill"] = gaps
         if base.players == 2:
             result["format"] = _formats(frame.eq(table=base.key))
         if rows:
             out[base.key] = result
+    return out
+
+
+def _skill_by_reading(dup: Frame | None, readings: list[Table], base: Table) -> Json:
+    """The rules study's skill pair under each reading: the weaker bot's mean round
+    score minus the stronger's per deal, and its change from the default reading."""
+    if dup is None or not len(dup):
+        return {}
+    name = "-vs-".join(RULES_SKILL_PAIR)
+    out: Json = {}
+    ref: Estimate | None = None
+    for t in sorted(readings, key=lambda t: t != base):
+        g = dup.eq(table=t.key, pair=name)
+        if not len(g):
+            continue
+        gap = _gap(g, RULES_SKILL_PAIR[0])
+        entry: Json = {"label": t.label, "pair": name,
+                       "weaker_minus_stronger": gap.to_json()}
+        if t == base:
+            ref = gap
+        elif ref is not None:
+            entry["change"] = _diff(gap, ref).to_json()
+        out[t.key] = entry
     return out
 
 
@@ -394,6 +433,11 @@ def headline(summary: Json) -> dict[str, list[float]]:
         add(key, e["mean_round_score"])
         add(key, e["decided_in_last_round"])
     for e in studies.get("rules", {}).values():
+        # readings played through the engine (``@engine``) stay at their share of the
+        # games: chasing a width there would cost a thousand times a core game
         for key, v in e["variants"].items():
-            add(key, v["mean_round_score"])
+            if not v["engine"]:
+                add(key, v["mean_round_score"])
+        for key, v in e.get("skill", {}).items():
+            add(f"{key}#{v['pair']}", v["weaker_minus_stronger"])
     return widths
