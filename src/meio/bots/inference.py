@@ -31,6 +31,12 @@ is the public record of the view. The weights are tempered (raised to a power
 at most 1) so that the effective sample size stays at least ``min_ess`` of the
 pool: a model that is wrong about a player must not let a handful of worlds
 decide.
+
+**Speed.** :meth:`Reader.log_likelihood` is the reference, in plain Python;
+:meth:`Reader.log_likelihoods` and :meth:`Reader.log_likelihoods_of` score a whole
+pool with the compiled kernel (:mod:`meio.bots._likelihood`), and
+:func:`infer_positions` takes its pool from :class:`~meio.bots.pool.WorldPool`
+(worlds dealt in bulk, as core positions) rather than from ``sample_world``.
 """
 
 from __future__ import annotations
