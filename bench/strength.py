@@ -14,7 +14,8 @@ of the bot's seats minus the peer's, lower is better for the bot). ``--peer ismc
 OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``, the ``bench`` extra) given, per
 decision, the mean CPU time ``--bot`` spent on that kind of decision (card or
 split) in a calibration round played in the same run; ``--peer search`` (or any
-bot kind) plays with its own fixed work. ``--scale`` multiplies every world and
+bot kind) plays with its own fixed work, or with ``--equal-cpu`` with its card and
+split worlds scaled to the bot's calibrated CPU time. ``--scale`` multiplies every world and
 pool count of the search levels on both sides (the same factor), to fit a run
 into the time at hand.
 
@@ -88,6 +89,10 @@ def scaled(kind: str, scale: float) -> Level | None:
     return Level(*(max(1, round(x * scale)) if x else 0 for x in base))
 
 
+#: budgets that replace a kind's scaled level (``--equal-cpu``); set before the workers start
+BUDGETS: dict[str, Level] = {}
+
+
 def build(kind: str, seed: int, scale: float, times: tuple[float, float]) -> Bot:
     """A bot for the duel; ``times`` are the ISMCTS peer's CPU seconds (card, split)."""
     if kind == "ismcts":
@@ -95,7 +100,7 @@ def build(kind: str, seed: int, scale: float, times: tuple[float, float]) -> Bot
         from ismcts_peer import IsmctsPeer
 
         return IsmctsPeer(seed, card_s=times[0], split_s=times[1])
-    budget = scaled(kind, scale)
+    budget = BUDGETS.get(kind) or scaled(kind, scale)
     if budget is None:
         return make_bot(kind, seed)
     level = LEVELS_BY_KIND.get(kind, 2)
@@ -153,14 +158,35 @@ def calibrate(kind: str, players: int, partnership: bool, scale: float) -> tuple
     return card_s / cards, split_s / splits
 
 
+def equal_budget(bot: str, peer: str, players: int, partnership: bool, scale: float,
+                 times: tuple[float, float]) -> Level:
+    """The peer search level with its card worlds and split worlds scaled so that its
+    CPU time a card and a split match ``times`` (the bot's, calibrated), measured in a
+    calibration round of the peer at its own level (CPU time grows about linearly
+    with the worlds)."""
+    base = scaled(peer, scale)
+    if base is None:
+        raise SystemExit(f"--equal-cpu needs a search peer, not {peer!r}")
+    own = calibrate(peer, players, partnership, scale)
+    card, split = times[0] / own[0], times[1] / own[1]
+    return base._replace(card_worlds=max(1, round(base.card_worlds * card)),
+                         split_worlds=max(1, round(base.split_worlds * split)))
+
+
 def duel_vs_peer(bot: str, peer: str, players: int, partnership: bool, deals: int, seed: int,
-                 scale: float, jobs: int, minutes: float | None = None) -> None:
+                 scale: float, jobs: int, minutes: float | None = None,
+                 equal_cpu: bool = False) -> None:
     """Play the duel and print its row; with ``minutes``, stop after the first whole
     deal past that time (the deals are played in order, so the sample stays fair)."""
-    times = calibrate(bot, players, partnership, scale) if peer == "ismcts" else (0.0, 0.0)
+    timed = peer == "ismcts" or equal_cpu
+    times = calibrate(bot, players, partnership, scale) if timed else (0.0, 0.0)
     if peer == "ismcts":
         print(f"calibration: {bot} spends {1000 * times[0]:.1f} ms CPU a card, "
               f"{1000 * times[1]:.0f} ms a split; ismcts gets the same", flush=True)
+    elif equal_cpu:
+        BUDGETS[peer] = equal_budget(bot, peer, players, partnership, scale, times)
+        print(f"calibration: {bot} spends {1000 * times[0]:.1f} ms CPU a card, "
+              f"{1000 * times[1]:.0f} ms a split; {peer} gets {BUDGETS[peer]}", flush=True)
     # complementary seatings: every seat has each bot once (ABAB/BABA, ABA/BAB, ...)
     seatings = [lineups((bot, peer), players)[0], lineups((peer, bot), players)[0]]
     jobs_list = [(players, partnership, d, seed, lineup, scale, times)
@@ -229,13 +255,15 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--minutes", type=float, help="stop after the deal that passes this time")
+    ap.add_argument("--equal-cpu", action="store_true",
+                    help="scale a search peer's card and split worlds to the bot's CPU time")
     args = ap.parse_args()
     if args.peer:
         print("| table | duel | deals | mean round score (bot) | (peer) | difference [95% CI] "
               "| card ms CPU (bot / peer) | split ms CPU | minutes |")
         print("|---|---|---|---|---|---|---|---|---|")
         duel_vs_peer(args.bot, args.peer, args.players, args.partnership, args.deals,
-                     args.seed, args.scale, args.jobs, args.minutes)
+                     args.seed, args.scale, args.jobs, args.minutes, args.equal_cpu)
         return
     if args.search_4p_only:
         row = duel("search", "heuristic", 4, False, args.search_deals, args.jobs, args.wild_lead)

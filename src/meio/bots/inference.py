@@ -31,10 +31,18 @@ is the public record of the view. The weights are tempered (raised to a power
 at most 1) so that the effective sample size stays at least ``min_ess`` of the
 pool: a model that is wrong about a player must not let a handful of worlds
 decide.
+
+**Speed.** :meth:`Reader.log_likelihood` is the reference, in plain Python;
+:meth:`Reader.log_likelihoods` and :meth:`Reader.log_likelihoods_of` score a whole
+pool with the compiled kernel (:mod:`meio.bots._likelihood`), and
+:func:`infer_positions` takes its pool from :class:`~meio.bots.pool.WorldPool`
+(worlds dealt in bulk, as core positions) rather than from ``sample_world``.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -43,13 +51,17 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.features import Seen
-from meio.bots.policy import PackRanking, play_costs, rank_packs
+from meio.bots.features import SIDE_SUIT_SAFETY, TRUMP_RISK, Seen, beaters, values_for
+from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, rank_packs
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.tricks import pile_for, value_table
 
 F64 = npt.NDArray[np.float64]
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +200,7 @@ class Reader:
         ]
         self._play_cache: dict[tuple[int, ...], float] = {}
         self._split_cache: dict[int, tuple[PackRanking, F64]] = {}
+        self._arrays: tuple[I64, I64, I64, I64, I64, I64, I64, I64, I64, U64] | None = None
 
     @property
     def has_evidence(self) -> bool:
@@ -204,6 +217,78 @@ class Reader:
             if total == -math.inf:
                 break
         return total
+
+    def log_likelihoods(self, worlds: Sequence[State]) -> F64:
+        """:meth:`log_likelihood` of every world, computed by the compiled kernel
+        (:mod:`meio.bots._likelihood`) in one call: the same numbers up to rounding."""
+        n = self.view.config.players
+        deal = np.zeros((len(worlds), n, 2), dtype=np.uint64)
+        packs = np.zeros((len(worlds), n, 2), dtype=np.uint64)
+        deck = np.zeros((len(worlds), 2), dtype=np.uint64)
+        for w, world in enumerate(worlds):
+            for j in range(n):
+                deal[w, j] = _words(world.deal[j])
+                packs[w, j] = _words(world.packs[j])
+            deck[w] = _words(world.config.deck)
+        return self.log_likelihoods_of(deal, packs, deck)
+
+    def log_likelihoods_of(self, deal: U64, packs: U64, deck: U64) -> F64:
+        """:meth:`log_likelihoods` of worlds given as card sets: ``deal[w, seat]``,
+        ``packs[w, seat]`` and ``deck[w]``, each two ``uint64`` words (cards 0..63,
+        card 64), as :class:`~meio.bots.pool.WorldPool` holds them."""
+        from meio.bots._likelihood import log_likelihoods, split_terms
+
+        cfg = self.view.config
+        n = cfg.players
+        t = _kernel_tables(cfg.edition)
+        m = self.model
+        public = cfg.deck if cfg.specials_known else cfg.deck | C.mask_of(C.SPECIALS)
+        pub_lo, pub_hi = _words(public)
+        split_ll = np.zeros(len(deal))
+        for j in self._split_seats:
+            # worlds often agree on a seat's deal and pack (late in a round): once each
+            key = np.concatenate([deal[:, j], packs[:, j]], axis=1)
+            unique, back = np.unique(key, axis=0, return_inverse=True)
+            terms = split_terms(
+                n, cfg.partnership, np.ascontiguousarray(unique[:, :2]),
+                np.ascontiguousarray(unique[:, 2:]), np.uint64(pub_lo), np.uint64(pub_hi),
+                t.combo_bits, t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                TRUMP_RISK, _PARTNER_VAR_PER_CARD, m.split_temperature, m.noise,
+            )
+            split_ll += terms[back.reshape(-1)]
+        result: F64 = log_likelihoods(
+            n, cfg.partnership, cfg.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
+            t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
+            m.play_temperature, m.noise, split_ll, *self._evidence(), deal, packs, deck,
+        )
+        return result
+
+    def _evidence(self) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64, I64, U64]:
+        """The decisions as the kernel's arrays (built once per reader)."""
+        if self._arrays is None:
+            ds = self.decisions
+            k = len(ds)
+            n = self.view.config.players
+            seat = np.array([d.seat for d in ds], dtype=np.int64)
+            half = np.array([d.half for d in ds], dtype=np.int64)
+            ntrick = np.array([len(d.current_trick) for d in ds], dtype=np.int64)
+            t_seats = np.zeros((k, 5), dtype=np.int64)
+            t_cards = np.zeros((k, 5), dtype=np.int64)
+            piles = np.zeros((k, n, 2), dtype=np.int64)
+            sizes = np.zeros((k, n), dtype=np.int64)
+            played = np.zeros((k, 2), dtype=np.uint64)
+            for i, d in enumerate(ds):
+                for p, (s, c) in enumerate(d.current_trick):
+                    t_seats[i, p] = s
+                    t_cards[i, p] = c
+                piles[i] = d.piles
+                sizes[i] = d.hand_sizes
+                played[i] = _words(d.played_before)
+            led = np.array([d.led_suit for d in ds], dtype=np.int64)
+            action = np.array([d.action for d in ds], dtype=np.int64)
+            self._arrays = (seat, half, ntrick, t_seats, t_cards, led, action, piles, sizes,
+                            played)
+        return self._arrays
 
     def _split_term(self, deal: int, pack: int) -> float:
         cached = self._split_cache.get(deal)
@@ -258,6 +343,64 @@ class Reader:
         return result
 
 
+# -- the compiled kernel's tables --------------------------------------------------------
+_LOW64 = (1 << 64) - 1
+
+
+def _words(mask: int) -> tuple[int, int]:
+    """A card set as the kernel's two words: cards 0..63, then card 64."""
+    return mask & _LOW64, mask >> 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    suit_of: I64
+    fval: I64
+    tval: I64
+    pile: I64
+    cc_fixed: F64
+    cc_base: F64
+    cc_sure: U64
+    cc_trump: U64
+    combos: I64
+    combo_bits: I64
+
+
+@functools.cache
+def _kernel_tables(edition: str) -> _Tables:
+    """The heuristic's card tables for one edition, taken from the Python heuristic
+    (:func:`~meio.bots.features.card_chance` and :func:`~meio.bots.features.beaters`)."""
+    suit_of = np.array([C.card_suit(c) for c in range(C.NUM_CARDS)], dtype=np.int64)
+    fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
+    tval = np.array([value_table(edition, h) for h in (1, 2)], dtype=np.int64)
+    pile = np.array([[pile_for(c, h) for c in range(C.NUM_CARDS)] for h in (1, 2)],
+                    dtype=np.int64)
+    cc_fixed = np.full((2, C.NUM_CARDS), -1.0)
+    cc_base = np.ones((2, C.NUM_CARDS))
+    cc_sure = np.zeros((2, C.NUM_CARDS, 2), dtype=np.uint64)
+    cc_trump = np.zeros((2, C.NUM_CARDS, 2), dtype=np.uint64)
+    for h in (1, 2):
+        for card in range(C.NUM_CARDS):
+            v2 = int(fval[h - 1, card])
+            suit = C.card_suit(card)
+            led = C.HEARTS if suit < 0 else suit
+            if card == C.PLUS_HALF:
+                cc_fixed[h - 1, card] = 0.35
+            elif card == C.MINUS_TWO_H:
+                cc_fixed[h - 1, card] = 0.05
+            elif suit < 0 and v2 < 2:
+                cc_fixed[h - 1, card] = 0.0
+            else:
+                sure, trumps = beaters(card, led, v2, edition, h)
+                cc_base[h - 1, card] = 1.0 if led == C.HEARTS else SIDE_SUIT_SAFETY
+                cc_sure[h - 1, card] = _words(sure)
+                cc_trump[h - 1, card] = _words(trumps)
+    combos = np.array(list(itertools.combinations(range(13), 6)), dtype=np.int64)
+    combo_bits = np.array([sum(1 << i for i in row) for row in combos], dtype=np.int64)
+    return _Tables(suit_of, fval, tval, pile, cc_fixed, cc_base, cc_sure, cc_trump, combos,
+                   combo_bits)
+
+
 # -- weights and resampling ---------------------------------------------------------------
 def effective_size(weights: F64) -> float:
     """Kish's effective sample size of (unnormalised) weights."""
@@ -265,18 +408,25 @@ def effective_size(weights: F64) -> float:
     return total * total / float((weights * weights).sum()) if total > 0 else 0.0
 
 
-def temper(log_weights: F64, min_ess: float) -> F64:
-    """Normalised weights ``exp(a * log_weights)`` with the largest ``a`` in [0, 1]
-    whose effective sample size is at least ``min_ess`` of the pool (bisection)."""
-    lw = np.where(np.isfinite(log_weights), log_weights, -np.inf)
-    finite = np.isfinite(lw)
+def temper(log_weights: F64, min_ess: float, fixed: F64 | None = None) -> F64:
+    """Normalised weights ``exp(a * log_weights + fixed)`` with the largest ``a`` in
+    [0, 1] whose effective sample size is at least ``min_ess`` of the pool (bisection).
+
+    ``fixed`` (log weights, default 0) is left untempered: a sampling correction
+    (:attr:`~meio.bots.pool.WorldPool.log_weight`) must hold whatever the model."""
+    base = np.zeros(len(log_weights)) if fixed is None else fixed
+    finite = np.isfinite(log_weights) & np.isfinite(base)
     if not finite.any():
-        return np.full(len(lw), 1.0 / len(lw))
+        return np.full(len(log_weights), 1.0 / len(log_weights))
+    lw = np.where(finite, log_weights, 0.0)
     lw = lw - lw[finite].max()
+    fx = np.where(finite, base, 0.0)
     need = min_ess * int(finite.sum())
 
     def weights(a: float) -> F64:
-        w: F64 = np.where(finite, np.exp(a * np.where(finite, lw, 0.0)), 0.0)
+        z = a * lw + fx
+        z = z - z[finite].max()
+        w: F64 = np.where(finite, np.exp(z), 0.0)
         return w
 
     if effective_size(weights(1.0)) >= need:
@@ -294,15 +444,22 @@ def temper(log_weights: F64, min_ess: float) -> F64:
     return normalised
 
 
-def resample(worlds: Sequence[State], weights: F64, count: int,
-             rng: random.Random) -> list[State]:
-    """``count`` worlds drawn by systematic resampling (low variance, deterministic
-    given ``rng``); a world drawn twice is the same object twice."""
+def resample_indices(weights: F64, count: int, rng: random.Random) -> I64:
+    """``count`` indices drawn by systematic resampling from normalised ``weights``
+    (low variance, deterministic given ``rng``)."""
     cumulative = np.cumsum(weights)
     cumulative[-1] = 1.0
     start = rng.random() / count
     picks = np.searchsorted(cumulative, start + np.arange(count) / count, side="right")
-    return [worlds[min(int(i), len(worlds) - 1)] for i in picks]
+    result: I64 = np.minimum(picks, len(weights) - 1).astype(np.int64)
+    return result
+
+
+def resample(worlds: Sequence[State], weights: F64, count: int,
+             rng: random.Random) -> list[State]:
+    """``count`` worlds drawn by systematic resampling (low variance, deterministic
+    given ``rng``); a world drawn twice is the same object twice."""
+    return [worlds[int(i)] for i in resample_indices(weights, count, rng)]
 
 
 def world_weights(view: View, worlds: Sequence[State],
@@ -311,8 +468,7 @@ def world_weights(view: View, worlds: Sequence[State],
     reader = Reader(view, model)
     if not reader.has_evidence:
         return np.full(len(worlds), 1.0 / len(worlds))
-    log_w = np.array([reader.log_likelihood(w) for w in worlds])
-    return temper(log_w, model.min_ess)
+    return temper(reader.log_likelihoods(worlds), model.min_ess)
 
 
 def infer_worlds(view: View, count: int, pool: int, rng: random.Random,
@@ -325,8 +481,32 @@ def infer_worlds(view: View, count: int, pool: int, rng: random.Random,
     if not reader.has_evidence:
         return [sample_world(view, rng) for _ in range(count)]
     candidates = [sample_world(view, rng) for _ in range(pool)]
-    log_w = np.array([reader.log_likelihood(w) for w in candidates])
-    return resample(candidates, temper(log_w, model.min_ess), count, rng)
+    return resample(candidates, temper(reader.log_likelihoods(candidates), model.min_ess),
+                    count, rng)
+
+
+def infer_positions(view: View, count: int, pool: int, rng: random.Random,
+                    model: OpponentModel = DEFAULT_MODEL) -> tuple[MatchConfig, I32]:
+    """:func:`infer_worlds` for the compiled core: ``count`` worlds drawn from a
+    :class:`~meio.bots.pool.WorldPool` of ``pool`` by their likelihood, returned as
+    core positions with the config of their deck (for
+    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials."""
+    from meio.bots.pool import WorldPool
+
+    if count < 1 or pool < 1:
+        raise ValueError(f"count and pool must be at least 1, not {count} and {pool}")
+    reader = Reader(view, model)
+    worlds = WorldPool(view, pool if reader.has_evidence else count, rng)
+    if reader.has_evidence:
+        log_w = reader.log_likelihoods_of(worlds.deal, worlds.packs, worlds.deck)
+    else:
+        log_w = np.zeros(len(worlds.log_weight))
+    if not reader.has_evidence and not worlds.log_weight.any():
+        chosen: I64 = np.arange(count, dtype=np.int64)  # uniform worlds, nothing to weigh
+    else:
+        chosen = resample_indices(temper(log_w, model.min_ess, worlds.log_weight), count,
+                                  rng)
+    return worlds.template.config, worlds.positions(chosen)
 
 
 # -- the split model ----------------------------------------------------------------------
@@ -344,6 +524,34 @@ def pack_probabilities(hand: int, config: MatchConfig,
 def sample_pack(hand: int, config: MatchConfig, rng: random.Random,
                 model: OpponentModel = DEFAULT_MODEL) -> int:
     """A pack (bitmask) for ``hand`` drawn from the split model."""
-    ranking, p = pack_probabilities(hand, config, model)
-    index = int(np.searchsorted(np.cumsum(p), rng.random() * float(p.sum()), side="right"))
-    return ranking.pack(min(index, len(p) - 1))
+    return sample_packs([hand], config, rng, model)[0]
+
+
+def sample_packs(hands: Sequence[int], config: MatchConfig, rng: random.Random,
+                 model: OpponentModel = DEFAULT_MODEL) -> list[int]:
+    """A pack for each of ``hands`` (13 cards each) drawn from the split model, in
+    order; the packs' probabilities are those of :func:`pack_probabilities`, computed
+    by the compiled kernel for all hands at once."""
+    from meio.bots._likelihood import pack_logits_of
+
+    if not hands:
+        return []
+    if any(h.bit_count() != 13 for h in hands):
+        raise ValueError("a split needs the 13 dealt cards of each hand")
+    t = _kernel_tables(config.edition)
+    public = config.deck if config.specials_known else config.deck | C.mask_of(C.SPECIALS)
+    lo, hi = _words(public)
+    deals = np.array([_words(h) for h in hands], dtype=np.uint64)
+    z = pack_logits_of(config.players, config.partnership, deals, np.uint64(lo),
+                       np.uint64(hi), t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                       TRUMP_RISK, _PARTNER_VAR_PER_CARD, model.split_temperature)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p = (1.0 - model.noise) * p / p.sum(axis=1, keepdims=True) + model.noise / p.shape[1]
+    cumulative = np.cumsum(p, axis=1)
+    out = []
+    for k, hand in enumerate(hands):
+        u = rng.random() * float(cumulative[k, -1])
+        index = min(int(np.searchsorted(cumulative[k], u, side="right")), p.shape[1] - 1)
+        cards = C.cards_of(hand)
+        out.append(C.mask_of(cards[int(i)] for i in t.combos[index]))
+    return out

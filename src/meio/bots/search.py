@@ -39,7 +39,13 @@ import numpy as np
 import numpy.typing as npt
 
 from meio.bots.base import seat_of
-from meio.bots.inference import DEFAULT_MODEL, OpponentModel, infer_worlds, sample_pack
+from meio.bots.inference import (
+    DEFAULT_MODEL,
+    OpponentModel,
+    infer_positions,
+    infer_worlds,
+    sample_packs,
+)
 from meio.bots.playout import Evaluator
 from meio.bots.policy import choose_pack, rank_packs
 from meio.engine import PackChoices, Phase, State, View, sample_world
@@ -67,7 +73,7 @@ LEVELS = {
              split_playouts=2),
     3: Level(card_worlds=200, card_playouts=8, split_candidates=30, split_worlds=300,
              split_playouts=3),
-    4: Level(card_worlds=160, card_playouts=4, split_candidates=32, split_worlds=256,
+    4: Level(card_worlds=240, card_playouts=6, split_candidates=32, split_worlds=256,
              split_playouts=2, pool=320, screen_worlds=10),
 }
 DEFAULT_LEVEL = 2
@@ -90,18 +96,18 @@ def split_worlds(view: View, count: int, rng: random.Random,
     fresh = dataclasses.replace(
         view, split_done=(False,) * n, seats_to_act=tuple(range(n)), pack=0
     )
-    worlds = []
-    for _ in range(count):
-        world = sample_world(fresh, rng)
-        for other in range(n):
-            if other == seat:
-                continue
-            if model is None:
-                pack = _pack_of(choose_pack(world.hands[other], world.config))
-            else:
-                pack = sample_pack(world.hands[other], view.config, rng, model)
-            world.apply_unchecked(A.pack_action(pack), other)
-        worlds.append(world)
+    worlds = [sample_world(fresh, rng) for _ in range(count)]
+    others = [other for other in range(n) if other != seat]
+    if model is None:
+        packs = [_pack_of(choose_pack(w.hands[other], w.config)) for w in worlds
+                 for other in others]
+    else:
+        packs = sample_packs([w.hands[other] for w in worlds for other in others],
+                             view.config, rng, model)
+    drawn = iter(packs)
+    for world in worlds:
+        for other in others:
+            world.apply_unchecked(A.pack_action(next(drawn)), other)
     return worlds
 
 
@@ -139,6 +145,8 @@ class SearchBot:
         self.budget = budget or LEVELS[level]
         self.name = name or ("search" if level == DEFAULT_LEVEL else f"search:{level}")
         self._evaluate = evaluate
+        #: the compiled core plays the worlds (so they may stay core positions)
+        self._compiled = evaluate is None
         self.policy = policy
         self.model = model
 
@@ -162,9 +170,18 @@ class SearchBot:
             return self.choose_pack(view, rng)
         options = list(legal)
         budget = self.budget
+        pool = max(budget.pool, budget.card_worlds)
+        if budget.pool and self._compiled and view.config.specials_known:
+            # the fast path: worlds dealt in bulk and played as core positions
+            from meio.sim.rollout import evaluate_positions
+
+            config, positions = infer_positions(view, budget.card_worlds, pool, rng,
+                                                self.model)
+            means = evaluate_positions(config, positions, options, seat_of(view),
+                                       budget.card_playouts, rng.getrandbits(32), self.policy)
+            return options[int(np.argmin(objective(means, view)))]
         if budget.pool:
-            worlds = infer_worlds(view, budget.card_worlds, max(budget.pool, budget.card_worlds),
-                                  rng, self.model)
+            worlds = infer_worlds(view, budget.card_worlds, pool, rng, self.model)
         else:
             worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
         means = self.evaluate(worlds, options, budget.card_playouts, rng.getrandbits(32),

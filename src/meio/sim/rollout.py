@@ -23,7 +23,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import _core as K
 from meio.sim.convert import state_to_arrays
-from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
+from meio.sim.tables import HEURISTIC_EPSILON, I32, policy_code, tables_for
 
 _MAX_PLAYOUTS = 1_000_000
 
@@ -88,15 +88,7 @@ def evaluate_actions(
                     f"{A.action_text(action)} is not legal for seat {seat} in state {w}"
                 )
         groups.setdefault(_deck_config(other), []).append(w)
-    kinds = np.zeros(len(actions), dtype=np.int32)
-    values = np.zeros(len(actions), dtype=np.int32)
-    packs = np.zeros((len(actions), 6), dtype=np.int32)
-    for i, action in enumerate(actions):
-        if A.is_pack(action):
-            kinds[i] = 1
-            packs[i] = C.cards_of(A.pack_of(action))
-        else:
-            values[i] = action
+    kinds, values, packs = _encode(actions)
     seed = int(seed)
     total = np.zeros((len(actions), config.players))
     for group_config, members in groups.items():
@@ -113,6 +105,48 @@ def evaluate_actions(
         total += np.asarray(means, dtype=np.float64) * len(members)
     result: npt.NDArray[np.float64] = total / len(states)
     return result
+
+
+def _encode(actions: Sequence[int]) -> tuple[I32, I32, I32]:
+    """The core's form of candidate actions: kind (1 a split), action, pack cards."""
+    kinds = np.zeros(len(actions), dtype=np.int32)
+    values = np.zeros(len(actions), dtype=np.int32)
+    packs = np.zeros((len(actions), 6), dtype=np.int32)
+    for i, action in enumerate(actions):
+        if A.is_pack(action):
+            kinds[i] = 1
+            packs[i] = C.cards_of(A.pack_of(action))
+        else:
+            values[i] = action
+    return kinds, values, packs
+
+
+def evaluate_positions(
+    config: MatchConfig,
+    positions: I32,
+    actions: Sequence[int],
+    seat: int,
+    playouts: int,
+    seed: int,
+    policy: str = "heuristic",
+) -> npt.NDArray[np.float64]:
+    """:func:`evaluate_actions` for worlds that are already core positions
+    (``positions[w]``, e.g. from :class:`meio.bots.pool.WorldPool`), all of one deck
+    (``config``'s): the same result as ``evaluate_actions`` on the engine states those
+    positions are, without building them. ``actions`` must be legal for ``seat`` in
+    every position; unlike ``evaluate_actions`` this is not checked."""
+    if len(positions) == 0 or not actions:
+        raise ValueError("evaluate_positions needs at least one position and one action")
+    if not isinstance(playouts, int) or not 0 < playouts <= _MAX_PLAYOUTS:
+        raise ValueError(f"playouts must be 1 to {_MAX_PLAYOUTS}, not {playouts!r}")
+    kinds, values, packs = _encode(actions)
+    t = tables_for(config)
+    means = K.evaluate(
+        t.cfg, t.val2, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
+        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, policy_code(policy),
+        HEURISTIC_EPSILON,
+    )
+    return np.asarray(means, dtype=np.float64)
 
 
 def _deck_config(config: MatchConfig) -> MatchConfig:

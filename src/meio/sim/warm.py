@@ -32,6 +32,13 @@ def warm_up() -> float:
         state.apply(state.legal_actions(seat)[0], seat)
     evaluate_actions([state], list(state.legal_actions())[:2], 1, 0)
     arrays_to_state(state_to_arrays(state))
+    # search:4's own kernels (the opponent model's likelihoods, meio.bots._likelihood)
+    from meio.bots.search import Level, SearchBot
+
+    tiny = Level(card_worlds=2, card_playouts=1, split_candidates=2, split_worlds=2,
+                 split_playouts=1, pool=4, screen_worlds=1)
+    bot = SearchBot(0, 4, budget=tiny)
+    bot.choose(state.view(state.current_seat()), state.legal_actions())
     return time.perf_counter() - start
 
 

@@ -1,0 +1,593 @@
+"""The opponent model's likelihoods, compiled: every pool world scored in one call.
+
+This is :meth:`meio.bots.inference.Reader.log_likelihood` (the reference, in plain
+Python) written for numba, so that a card decision of ``search:4`` spends its time
+on playouts rather than on weighing worlds. It computes the same numbers — the
+heuristic's card costs (:func:`meio.bots.policy.play_costs`) and pack costs
+(:func:`meio.bots.policy.rank_packs`) — step for step in the same order, so the
+two agree to rounding (tests/bots/test_likelihood.py compares them on random
+histories). The one shortcut: in a softmax a choice whose logit is more than 60
+below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
+``exp`` is not computed.
+
+Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
+(``Q+``). Every kernel is self-contained in this file: numba's disk cache keys a
+function on its own source file, so no kernel here calls one from another module.
+
+The tables (built in :mod:`meio.bots.inference` from the Python heuristic itself,
+so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c``:
+
+* ``fval[h, c]``: doubled values as :mod:`meio.bots.features` reads them
+  (``+.5`` counted 1); ``tval[h, c]``: as the trick reads them (``+.5`` relative);
+* ``pile[h, c]``: the pile a trick won by ``c`` goes to (0: the winner chooses);
+* ``cc_fixed[h, c]``: a card's fixed chance to take a trick (``+.5``, ``-2H``, a
+  losing wild), or -1 when it follows from the unseen cards: then ``cc_base``
+  times ``(1 - share)`` to the number of unseen ``cc_sure`` cards, times
+  ``(1 - TRUMP_RISK * share)`` to the number of unseen ``cc_trump`` cards.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S4 = np.uint64(4)
+_S56 = np.uint64(56)
+
+HEARTS = 1
+PLUS_HALF = 63
+Q_PLUS = 64
+DECLARE_BASE = 65
+PILE_1 = 81
+SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+SQRT2 = math.sqrt(2.0)
+#: a softmax term this far below the best logit is left out (exp(-60) ~ 1e-26)
+_NEGLIGIBLE = 60.0
+
+
+@njit(cache=True, inline="always")
+def _pc(x: np.uint64) -> int:
+    """Number of set bits of a ``uint64``."""
+    x = x - ((x >> _S1) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return int((x * _H01) >> _S56)
+
+
+@njit(cache=True, inline="always")
+def _has(lo: np.uint64, hi: np.uint64, card: int) -> bool:
+    if card < 64:
+        return bool((lo >> np.uint64(card)) & U1 != U0)
+    return bool(hi & U1 != U0)
+
+
+@njit(cache=True)
+def expected_abs(mu: float, var: float) -> float:
+    """E|X| for X normal (``meio.bots.features.expected_abs``)."""
+    s = math.sqrt(max(var, 0.05))
+    z = mu / s
+    return s * SQRT_2_OVER_PI * math.exp(-0.5 * z * z) + mu * math.erf(z / SQRT2)
+
+
+@njit(cache=True, inline="always")
+def _normal_expected_abs(mu: float, s: float) -> float:
+    """The split ranking's E|X| (``policy._normal_expected_abs``, the same polynomial),
+    given ``s = sqrt(max(var, 0.05))``; ``exp(-x * x)`` serves for ``exp(-z * z / 2)``."""
+    z = mu / s
+    x = abs(z) / SQRT2
+    t = 1.0 / (1.0 + 0.3275911 * x)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027
+                                                                         + t * 1.061405429))))
+    e = math.exp(-x * x)
+    sign = 1.0 if z > 0 else (-1.0 if z < 0 else 0.0)
+    return s * SQRT_2_OVER_PI * e + mu * (sign * (1.0 - poly * e))
+
+
+@njit(cache=True, inline="always")
+def _card_chance(card: int, half: int, u_lo: np.uint64, u_hi: np.uint64, share: float,
+                 cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+                 cc_trump: np.ndarray, trump_risk: float) -> float:
+    h = half - 1
+    fixed = cc_fixed[h, card]
+    if fixed >= 0.0:
+        return float(fixed)
+    k = _pc(cc_sure[h, card, 0] & u_lo) + _pc(cc_sure[h, card, 1] & u_hi)
+    p = cc_base[h, card] * (1.0 - share) ** k
+    if cc_trump[h, card, 0] != U0 or cc_trump[h, card, 1] != U0:
+        t = _pc(cc_trump[h, card, 0] & u_lo) + _pc(cc_trump[h, card, 1] & u_hi)
+        p *= (1.0 - trump_risk * share) ** t
+    return float(p)
+
+
+@njit(cache=True)
+def _holding(c_lo: np.uint64, c_hi: np.uint64, half: int, u_lo: np.uint64, u_hi: np.uint64,
+             share: float, pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
+             cc_sure: np.ndarray, cc_trump: np.ndarray, trump_risk: float,
+             out: np.ndarray) -> None:
+    """``features.holding_estimate``: expected tricks to piles 1 and 2, and variance."""
+    to1 = 0.0
+    to2 = 0.0
+    var = 0.0
+    for c in range(65):
+        if not _has(c_lo, c_hi, c):
+            continue
+        p = _card_chance(c, half, u_lo, u_hi, share, cc_fixed, cc_base, cc_sure, cc_trump,
+                         trump_risk)
+        where = pile[half - 1, c]
+        if where == 1:
+            to1 += p
+        elif where == 2:
+            to2 += p
+        var += p * (1.0 - p)
+    out[0] = to1
+    out[1] = to2
+    out[2] = var
+
+
+@njit(cache=True)
+def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: np.uint64,
+                share: float, suit_of: np.ndarray, fval: np.ndarray, trump_risk: float) -> float:
+    """``policy._win_chance``: the chance ``card`` (worth ``v2``) holds the trick."""
+    if led < 0:
+        total = 0.0
+        for suit in range(4):
+            total += _win_chance(card, v2, suit, half, u_lo, u_hi, share, suit_of, fval,
+                                 trump_risk)
+        return total / 4.0
+    # features.beaters, counted over the unseen cards directly
+    h = half - 1
+    suit = suit_of[card]
+    if suit < 0:
+        suit = led
+    if suit != HEARTS and suit != led:
+        # no beaters counted, as in the reference (play_costs never asks about a discard)
+        return 1.0
+    k = 0
+    t = 0
+    for d in range(65):
+        if not _has(u_lo, u_hi, d):
+            continue
+        ds = suit_of[d]
+        if d == PLUS_HALF:
+            if card != PLUS_HALF:
+                k += 1
+        elif ds < 0:  # a wild other than +.5
+            if d != card and fval[h, d] > v2 and (suit != HEARTS or led == HEARTS):
+                k += 1
+        elif ds == suit and fval[h, d] > v2:
+            k += 1
+        elif suit != HEARTS and led != HEARTS and ds == HEARTS:
+            t += 1
+    p = (1.0 - share) ** k
+    if suit != HEARTS and led != HEARTS:
+        p *= (1.0 - trump_risk * share) ** t
+    return p
+
+
+@njit(cache=True)
+def _winning_index(cards: np.ndarray, n: int, led: int, half: int, suit_of: np.ndarray,
+                   tval: np.ndarray) -> tuple[int, int]:
+    """``tricks.winning_index`` over the first ``n`` of ``cards``."""
+    best = -1
+    best_v = 0
+    best_trump = False
+    prev = 0
+    for i in range(n):
+        card = cards[i]
+        v = prev + 1 if card == PLUS_HALF else tval[half - 1, card]
+        prev = v
+        suit = suit_of[card]
+        if suit < 0:
+            suit = led
+        trump = suit == HEARTS
+        if suit != led and not trump:
+            continue
+        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
+            best = i
+            best_v = v
+            best_trump = trump
+    return best, best_v
+
+
+@njit(cache=True)
+def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, declares: bool, following: bool,
+           suit_of: np.ndarray, out: np.ndarray) -> int:
+    """``state.legal_plays`` (order aside): write the actions to ``out``, return how many."""
+    k = 0
+    if led < 0:
+        ask = declares and not following
+        for c in range(65):
+            if not _has(hand_lo, hand_hi, c):
+                continue
+            if ask and suit_of[c] < 0 and c != 62:
+                slot = 0 if c == 60 else (1 if c == 61 else (2 if c == PLUS_HALF else 3))
+                for s in range(4):
+                    out[k] = DECLARE_BASE + 4 * slot + s
+                    k += 1
+            else:
+                out[k] = c
+                k += 1
+        return k
+    follow = False
+    for c in range(65):
+        if _has(hand_lo, hand_hi, c) and suit_of[c] == led:
+            follow = True
+            break
+    for c in range(65):
+        if _has(hand_lo, hand_hi, c) and (not follow or suit_of[c] == led or suit_of[c] < 0):
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _card_of(action: int) -> int:
+    if action < DECLARE_BASE:
+        return action
+    slot = (action - DECLARE_BASE) >> 2
+    return 60 if slot == 0 else (61 if slot == 1 else (PLUS_HALF if slot == 2 else Q_PLUS))
+
+
+@njit(cache=True)
+def play_costs(players: int, partnership: bool, seat: int, half: int,
+               hand_lo: np.uint64, hand_hi: np.uint64, fut_lo: np.uint64, fut_hi: np.uint64,
+               team_lo: np.uint64, team_hi: np.uint64, ph_lo: np.uint64, ph_hi: np.uint64,
+               u_lo: np.uint64, u_hi: np.uint64,
+               trick_seats: np.ndarray, trick_cards: np.ndarray, ntrick: int, led: int,
+               piles: np.ndarray, sizes: np.ndarray, legal: np.ndarray, nlegal: int,
+               suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,
+               cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+               cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+               costs: np.ndarray) -> None:
+    """``policy.play_costs`` of one seat's ``legal[:nlegal]``, written to ``costs``."""
+    n = players
+    unseen_count = _pc(u_lo) + _pc(u_hi)
+    partner = (seat + 2) % 4 if partnership else -1
+    # _share_now: the followers still to play this trick who are not the partner
+    share_now = 0.0
+    if unseen_count:
+        held = 0
+        for k in range(1, n - ntrick):
+            s = (seat + k) % n
+            if s != partner:
+                held += sizes[s]
+        share_now = min(1.0, held / unseen_count)
+    opp = 0
+    for s in range(n):
+        if s != seat and s != partner:
+            opp += sizes[s]
+    share_hand = min(1.0, opp / unseen_count) if unseen_count else 0.0
+    h = piles[seat, 0]
+    v = piles[seat, 1]
+    if partnership:
+        h += piles[partner, 0]
+        v += piles[partner, 1]
+    d_now = float(h - v)
+    est = np.zeros(3)
+    # _future
+    fut_mu = 0.0
+    fut_var = 0.0
+    if half == 1 and unseen_count:
+        opp_packs = 6 * (n - 1 - (1 if partnership else 0))
+        share2 = min(1.0, opp_packs / unseen_count)
+        for which in range(2):
+            c_lo = fut_lo if which == 0 else team_lo
+            c_hi = fut_hi if which == 0 else team_hi
+            if c_lo != U0 or c_hi != U0:
+                _holding(c_lo, c_hi, 2, u_lo, u_hi, share2, pile, cc_fixed, cc_base, cc_sure,
+                         cc_trump, trump_risk, est)
+                fut_mu += est[0] - est[1]
+                fut_var += est[2]
+    if partnership:
+        left = sizes[partner]
+        if half == 1:
+            fut_mu += left / n
+            fut_var += left * partner_var
+    if ph_lo != U0 or ph_hi != U0:
+        _holding(ph_lo, ph_hi, half, u_lo, u_hi, share_hand, pile, cc_fixed, cc_base, cc_sure,
+                 cc_trump, trump_risk, est)
+        fut_mu += est[0] - est[1]
+        fut_var += est[2]
+    # what each card of the hand would still take if kept
+    row1 = np.zeros(65)
+    row2 = np.zeros(65)
+    rowv = np.zeros(65)
+    rest1 = 0.0
+    rest2 = 0.0
+    rest_var = 0.0
+    for c in range(65):
+        if not _has(hand_lo, hand_hi, c):
+            continue
+        p = _card_chance(c, half, u_lo, u_hi, share_hand, cc_fixed, cc_base, cc_sure,
+                         cc_trump, trump_risk)
+        where = pile[half - 1, c]
+        row1[c] = p if where == 1 else 0.0
+        row2[c] = p if where == 2 else 0.0
+        rowv[c] = p * (1.0 - p)
+        rest1 += row1[c]
+        rest2 += row2[c]
+        rest_var += rowv[c]
+    partner_winning = 0.0
+    partner_pile = half
+    cards = np.zeros(6, dtype=np.int64)
+    for i in range(ntrick):
+        cards[i] = trick_cards[i]
+    if ntrick:
+        best_i, best_v = _winning_index(cards, ntrick, led, half, suit_of, tval)
+        best_seat = trick_seats[best_i]
+        best_card = trick_cards[best_i]
+        if partnership and best_seat != seat and (best_seat - seat) % 2 == 0:
+            partner_winning = _win_chance(best_card, best_v, led, half, u_lo, u_hi, share_now,
+                                          suit_of, fval, trump_risk)
+            partner_pile = pile[half - 1, best_card]
+    last = ntrick == n - 1  # no follower after this seat
+    for a in range(nlegal):
+        action = legal[a]
+        card = _card_of(action)
+        if ntrick:
+            this_led = suit_of[card] if led < 0 else led
+            cards[ntrick] = card
+            index, v2 = _winning_index(cards, ntrick + 1, this_led, half, suit_of, tval)
+            if index != ntrick:
+                p_me = 0.0
+            elif last:
+                p_me = 1.0
+            else:
+                p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, suit_of,
+                                   fval, trump_risk)
+        else:
+            this_led = (action - DECLARE_BASE) & 3 if action >= DECLARE_BASE else suit_of[card]
+            v2 = tval[half - 1, card] if card != PLUS_HALF else 1
+            p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, suit_of, fval,
+                               trump_risk)
+        base = d_now + (rest1 - row1[card]) - (rest2 - row2[card]) + fut_mu
+        var = rest_var - rowv[card] + fut_var
+        lose = expected_abs(base, var)
+        where = pile[half - 1, card]
+        if where == 0:
+            win = min(expected_abs(base + 1, var), expected_abs(base - 1, var))
+        else:
+            win = expected_abs(base + (1 if where == 1 else -1), var)
+        if partner_winning != 0.0 and p_me == 0.0:
+            team = partner_winning
+            if partner_pile:
+                team_win = expected_abs(base + (1 if partner_pile == 1 else -1), var)
+            else:
+                team_win = win
+            costs[a] = team * team_win + (1.0 - team) * lose
+        else:
+            costs[a] = p_me * win + (1.0 - p_me) * lose
+
+
+@njit(cache=True)
+def _log_mix(z: np.ndarray, n: int, index: int, noise: float) -> float:
+    """log of ``(1 - noise) * softmax(z[:n])[index] + noise / n`` (``z`` already scaled)."""
+    top = z[0]
+    for i in range(1, n):
+        if z[i] > top:
+            top = z[i]
+    total = 0.0
+    for i in range(n):
+        if z[i] - top > -_NEGLIGIBLE:
+            total += math.exp(z[i] - top)
+    p = math.exp(z[index] - top) / total if z[index] - top > -_NEGLIGIBLE else 0.0
+    return math.log((1.0 - noise) * p + noise / n)
+
+
+@njit(cache=True)
+def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
+                pub_lo: np.uint64, pub_hi: np.uint64, pile: np.ndarray,
+                cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+                cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+                temperature: float, z: np.ndarray) -> None:
+    """``z[r] = -cost / temperature`` of every pack ``r`` of a 13-card deal, ``cost``
+    being ``rank_packs``' expected ``|H - V|``, rows in ``itertools.combinations``
+    order of the positions of the deal's cards (lowest card first)."""
+    u_lo = pub_lo & ~deal_lo
+    u_hi = pub_hi & ~deal_hi
+    u = _pc(u_lo) + _pc(u_hi)
+    share1 = min(1.0, 7 * (players - 1) / u) if u > 0 else 0.0
+    share2 = min(1.0, 6 * (players - 1) / u) if u > 0 else 0.0
+    delta_d = np.zeros(13)
+    delta_v = np.zeros(13)
+    keep_d = 0.0
+    keep_v = 0.0
+    i = 0
+    for c in range(65):
+        if not _has(deal_lo, deal_hi, c):
+            continue
+        p1 = _card_chance(c, 1, u_lo, u_hi, share1, cc_fixed, cc_base, cc_sure, cc_trump,
+                          trump_risk)
+        p2 = _card_chance(c, 2, u_lo, u_hi, share2, cc_fixed, cc_base, cc_sure, cc_trump,
+                          trump_risk)
+        w1 = pile[0, c]
+        w2 = pile[1, c]
+        d1 = (p1 if w1 == 1 else 0.0) - (p1 if w1 == 2 else 0.0)
+        d2 = (p2 if w2 == 1 else 0.0) - (p2 if w2 == 2 else 0.0)
+        keep_d += d1
+        keep_v += p1 * (1.0 - p1)
+        delta_d[i] = d2 - d1
+        delta_v[i] = p2 * (1.0 - p2) - p1 * (1.0 - p1)
+        i += 1
+    extra = 13 * partner_var if partnership else 0.0
+    # the sums of D and of its variance built up one position at a time
+    r = 0
+    for a in range(8):
+        m1 = keep_d + delta_d[a]
+        v1 = keep_v + delta_v[a]
+        for b in range(a + 1, 9):
+            m2 = m1 + delta_d[b]
+            v2 = v1 + delta_v[b]
+            for c in range(b + 1, 10):
+                m3 = m2 + delta_d[c]
+                v3 = v2 + delta_v[c]
+                for d in range(c + 1, 11):
+                    m4 = m3 + delta_d[d]
+                    v4 = v3 + delta_v[d]
+                    for e in range(d + 1, 12):
+                        m5 = m4 + delta_d[e]
+                        v5 = v4 + delta_v[e]
+                        for f in range(e + 1, 13):
+                            mean = m5 + delta_d[f]
+                            var = v5 + delta_v[f] + extra
+                            s = math.sqrt(max(var, 0.05))
+                            z[r] = -_normal_expected_abs(mean, s) / temperature
+                            r += 1
+
+
+@njit(cache=True)
+def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: np.uint64,
+                   pub_hi: np.uint64, pile: np.ndarray, cc_fixed: np.ndarray,
+                   cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
+                   trump_risk: float, partner_var: float, temperature: float) -> np.ndarray:
+    """:func:`pack_logits` of every deal ``deals[k]`` (two words), as rows."""
+    out = np.zeros((deals.shape[0], 1716))
+    for k in range(deals.shape[0]):
+        pack_logits(players, partnership, deals[k, 0], deals[k, 1], pub_lo, pub_hi, pile,
+                    cc_fixed, cc_base, cc_sure, cc_trump, trump_risk, partner_var,
+                    temperature, out[k])
+    return out
+
+
+@njit(cache=True)
+def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
+               pack_lo: np.uint64, pack_hi: np.uint64, pub_lo: np.uint64, pub_hi: np.uint64,
+               combo_bits: np.ndarray, pile: np.ndarray,
+               cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+               cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+               temperature: float, noise: float, z: np.ndarray) -> float:
+    """log P(pack | the 13 dealt cards) under the split model (``rank_packs``)."""
+    chosen = 0
+    i = 0
+    for c in range(65):
+        if _has(deal_lo, deal_hi, c):
+            if _has(pack_lo, pack_hi, c):
+                chosen |= 1 << i
+            i += 1
+    rows = combo_bits.shape[0]
+    index = -1
+    for r in range(rows):
+        if combo_bits[r] == chosen:
+            index = r
+            break
+    if index < 0:
+        return -math.inf  # not a pack of this deal
+    pack_logits(players, partnership, deal_lo, deal_hi, pub_lo, pub_hi, pile, cc_fixed,
+                cc_base, cc_sure, cc_trump, trump_risk, partner_var, temperature, z)
+    return _log_mix(z, rows, index, noise)
+
+
+@njit(cache=True)
+def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.ndarray,
+                pub_lo: np.uint64, pub_hi: np.uint64, combo_bits: np.ndarray,
+                pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
+                cc_sure: np.ndarray, cc_trump: np.ndarray, trump_risk: float,
+                partner_var: float, temperature: float, noise: float) -> np.ndarray:
+    """:func:`split_term` of every ``(deals[k], packs[k])`` (two words each)."""
+    out = np.zeros(deals.shape[0])
+    z = np.zeros(combo_bits.shape[0])
+    for k in range(deals.shape[0]):
+        out[k] = split_term(players, partnership, deals[k, 0], deals[k, 1], packs[k, 0],
+                            packs[k, 1], pub_lo, pub_hi, combo_bits, pile, cc_fixed,
+                            cc_base, cc_sure, cc_trump, trump_risk, partner_var,
+                            temperature, noise, z)
+    return out
+
+
+@njit(cache=True)
+def log_likelihoods(
+    players: int, partnership: bool, declares: bool,
+    suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,
+    cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
+    trump_risk: float, partner_var: float,
+    play_temperature: float, noise: float, split_ll: np.ndarray,
+    d_seat: np.ndarray, d_half: np.ndarray, d_ntrick: np.ndarray, d_trick_seats: np.ndarray,
+    d_trick_cards: np.ndarray, d_led: np.ndarray, d_action: np.ndarray, d_piles: np.ndarray,
+    d_sizes: np.ndarray, d_played: np.ndarray,
+    deal: np.ndarray, packs: np.ndarray, deck: np.ndarray,
+) -> np.ndarray:
+    """log P(the other seats' splits and plays | world) for every world.
+
+    ``split_ll[w]`` is the log likelihood of the other seats' splits in world ``w``
+    (:func:`split_terms`, summed over seats); the plays' is added to it.
+    ``deal[w, seat]``, ``packs[w, seat]`` and ``deck[w]`` are card sets (``[lo, hi]``)
+    of world ``w``; ``d_*`` describe the decisions (see :class:`meio.bots.inference.
+    Decision`), ``d_played[d]`` the cards played before decision ``d``."""
+    n_worlds = deal.shape[0]
+    out = np.zeros(n_worlds)
+    z = np.zeros(32)
+    legal = np.zeros(32, dtype=np.int64)
+    costs = np.zeros(32)
+    for w in range(n_worlds):
+        total = split_ll[w]
+        for d in range(d_seat.shape[0]):
+            if total == -math.inf:
+                break
+            j = d_seat[d]
+            half = d_half[d]
+            pl_lo = d_played[d, 0]
+            pl_hi = d_played[d, 1]
+            partner = (j + 2) % 4 if partnership else -1
+            if half == 1:
+                hold_lo = deal[w, j, 0] & ~packs[w, j, 0]
+                hold_hi = deal[w, j, 1] & ~packs[w, j, 1]
+                q = partner if partnership else j
+                fut_lo = packs[w, q, 0]
+                fut_hi = packs[w, q, 1]
+                team_lo = packs[w, j, 0] if partnership else U0
+                team_hi = packs[w, j, 1] if partnership else U0
+                ph_lo = U0
+                ph_hi = U0
+            else:
+                q = partner if partnership else j
+                hold_lo = packs[w, q, 0]
+                hold_hi = packs[w, q, 1]
+                fut_lo = U0
+                fut_hi = U0
+                team_lo = U0
+                team_hi = U0
+                ph_lo = packs[w, j, 0] & ~pl_lo if partnership else U0
+                ph_hi = packs[w, j, 1] & ~pl_hi if partnership else U0
+            hand_lo = hold_lo & ~pl_lo
+            hand_hi = hold_hi & ~pl_hi
+            if half == 1:
+                own_lo = hand_lo | packs[w, j, 0] | fut_lo
+                own_hi = hand_hi | packs[w, j, 1] | fut_hi
+            else:
+                own_lo = hand_lo | ph_lo
+                own_hi = hand_hi | ph_hi
+            u_lo = deck[w, 0] & ~pl_lo & ~own_lo
+            u_hi = deck[w, 1] & ~pl_hi & ~own_hi
+            ntrick = d_ntrick[d]
+            led = d_led[d]
+            nlegal = _legal(hand_lo, hand_hi, led, declares, ntrick > 0, suit_of, legal)
+            action = d_action[d]
+            index = -1
+            for a in range(nlegal):
+                if legal[a] == action:
+                    index = a
+            if index < 0:
+                total = -math.inf  # this world's cards could not have made that play
+                break
+            if nlegal == 1:
+                continue
+            play_costs(players, partnership, j, half, hand_lo, hand_hi, fut_lo, fut_hi,
+                       team_lo, team_hi, ph_lo, ph_hi, u_lo, u_hi, d_trick_seats[d],
+                       d_trick_cards[d], ntrick, led, d_piles[d], d_sizes[d], legal, nlegal,
+                       suit_of, fval, tval, pile, cc_fixed, cc_base, cc_sure, cc_trump,
+                       trump_risk, partner_var, costs)
+            for a in range(nlegal):
+                z[a] = -costs[a] / play_temperature
+            total += _log_mix(z, nlegal, index, noise)
+        out[w] = total
+    return out
