@@ -4,8 +4,8 @@
 same database. It
 
 * publishes every action this process commits (and every change of seats or
-  match) on the :mod:`~meio.web.bus`, and applies what the others publish to the
-  tables this process holds in memory;
+  match, and every chat message) on the :mod:`~meio.web.bus`, and applies what the
+  others publish to the tables this process holds in memory;
 * decides, with the :mod:`~meio.web.lease` rows, which process moves a table's
   bots and runs its turn timer; a background loop renews this process's leases,
   takes over those whose holder died, and drops tables nobody has used for
@@ -22,6 +22,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from meio.web import chat
 from meio.web import metrics as M
 from meio.web.bus import Bus, bus_for
 from meio.web.lease import Leases, LeaseStore, process_id
@@ -96,6 +97,13 @@ class Cluster:
         if self.bus.live:
             self.hub.spawn(self._publish({"k": "on", "t": rt.info.id,
                                           "seats": rt.local_seats()}))
+
+    def chat_posted(self, rt: TableRuntime, match_id: str, seat: int, kind: str, text: str,
+                    at: float) -> None:
+        """A stored chat message: the pages connected to the other processes see it."""
+        if self.bus.live:
+            self.hub.spawn(self._publish({"k": "chat", "t": rt.info.id, "m": match_id,
+                                          "p": seat, "n": kind, "x": text, "at": at}))
 
     def holds(self, rt: TableRuntime) -> bool:
         """Whether this process may move the bots and run the timer of ``rt``."""
@@ -238,6 +246,11 @@ class Cluster:
                            msg.get("c"), float(msg["at"]))
             await rt.apply_remote(str(msg["m"]), ev)
             M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
+        elif kind == "chat":
+            # a message of the match this process shows (a page that connects later,
+            # or to a later match, reads the stored chat instead)
+            if rt.match is not None and rt.match.id == msg.get("m"):
+                chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
         elif kind == "tb":
             async with rt.lock:
                 await rt.catch_up_locked()
