@@ -140,7 +140,9 @@ def test_chat_reaches_the_pages_of_the_other_process_live(
     with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
         ana, bob = Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
         for p in (ana, bob):
-            p.until(lambda f: f["type"] == "chat_log")
+            # the chat opens with the match: wait until each process knows it has begun
+            # (Bo's seat started it on b; a may hear of it over the bus a little later)
+            p.until(lambda f: f["type"] in ("snapshot", "event") and f["view"] is not None)
         for sender, reader, kind, text in ((ana, bob, "chat", "good luck from process a"),
                                            (bob, ana, "react", "gg")):
             mid = next_id()
