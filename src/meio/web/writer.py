@@ -18,12 +18,9 @@ stored again one at a time, so that only the one that lost its race is refused.
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from meio.web import metrics as M
 from meio.web.store import NewEvent, Store, StoreError
-
-log = logging.getLogger("meio.web.writer")
 
 #: the most actions stored in one transaction
 MAX_BATCH = 256
