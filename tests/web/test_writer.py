@@ -157,3 +157,22 @@ def test_each_connection_gets_the_frame_of_its_own_seat() -> None:
     assert got[3]["view"]["hand"] == []
     with pytest.raises(asyncio.QueueEmpty):
         conns[0].queue.get_nowait()
+
+
+def test_a_frame_echoing_a_lone_surrogate_still_goes_out(client: Any) -> None:
+    """orjson refuses lone surrogates; a client may send one in a message id, which
+    comes back in its reject: the frame must still be sent, and the socket live."""
+    from tests.web.conftest import create, join
+    from tests.web.helpers import Player
+
+    table = create(client, players=2, name="Ana", seed=4)
+    join(client, table, "Bo")
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ana = Player(ws, token=table["token"])
+        ana.until(lambda f: f["type"] == "snapshot")
+        ws.send_text(json.dumps({"type": "act", "id": "x\ud800", "seq": 7, "action": "QS"}))
+        answer = ana.until(lambda f: f["type"] in ("reject", "error"))
+        assert answer["type"] == "reject" and answer["id"] == "x\ud800"
+        assert answer["code"] == "stale"
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert ana.until(lambda f: f["type"] == "pong")["type"] == "pong"
