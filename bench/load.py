@@ -125,6 +125,26 @@ class Server:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def means(self) -> dict[str, float]:
+        """Means of the server's own histograms so far (from /metrics): actions per
+        commit, and the wait of an action for its commit, in ms."""
+        try:
+            text = httpx.get(f"{self.base}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            return {}
+        found = {}
+        for line in text.splitlines():
+            if line.startswith("meio_") and " " in line and "{" not in line:
+                name, value = line.split(" ", 1)
+                found[name] = float(value)
+        out = {}
+        for key, name, scale in (("actions_per_commit", "meio_db_commit_batch_actions", 1),
+                                 ("commit_wait_ms", "meio_db_commit_seconds", 1000)):
+            count = found.get(f"{name}_count")
+            if count:
+                out[key] = round(scale * found[f"{name}_sum"] / count, 2)
+        return out
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -210,14 +230,23 @@ def view_seat(view: dict[str, Any] | None) -> int:
     return -1 if view is None else int(view["seat"])
 
 
+async def post(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
+    """POST, waiting and trying again while the server's per-address limit on table
+    creations and joins (a burst of 20) says 429: every load-test client shares one
+    address."""
+    for _ in range(200):
+        r = await http.post(url, json=body)
+        if r.status_code != 429:
+            break
+        await asyncio.sleep(0.05)
+    r.raise_for_status()
+    return r.json()
+
+
 async def one_table(http: httpx.AsyncClient, bases: list[str], stats: Stats) -> int:
-    r = await http.post(f"{bases[0]}/api/tables", json=TABLE)
-    r.raise_for_status()
-    t = r.json()
-    r = await http.post(f"{bases[-1]}/api/tables/{t['table_id']}/join",
-                        json={"invite": t["invite"], "name": "Bo"})
-    r.raise_for_status()
-    bo = r.json()
+    t = await post(http, f"{bases[0]}/api/tables", TABLE)
+    bo = await post(http, f"{bases[-1]}/api/tables/{t['table_id']}/join",
+                    {"invite": t["invite"], "name": "Bo"})
     tid = t["table_id"]
     ws = [b.replace("http", "ws", 1) + f"/ws/tables/{tid}" for b in bases]
     seen: list[dict[int, tuple[int, str]]] = [{}, {}]
@@ -291,18 +320,21 @@ def main() -> None:
     spy = None
     if args.profile:
         spy = subprocess.Popen(["py-spy", "record", "-p", str(servers[0].proc.pid), "-f", "raw",
-                                "-o", str(args.profile), "-r", "200", "--nonblocking",
-                                "--threads", "--idle"],
+                                "-o", str(args.profile), "-r", "200", "--nonblocking", "--gil",
+                                "--threads"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         rss, walls, rows = [], [], []
         for w in range(args.waves):
             stats = Stats()
             cpu0 = sum(s.cpu_s() for s in servers)
+            client0 = time.process_time()
             elapsed = asyncio.run(wave(bases, args.tables, stats, args.timeout))
+            client_cpu = time.process_time() - client0
             cpu = sum(s.cpu_s() for s in servers) - cpu0
             time.sleep(4)  # finished tables are evicted after 2 s idle
             rss.append([round(s.rss_mb(), 1) for s in servers])
+            means = [s.means() for s in servers]
             walls.append(elapsed)
             rows.append({
                 "wave": w + 1, "seconds": round(elapsed, 2), "actions": stats.actions,
@@ -313,6 +345,8 @@ def main() -> None:
                 "p99_ms": round(pct(stats.latencies, 0.99), 1),
                 "samples": len(stats.latencies), "errors": len(stats.errors),
                 "lost": stats.lost, "rss_mb": rss[-1],
+                "client_cpu_s": round(client_cpu, 1),
+                "server_means": means,
                 "first_errors": stats.errors[:3],
             })
             print(json.dumps(rows[-1]), flush=True)

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from meio.web import create_app
 from tests.web.conftest import _new_pg_database, free_port, make_settings
-from tests.web.helpers import Player
+from tests.web.helpers import Player, next_id
 from tests.web.test_restart import TABLE, SyncWS, drive
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
@@ -129,6 +129,33 @@ def test_players_on_two_processes_play_a_whole_match_live(
     text = httpx.get(f"{a.base}/metrics").text
     assert 'meio_actions_total{result="accepted",source="human"}' in text
     assert 'meio_bus_messages_total{direction="in"}' in text
+
+
+def test_chat_reaches_the_pages_of_the_other_process_live(
+    two_servers: tuple[Server, Server]
+) -> None:
+    a, b = two_servers
+    table, bo = _seated(a, b)
+    path = f"/ws/tables/{table['table_id']}"
+    with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
+        ana, bob = Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
+        for p in (ana, bob):
+            # the chat opens with the match: wait until each process knows it has begun
+            # (Bo's seat started it on b; a may hear of it over the bus a little later)
+            p.until(lambda f: f["type"] in ("snapshot", "event") and f["view"] is not None)
+        for sender, reader, kind, text in ((ana, bob, "chat", "good luck from process a"),
+                                           (bob, ana, "react", "gg")):
+            mid = next_id()
+            sender.ws.send_json({"type": kind, "id": mid, "text": text})
+            assert sender.until(lambda f, m=mid: f.get("id") == m)["type"] == "ack"
+            # the page on the other process is told at once, not on its next reconnect
+            got = reader.until(lambda f: f["type"] == "chat")
+            assert (got["text"], got["seat"]) == (text, 0 if sender is ana else 1)
+            assert got["name"] == ("Ana" if sender is ana else "Bo")
+            assert got["kind"] == ("text" if kind == "chat" else "react")
+    # each message reached the other page once
+    assert sum(f["type"] == "chat" for f in ana.frames) == 2
+    assert sum(f["type"] == "chat" for f in bob.frames) == 2
 
 
 def _holder_pid(url: str, table_id: str) -> int:

@@ -34,6 +34,8 @@ def seat_of(view: View) -> int:
 BotFactory = Callable[[int], Bot]
 #: bots added with :func:`register` (plug-ins, tests), besides the built-in ones
 _REGISTRY: dict[str, BotFactory] = {}
+#: the built-in bots, once :func:`builtin_bots` has been asked for them
+_BUILTIN: dict[str, BotFactory] = {}
 
 
 class UnknownBotError(MeioError, ValueError):
@@ -49,6 +51,8 @@ def builtin_bots() -> dict[str, BotFactory]:
     ['expert', 'heuristic', 'learned', 'random', 'search', 'search:1', 'search:2',
      'search:3', 'search:4']
     """
+    if _BUILTIN:  # built once: a server makes a bot for every bot move
+        return dict(_BUILTIN)
     # imported here, not at the top: the search bot loads the simulation core
     from meio.bots.heuristic import HeuristicBot
     from meio.bots.learned import default_learned_bot
@@ -64,7 +68,8 @@ def builtin_bots() -> dict[str, BotFactory]:
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
     out["expert"] = partial(SearchBot, level=4, name="expert")
-    return out
+    _BUILTIN.update(out)
+    return dict(out)
 
 
 def register(kind: str, factory: BotFactory) -> None:

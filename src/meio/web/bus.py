@@ -6,11 +6,14 @@ sends it to its clients. On PostgreSQL the bus is the database's own
 ``LISTEN``/``NOTIFY`` (no extra component to run); on SQLite, where one process
 serves alone, the bus is silent.
 
-Messages are small JSON objects (well under PostgreSQL's 8,000-byte payload
-limit), each naming the process it came from (``o``) so that a process skips its
-own. The bus is a fast path, never the source of truth: a receiver that sees a
-gap in the action numbers, or a bus that reconnects after losing its connection,
-catches up from the database.
+Messages are small JSON objects. A process sends them in batches, one
+``NOTIFY`` each: ``{"o": origin, "b": [message, ...]}`` (``o`` names the process,
+so that it skips its own), each payload kept under PostgreSQL's 8,000-byte limit.
+While one batch is on its way, what is published meanwhile waits for the next: a
+quiet server sends each message alone at once, a busy one sends many per round
+trip, in the order they were published. The bus is a fast path, never the source
+of truth: a receiver that sees a gap in the action numbers, or a bus that
+reconnects after losing its connection, catches up from the database.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ log = logging.getLogger("meio.web.bus")
 
 #: the PostgreSQL channel the servers talk on
 CHANNEL = "meio"
+#: the largest NOTIFY payload sent, in bytes (PostgreSQL refuses 8,000 and more)
+MAX_PAYLOAD = 7500
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 Resync = Callable[[], Awaitable[None]]
@@ -45,7 +50,10 @@ class Bus:
         called after a lost connection is restored (messages may have been missed)."""
 
     async def publish(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to every other process."""
+        """Send ``message`` to every other process; returns once it is sent."""
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every other process, without waiting for it to go."""
 
     async def stop(self) -> None:
         """Stop listening and close the connections."""
@@ -65,7 +73,9 @@ class PostgresBus(Bus):
         super().__init__(origin)
         self.dsn = dsn
         self._pub: Any = None
-        self._pub_lock = asyncio.Lock()
+        #: encoded messages waiting for the next NOTIFY, each with what waits for it
+        self._outbox: list[tuple[str, asyncio.Future[None] | None]] = []
+        self._sender: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.received = 0
@@ -116,30 +126,69 @@ class PostgresBus(Bus):
             return
         if not isinstance(message, dict) or message.get("o") == self.origin:
             return
-        self.received += 1
-        try:
-            await handler(message)
-        except Exception:
-            log.exception("bus: handling a message failed")
+        batch = message.get("b")
+        # a batch, or one message on its own (as older servers sent them)
+        for one in batch if isinstance(batch, list) else [message]:
+            if not isinstance(one, dict):
+                continue
+            one["o"] = message.get("o")
+            self.received += 1
+            try:
+                await handler(one)
+            except Exception:
+                log.exception("bus: handling a message failed")
 
     async def publish(self, message: dict[str, Any]) -> None:
-        payload = json.dumps({**message, "o": self.origin}, separators=(",", ":"))
-        async with self._pub_lock:
-            for attempt in (1, 2):
-                try:
-                    if self._pub is None or self._pub.closed:
-                        self._pub = await self._connect()
-                    await self._pub.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-                    return
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    self._pub = None
-                    if attempt == 2:
-                        # the others catch up from the database on their next gap
-                        log.warning("bus: publishing failed (%s)", exc)
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue(message, fut)
+        await fut
+
+    def post(self, message: dict[str, Any]) -> None:
+        self._queue(message, None)
+
+    def _queue(self, message: dict[str, Any], fut: asyncio.Future[None] | None) -> None:
+        self._outbox.append((json.dumps(message, separators=(",", ":")), fut))
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send_all())
+
+    async def _send_all(self) -> None:
+        try:
+            while self._outbox:
+                head = f'{{"o":{json.dumps(self.origin)},"b":['
+                size, count = len(head) + 2, 0
+                for text, _ in self._outbox:
+                    if count and size + len(text.encode()) + 1 > MAX_PAYLOAD:
+                        break
+                    size += len(text.encode()) + 1
+                    count += 1
+                batch = self._outbox[:count]
+                del self._outbox[:count]
+                await self._notify(head + ",".join(t for t, _ in batch) + "]}")
+                for _, fut in batch:
+                    if fut is not None and not fut.done():
+                        fut.set_result(None)
+        finally:
+            self._sender = None
+
+    async def _notify(self, payload: str) -> None:
+        for attempt in (1, 2):
+            try:
+                if self._pub is None or self._pub.closed:
+                    self._pub = await self._connect()
+                await self._pub.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._pub = None
+                if attempt == 2:
+                    # the others catch up from the database on their next gap
+                    log.warning("bus: publishing failed (%s)", exc)
 
     async def stop(self) -> None:
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -4,7 +4,8 @@ Spectators read the chat but cannot write in it. A message is plain text (the
 browser shows it with ``textContent``, never as HTML), at most
 :data:`MAX_CHARS` characters on one line, and a seat may send at most
 :data:`BURST` messages in any :data:`WINDOW_S` seconds. Every message is stored
-with its match (table ``meio_chat``) before it is broadcast, and a page that
+with its match (table ``meio_chat``) before it is broadcast (to the pages of the
+other server processes too, over the :mod:`~meio.web.bus`), and a page that
 (re)connects gets the match's chat so far in one ``chat_log`` frame.
 
 Client → server::
@@ -130,10 +131,19 @@ async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
     at = time.time()
     match_id = rt.match.id
     await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)
+    relay(rt, seat, kind, text, at)
+    # the pages connected to the other server processes hear it over the bus
+    rt.hub.cluster.chat_posted(rt, match_id, seat, kind, text, at)
+    return {"type": "ack", "id": msg.id, "chat": True}
+
+
+def relay(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> None:
+    """Send a stored message to every page connected to this process."""
+    if kind not in ("text", "react") or not 0 <= seat < len(rt.info.seats):
+        return
     frame = _frame(rt, seat, kind, text, at)
     for c in rt.conns:
         c.send(frame)
-    return {"type": "ack", "id": msg.id, "chat": True}
 
 
 async def send_log(rt: TableRuntime, conn: Connection) -> None:

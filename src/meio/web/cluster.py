@@ -4,8 +4,8 @@
 same database. It
 
 * publishes every action this process commits (and every change of seats or
-  match) on the :mod:`~meio.web.bus`, and applies what the others publish to the
-  tables this process holds in memory;
+  match, and every chat message) on the :mod:`~meio.web.bus`, and applies what the
+  others publish to the tables this process holds in memory;
 * decides, with the :mod:`~meio.web.lease` rows, which process moves a table's
   bots and runs its turn timer; a background loop renews this process's leases,
   takes over those whose holder died, and drops tables nobody has used for
@@ -22,6 +22,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from meio.web import chat
 from meio.web import metrics as M
 from meio.web.bus import Bus, bus_for
 from meio.web.lease import Leases, LeaseStore, process_id
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
     from meio.web.runtime import Hub, TableRuntime
 
 log = logging.getLogger("meio.web.cluster")
+
+_BUS_OUT = M.BUS_MESSAGES.labels("out")
+_BUS_IN = M.BUS_MESSAGES.labels("in")
 
 
 class Cluster:
@@ -81,21 +85,27 @@ class Cluster:
         """A committed action: the other processes hear of it."""
         if not self.bus.live or rt.match is None:
             return
-        self.hub.spawn(self._publish({
+        self._post({
             "k": "ev", "t": rt.info.id, "m": rt.match.id, "s": ev.seq, "p": ev.seat,
             "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
-        }))
+        })
 
     def table_changed(self, rt: TableRuntime) -> None:
         """Seats were taken or a match began: the others reload the table."""
         if self.bus.live:
-            self.hub.spawn(self._publish({"k": "tb", "t": rt.info.id}))
+            self._post({"k": "tb", "t": rt.info.id})
 
     def presence(self, rt: TableRuntime) -> None:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
-            self.hub.spawn(self._publish({"k": "on", "t": rt.info.id,
-                                          "seats": rt.local_seats()}))
+            self._post({"k": "on", "t": rt.info.id, "seats": rt.local_seats()})
+
+    def chat_posted(self, rt: TableRuntime, match_id: str, seat: int, kind: str, text: str,
+                    at: float) -> None:
+        """A stored chat message: the pages connected to the other processes see it."""
+        if self.bus.live:
+            self._post({"k": "chat", "t": rt.info.id, "m": match_id, "p": seat, "n": kind,
+                        "x": text, "at": at})
 
     def holds(self, rt: TableRuntime) -> bool:
         """Whether this process may move the bots and run the timer of ``rt``."""
@@ -215,11 +225,16 @@ class Cluster:
 
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
-        M.BUS_MESSAGES.labels("out").inc()
+        _BUS_OUT.inc()
         await self.bus.publish(message)
 
+    def _post(self, message: dict[str, Any]) -> None:
+        # sent with the others published meanwhile, in order, one NOTIFY for many
+        _BUS_OUT.inc()
+        self.bus.post(message)
+
     async def _on_message(self, msg: dict[str, Any]) -> None:
-        M.BUS_MESSAGES.labels("in").inc()
+        _BUS_IN.inc()
         kind, table_id = msg.get("k"), msg.get("t")
         if kind == "rel" and isinstance(table_id, list):
             for t in table_id:
@@ -238,6 +253,11 @@ class Cluster:
                            msg.get("c"), float(msg["at"]))
             await rt.apply_remote(str(msg["m"]), ev)
             M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
+        elif kind == "chat":
+            # a message of the match this process shows (a page that connects later,
+            # or to a later match, reads the stored chat instead)
+            if rt.match is not None and rt.match.id == msg.get("m"):
+                chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
         elif kind == "tb":
             async with rt.lock:
                 await rt.catch_up_locked()

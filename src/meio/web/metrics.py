@@ -29,8 +29,14 @@ BOT_THINK = Histogram(
     ["kind"], buckets=_FAST,
 )
 DB_COMMIT = Histogram(
-    "meio_db_commit_seconds", "Time to commit one accepted action to the database.",
+    "meio_db_commit_seconds",
+    "From an accepted action being handed to the writer to its commit (several tables' "
+    "actions share one transaction when they arrive together).",
     buckets=_FAST,
+)
+COMMIT_BATCH = Histogram(
+    "meio_db_commit_batch_actions", "Actions stored together in one transaction.",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
 )
 BUS_MESSAGES = Counter(
     "meio_bus_messages_total", "Messages exchanged with the other processes.", ["direction"],

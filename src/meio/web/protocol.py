@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from meio.engine import Outcome, State, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -186,6 +188,24 @@ def parse_message(raw: str, max_bytes: int) -> Message:
             raise ProtocolError("bad_message", f"a '{kind}' message needs a 'text'")
         return Chat(msg_id, kind, text)
     return Rematch(msg_id)
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as the compact JSON text that goes on the wire.
+
+    A text a client sent may come back in a frame (a message id in a ``reject``) and
+    may hold a lone surrogate, which orjson refuses: the stdlib escapes it instead.
+
+    >>> encode({"type": "pong"})
+    '{"type":"pong"}'
+    >>> encode({"type": "reject", "id": "a\\ud800"})
+    '{"type":"reject","id":"a\\\\ud800"}'
+    """
+    try:
+        # orjson: a tenth of the stdlib's time, and this runs for every frame sent
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(frame, separators=(",", ":"))
 
 
 # -- frames built from views ---------------------------------------------------------------

@@ -39,12 +39,14 @@ from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
     MatchInfo,
+    NewEvent,
     SeatInfo,
     Store,
     StoreError,
     TableInfo,
     hash_token,
 )
+from meio.web.writer import Writer
 
 log = logging.getLogger("meio.web")
 
@@ -59,10 +61,11 @@ class Connection:
     """One open WebSocket: a seat (or None for a spectator) and its outgoing queue."""
 
     seat: int | None
-    queue: asyncio.Queue[Frame | int] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Frame | str | int] = field(default_factory=asyncio.Queue)
 
-    def send(self, frame: Frame) -> None:
-        """Queue a frame for this client."""
+    def send(self, frame: Frame | str) -> None:
+        """Queue a frame for this client (a dict, or one already encoded as JSON text
+        with :func:`meio.web.protocol.encode`)."""
         self.queue.put_nowait(frame)
 
     def close(self, code: int = 1001) -> None:
@@ -476,10 +479,12 @@ class TableRuntime:
         ev = EventInfo(seq, seat, A.action_text(action), source, client_id, now)
         try:
             began = time.perf_counter()
-            await asyncio.to_thread(
-                self.store.append_event, match.id, seq, seat, ev.action,
-                source, client_id, now, _result(new) if new.is_over else None,
-            )
+            # stored (with other tables' actions, in one transaction) before anyone
+            # hears of it
+            await self.hub.writer.append(NewEvent(
+                match.id, seq, seat, ev.action, source, client_id, now,
+                _result(new) if new.is_over else None,
+            ))
             M.DB_COMMIT.observe(time.perf_counter() - began)
         except StoreError:
             # another server wrote this number first: the database decided; what it
@@ -505,14 +510,18 @@ class TableRuntime:
             self.accepted[(ev.seat, ev.client_id)] = ev.seq
         self.turn_since = self._turn_start(before, new, self.turn_since, ev.created_at)
         deadline = self.deadline()
-        frames: dict[int | None, Frame] = {}
+        # each seat's frame is built from its own view and encoded once, however many
+        # of its pages are open; every spectator gets the one spectator frame
+        texts: dict[int | None, str] = {}
         for c in self.conns:
-            if c.seat not in frames:
-                frames[c.seat] = P.event_frame(
+            text = texts.get(c.seat)
+            if text is None:
+                frame = P.event_frame(
                     self.match.id, ev.seq, new, outcome, ev.source, c.seat, deadline
                 )
-                frames[c.seat]["now"] = ev.created_at
-            c.send(frames[c.seat])
+                frame["now"] = ev.created_at
+                text = texts[c.seat] = P.encode(frame)
+            c.send(text)
 
     # -- news from the other server processes ---------------------------------------------
     async def apply_remote(self, match_id: str, ev: EventInfo) -> None:
@@ -819,6 +828,8 @@ class Hub:
                                               settings.bad_hello_burst)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: stores the accepted actions of every table, several per transaction
+        self.writer = Writer(store)
         from meio.web.cluster import Cluster
 
         #: the other server processes: live fan-out, leases, eviction
@@ -898,6 +909,8 @@ class Hub:
         M.TABLES.dec(len(self.tables))
         for task in list(self._tasks):
             task.cancel()
+        with contextlib.suppress(Exception):
+            await self.writer.flush()
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -84,6 +84,20 @@ class MatchInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An accepted action to store (``result``: the match's, with its last action)."""
+
+    match_id: str
+    seq: int
+    seat: int
+    action: str
+    source: str
+    client_id: str | None
+    created_at: float
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EventInfo:
     """An accepted action."""
 
@@ -268,24 +282,40 @@ class Store:
         result are then stored in one transaction, so no crash can leave a match whose
         last card is stored but which is not finished.
         """
+        self.append_events([NewEvent(match_id, seq, seat, action, source, client_id,
+                                     created_at, result)])
+
+    def append_events(self, events: list[NewEvent]) -> None:
+        """Store several accepted actions (of different matches) in one transaction:
+        all or none. Raises StoreError("conflict") when another writer already stored
+        one of their numbers; then nothing of the batch is stored.
+
+        A match's result is stored in the same transaction as its last action.
+        """
+        if not events:
+            return
         # a Core insert, not the ORM: this runs once per action (profiled, see
         # docs/benchmarks.md) and the unit of work cost more than the write itself
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     _INSERT_EVENT,
-                    {"match_id": match_id, "seq": seq, "seat": seat, "action": action,
-                     "source": source, "client_id": client_id, "created_at": created_at},
+                    [{"match_id": e.match_id, "seq": e.seq, "seat": e.seat,
+                      "action": e.action, "source": e.source, "client_id": e.client_id,
+                      "created_at": e.created_at} for e in events],
                 )
-                if result is not None:
-                    # after the event: a conflict raises first and finishes nothing
-                    conn.execute(
-                        update(MatchRow)
-                        .where(MatchRow.id == match_id)
-                        .values(finished_at=created_at, result=result)
-                    )
+                for e in events:
+                    if e.result is not None:
+                        # after the events: a conflict raises first and finishes nothing
+                        conn.execute(
+                            update(MatchRow)
+                            .where(MatchRow.id == e.match_id)
+                            .values(finished_at=e.created_at, result=e.result)
+                        )
         except IntegrityError:
-            raise StoreError("conflict", f"action {seq} of this match is already taken") from None
+            numbers = ", ".join(str(e.seq) for e in events)
+            raise StoreError("conflict", f"action {numbers} of this match is already "
+                                         "taken") from None
 
     # -- helpers -----------------------------------------------------------------------
     @staticmethod

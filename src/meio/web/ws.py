@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,6 +27,7 @@ from meio.web.protocol import (
     Ping,
     ProtocolError,
     Rematch,
+    encode,
     parse_message,
 )
 from meio.web.runtime import Connection, Hub, TableRuntime, same_secret
@@ -45,7 +45,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
         if isinstance(frame, int):
             await ws.close(frame)
             return
-        await ws.send_text(json.dumps(frame, separators=(",", ":")))
+        await ws.send_text(frame if isinstance(frame, str) else encode(frame))
 
 
 async def _read(ws: WebSocket) -> str:
