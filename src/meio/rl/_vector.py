@@ -73,7 +73,12 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _runtime_free(fn: _F) -> _F:
-    """Compile ``fn`` (cached) without numba's runtime: it may not allocate."""
+    """Compile ``fn`` (cached) without numba's runtime: it may not allocate.
+
+    Nor may a core function it calls that is compiled for the first time through it
+    (numba would type its body without the runtime too and refuse ``np.zeros``). The
+    one allocating callee, the heuristic split (``K.choose_split``), is compiled with
+    the runtime by :func:`reset_all`, which ``VectorEnv`` runs before any step."""
     return cast(_F, njit(cache=True, **_NO_RUNTIME)(fn))
 
 
