@@ -190,6 +190,25 @@ class TestHiddenSpecials:
         candidates = set(C.SPECIALS) - known
         assert set().union(*placed) - known == candidates
 
+    def test_sample_world_places_no_unknown_special_where_every_hand_is_void(self) -> None:
+        # 4-player partnership, second half: the two hidden hands are void in hearts,
+        # so the unseen -2H (a heart) cannot be in the deck; drawing it made every
+        # world impossible (found by the observation property test)
+        st = State.new(MatchConfig(players=4, partnership=True, reveal_specials=False,
+                                   seed=52))
+        rng = random.Random(52)
+        for _ in range(44):
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))], st.current_seat())
+        view = st.view(0)
+        heart = C.card_suit(62)
+        hidden = [j for j in (1, 3) if view.hand_sizes[j]]
+        assert 62 not in view.specials and all(heart in view.voids()[j] for j in hidden)
+        for k in range(30):
+            world = sample_world(view, random.Random(k))
+            assert 62 not in world.config.special_cards
+            assert world.view(0).hand == view.hand
+
     def test_sample_world_never_depends_on_the_true_specials(self) -> None:
         # two tables whose specials differ only where seat 0 cannot see
         compared = 0

@@ -61,6 +61,16 @@ def _feasible(counts: list[int], slots: list[_Slot], remaining: list[int]) -> bo
     return True
 
 
+def _fits(pool: list[int], slots: list[_Slot]) -> bool:
+    """Whether some deal of ``pool`` into ``slots`` respects every void."""
+    if sum(s.size for s in slots) != len(pool):
+        return False
+    counts = [0] * 5
+    for c in pool:
+        counts[_card_class(c)] += 1
+    return _feasible(counts, slots, [s.size for s in slots])
+
+
 def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
     if sum(s.size for s in slots) != len(pool):
         raise MeioError("the view is inconsistent: unseen cards do not match hand sizes")
@@ -135,18 +145,39 @@ def sample_world(view: View, rng: random.Random) -> State:
     known = 0
     if me is not None:
         known = view.hand | view.pack | view.received
-    deck = cfg.deck
     specials = cfg.special_cards
-    if not cfg.specials_known:
+    unknown = 0 if cfg.specials_known else view.special_count - len(view.specials)
+
+    def unseen_cards(slots: list[_Slot]) -> list[int]:
+        """The cards to deal into ``slots``; with hidden specials, first the specials
+        the seat has not seen that are in the deck: a draw among those that some
+        deal fits (a special of a suit every slot is void in cannot be there)."""
+        nonlocal specials
+        if cfg.specials_known:
+            return C.cards_of(cfg.deck & ~played_all & ~known)
         unseen = [s for s in C.SPECIALS if s not in view.specials]
-        drawn = rng.sample(unseen, view.special_count - len(view.specials))
+
+        def pool_of(drawn: tuple[int, ...] | list[int]) -> list[int]:
+            deck = cfg.deck | C.mask_of((*view.specials, *drawn))
+            return C.cards_of(deck & ~played_all & ~known)
+
+        fits = {frozenset(d) for d in combinations(unseen, unknown)
+                if _fits(pool_of(d), slots)}
+        if not fits:
+            raise MeioError("no deal of the unseen cards fits what this seat has seen")
+        while True:  # uniform among the sets that fit (the first draw, nearly always)
+            drawn = rng.sample(unseen, unknown)
+            if frozenset(drawn) in fits:
+                break
         specials = tuple(sorted((*view.specials, *drawn)))
-        deck |= C.mask_of(specials)
-    pool = C.cards_of(deck & ~played_all & ~known)
+        return pool_of(drawn)
+
     voids = view.voids()
     slots: list[_Slot] = []
     where: dict[tuple[str, int], _Slot] = {}
-    aside_slot = _Slot(deck.bit_count() - 13 * n)
+    # the public deck of a table that hides its specials holds none of them
+    in_deck = cfg.deck.bit_count() + (0 if cfg.specials_known else view.special_count)
+    aside_slot = _Slot(in_deck - 13 * n)
     slots.append(aside_slot)
 
     deal = [0] * n
@@ -159,7 +190,7 @@ def sample_world(view: View, rng: random.Random) -> State:
             else:
                 where[("deal", j)] = s = _Slot(13)
                 slots.append(s)
-        _fill(pool, slots, rng)
+        _fill(unseen_cards(slots), slots, rng)
         for (_, j), s in where.items():
             deal[j] = C.mask_of(s.cards)
             if view.split_done[j]:
@@ -182,7 +213,7 @@ def sample_world(view: View, rng: random.Random) -> State:
                     continue  # its pack is the one this seat received
                 where[("pack", j)] = s = _Slot(6)
                 slots.append(s)
-        _fill(pool, slots, rng)
+        _fill(unseen_cards(slots), slots, rng)
         hand_now = [0] * n
         for (kind, j), s in where.items():
             if kind == "hand":
