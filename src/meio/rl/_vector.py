@@ -376,30 +376,6 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
 
 
 @njit(cache=True, inline="always")
-def _next_leader(s: np.ndarray, c: np.ndarray, rng: np.ndarray, scores: np.ndarray) -> int:
-    """The core's draw of the next round's leader (``K._next_leader``: the same random
-    numbers), with the round's scores written to the scratch ``scores``: the
-    runtime-free step may not allocate."""
-    players = c[0]
-    K.round_scores(s, c, scores)
-    top = scores[0]
-    for p in range(1, players):
-        if scores[p] > top:
-            top = scores[p]
-    n = 0
-    for p in range(players):
-        if scores[p] == top:
-            n += 1
-    pick = K._below(rng, n)
-    for p in range(players):
-        if scores[p] == top:
-            if pick == 0:
-                return p
-            pick -= 1
-    return 0
-
-
-@njit(cache=True, inline="always")
 def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
@@ -424,7 +400,7 @@ def _advance(
                 _start_match(s, c, strengths, deck, nbase, combos, seed, rng, meta, obs,
                              hands, pack, work)
                 return reward, True
-            leader = _next_leader(s, c, rng, scores)
+            leader = K._next_leader(s, c, rng, scores)  # into scratch: no allocation
             nd = nbase + combos.shape[1]
             _start_round(s, c, strength, deck, nd, rng, meta, obs, leader, hands, pack, work)
             return reward, done

@@ -541,12 +541,16 @@ def play_out(
 
 # -- batches -------------------------------------------------------------------------------
 @njit(cache=True)
-def _next_leader(s: np.ndarray, cfg: np.ndarray, rng: np.ndarray) -> int:
-    """A seat allowed to lead the next round, drawn at random among the allowed."""
+def _next_leader(s: np.ndarray, cfg: np.ndarray, rng: np.ndarray, scores: np.ndarray) -> int:
+    """A seat allowed to lead the next round, drawn at random among the allowed.
+
+    ``scores`` (at least one slot a seat) is scratch: it gets the round's scores, so
+    that a caller compiled without numba's runtime can use this (it allocates nothing)."""
     players = cfg[0]
-    scores = np.zeros(players, dtype=np.int32)
     round_scores(s, cfg, scores)
-    top = scores.max()
+    top = scores[0]
+    for p in range(1, players):
+        top = max(top, scores[p])
     n = 0
     for p in range(players):
         if scores[p] == top:
@@ -617,6 +621,7 @@ def simulate_games(
     legal = np.zeros(32, dtype=np.int32)
     pack = np.zeros(6, dtype=np.int32)
     hands = np.zeros((5, 13), dtype=np.int32)
+    scores = np.zeros(5, dtype=np.int32)
     cards = deck.copy()
     nd = deck.shape[0]
     played = 0
@@ -663,7 +668,7 @@ def simulate_games(
                     break
             elif r == MAX_ROUNDS:
                 break
-            leader = _next_leader(s, cfg, rng)
+            leader = _next_leader(s, cfg, rng, scores)
         rounds_played[g] = r
     return played
 
