@@ -61,14 +61,17 @@ def _feasible(counts: list[int], slots: list[_Slot], remaining: list[int]) -> bo
     return True
 
 
-def _fits(pool: list[int], slots: list[_Slot]) -> bool:
-    """Whether some deal of ``pool`` into ``slots`` respects every void."""
-    if sum(s.size for s in slots) != len(pool):
-        return False
+def _class_counts(pool: list[int]) -> list[int]:
     counts = [0] * 5
     for c in pool:
         counts[_card_class(c)] += 1
-    return _feasible(counts, slots, [s.size for s in slots])
+    return counts
+
+
+def _fits(pool: list[int], slots: list[_Slot]) -> bool:
+    """Whether some deal of ``pool`` into ``slots`` respects every void."""
+    return sum(s.size for s in slots) == len(pool) and _feasible(
+        _class_counts(pool), slots, [s.size for s in slots])
 
 
 def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
@@ -91,9 +94,7 @@ def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
     for slot in slots:
         slot.cards = []
     remaining = [s.size for s in slots]
-    counts = [0] * 5
-    for c in pool:
-        counts[_card_class(c)] += 1
+    counts = _class_counts(pool)
     if not _feasible(counts, slots, remaining):
         raise MeioError("no deal of the unseen cards fits what this seat has seen")
     order = pool.copy()
