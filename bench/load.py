@@ -319,7 +319,8 @@ def main() -> None:
                               "load_before": os.getloadavg()[0]}
     spy = None
     if args.profile:
-        spy = subprocess.Popen(["py-spy", "record", "-p", str(servers[0].proc.pid), "-f", "raw",
+        py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        spy = subprocess.Popen([py_spy, "record", "-p", str(servers[0].proc.pid), "-f", "raw",
                                 "-o", str(args.profile), "-r", "200", "--nonblocking", "--gil",
                                 "--threads"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

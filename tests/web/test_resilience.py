@@ -14,6 +14,7 @@ from meio.bots import register, unregister
 from meio.bots.random_bot import RandomBot
 from meio.engine import View
 from meio.web import create_app
+from meio.web.runtime import CHECKPOINT_EVERY
 from tests.web.conftest import create, make_settings
 from tests.web.helpers import Player, play_out
 
@@ -212,7 +213,19 @@ def test_a_reconnection_costs_only_the_events_it_missed(
         missed = [a2.recv(), a2.recv()]
         assert [f["seq"] for f in missed] == [seq - 1, seq] and a2.seen["is_over"]
         assert missed[-1]["view"] == a.seen
-    assert applied == []  # nothing replayed: the table kept what each action did
+    # only the actions since the latest checkpoint were applied again
+    checkpoint = seq // CHECKPOINT_EVERY * CHECKPOINT_EVERY
+    assert len(applied) == (seq - checkpoint if seq - 2 >= checkpoint else seq)
+    applied.clear()
+    # a gap beyond the checkpoint: the whole match is replayed, with the same frames
+    assert seq > CHECKPOINT_EVERY + 1
+    with client.websocket_connect(f"/ws/tables/{tid}") as wa:
+        a3 = Player(wa, token=table["token"], since={"match": match, "seq": 1})
+        frames = [a3.recv() for _ in range(seq - 1)]
+        assert [f["seq"] for f in frames] == list(range(2, seq + 1))
+        assert [f["view"] for f in frames[-2:]] == [f["view"] for f in missed]
+        assert frames[-1]["view"] == a.seen
+    assert len(applied) == seq
 
 
 def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None:

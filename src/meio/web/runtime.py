@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,11 @@ Frame = dict[str, Any]
 
 #: bots whose choice takes microseconds: they run on the event loop, not in a thread
 INLINE_BOTS = frozenset({"random"})
+
+#: a table keeps the state after every this many actions, from which a reconnecting
+#: client's missed actions are replayed (keeping every state of a match, as before,
+#: made ~4,000 objects a table that the garbage collector scanned again and again)
+CHECKPOINT_EVERY = 16
 
 
 @dataclass(eq=False)
@@ -138,8 +143,10 @@ class TableRuntime:
         self.state: State | None = None
         self.events: list[EventInfo] = []
         self.turn_since = 0.0
-        #: the state after each stored action and what the action did (for reconnections)
-        self.after: list[tuple[State, Outcome]] = []
+        #: the latest checkpoint: a sequence number (a multiple of CHECKPOINT_EVERY)
+        #: and the state after it, so a client reconnecting after a short gap costs
+        #: what it missed and at most CHECKPOINT_EVERY actions more
+        self.checkpoint: tuple[int, State] | None = None
         #: the message ids of this match's accepted actions, by seat: their sequence numbers
         self.accepted: dict[tuple[int, str], int] = {}
         #: the answers to the latest rejected messages (at most ``max_remembered_rejects``)
@@ -175,7 +182,8 @@ class TableRuntime:
         self.info = info
         if info.current_match is None:
             self.match = self.config = self.state = None
-            self.events, self.after = [], []
+            self.events = []
+            self.checkpoint = None
             self.accepted, self.rejected = {}, OrderedDict()
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
@@ -185,23 +193,20 @@ class TableRuntime:
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
-        # one pass that keeps the state after each action and what the action did, so
-        # that a reconnecting client costs only the events it missed
         config = MatchConfig.from_dict(match.config)
         state = State.new(config)
         since = match.created_at
-        after: list[tuple[State, Outcome]] = []
         accepted: dict[tuple[int, str], int] = {}
         before = (state.phase, state.round_index)
-        steps = replay_steps(config, ((ev.seat, A.parse_action(ev.action)) for ev in events))
-        for ev, (state, outcome) in zip(events, steps, strict=True):
-            after.append((state.clone(), outcome))
+        self.checkpoint = None
+        for ev, (state, _) in zip(events, self._replay(config, events), strict=True):
+            if ev.seq % CHECKPOINT_EVERY == 0:
+                self.checkpoint = (ev.seq, state.clone())
             since = self._turn_start(before, state, since, ev.created_at)
             before = (state.phase, state.round_index)
             if ev.client_id:
                 accepted[(ev.seat, ev.client_id)] = ev.seq
         self.match, self.config, self.state, self.events = match, config, state, list(events)
-        self.after = after
         self.turn_since = since
         self.accepted = accepted
         self.rejected = OrderedDict()
@@ -310,10 +315,30 @@ class TableRuntime:
             self.hub.cluster.presence(self)
         return self
 
+    @staticmethod
+    def _replay(config: MatchConfig, events: list[EventInfo]) -> Iterator[tuple[State, Outcome]]:
+        return replay_steps(config, ((ev.seat, A.parse_action(ev.action)) for ev in events))
+
     def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
+        assert self.config is not None
         out: list[Frame] = []
-        for ev, (state, outcome) in zip(self.events[since:], self.after[since:], strict=True):
-            out.append(P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None))
+        steps: Iterator[tuple[EventInfo, tuple[State, Outcome]]]
+        if self.checkpoint is not None and since >= self.checkpoint[0]:
+            # a short gap: from the latest checkpoint
+            start, state = self.checkpoint
+            events = self.events[start:]
+            state = state.clone()
+            steps = zip(events, ((state, state.apply(A.parse_action(ev.action), ev.seat))
+                                 for ev in events), strict=True)
+        else:
+            # a long one: the whole match (about half a millisecond, less than building
+            # the frames it is replayed for)
+            steps = zip(self.events, self._replay(self.config, self.events), strict=True)
+        for ev, (state, outcome) in steps:
+            if ev.seq > since:
+                out.append(
+                    P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None)
+                )
         if out:
             out[-1]["deadline"] = self.deadline()
             out[-1]["now"] = time.time()
@@ -505,7 +530,8 @@ class TableRuntime:
         before = (old.phase, old.round_index)
         self.state = new
         self.events.append(ev)
-        self.after.append((new, outcome))
+        if ev.seq % CHECKPOINT_EVERY == 0:
+            self.checkpoint = (ev.seq, new)  # never changed in place: a new one is made
         if ev.client_id:
             self.accepted[(ev.seat, ev.client_id)] = ev.seq
         self.turn_since = self._turn_start(before, new, self.turn_since, ev.created_at)
