@@ -1,15 +1,17 @@
-"""Two `meio serve` processes on one PostgreSQL: live fan-out between them, and a
-takeover of a table's bots when the process running them is killed."""
+"""Two `meio serve` processes on one PostgreSQL: live fan-out between them, a
+takeover of a table's bots when the process running them is killed, and that
+process's seats shown offline once it stops being heard from."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +211,70 @@ def _db_url_of(server: Server) -> str:
     args = server.proc.args
     assert isinstance(args, list)
     return str(args[args.index("--db") + 1])
+
+
+def _peers_heard(server: Server) -> float:
+    found = re.search(r"^meio_bus_peers ([0-9.]+)$", httpx.get(f"{server.base}/metrics").text,
+                      re.M)
+    assert found is not None, "no meio_bus_peers metric"
+    return float(found.group(1))
+
+
+def _until_within(player: Player, pred: Callable[[dict[str, Any]], bool],
+                  seconds: float) -> dict[str, Any]:
+    """The first frame ``player`` receives that passes ``pred``, within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frame = player.recv()
+        if pred(frame):
+            return frame
+    raise AssertionError(f"the expected frame did not come within {seconds} s")
+
+
+def test_seats_are_shown_across_processes_and_offline_once_their_process_is_killed(
+    two_servers: tuple[Server, Server]
+) -> None:
+    a, b = two_servers
+    table = httpx.post(f"{a.base}/api/tables", json=TABLE).json()
+    path = f"/ws/tables/{table['table_id']}"
+    sockets = contextlib.ExitStack()
+
+    def opened(server: Server) -> SyncWS:
+        return SyncWS(sockets.enter_context(connect(server.ws + path, open_timeout=10,
+                                                    close_timeout=1)))
+
+    def ana_online(frame: dict[str, Any]) -> bool:
+        return bool(frame["table"]["seats"][0]["online"])
+
+    def bo_online(frame: dict[str, Any]) -> bool:
+        return bool(frame["table"]["seats"][1]["online"])
+
+    try:
+        ana = Player(opened(a), token=table["token"])
+        # Ana sits at a before b has ever loaded the table: b, loading it when Bo
+        # joins, asks who sits there elsewhere and shows Ana online
+        bo = httpx.post(f"{b.base}/api/tables/{table['table_id']}/join",
+                        json={"invite": table["invite"], "name": "Bo"}).json()
+        bob = Player(opened(b), token=bo["token"])
+        if not ana_online(bob.welcome):
+            _until_within(bob, lambda f: f["type"] == "table" and ana_online(f), 30)
+        # Bo's seat, connected to b, is shown online to Ana on a
+        _until_within(ana, lambda f: f["type"] == "table" and bo_online(f), 30)
+        deadline = time.monotonic() + 30
+        while _peers_heard(a) != 1.0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _peers_heard(a) == 1.0
+        # b dies without a word; a stops hearing its heartbeats and shows Bo offline
+        b.proc.send_signal(signal.SIGKILL)
+        b.proc.wait(10)
+        _until_within(ana, lambda f: f["type"] == "table" and not bo_online(f), 30)
+        deadline = time.monotonic() + 30
+        while _peers_heard(a) != 0.0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _peers_heard(a) == 0.0
+        # and stays so: a page that opens now sees Bo offline too
+        again = Player(opened(a), token=table["token"])
+        assert not bo_online(again.welcome)
+    finally:
+        sockets.close()
+    assert "its seats are shown offline" in a.log.read_text()

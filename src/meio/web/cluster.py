@@ -9,7 +9,18 @@ same database. It
 * decides, with the :mod:`~meio.web.lease` rows, which process moves a table's
   bots and runs its turn timer; a background loop renews this process's leases,
   takes over those whose holder died, and drops tables nobody has used for
-  ``evict_after_s`` seconds.
+  ``evict_after_s`` seconds;
+* keeps the others' seats online only while they are heard from: each process
+  posts a heartbeat every third of the lease TTL, and a process silent for three
+  of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline.
+
+The presence messages: ``{"k": "on", "t": table, "seats": [...]}`` (the seats of a
+table connected to the sender), ``{"k": "hb", "p": period}`` (the heartbeat),
+``{"k": "who", "t": table}`` (a process loaded the table: the others say ``on``),
+``{"k": "who", "to": origin, "n": token}`` (a process newly heard from, or heard
+again after it was taken for dead, is asked for all its seats; it first echoes the
+token, if any, with ``{"k": "here", "to": asker, "n": token}``) and ``{"k": "bye"}``
+(a clean stop). The bus adds the sender's name, ``o``, to each.
 
 A lone process on SQLite runs the same code with a silent bus.
 """
@@ -27,6 +38,7 @@ from meio.web import metrics as M
 from meio.web.bus import Bus, bus_for
 from meio.web.lease import Leases, LeaseStore, process_id
 from meio.web.logs import context
+from meio.web.peers import MISSED_BEATS, Peers, Word
 from meio.web.store import EventInfo
 
 if TYPE_CHECKING:
@@ -47,8 +59,11 @@ class Cluster:
         ttl = hub.settings.lease_ttl_s
         self.leases = Leases(LeaseStore(hub.store.engine, self.origin, ttl))
         self.bus: Bus = bus_for(hub.settings.database_url, self.origin)
+        #: the other processes heard from lately (their seats count as online)
+        self.peers = Peers(max(0.05, ttl / 3))
         self._acquiring: set[str] = set()
         self._loop: asyncio.Task[None] | None = None
+        self._beat: asyncio.Task[None] | None = None
         self.draining = False
 
     # -- life ------------------------------------------------------------------------
@@ -56,15 +71,18 @@ class Cluster:
         """Listen to the others and start the lease and eviction loop."""
         await self.bus.start(self._on_message, self._resync)
         self._loop = asyncio.get_running_loop().create_task(self._maintain())
+        if self.bus.live:
+            self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
 
     async def stop(self) -> None:
         """Hand back every lease at once (so another process takes over without
         waiting for them to run out), tell the others, and stop listening."""
         self.draining = True
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._loop
+        for task in (self._loop, self._beat):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         held = list(self.leases.held)
         self.leases.held.clear()
         M.LEASES.set(0)
@@ -78,6 +96,8 @@ class Cluster:
                     await self._publish({"k": "on", "t": rt.info.id, "seats": []})
             if held:
                 await self._publish({"k": "rel", "t": held})
+            # the others forget this process now rather than after its heartbeats stop
+            await self._publish({"k": "bye"})
         await self.bus.stop()
 
     # -- what the runtime tells us -------------------------------------------------------
@@ -99,6 +119,12 @@ class Cluster:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
             self._post({"k": "on", "t": rt.info.id, "seats": rt.local_seats()})
+
+    def table_loaded(self, rt: TableRuntime) -> None:
+        """A table came into memory here: the others say which of its seats are
+        connected to them (their earlier word of it was not kept)."""
+        if self.bus.live:
+            self._post({"k": "who", "t": rt.info.id})
 
     def chat_posted(self, rt: TableRuntime, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
@@ -223,6 +249,52 @@ class Cluster:
                 self.leases.forget(table_id)
                 M.LEASES.set(len(self.leases.held))
 
+    # -- the others' presence ------------------------------------------------------------
+    async def _heartbeat(self) -> None:
+        period = self.peers.period
+        while True:
+            self._post({"k": "hb", "p": period})
+            await asyncio.sleep(period)
+            try:
+                await self._expire_peers()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the heartbeat loop failed; trying again")
+
+    async def _expire_peers(self) -> None:
+        """One heartbeat period passed: the processes silent too long are forgotten."""
+        for origin in self.peers.tick():
+            log.warning("no word from process %s for %d heartbeats: its seats are shown "
+                        "offline", origin, MISSED_BEATS)
+            await self._drop_seats(origin)
+        M.PEERS.set(len(self.peers))
+
+    async def _drop_seats(self, origin: str) -> None:
+        # every table shows the seats connected to ``origin`` offline, at once
+        for rt in list(self.hub.tables.values()):
+            if origin in rt.remote_online:
+                async with rt.lock:
+                    rt.set_remote_online(origin, [])
+
+    def _answer_who(self, msg: dict[str, Any]) -> None:
+        """Say which seats are connected here: at one table (``t``), or, asked by
+        name (``to``), at every table, after echoing the asker's token (``n``)."""
+        to, table_id = msg.get("to"), msg.get("t")
+        if to is not None and to != self.origin:
+            return
+        if msg.get("n") is not None:
+            self._post({"k": "here", "to": msg.get("o"), "n": msg["n"]})
+        if isinstance(table_id, str):
+            one = self.hub.tables.get(table_id)
+            tables = [] if one is None else [one]
+        else:
+            tables = list(self.hub.tables.values())
+        for rt in tables:
+            seats = rt.local_seats()
+            if seats:
+                self._post({"k": "on", "t": rt.info.id, "seats": seats})
+
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
         _BUS_OUT.inc()
@@ -235,7 +307,33 @@ class Cluster:
 
     async def _on_message(self, msg: dict[str, Any]) -> None:
         _BUS_IN.inc()
-        kind, table_id = msg.get("k"), msg.get("t")
+        kind, table_id, origin = msg.get("k"), msg.get("t"), str(msg.get("o"))
+        if kind == "bye":
+            self.peers.forget(origin)
+            M.PEERS.set(len(self.peers))
+            await self._drop_seats(origin)
+            return
+        period = msg.get("p") if kind == "hb" else None
+        word = self.peers.heard(origin, float(period) if isinstance(period, int | float)
+                                and 0 < period <= 3600 else None)
+        if word is not Word.KNOWN:
+            # a process this one had no word of (it started, or it was taken for dead):
+            # it says which seats are connected to it; one taken for dead echoes a
+            # token first, and none of its seats count until it does
+            M.PEERS.set(len(self.peers))
+            ask: dict[str, Any] = {"k": "who", "to": origin}
+            if word is Word.BACK:
+                ask["n"] = self.peers.doubt(origin)
+            self._post(ask)
+        if kind == "hb":
+            return
+        if kind == "who":
+            self._answer_who(msg)
+            return
+        if kind == "here":
+            if msg.get("to") == self.origin:
+                self.peers.confirm(origin, msg.get("n"))
+            return
         if kind == "rel" and isinstance(table_id, list):
             for t in table_id:
                 self.leases.others.pop(str(t), None)
@@ -263,9 +361,11 @@ class Cluster:
                 await rt.catch_up_locked()
         elif kind == "on":
             seats = msg.get("seats")
-            if isinstance(seats, list):
+            # a process taken for dead shows no seat on a late word: only once it has
+            # answered "who" (what it sends from then on is news)
+            if isinstance(seats, list) and self.peers.doubt(origin) is None:
                 async with rt.lock:
-                    rt.set_remote_online(str(msg.get("o")), [int(s) for s in seats])
+                    rt.set_remote_online(origin, [int(s) for s in seats])
 
     async def _resync(self) -> None:
         for rt in list(self.hub.tables.values()):

@@ -41,6 +41,10 @@ COMMIT_BATCH = Histogram(
 BUS_MESSAGES = Counter(
     "meio_bus_messages_total", "Messages exchanged with the other processes.", ["direction"],
 )
+PEERS = Gauge(
+    "meio_bus_peers",
+    "Other server processes heard from on the bus lately (their seats count as online).",
+)
 EVICTIONS = Counter("meio_tables_evicted_total", "Idle tables dropped from memory.")
 
 

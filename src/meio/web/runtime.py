@@ -890,9 +890,10 @@ class Hub:
             M.TABLES.inc()
         if self.cluster.bus.live:
             # news from the other processes reaches it from now on; what was committed
-            # while it loaded is read once more
+            # while it loaded is read once more, and who sits there elsewhere is asked
             async with rt.lock:
                 await rt.catch_up_locked()
+            self.cluster.table_loaded(rt)
         return rt
 
     async def readmit(self, rt: TableRuntime) -> tuple[TableRuntime, bool]:
@@ -906,6 +907,7 @@ class Hub:
                 rt.evicted = False
                 rt.last_used = time.monotonic()
                 M.TABLES.inc()
+                self.cluster.table_loaded(rt)
                 return rt, True
             return live, False
 
