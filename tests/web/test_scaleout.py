@@ -10,6 +10,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -155,3 +156,76 @@ def test_json_logs_carry_the_table_and_match() -> None:
     with pytest.raises(ValueError, match="log format"):
         configure("yaml")
     configure("text", "WARNING")
+
+
+def test_a_closed_socket_leaves_no_cycle_that_keeps_its_table(server: tuple[str, Any]) -> None:
+    """A client that goes away (the server's last frames, or its close, fail) leaves
+    no reference cycle through the socket's handler: before, the writer's exception
+    took the handler's frame into its traceback, and that frame held the table, so
+    a finished and evicted table (~150 KB) lived on until a full collection."""
+    import gc
+
+    import httpx
+    from websockets.sync.client import connect
+
+    base, app = server
+    table = httpx.post(f"{base}/api/tables", json={
+        "players": 2, "name": "Ana", "seed": 3,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    }).json()
+    hub = app.state.hub
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            with connect(f"{base.replace('http', 'ws', 1)}/ws/tables/{table['table_id']}") as ws:
+                ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            rt = hub.tables[table["table_id"]]
+            deadline = time.monotonic() + 30
+            while rt.conns and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not rt.conns
+        time.sleep(0.3)  # the handlers' last steps (the writer's close) are done
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        handlers = [o for o in gc.garbage if type(o).__name__ == "frame"
+                    and o.f_code.co_name == "table_socket"]
+        assert handlers == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+def test_meio_serve_tunes_the_collector_once_started(tmp_path: Path) -> None:
+    """``meio serve``'s server freezes what start-up loaded and raises the young
+    generation's threshold (docs/benchmarks.md: the collector's full passes made
+    the slowest moves under load)."""
+    import gc
+
+    import uvicorn
+
+    from meio.cli.serve import draining_server
+    from tests.web.conftest import free_port
+
+    before = gc.get_threshold()
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 's.db'}"))
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
+    srv = draining_server(config, app, 0.0)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    try:
+        assert gc.get_threshold()[0] != 50_000
+        thread.start()
+        deadline = time.monotonic() + 30
+        # tuned right after uvicorn's start-up, which sets ``started`` itself
+        while gc.get_threshold()[0] != 50_000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert srv.started
+        assert gc.get_threshold() == (50_000, 20, 20)
+        assert gc.get_freeze_count() > 10_000  # the modules and the bot table, at least
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+        gc.unfreeze()
+        gc.set_threshold(*before)

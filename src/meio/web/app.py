@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from meio.bots import bot_kinds
 from meio.web import api, health, i18n, ws
 from meio.web.db import migrate, open_engine
 from meio.web.runtime import Hub
@@ -76,6 +78,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        # the bot table imports every bot's module (the learned one brings numpy and
+        # the compiled core's modules): once here, not on the first table's request
+        await asyncio.to_thread(bot_kinds)
         if settings.warm_core:
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         hub = Hub(settings, Store(engine))

@@ -135,9 +135,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if not writer.done():
             # let queued frames (an error before a close) go out, then stop
             conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 2.0)
+            await asyncio.wait({writer}, timeout=2.0)
         writer.cancel()
+        if writer.done() and not writer.cancelled():
+            # a socket closed under the writer: nothing to tell. Not awaited, so that
+            # its traceback does not take in this frame (a cycle through ``writer``
+            # that kept the whole table alive until the collector's next full pass)
+            writer.exception()
 
 
 class _Session:
