@@ -103,14 +103,20 @@ def _seated(a: Server, b: Server) -> tuple[dict[str, Any], dict[str, Any]]:
     return table, bo
 
 
+@contextlib.contextmanager
+def _playing(a: Server, b: Server) -> Iterator[tuple[Player, Player]]:
+    """Ana (on ``a``) and Bo (on ``b``) seated at a new table and connected."""
+    table, bo = _seated(a, b)
+    path = f"/ws/tables/{table['table_id']}"
+    with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
+        yield Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
+
+
 def test_players_on_two_processes_play_a_whole_match_live(
     two_servers: tuple[Server, Server], calm_record: dict[str, Any]
 ) -> None:
     a, b = two_servers
-    table, bo = _seated(a, b)
-    path = f"/ws/tables/{table['table_id']}"
-    with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
-        ana, bob = Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
+    with _playing(a, b) as (ana, bob):
         # each process shows the seat connected to the other one as online
         ana.until(lambda f: f["type"] == "table"
                   and [s["online"] for s in f["table"]["seats"]] == [True] * 4)
@@ -137,10 +143,7 @@ def test_chat_reaches_the_pages_of_the_other_process_live(
     two_servers: tuple[Server, Server]
 ) -> None:
     a, b = two_servers
-    table, bo = _seated(a, b)
-    path = f"/ws/tables/{table['table_id']}"
-    with connect(a.ws + path, open_timeout=10) as wa, connect(b.ws + path, open_timeout=10) as wb:
-        ana, bob = Player(SyncWS(wa), token=table["token"]), Player(SyncWS(wb), token=bo["token"])
+    with _playing(a, b) as (ana, bob):
         for p in (ana, bob):
             # the chat opens with the match: wait until each process knows it has begun
             # (Bo's seat started it on b; a may hear of it over the bus a little later)

@@ -119,13 +119,13 @@ def test_the_last_action_and_the_result_are_stored_together(
 ) -> None:
     """No write may come between the last card and the finished match: a server that
     dies right after storing the last action must leave a finished match behind."""
-    from meio.web.store import Store
+    from meio.web.store import NewEvent, Store
 
     stored_alone: list[int] = []
     real = Store.append_events
     batches: list[int] = []
 
-    def append_and_die_at_the_end(self: Store, events: list[Any]) -> None:
+    def append_and_die_at_the_end(self: Store, events: list[NewEvent]) -> None:
         real(self, events)
         batches.append(len(events))
         from meio.engine import MatchConfig, replay
@@ -133,11 +133,11 @@ def test_the_last_action_and_the_result_are_stored_together(
 
         for new in events:
             match = self.match(new.match_id)
-            stored = [e for e in self.events(new.match_id) if e.seq <= new.seq]
+            stored = [e for e in self.events(new.match_id) if e.seq <= new.event.seq]
             st = replay(MatchConfig.from_dict(match.config),  # type: ignore[union-attr]
                         [(e.seat, A.parse_action(e.action)) for e in stored])
             if st.is_over and match is not None and match.finished_at is None:
-                stored_alone.append(new.seq)
+                stored_alone.append(new.event.seq)
 
     monkeypatch.setattr(Store, "append_events", append_and_die_at_the_end)
     with TestClient(create_app(make_settings(sqlite_url))) as c:

@@ -186,7 +186,16 @@ def test_a_closed_socket_leaves_no_cycle_that_keeps_its_table(server: tuple[str,
             while rt.conns and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert not rt.conns
-        time.sleep(0.3)  # the handlers' last steps (the writer's close) are done
+        # every handler has returned (after its writer's close): a finished coroutine
+        # has no frame
+        def handlers_running() -> int:
+            return sum(1 for o in gc.get_objects() if type(o).__name__ == "coroutine"
+                       and o.__name__ == "table_socket" and o.cr_frame is not None)
+
+        deadline = time.monotonic() + 30
+        while handlers_running() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert handlers_running() == 0
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
         handlers = [o for o in gc.garbage if type(o).__name__ == "frame"

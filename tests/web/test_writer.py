@@ -42,7 +42,8 @@ def _matches(store: Store, n: int) -> list[str]:
 
 
 def _event(match_id: str, seq: int, result: dict[str, Any] | None = None) -> NewEvent:
-    return NewEvent(match_id, seq, seq % 2, f"pack:{seq}", "human", f"c{seq}", float(seq),
+    return NewEvent(match_id, EventInfo(seq, seq % 2, f"pack:{seq}", "human", f"c{seq}",
+                                        float(seq)),
                     result)
 
 
@@ -74,7 +75,7 @@ def test_a_conflict_refuses_only_the_action_that_lost_its_race(db_url: str) -> N
     store = _store(db_url)
     taken, free, other = _matches(store, 3)
     # another process stored action 1 of `taken` already
-    store.append_events([NewEvent(taken, 1, 1, "pack:theirs", "human", None, 0.5)])
+    store.append_events([NewEvent(taken, EventInfo(1, 1, "pack:theirs", "human", None, 0.5))])
     writer = Writer(store)
 
     async def race() -> list[BaseException | None]:

@@ -506,10 +506,9 @@ class TableRuntime:
             began = time.perf_counter()
             # stored (with other tables' actions, in one transaction) before anyone
             # hears of it
-            await self.hub.writer.append(NewEvent(
-                match.id, seq, seat, ev.action, source, client_id, now,
-                _result(new) if new.is_over else None,
-            ))
+            await self.hub.writer.append(
+                NewEvent(match.id, ev, _result(new) if new.is_over else None)
+            )
             M.DB_COMMIT.observe(time.perf_counter() - began)
         except StoreError:
             # another server wrote this number first: the database decided; what it

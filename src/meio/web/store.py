@@ -84,20 +84,6 @@ class MatchInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class NewEvent:
-    """An accepted action to store (``result``: the match's, with its last action)."""
-
-    match_id: str
-    seq: int
-    seat: int
-    action: str
-    source: str
-    client_id: str | None
-    created_at: float
-    result: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class EventInfo:
     """An accepted action."""
 
@@ -107,6 +93,16 @@ class EventInfo:
     source: str
     client_id: str | None
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An accepted action of match ``match_id`` to store (``result``: the match's,
+    given with its last action)."""
+
+    match_id: str
+    event: EventInfo
+    result: dict[str, Any] | None = None
 
 
 class Store:
@@ -282,8 +278,8 @@ class Store:
         result are then stored in one transaction, so no crash can leave a match whose
         last card is stored but which is not finished.
         """
-        self.append_events([NewEvent(match_id, seq, seat, action, source, client_id,
-                                     created_at, result)])
+        event = EventInfo(seq, seat, action, source, client_id, created_at)
+        self.append_events([NewEvent(match_id, event, result)])
 
     def append_events(self, events: list[NewEvent]) -> None:
         """Store several accepted actions (of different matches) in one transaction:
@@ -300,9 +296,10 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(
                     _INSERT_EVENT,
-                    [{"match_id": e.match_id, "seq": e.seq, "seat": e.seat,
-                      "action": e.action, "source": e.source, "client_id": e.client_id,
-                      "created_at": e.created_at} for e in events],
+                    [{"match_id": e.match_id, "seq": e.event.seq, "seat": e.event.seat,
+                      "action": e.event.action, "source": e.event.source,
+                      "client_id": e.event.client_id, "created_at": e.event.created_at}
+                     for e in events],
                 )
                 for e in events:
                     if e.result is not None:
@@ -310,10 +307,10 @@ class Store:
                         conn.execute(
                             update(MatchRow)
                             .where(MatchRow.id == e.match_id)
-                            .values(finished_at=e.created_at, result=e.result)
+                            .values(finished_at=e.event.created_at, result=e.result)
                         )
         except IntegrityError:
-            numbers = ", ".join(str(e.seq) for e in events)
+            numbers = ", ".join(str(e.event.seq) for e in events)
             raise StoreError("conflict", f"action {numbers} of this match is already "
                                          "taken") from None
 
