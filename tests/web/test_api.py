@@ -89,7 +89,7 @@ def test_history_record_and_replay_of_a_finished_match(client: TestClient) -> No
         play_out([a])
     hist = client.post("/api/history", json={"tokens": []}).json()["matches"]
     assert [m["id"] for m in hist] == [a.match]
-    assert hist[0]["names"] == ["Ana", "Bot 2 (random)"] and hist[0]["result"]["winners"]
+    assert hist[0]["names"] == ["Ana", "Bot 2 (beginner)"] and hist[0]["result"]["winners"]
     rec = client.get(f"/api/matches/{a.match}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     assert rec.json()["format"] == "meio-record/1"

@@ -344,7 +344,7 @@ def illegal_pack(page: Any) -> str:
             assert frame["reason_code"] == "pack_not_in_hand"
             assert frame["reason"].startswith(f"the pack holds {stray}, not in seat 0")
             page.wait_for_function("() => (document.getElementById('toast')?.textContent || '')"
-                                   ".includes('o monte tem')")
+                                   ".includes('a pilha de 6 tem')")
             return str(page.text_content("#toast"))
         page.wait_for_timeout(200)
     raise AssertionError("every illegal pack was answered stale")
@@ -378,8 +378,8 @@ def test_the_portuguese_table_shows_every_string_translated(
         # an illegal move (a pack with a card Ana does not hold): the engine's reason,
         # sent as a code and parameters, reads in Portuguese with the card as drawn
         toast = illegal_pack(page)
-        assert toast.startswith("Essa jogada não é permitida: o monte tem "), toast
-        assert toast.endswith(", que não estão na mão do lugar 0"), toast
+        assert toast.startswith("Essa jogada não é permitida: a pilha de 6 tem "), toast
+        assert toast.endswith(", que não estão na mão do lugar 1"), toast  # seats from 1
         assert re.search(r"tem (10|[2-9JQKA])[♠♥♦♣],", toast), toast
         assert untranslated(page) == []
         page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")

@@ -7,7 +7,9 @@ export async function api(path, { method = "GET", body } = {}) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw new Error(detail || `${res.status} ${res.statusText}`);
+    // the code (and its params) is what a page translates; the detail is the server's English
+    throw Object.assign(new Error(detail || `${res.status} ${res.statusText}`),
+      { status: res.status, code: data.code ?? null, params: data.params ?? {} });
   }
   return data;
 }

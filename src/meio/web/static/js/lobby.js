@@ -2,24 +2,19 @@
 import { api, esc, mySeats, myTokens, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
-import { optionHelp } from "./rules.js";
+import { botLabel, optionHelp, seatName } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
-let botKinds = ["random"];
-
-// what each kind of bot is, for people choosing opponents
-export function botLabel(kind) {
-  if (kind === "random") return t("beginner bot (plays at random)");
-  if (kind === "heuristic") return t("easy bot");
-  if (kind === "search") return t("strong bot");
-  if (kind.startsWith("search:")) return t("strong bot, level {n}", { n: kind.slice(7) });
-  return t("{kind} bot", { kind });
-}
+// the bot levels offered, weakest first ({ kind, name, strength }, from the server)
+let levels = [{ kind: "random", name: "beginner", strength: "plays any allowed card at random" }];
+// the level a new table's other seats start at: a table starts at once, against bots
+const DEFAULT_BOT = "heuristic";
 
 function renderSeats() {
   const n = Number($("c-players").value);
   const box = $("c-seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const fallback = levels.some((l) => l.kind === DEFAULT_BOT) ? DEFAULT_BOT : levels[0].kind;
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
@@ -27,12 +22,14 @@ function renderSeats() {
     label.append(Object.assign(document.createElement("span"), { textContent: t("Seat {n}", { n: i + 1 }) }));
     const sel = document.createElement("select");
     sel.id = `c-seat-${i}`;
-    sel.innerHTML = `<option value="human">${esc(t("a person"))}</option>` +
-      botKinds.map((k) => `<option value="bot:${esc(k)}">${esc(botLabel(k))}</option>`).join("");
-    sel.value = old[i] || (i <= 1 ? "human" : `bot:${botKinds[0]}`);
+    sel.innerHTML = `<option value="human">${esc(i === 0 ? t("you") : t("a person (invite them)"))}</option>` +
+      levels.map((l) => `<option value="bot:${esc(l.kind)}">${esc(botLabel(l.kind))}</option>`).join("");
+    sel.value = old[i] || (i === 0 ? "human" : `bot:${fallback}`);
     label.append(sel);
     box.append(label);
   }
+  $("c-levels").innerHTML = levels.map((l) =>
+    `<li><strong>${esc(botLabel(l.kind))}</strong>: ${esc(t(l.strength))}</li>`).join("");
   $("c-partnership").disabled = n !== 4;
   if (n !== 4) $("c-partnership").checked = false;
   const meio = $("c-edition").value === "meio";
@@ -91,7 +88,7 @@ async function loadLists() {
     const open = await api("/api/lobby");
     $("open").innerHTML = open.tables.length ? open.tables.map((tb) =>
       `<div class="row"><span>${esc(tableText(tb))} · ` +
-      `${tb.seats.map((s) => esc(s.filled ? s.name : t("free"))).join(", ")}</span>` +
+      `${tb.seats.map((s) => esc(s.filled ? seatName(s) : t("free"))).join(", ")}</span>` +
       `<a href="${esc(tb.invite_url)}">${esc(t("join"))}</a></div>`).join("") : esc(t("No open table: start one."));
     const mine = await api("/api/mine", { method: "POST", body: { tokens: myTokens() } });
     const seats = mySeats();
@@ -105,7 +102,7 @@ async function loadLists() {
 
 async function main() {
   await loadLang();
-  try { botKinds = (await api("/api/bots")).bots; } catch { /* keep random */ }
+  try { levels = (await api("/api/bots")).levels; } catch { /* keep the beginner */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));
   ["c-players", "c-edition"].forEach((id) => $(id).addEventListener("change", renderSeats));
