@@ -164,7 +164,11 @@ def test_the_focus_ring_differs_from_the_mark_of_a_selected_card(
     page.keyboard.press("ArrowRight")
     focused = page.evaluate(looks, second)
     selected = page.evaluate(looks, first)
+    # a raised card stays clear of the line above the hand
+    clear = page.evaluate("""(sel) => document.querySelector(sel).getBoundingClientRect().top
+        >= document.getElementById('trick-label').getBoundingClientRect().bottom""", first)
     ctx.close()
+    assert clear, "a selected card covers the trick label"
     # a selected card carries a mark of its own (not only a colour) and is raised
     assert selected["mark"] not in ("none", "normal", "") and selected["raised"] != "none"
     assert focused["mark"] in ("none", "normal", "")

@@ -64,7 +64,7 @@ def test_the_tutorial_from_the_first_step_to_a_first_game(
         page.wait_for_url("**/learn")
         page.wait_for_selector("#lesson-title:not(:empty)")
         titles, moves = [], []
-        score = None
+        score = half_value = None
         end = time.time() + 60
         while not page.is_visible("#lesson-play"):
             assert time.time() < end, "the lesson did not end"
@@ -79,6 +79,9 @@ def test_the_tutorial_from_the_first_step_to_a_first_game(
                 # (marked disabled for screen readers, yet a click still explains)
                 page.click('#hand .card[data-legal="0"] >> nth=0', force=True)
                 assert "play the card the text names" in (page.text_content("#toast") or "")
+            if title == "+½ and the pile choice" and page.is_visible(".pile-choice"):
+                # after Duda's K it is worth 13½, and its badge says so
+                half_value = page.text_content('.trick [data-card="+.5"] .value')
             if title == "Scoring the round":
                 score = page.text_content('#lesson-score tr[data-seat="0"] .score')
             moves.append(lesson_move(page))
@@ -92,6 +95,7 @@ def test_the_tutorial_from_the_first_step_to_a_first_game(
         assert "pile" in moves
         # the +½ trick went to H: a perfect round, in the table of the scoring step
         assert score == "0"
+        assert half_value == "13½"
         # the special cards each shown in both halves
         page.goto(base + "/learn")
         page.wait_for_selector("#lesson-title:not(:empty)")
