@@ -1,7 +1,8 @@
 """Accessibility, checked by axe-core in Debian's Chromium: no serious or critical
 violation on the lobby, the tutorial, the history and the table in every phase (the
 split, a trick, the +½ pile choice, a round's summary, the match's end), and a focus
-ring that is not the mark of a selected card."""
+ring that is not the mark of a selected card. On the way, the history's replay of the
+match played: its deal, its split and its tricks, with the hands."""
 
 from __future__ import annotations
 
@@ -98,10 +99,27 @@ def test_the_table_in_every_phase_has_no_serious_violation(
         page.goto(f"{base}/history#{page.get_attribute('#play', 'data-match')}")
         page.wait_for_selector("#viewer:not(.hidden)")
         problems += axe_problems(page, "the history")
+        # the replay steps through the deal, the split, then the tricks, every hand shown
+        steps = []
+        for _ in range(3):
+            steps.append(page.evaluate("""() => ({
+                where: document.getElementById('v-where').textContent,
+                hands: [...document.querySelectorAll('.v-hand')].map(h =>
+                  h.querySelectorAll('.card').length),
+                packed: document.querySelectorAll('.v-hand .card.packed').length,
+                trick: document.querySelectorAll('#v-trick .card').length })"""))
+            page.click("#v-next")
+        problems += axe_problems(page, "the replay of a trick")
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('a11y', page, console)}") from exc
     ctx.close()
     assert not problems, "\n".join(problems)
+    assert [(s["hands"], s["packed"], s["trick"]) for s in steps] == [
+        ([13, 13], 0, 0), ([13, 13], 12, 0), ([6, 6], 0, 2)]
+    if lang == "en":
+        assert steps[0]["where"].startswith("round 1: the deal (1/")
+        assert steps[1]["where"].startswith("round 1: the split (2/")
+        assert steps[2]["where"].startswith("round 1, trick 1 of 13 (3/")
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR"])

@@ -50,7 +50,8 @@ function handsAt(s) {
   }
   return Array.from({ length: n }, (_, seat) => {
     const dealt = rec.hands[seat], pack = new Set(rec.splits[seat] ?? []);
-    if (s.kind !== "trick") return { cards: dealt, pack };
+    if (s.kind === "deal") return { cards: dealt, pack: new Set() };
+    if (s.kind === "split") return { cards: dealt, pack };
     // the second half is played with the pack set aside (in partnership: the partner's)
     const half = s.ti < 7 ? dealt.filter((c) => !pack.has(c)) : rec.splits[partner(seat)] ?? [];
     return { cards: half.filter((c) => !played[seat].has(c)), pack: new Set() };
