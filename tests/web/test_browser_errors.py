@@ -106,6 +106,7 @@ def test_a_seat_taken_meanwhile_is_named_from_1_and_the_other_seats_offered(
     table = new_table(base, players=3, name="Ana",
                       seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     ctx = chromium.new_context(viewport={"width": 1100, "height": 900})
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     instant(ctx, lang)
     page = ctx.new_page()
     try:
@@ -114,6 +115,11 @@ def test_a_seat_taken_meanwhile_is_named_from_1_and_the_other_seats_offered(
         # the invitee is told the links of the table, each with a copy button
         assert page.is_visible("#invite-copy") and page.is_visible("#watch-copy")
         assert page.text_content("#watch-link") == f"{base}{table['spectate_url']}"
+        page.click("#invite-copy")
+        page.wait_for_function("() => document.getElementById('invite-copy').textContent"
+                               " !== document.getElementById('watch-copy').textContent")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == f"{base}{table['invite_url']}"
         assert page.locator("#join-seat option").all_inner_texts() == (
             ["seat 2", "seat 3"] if lang == "en" else ["lugar 2", "lugar 3"])
         r = httpx.post(f"{base}/api/tables/{table['table_id']}/join",

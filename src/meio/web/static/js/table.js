@@ -637,9 +637,10 @@ function sheetTable(v, { final = false } = {}) {
   return `<table class="sheet">${head}${rows}${tot}</table>${vic}`;
 }
 
-// A seat's name for a narrow column: wraps between words, never inside "(expert)".
+// A seat's name for a narrow column: a bot's level on a line of its own, so that a
+// wrap never leaves "(expert" on one line and ")" on the next.
 function nameHtml(seat) {
-  return esc(nameOf(seat)).replace(/\s*(\([^()]*\))$/, (m, p) => ` <span class="nowrap">${p}</span>`);
+  return esc(nameOf(seat)).replace(/\s*\(([^()]*)\)$/, (m, level) => ` <span class="lvl">${level}</span>`);
 }
 
 function renderSheet(v) { $("sheet").innerHTML = sheetTable(v); }
