@@ -1,6 +1,6 @@
 // Finished matches and a replay viewer that steps through a record: each round's deal,
 // its split and its tricks, with every seat's cards (a finished match hides nothing).
-import { api, esc, myTokens, toast } from "./api.js";
+import { api, esc, myTokens, refusalText, toast } from "./api.js";
 import { cardEl, playedValue, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botKind } from "./rules.js";
@@ -33,7 +33,7 @@ async function open(matchId) {
     $("v-title").textContent = t("Replay: {names}", { names: d.match.names.join(", ") });
     $("v-download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
     draw();
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 // The cards each seat holds at a step: all 13 at the deal and the split (the pack
@@ -140,7 +140,7 @@ async function main() {
       `${esc(t("winners:"))} ${m.result.winners.map((w) => esc(m.names[w] ?? w)).join(", ")}</span>` +
       `<a href="/api/matches/${esc(m.id)}/record" download>${esc(t("record"))}</a></div>`).join("") : esc(t("No finished match yet."));
     $("list").querySelectorAll("button[data-match]").forEach((b) => { b.onclick = () => open(b.dataset.match); });
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
   if (location.hash.length > 1) open(location.hash.slice(1));
 }
 main();

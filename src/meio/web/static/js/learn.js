@@ -2,7 +2,7 @@
 // of their seat (only the move the lesson is about is open), the other three seats
 // play from the script, and each step says what just happened and why. It ends in a
 // first real game against three easy bots.
-import { api, esc, saveSeat, toast } from "./api.js";
+import { api, esc, refusalText, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, playedValue, sortCards, SPECIALS, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 
@@ -282,7 +282,7 @@ async function firstGame(ev) {
     } });
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name, invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 async function main() {

@@ -1,5 +1,5 @@
 // The lobby: start a table (with the table options of RULES.md §10), find open ones.
-import { api, esc, mySeats, myTokens, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, myTokens, refusalText, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botLabel, optionHelp, seatName } from "./rules.js";
@@ -72,7 +72,7 @@ async function create(ev) {
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name: $("c-name").value,
       invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 function tableText(tb) {
@@ -97,7 +97,7 @@ async function loadLists() {
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
       `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 async function main() {

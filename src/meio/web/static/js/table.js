@@ -2,7 +2,7 @@
 // frame carries this seat's view; the page draws the latest one, and paces what
 // just happened (a finished trick stays on the table a moment, a round's summary
 // waits for a click or a few seconds) so that people can follow it.
-import { api, esc, mySeats, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, refusalText, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, reasonTemplate, t } from "./i18n.js";
 import { rulesHtml, seatName } from "./rules.js";
@@ -789,18 +789,6 @@ setInterval(() => {
 }, 500);
 
 // -- joining ----------------------------------------------------------------------------
-// An HTTP refusal in the page's language (by its code; the server's words are English).
-function refusalText(e) {
-  const seat = e.params?.seat;
-  return {
-    full: t("Every seat of this table is taken."),
-    seat_taken: t("Seat {n} is not free any more: pick another.", { n: seat }),
-    no_seat: t("There is no seat {n} at this table.", { n: seat }),
-    bad_invite: t("This invite link is not valid for this table."),
-    rate_limited: t("Too many tables or seats from your address: wait a minute."),
-  }[e.code] ?? t("The server refused: {reason}", { reason: e.message });
-}
-
 async function showJoin(invite) {
   let tb;
   try {
