@@ -62,7 +62,6 @@ function go(to) {
   const s = step();
   L.trick = []; L.winner = null; L.pile = null;
   if (s.enter) s.enter();
-  $("lesson").scrollIntoView?.({ block: "start" });
   if (s.kind === "split") L.phase = "split";
   else if (s.kind === "trick") {
     const tr = TRICKS[s.trick];

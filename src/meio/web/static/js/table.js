@@ -158,7 +158,8 @@ function onEvent(f) {
   S.seq = f.seq; S.view = f.view; setDeadline(f);
   if (f.source === "timeout") {
     S.log.push({ k: "timeout", seat: f.actor });
-    toast(t("{name} ran out of time: a bot played for them", { name: nameOf(f.actor) }));
+    toast(f.actor === me() ? t("You ran out of time: a bot played for you.")
+      : t("{name} ran out of time: a bot played for them", { name: nameOf(f.actor) }));
   }
   if (f.action === "pack" || f.action.startsWith("pack:")) S.log.push({ k: "pack", seat: f.actor });
   else if (!f.action.startsWith("pile=")) S.newCard = f.actor;
@@ -355,7 +356,8 @@ function onHandKey(ev) {
 function renderLinks() {
   const mine = mySeats()[tableId];
   const invite = mine?.invite ?? (S.table?.key === "invite" ? params.get("invite") : null);
-  const watch = mine?.spectate ?? S.table?.spectate ?? (S.table?.key === "spectate" || S.seat === null && S.hello ? params.get("watch") : null);
+  const watching = S.table?.key === "spectate" || (S.seat === null && S.hello);
+  const watch = mine?.spectate ?? S.table?.spectate ?? (watching ? params.get("watch") : null);
   const free = S.table && S.table.free_seats.length;
   const showInvite = !!invite && !!free, showWatch = !!watch && !S.view;
   $("links").classList.toggle("hidden", S.problem !== null || !(showInvite || showWatch));
@@ -401,7 +403,7 @@ function showProblem(kind) {
   $("problem-text").textContent = text;
   $("problem-actions").innerHTML = actions.map(([href, label], i) =>
     `<a class="button${i ? "" : " primary"}" href="${esc(href)}">${esc(label)}</a>`).join("");
-  for (const id of ["problem"]) $(id).classList.remove("hidden");
+  $("problem").classList.remove("hidden");
   for (const id of ["join", "links", "waiting", "play", "rules"]) $(id).classList.add("hidden");
   $("conn").textContent = "";
 }
@@ -666,9 +668,11 @@ function renderLog(v) {
       if (e.round !== round) { round = e.round; add("log-round", [["", t("Round {n}", { n: e.round })]]); }
       const l = trickLine(e, v.config.edition);
       add("log-trick", [["n", l.head], ["plays", l.body], ["takes", l.end]]);
-    } else if (e.k === "pack") add("log-note", [["", t("{name} chose a pack", { name: nameOf(e.seat) })]]);
-    else if (e.k === "timeout") add("log-note", [["", t("time ran out: a bot played for {name}", { name: nameOf(e.seat) })]]);
-    else if (e.k === "round") {
+    } else if (e.k === "pack") {
+      add("log-note", [["", e.seat === me() ? t("You chose a pack") : t("{name} chose a pack", { name: nameOf(e.seat) })]]);
+    } else if (e.k === "timeout") {
+      add("log-note", [["", e.seat === me() ? t("time ran out: a bot played for you") : t("time ran out: a bot played for {name}", { name: nameOf(e.seat) })]]);
+    } else if (e.k === "round") {
       const scores = e.scores.map((x, s) => `${nameOf(s)} ${x}`).join(" · ");
       add("log-end", [["", t("Round {n} over: {scores}", { n: e.round, scores })]]);
     } else if (e.k === "match") add("log-end", [["", t("Match {n} begins", { n: e.number })]]);
@@ -800,8 +804,13 @@ async function showJoin(invite) {
   S.table = tb;
   if (tb.key !== "invite") { showProblem("bad_invite"); return; }
   if (!tb.free_seats.length) { showProblem("full"); return; }
+  // the invite opens the spectator link too: kept with the seat, to pass on
+  const spectate = tb.spectate;
+  const offer = (seats) => {
+    $("join-seat").innerHTML = seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
+  };
   $("join").classList.remove("hidden");
-  $("join-seat").innerHTML = tb.free_seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
+  offer(tb.free_seats);
   render();
   const name = localStorage.getItem("meio:name"); if (name) $("join-name").value = name;
   $("join-form").onsubmit = async (ev) => {
@@ -809,7 +818,7 @@ async function showJoin(invite) {
     try {
       const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value) } });
       localStorage.setItem("meio:name", $("join-name").value);
-      saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite });
+      saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite, spectate });
       $("join").classList.add("hidden");
       S.token = res.token; connect();
     } catch (e) {
@@ -818,7 +827,7 @@ async function showJoin(invite) {
       if (e.code === "seat_taken") {   // someone was quicker: offer the seats still free
         try { S.table = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`); } catch { /* keep the old list */ }
         if (!S.table.free_seats.length) { showProblem("full"); return; }
-        $("join-seat").innerHTML = S.table.free_seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
+        offer(S.table.free_seats);
       }
       toast(refusalText(e), 8000);
     }
