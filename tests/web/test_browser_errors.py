@@ -157,6 +157,12 @@ def test_the_lobby_offers_four_bot_levels_and_its_default_table_starts_at_once(
         page.wait_for_function("(id) => document.getElementById('open').innerHTML.includes(id)",
                                arg=waiting["table_id"])
         listed = page.text_content("#open") or ""
+        # "you" is the first seat kept for a person, wherever it is
+        page.select_option("#c-seat-0", "bot:random")
+        page.select_option("#c-seat-1", "human")
+        you = [page.text_content(f"#c-seat-{i} option[value=human]") for i in (0, 1)]
+        page.select_option("#c-seat-0", "human")
+        page.select_option("#c-seat-1", "bot:heuristic")
         missing = page.evaluate("() => [...window.meioMissing]")
         page.fill("#c-name", "Ana")
         page.click("#c-go")
@@ -167,6 +173,8 @@ def test_the_lobby_offers_four_bot_levels_and_its_default_table_starts_at_once(
         ctx.close()
     assert defaults == ["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
     assert missing == []
+    assert you == (["a person (invite them)", "you"] if lang == "en"
+                   else ["uma pessoa (convide-a)", "você"])
     if lang == "en":
         assert menu == ["a person (invite them)", "beginner bot", "easy bot", "strong bot",
                         "expert bot"]

@@ -22,12 +22,14 @@ function renderSeats() {
     label.append(Object.assign(document.createElement("span"), { textContent: t("Seat {n}", { n: i + 1 }) }));
     const sel = document.createElement("select");
     sel.id = `c-seat-${i}`;
-    sel.innerHTML = `<option value="human">${esc(i === 0 ? t("you") : t("a person (invite them)"))}</option>` +
+    sel.innerHTML = `<option value="human"></option>` +
       levels.map((l) => `<option value="bot:${esc(l.kind)}">${esc(botLabel(l.kind))}</option>`).join("");
     sel.value = old[i] || (i === 0 ? "human" : `bot:${fallback}`);
+    sel.addEventListener("change", nameHumanSeats);
     label.append(sel);
     box.append(label);
   }
+  nameHumanSeats();
   $("c-levels").innerHTML = levels.map((l) =>
     `<li><strong>${esc(botLabel(l.kind))}</strong>: ${esc(t(l.strength))}</li>`).join("");
   $("c-partnership").disabled = n !== 4;
@@ -36,6 +38,13 @@ function renderSeats() {
   $("c-specials-box").classList.toggle("hidden", !meio);
   $("c-options").classList.toggle("hidden", !meio);
   renderHelp();
+}
+
+// The creator sits at the first seat kept for a person: that one is "you".
+function nameHumanSeats() {
+  const sels = [...$("c-seats").querySelectorAll("select")];
+  const first = sels.find((s) => s.value === "human");
+  for (const s of sels) s.options[0].textContent = s === first ? t("you") : t("a person (invite them)");
 }
 
 function renderSpecials() {
