@@ -706,7 +706,7 @@ function renderSummary(v) {
   box.setAttribute("role", "dialog"); box.setAttribute("aria-labelledby", "round-over");
   if (!S.summary) { box.classList.add("hidden"); return; }
   const r = S.summary, part = v.config.partnership;
-  const rows = r.piles.map((p, s) => `<tr><td>${esc(nameOf(s))}${part ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : ""}</td><td>${p[0]}</td><td>${p[1]}</td><td>${part ? "" : r.scores[s]}</td></tr>`).join("");
+  const rows = r.piles.map((p, s) => `<tr><td>${nameHtml(s)}${part ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : ""}</td><td>${p[0]}</td><td>${p[1]}</td><td>${part ? "" : r.scores[s]}</td></tr>`).join("");
   const teams = r.team_scores ? r.team_scores.map((x, i) => `<tr class="team"><td>${esc(teamName(i))}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[0], 0)}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[1], 0)}</td><td>${x}</td></tr>`).join("") : "";
   const vic = r.victory != null ? `<p class="victory">${esc(t("Round victory: {name}", { name: part ? teamName(r.victory) : nameOf(r.victory) }))}</p>` : "";
   const left = Math.max(0, Math.ceil((r.until - Date.now()) / 1000));
