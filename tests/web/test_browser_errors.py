@@ -1,6 +1,6 @@
 """Every way into a table that cannot work ends on a page that says what happened and
 what to do, in the page's language (Debian's Chromium): an unknown table, a wrong invite
-or spectator code, a full table, no link at all, a seat taken meanwhile. And the
+or spectator code, a full table, no link at all, a forgotten seat, a seat taken meanwhile. And the
 lobby's bots: four levels with their strength, the same words on every page, and a
 default table that starts at once."""
 
@@ -19,13 +19,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 TITLES = {
     "en": {"no_table": "There is no such table", "bad_invite": "This invite link does not work",
            "bad_code": "This spectator link does not work", "full": "Every seat is taken",
-           "private": "This table is private", "no_link": "You need a link to this table"},
+           "private": "This table is private", "no_link": "You need a link to this table",
+           "bad_token": "Your seat at this table is gone"},
     "pt_BR": {"no_table": "Esta mesa não existe",
               "bad_invite": "Este link de convite não funciona",
               "bad_code": "Este link de espectador não funciona",
               "full": "Todos os lugares estão ocupados",
               "private": "Esta mesa é privada",
-              "no_link": "Você precisa de um link para esta mesa"},
+              "no_link": "Você precisa de um link para esta mesa",
+              "bad_token": "Seu lugar nesta mesa não existe mais"},
 }
 
 
@@ -80,6 +82,11 @@ def test_each_dead_end_has_a_page_that_says_what_to_do(
         seen["private"] = problem(page, f"{base}/t/{private['table_id']}")
         seen["no_link"] = problem(page, f"{base}/t/{listed['table_id']}")
         seen["full"] = problem(page, base + full["invite_url"])
+        # a seat this browser held that the server does not know (a database reset)
+        page.evaluate("""(id) => localStorage.setItem('meio:seats', JSON.stringify(
+            {[id]: {token: 'forgotten', seat: 1, name: 'Ana'}}))""", listed["table_id"])
+        seen["bad_token"] = problem(page, f"{base}/t/{listed['table_id']}")
+        page.evaluate("() => localStorage.removeItem('meio:seats')")
         # the full table offers to watch the match: the link works
         watch = seen["full"]["links"][0]
         page.goto(base + watch)
