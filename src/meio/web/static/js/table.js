@@ -258,7 +258,8 @@ function hintText(h) {
 }
 
 function onAdvice(f) {
-  if (f.error) { toast(t("No hint now: {reason}", { reason: f.error })); return; }
+  // the server's one advice error: the advisor failed (its words are English)
+  if (f.error) { toast(t("No hint now: the advisor failed. Try again.")); return; }
   S.hint = f;
   toast(t("Hint: the highlighted cards make a balanced pack."), 6000);
 }
