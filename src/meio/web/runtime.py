@@ -360,17 +360,17 @@ class TableRuntime:
         """Take a free seat with the invite code; returns ``(seat, token)``."""
         async with self.lock:
             if not same_secret(invite, self.info.invite_code):
-                raise JoinError(403, "bad_invite", "this invite link is not valid for this table")
+                raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
                 if not free:
-                    raise JoinError(409, "full", "every seat of this table is taken")
+                    raise JoinError(409, "every seat of this table is taken", "full")
                 seat = free[0]
             elif not 0 <= seat < len(self.info.seats):
-                raise JoinError(422, "no_seat", f"there is no seat {seat + 1} at this table",
+                raise JoinError(422, f"there is no seat {seat + 1} at this table", "no_seat",
                                 seat=seat + 1)
             elif seat not in free:
-                raise JoinError(409, "seat_taken", f"seat {seat + 1} is not free", seat=seat + 1)
+                raise JoinError(409, f"seat {seat + 1} is not free", "seat_taken", seat=seat + 1)
             token = secrets.token_urlsafe(24)
             try:
                 await asyncio.to_thread(
@@ -378,9 +378,8 @@ class TableRuntime:
                 )
             except StoreError:
                 await self.load()
-                raise JoinError(409, "seat_taken",
-                                f"seat {seat + 1} was just taken by someone else",
-                                seat=seat + 1) from None
+                raise JoinError(409, f"seat {seat + 1} was just taken by someone else",
+                                "seat_taken", seat=seat + 1) from None
             await self.load()
             if self.match is None and all(s.filled for s in self.info.seats):
                 await self._start_match(1)
@@ -797,7 +796,7 @@ class JoinError(Exception):
     """A seat that cannot be taken; ``status`` is the HTTP status to answer with, ``code``
     and ``params`` what a client translates (seats in ``params`` count from 1)."""
 
-    def __init__(self, status: int, code: str, reason: str, **params: int) -> None:
+    def __init__(self, status: int, reason: str, code: str = "refused", **params: int) -> None:
         super().__init__(reason)
         self.status = status
         self.code = code
