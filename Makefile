@@ -7,7 +7,7 @@ PYTHON  ?= python3
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: run test venv system lint typecheck pytest demo clean
+.PHONY: run test venv system browser-tools lint typecheck pytest demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,14 @@ venv: $(STAMP)
 
 system:
 	bash scripts/system-deps.sh
+
+# axe-core, which the browser tests inject into the pages (pinned in its lock file)
+AXE := tests/web/a11y/node_modules/axe-core/axe.min.js
+$(AXE): tests/web/a11y/package.json tests/web/a11y/package-lock.json
+	npm ci --prefix tests/web/a11y --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+browser-tools: system $(AXE)
 
 run: $(STAMP)
 	$(VENV)/bin/meio serve $(ARGS)
@@ -36,7 +44,7 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	bash scripts/run-pytest.sh
 
-test: $(STAMP) system lint typecheck pytest
+test: $(STAMP) system browser-tools lint typecheck pytest
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/web/a11y/node_modules

@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(api.Refusal, api.refusal_response)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)
