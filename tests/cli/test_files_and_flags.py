@@ -199,3 +199,27 @@ def test_completion_is_shown_installed_and_completes(tmp_path: Path) -> None:
     done = runner.invoke(app, [], prog_name="meio", env={
         "_MEIO_COMPLETE": "complete_bash", "COMP_WORDS": "meio rep", "COMP_CWORD": "1"})
     assert done.stdout.split() == ["replay"]
+
+
+# -- the database of meio serve ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "line"),
+    [
+        (["--db", "/proc/meio.db"], {}, "--db / DATABASE_URL: /proc/meio.db: no file can be "
+                                        "made in /proc"),
+        (["--db", "nosuch://x/y"], {}, "--db / DATABASE_URL: no driver for nosuch databases "
+                                       "is installed"),
+        ([], {"DATABASE_URL": "/proc/meio.db"}, "--db / DATABASE_URL: /proc/meio.db: no file "
+                                                "can be made in /proc"),
+        ([], {"MEIO_BOT_DELAY": "soon"}, "a setting in the environment is not a number: "
+                                         "could not convert string to float: 'soon'"),
+    ],
+)
+def test_serve_refuses_a_database_it_cannot_open(
+    args: list[str], env: dict[str, str], line: str
+) -> None:
+    result = runner.invoke(app, ["serve", "--port", "8799", *args], env=env)
+    assert result.exit_code == 2, result.output
+    assert one_line(result.stderr) == line

@@ -57,8 +57,17 @@ def serve(
             _("{value} is not from {min} to {max}").format(value=raw, min=0, max=3600),
             param_hint="--drain / MEIO_DRAIN_S",
         )
+    try:
+        settings = Settings.from_env(db)
+    except ValueError as exc:  # a number in the environment that is none (MEIO_BOT_DELAY=x)
+        typer.echo(_("a setting in the environment is not a number: {error}").format(
+            error=exc), err=True)
+        raise typer.Exit(2) from None
+    problem = database_problem(settings.database_url)
+    if problem is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(2)
     configure(fmt, "INFO" if fmt == "json" else "WARNING")
-    settings = Settings.from_env(db)
     shown = settings.database_url
     if "@" in shown:  # hide a password in a PostgreSQL URL
         shown = shown.split("://", 1)[0] + "://…@" + shown.rsplit("@", 1)[1]
@@ -71,6 +80,33 @@ def serve(
                             ws_max_size=65536, ws_per_message_deflate=False,
                             timeout_graceful_shutdown=10)
     draining_server(config, web, drain_s).run()
+
+
+def database_problem(url: str) -> str | None:
+    """Why the server could not open the database at ``url`` (an SQLAlchemy URL), in one
+    line, or None: a URL that is no URL, a database kind with no driver installed, an
+    SQLite file that cannot be made or written."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from meio.cli.files import OutputFile
+
+    try:
+        parsed = make_url(url)
+        parsed.get_dialect()
+    except (NoSuchModuleError, ImportError):  # NoSuchModuleError is an ArgumentError
+        return _("--db / DATABASE_URL: no driver for {kind} databases is installed").format(
+            kind=url.split("://", 1)[0])
+    except ArgumentError:
+        return _("--db / DATABASE_URL: {url} is not a database URL").format(url=url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        try:
+            OutputFile()(Path(parsed.database))
+        except ValueError as exc:
+            return f"--db / DATABASE_URL: {exc}"
+    return None
 
 
 def draining_server(config: Any, web: Any, drain_s: float) -> Any:
