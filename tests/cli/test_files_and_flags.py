@@ -223,3 +223,40 @@ def test_serve_refuses_a_database_it_cannot_open(
     result = runner.invoke(app, ["serve", "--port", "8799", *args], env=env)
     assert result.exit_code == 2, result.output
     assert one_line(result.stderr) == line
+
+
+# -- a table that cannot be --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "portuguese"),
+    [
+        (["deal", "--edition", "classic", "-n", "5"],
+         "the classic edition is for 2 to 4 players, not 5",
+         "a edição clássica é para 2 a 4 jogadores, não 5"),
+        (["simulate", "-n", "3", "--partnership"],
+         "a partnership table is exactly 4 players, not 3",
+         "uma mesa em duplas tem exatamente 4 jogadores, não 3"),
+        (["tournament", "--bots", "random", "--edition", "x"],
+         "Error: Invalid value for '--edition': 'x' is neither meio nor classic. "
+         "Help: meio tournament --help",
+         "Erro: Valor inválido para '--edition': 'x' não é nem meio nem classic. "
+         "Ajuda: meio tournament --help"),
+        (["demo", "--bots", "nobody"],
+         "unknown bot 'nobody'; choose from ",
+         "bot desconhecido 'nobody'; escolha entre "),
+    ],
+)
+def test_a_table_that_cannot_be_is_one_translated_line(
+    args: list[str], english: str, portuguese: str
+) -> None:
+    from meio.cli.lang import speak
+
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and one_line(result.stderr).startswith(english)
+    speak("pt")
+    try:
+        result = runner.invoke(app, args)
+    finally:
+        speak("en")
+    assert result.exit_code == 2 and one_line(result.stderr).startswith(portuguese)

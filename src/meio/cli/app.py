@@ -68,9 +68,11 @@ def bot_table(
     """A match configuration (with the table options of docs/rules.md, "Table options")
     and one ``bot`` per seat, or exit 2 with the reason."""
     from meio.bots import bot_kinds, make_bot
+    from meio.cli.options import check_table
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
 
+    check_table(edition, players, partnership)
     known = bot_kinds()
     if bot not in known and not bot.startswith("learned:"):
         typer.echo(_("unknown bot {names}; choose from {known}").format(

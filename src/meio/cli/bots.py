@@ -14,10 +14,12 @@ from meio.cli.app import app
 from meio.cli.files import OutputFolder
 from meio.cli.options import (
     MAX_PLAYERS,
+    EditionOption,
     HideSpecialsOption,
     OldPlayersOption,
     PlayersOption,
     WildLeadOption,
+    check_table,
     either,
     rules_text,
     seed_option,
@@ -43,7 +45,7 @@ def advise(
         str, typer.Argument(help=_("your 13 cards as codes, e.g. 'AS KS 9H -1 ...'"))
     ],
     players: PlayersOption = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
     specials: Annotated[
         str | None,
@@ -77,6 +79,7 @@ def advise(
     from meio.engine.errors import MeioError
 
     players = either(players, old_players)
+    check_table(edition, players, partnership)
     if leader is not None and leader >= players:
         raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
             seat=leader, players=players))
@@ -174,7 +177,7 @@ def tournament(
         str, typer.Option(help=_("comma-separated bots, e.g. search,heuristic,random"))
     ],
     players: PlayersOption = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
     matches: Annotated[
         int, typer.Option(min=1, max=1_000_000, help=_("deals; each is played once per lineup"))
@@ -202,6 +205,7 @@ def tournament(
     from meio.tournament import TournamentSpec, lineups, run_tournament, summarize
 
     players = either(players, old_players)
+    check_table(edition, players, partnership)
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = bot_kinds()
     unknown = [b for b in names if b not in known and not b.startswith("learned:")]

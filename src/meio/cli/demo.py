@@ -9,6 +9,7 @@ import typer
 
 from meio.cli.app import app, bot_table
 from meio.cli.options import (
+    EditionOption,
     HideSpecialsOption,
     OldBotOption,
     PlayersOption,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 @app.command(help=_("Bots play a whole match; every trick is shown as it is played."))
 def demo(
     players: PlayersOption = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     seed: Annotated[int, seed_option(_("random seed"))] = 1,
     bots: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",

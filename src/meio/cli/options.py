@@ -15,16 +15,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import typer
 
 from meio.i18n import N_, _
 
+
+def _either_word(first: str, second: str) -> Callable[[str | None], str | None]:
+    """A check that an option's value is ``first`` or ``second``."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in (first, second):
+            raise typer.BadParameter(_("'{value}' is neither {first} nor {second}").format(
+                value=value, first=first, second=second))
+        return value
+
+    return check
+
+
+#: the check of an ``--edition``
+check_edition = _either_word("meio", "classic")
+EditionOption = Annotated[str, typer.Option(callback=check_edition, help=_("meio or classic"))]
 WildLeadOption = Annotated[
     str,
     typer.Option(
         "--wild-lead",
+        callback=_either_word("declare", "next"),
         help=_(
             "how a led wild plays: 'declare' (the leader names the led suit) or 'next' (no "
             "suit; the first non-wild card sets it); see 'Table options' in docs/rules.md"
@@ -71,6 +89,18 @@ OldOpponentsOption = Annotated[str | None, typer.Option(
 def seed_option(help: str) -> Any:
     """A ``--seed`` option, 0 to :data:`SEED_MAX`, with its help."""
     return typer.Option("--seed", min=0, max=SEED_MAX, help=help)
+
+
+def check_table(edition: str, players: int, partnership: bool) -> None:
+    """Exit 2 with one line when no table has this edition, size and partnership."""
+    if edition == "classic" and players > 4:
+        typer.echo(_("the classic edition is for 2 to 4 players, not {n}").format(n=players),
+                   err=True)
+        raise typer.Exit(2)
+    if partnership and players != 4:
+        typer.echo(_("a partnership table is exactly 4 players, not {n}").format(n=players),
+                   err=True)
+        raise typer.Exit(2)
 
 
 def either(value: T, old: T | None) -> T:

@@ -16,6 +16,8 @@ from meio.cli.options import (
     HideSpecialsOption,
     PlayersOption,
     WildLeadOption,
+    check_edition,
+    check_table,
     seed_option,
 )
 from meio.i18n import _
@@ -51,7 +53,9 @@ ASCII_HELP = _("draw suits as S H D C and plain borders, for terminals without â
     )
 )
 def play(
-    edition: Annotated[str, typer.Option(help=_("meio (65-card box edition) or classic"))] = "meio",
+    edition: Annotated[str, typer.Option(
+        callback=check_edition,
+        help=_("meio (65-card box edition) or classic"))] = "meio",
     players: PlayersOption = 4,
     partnership: Annotated[
         bool,
@@ -100,6 +104,8 @@ def play(
     hide_specials: HideSpecialsOption = False,
 ) -> None:
     choose_language(lang)
+    if resume is None:
+        check_table(edition, players, partnership)
     from meio.engine import MeioError
     from meio.engine import cards as C
     from meio.tui.app import PlayApp

@@ -15,6 +15,7 @@ import typer
 from meio.cli.app import app, bot_table
 from meio.cli.files import InputFile, OutputFile, is_dash, os_error_text, write_text
 from meio.cli.options import (
+    EditionOption,
     HideSpecialsOption,
     OldBotOption,
     PlayersOption,
@@ -144,7 +145,7 @@ def replay(
 )
 def deal(
     players: PlayersOption = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     seed: Annotated[
         int | None, seed_option(_("random seed (default: a fresh one)"))

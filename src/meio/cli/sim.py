@@ -14,10 +14,12 @@ import typer
 from meio.cli.app import app
 from meio.cli.files import OutputFile, is_dash
 from meio.cli.options import (
+    EditionOption,
     HideSpecialsOption,
     OldPolicyOption,
     PlayersOption,
     WildLeadOption,
+    check_table,
     either,
     rules_text,
     seed_option,
@@ -33,7 +35,7 @@ MAX_GAMES = 50_000_000
 )
 def simulate(
     players: PlayersOption = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     specials: Annotated[
         str | None,
@@ -76,6 +78,7 @@ def simulate(
     if rounds is not None and matches is not None:
         typer.echo(_("give either --rounds or --matches, not both"), err=True)
         raise typer.Exit(2)
+    check_table(edition, players, partnership)
     count = rounds if rounds is not None else (matches if matches is not None else 1000)
     try:
         config = MatchConfig(
