@@ -260,3 +260,20 @@ def test_a_table_that_cannot_be_is_one_translated_line(
     finally:
         speak("en")
     assert result.exit_code == 2 and one_line(result.stderr).startswith(portuguese)
+
+
+# -- an error of the system while a command runs -----------------------------------------------
+
+
+def test_a_system_error_while_a_command_runs_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import meio.bots
+
+    def full_disk(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "/data/meio.tmp")
+
+    monkeypatch.setattr(meio.bots, "play_match", full_disk)
+    result = runner.invoke(app, ["deal", "--seed", "1"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert one_line(result.stderr) == "/data/meio.tmp: no space left on the disk"
