@@ -10,7 +10,7 @@ done:
   the folder it goes in must exist and take a new file;
 * :class:`OutputFolder`: a folder to write into, made if it is missing.
 
-:func:`read_text` and :func:`write_text` then read and write them, ``-`` included, and
+:func:`open_input` and :func:`write_text` then read and write them, ``-`` included, and
 :func:`os_error_text` says in the command's language why the system refused a file.
 """
 
@@ -20,8 +20,11 @@ import errno
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from meio.i18n import N_, _
 
@@ -183,21 +186,14 @@ class OutputFolder:
         return path
 
 
-def read_text(path: Path, limit: int | None = None) -> str:
-    """The text of ``path`` (``-``: standard input), at most ``limit`` characters, or
-    :class:`ValueError` with one line saying why not."""
-    try:
-        if is_dash(path):
-            return sys.stdin.read(-1 if limit is None else limit)
-        with path.open("rb") as fh:
-            raw = fh.read(-1 if limit is None else limit)
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(_("{file}: not a UTF-8 text file").format(file=path)) from None
-    except OSError as exc:
-        raise ValueError(
-            _("{file}: cannot be read ({reason})").format(file=path, reason=os_error_text(exc))
-        ) from None
+@contextmanager
+def open_input(path: Path) -> Iterator[IO[str]]:
+    """``path`` opened as UTF-8 text to read (``-``: standard input, left open)."""
+    if is_dash(path):
+        yield sys.stdin
+        return
+    with path.open(encoding="utf-8") as fh:
+        yield fh
 
 
 def write_text(path: Path, text: str) -> None:
@@ -221,8 +217,8 @@ __all__ = [
     "OutputFile",
     "OutputFolder",
     "is_dash",
+    "open_input",
     "os_error_line",
     "os_error_text",
-    "read_text",
     "write_text",
 ]

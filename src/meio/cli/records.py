@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Annotated
 
 import typer
 
 from meio.cli.app import app, bot_table
-from meio.cli.files import InputFile, OutputFile, is_dash, os_error_text, write_text
+from meio.cli.files import (
+    InputFile,
+    OutputFile,
+    is_dash,
+    open_input,
+    os_error_text,
+    write_text,
+)
 from meio.cli.options import (
     EditionOption,
     HideSpecialsOption,
@@ -30,15 +35,6 @@ from meio.i18n.reasons import error_line
 def _fail(message: str) -> typer.Exit:
     typer.echo(message, err=True)
     return typer.Exit(code=2)
-
-
-@contextmanager
-def _opened(file: Path) -> Iterator[IO[str]]:
-    if is_dash(file):
-        yield sys.stdin
-        return
-    with file.open(encoding="utf-8") as fh:
-        yield fh
 
 
 def _records(fh: IO[str]) -> Iterator[tuple[int | None, str]]:
@@ -109,7 +105,7 @@ def replay(
     shown = 0
     line: int | None = None
     try:
-        with _opened(file) as fh:
+        with open_input(file) as fh:
             for line, text in _records(fh):
                 if not text.strip():
                     raise _fail(_("{file}: empty; a record is a JSON object").format(file=file))
