@@ -277,3 +277,22 @@ def test_a_system_error_while_a_command_runs_is_one_line(monkeypatch: pytest.Mon
     result = runner.invoke(app, ["deal", "--seed", "1"])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert one_line(result.stderr) == "/data/meio.tmp: no space left on the disk"
+
+
+def test_resume_names_what_breaks_a_saved_game_in_the_commands_language() -> None:
+    from meio.cli.lang import speak
+
+    broken = RECORDS / "illegal-not-following.json"
+    result = runner.invoke(app, ["play", "--resume", str(broken)])
+    assert result.exit_code == 2
+    assert one_line(result.stderr) == (
+        f"{broken} is not a game that can be resumed: round 2, play 48 (seat 2): 8D does "
+        "not follow the led suit H")
+    speak("pt")
+    try:
+        result = runner.invoke(app, ["play", "--resume", str(broken)])
+    finally:
+        speak("en")
+    assert one_line(result.stderr) == (
+        f"{broken} não é uma partida que possa ser retomada: rodada 2, jogada 48 (lugar 2): "
+        "8D não segue o naipe da vaza, H")

@@ -137,7 +137,7 @@ def play(
         if resume is None:
             settings = settings.checked()
         else:
-            check_sidecar(resume)
+            check_saved_game(resume)
             session = Session.load(resume, settings)
     except SessionError as exc:
         raise _fail(str(exc)) from None
@@ -146,6 +146,23 @@ def play(
     ).run()
     if farewell:
         typer.echo(farewell)
+
+
+def check_saved_game(path: Path) -> None:
+    """Refuse, with one line in the command's language, a saved game that cannot be
+    resumed: a record that cannot be read or breaks a rule, or a bad side file."""
+    from meio.engine.errors import MeioError
+    from meio.engine.record import Record
+    from meio.i18n.reasons import error_line
+
+    try:
+        Record.from_json(path.read_text(encoding="utf-8")).to_state()
+    except UnicodeDecodeError:
+        raise _fail(_("{file}: not a UTF-8 text file").format(file=path)) from None
+    except MeioError as exc:
+        raise _fail(_("{file} is not a game that can be resumed: {error}").format(
+            file=path, error=error_line(exc))) from None
+    check_sidecar(path)
 
 
 def check_sidecar(record: Path) -> None:
