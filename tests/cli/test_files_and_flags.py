@@ -189,11 +189,16 @@ def test_play_help_names_the_file_q_writes() -> None:
 # -- shell completion --------------------------------------------------------------------------
 
 
-def test_completion_is_shown_installed_and_completes(tmp_path: Path) -> None:
-    shown = runner.invoke(app, ["--show-completion"], env={"SHELL": "/bin/bash"})
-    assert shown.exit_code == 0 and "_MEIO_COMPLETE=complete_bash" in shown.stdout
-    installed = runner.invoke(app, ["--install-completion"],
-                              env={"SHELL": "/bin/bash", "HOME": str(tmp_path)})
+def test_completion_is_shown_installed_and_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Typer finds the shell from the processes above it; name it, so the test does not
+    # depend on what runs pytest
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
+    shown = runner.invoke(app, ["--show-completion", "bash"])
+    assert shown.exit_code == 0, shown.output
+    assert "_MEIO_COMPLETE=complete_bash" in shown.stdout
+    installed = runner.invoke(app, ["--install-completion", "bash"], env={"HOME": str(tmp_path)})
     assert installed.exit_code == 0, installed.output
     assert "meio.sh" in (tmp_path / ".bashrc").read_text()
     done = runner.invoke(app, [], prog_name="meio", env={
