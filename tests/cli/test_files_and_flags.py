@@ -281,7 +281,7 @@ def test_a_system_error_while_a_command_runs_is_one_line(monkeypatch: pytest.Mon
     monkeypatch.setattr(meio.bots, "play_match", full_disk)
     result = runner.invoke(app, ["deal", "--seed", "1"])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    assert one_line(result.stderr) == "/data/meio.tmp: no space left on the disk"
+    assert one_line(result.stderr) == "/data/meio.tmp: the disk is full"
 
 
 def test_resume_names_what_breaks_a_saved_game_in_the_commands_language() -> None:
