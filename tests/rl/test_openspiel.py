@@ -11,8 +11,6 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-
 import meio.openspiel  # noqa: E402  (registers "meio")
 import meio.rl  # noqa: E402
 from meio.engine import IllegalActionError  # noqa: E402
@@ -42,9 +40,7 @@ def test_ismcts_plays_a_whole_round(players: int, partnership: bool,
                                     options: dict[str, object]) -> None:
     game = pyspiel.load_game("meio", {"players": players, "partnership": partnership,
                                       "one_round": True, **options})
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
-    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2,
-                             random_state=np.random.RandomState(s)) for s in range(players)]
+    bots = [meio.openspiel.ISMCTSBot(game, seed=s, max_simulations=2) for s in range(players)]
     state = game.new_initial_state()
     rng = np.random.RandomState(players)
     decisions = 0
