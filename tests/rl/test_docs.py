@@ -39,4 +39,4 @@ def test_each_docs_rl_md_block_runs_on_its_own(number: int) -> None:
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     runner.run(test)
     result = runner.summarize(verbose=False)
-    assert result.attempted > 0 and result.failed == 0, f"block {number + 1} (line {line + 1}) fails alone"
+    assert result.attempted > 0 and result.failed == 0, f"the block at line {line + 1} fails alone"
