@@ -18,10 +18,26 @@ from meio.i18n import _
     )
 )
 def train(
-    out: Annotated[Path, typer.Option("--out", help=_("Where to save the policy (.npz)."))],
+    out: Annotated[
+        Path,
+        typer.Option("--out", help=_("Where to save the policy (.npz), never inside the "
+                                     "installed package; a checkpoint and the curve go "
+                                     "next to it.")),
+    ] = Path("meio-policy.npz"),
+    steps: Annotated[
+        int,
+        typer.Option("--steps", min=1, help=_("Agent steps to train for: the same run on "
+                                              "every machine.")),
+    ] = 5_000_000,
     minutes: Annotated[
-        float, typer.Option("--minutes", min=0.01, help=_("Training time in minutes."))
-    ] = 25.0,
+        float | None,
+        typer.Option("--minutes", min=0.01, help=_("Also stop after this many minutes.")),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help=_("Continue from this checkpoint (the .ckpt.pt "
+                                        "saved next to a policy).")),
+    ] = None,
     players: Annotated[
         int, typer.Option("--players", min=2, max=5, help=_("Table size."))
     ] = 4,
@@ -55,7 +71,13 @@ def train(
             err=True,
         )
         raise typer.Exit(2) from None
-    run(out, minutes=minutes, players=players, opponents=opponents, envs=envs,
-        hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
-        reference_matches=200, log=lambda line: typer.echo(line))
+    from meio.rl.train import TrainingError
+
+    try:
+        run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
+            envs=envs, hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
+            reference_matches=200, resume=resume, log=lambda line: typer.echo(line))
+    except TrainingError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))
