@@ -368,19 +368,14 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         assert m.config is not None
         cards = m.dealing
         hands = tuple(C.mask_of(cards[13 * p : 13 * p + 13]) for p in range(rules.players))
-        m.deals.append((hands, C.mask_of(m.left), m.leader))
-        m.dealing, m.left, m.leader = [], [], -1
-        self._rebuild(m)
-
-    def _rebuild(self, m: _Match) -> None:
-        """The engine state with the deals so far and every action again."""
-        assert m.config is not None
-        st = State.new(m.config, deals=m.deals)
-        if m.engine is not None:
-            for seat, action in m.engine.history:
-                st.apply_unchecked(action, seat)
-        m.engine, m.legal = st, None
-        m.player = st.current_seat()
+        aside = C.mask_of(m.left)
+        m.deals.append((hands, aside, m.leader))
+        if m.engine is None:
+            m.engine = State.new(m.config, deals=m.deals)
+        else:  # the engine began this round from its own seed: put the drawn deal in
+            m.engine.redeal(hands, aside, m.leader)
+        m.dealing, m.left, m.leader, m.legal = [], [], -1, None
+        m.player = m.engine.current_seat()
 
     # -- information -------------------------------------------------------------------
     def view(self, player: int) -> View | None:
