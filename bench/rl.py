@@ -12,6 +12,7 @@ time. Also times the compiled core's random playout alone, to show where a
 VectorEnv step's time goes.
 
     nice .venv/bin/python bench/rl.py --seconds 3
+    nice .venv/bin/python bench/rl.py --seconds 10 --openspiel-only
 """
 
 from __future__ import annotations
@@ -120,10 +121,11 @@ def petting_zoo(seconds: float) -> Rate:
 
 
 def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
-    """Decisions/s of MEIO as an OpenSpiel Python game (4 players), of OpenSpiel's C++
-    Hearts, and of a Python game that does nothing but replay one MEIO match's
-    nodes (the same chance outcomes and legal actions, each query answered from a
-    list): what any Python game costs in this loop, the floor under MEIO's figure.
+    """Decisions/s of MEIO as an OpenSpiel Python game (4 players; the split as one
+    pack action, and as six picks), of OpenSpiel's C++ Hearts, and of a Python game
+    that does nothing but replay one MEIO match's nodes (the same chance outcomes
+    and legal actions, each query answered from a list): what any Python game
+    costs in this loop, the floor under MEIO's figure.
     All three stepped by the same Python loop (chance sampled as OpenSpiel's
     examples do, ``rng.choice(outcomes, p=probs)``, and not counted), taking turns
     window by window; each figure is the best of its windows. Empty when
@@ -134,7 +136,9 @@ def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
         return []
     import meio.openspiel  # noqa: F401  (registers "meio")
 
-    register_replay_game(pyspiel, {"players": 4})
+    register_replay_game(pyspiel, "meio_replay", {"players": 4})
+    register_replay_game(pyspiel, "meio_replay_picks",
+                         {"players": 4, "split_mode": "sequential"})
 
     def stepper(game_name: str, params: dict[str, object]) -> Callable[[], int]:
         game = pyspiel.load_game(game_name, params)
@@ -159,11 +163,16 @@ def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
         return run
 
     note = "decisions; chance not counted"
+    floor = "; no game logic: the floor of a Python game"
     games = [
         ("OpenSpiel: MEIO Python game", stepper("meio", {"players": 4}), note),
+        ("OpenSpiel: MEIO, split as six picks", stepper(
+            "meio", {"players": 4, "split_mode": "sequential"}), note),
         ("OpenSpiel: Hearts (C++) from Python", stepper("hearts", {}), note),
         ("OpenSpiel: a Python game replaying MEIO's nodes", stepper("meio_replay", {}),
-         note + "; no game logic: the floor of a Python game"),
+         note + floor),
+        ("OpenSpiel: the same, split as six picks", stepper("meio_replay_picks", {}),
+         note + floor),
     ]
     # the games take turns, window by window, so that each meets the same load
     windows = 4 * WINDOWS
@@ -181,9 +190,9 @@ def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
     return [(name, (b[0], b[1]), n) for (name, _, n), b in zip(games, best, strict=True)]
 
 
-def register_replay_game(pyspiel: Any, params: dict[str, object]) -> None:
-    """Register ``"meio_replay"``: one recorded MEIO match (random actions), replayed
-    node by node whatever is chosen."""
+def register_replay_game(pyspiel: Any, name: str, params: dict[str, object]) -> None:
+    """Register ``name``: one recorded MEIO match (random actions) of the game
+    ``params``, replayed node by node whatever is chosen."""
     game = pyspiel.load_game("meio", params)
     rng = np.random.default_rng(1)
     state = game.new_initial_state()
@@ -199,7 +208,7 @@ def register_replay_game(pyspiel: Any, params: dict[str, object]) -> None:
             state.apply_action(legal[int(rng.integers(len(legal)))])
     players = game.num_players()
     game_type = pyspiel.GameType(
-        short_name="meio_replay", long_name="MEIO nodes replayed",
+        short_name=name, long_name=f"MEIO nodes replayed ({name})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,

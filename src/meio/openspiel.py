@@ -45,6 +45,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from meio.engine import (
+    ConfigError,
     IllegalActionError,
     MatchConfig,
     Phase,
@@ -67,6 +68,7 @@ _DEFAULTS: dict[str, Any] = {
     "wild_lead": "declare",
     "reveal_specials": True,
     "one_round": False,
+    "split_mode": "pack",
 }
 INFO_EXTRA = 65 + 13 * 4  # play order of each card, declared suit of each trick
 INFO_SIZE = O.OBS_SIZE + INFO_EXTRA
@@ -100,6 +102,7 @@ class Rules:
     reveal_specials: bool
     one_round: bool
     combos: tuple[tuple[int, ...], ...]
+    sequential: bool  # split_mode "sequential": six picks of one card each
 
     def config(self, combo: int, leader: int) -> MatchConfig:
         """The match config with specials ``combos[combo]`` and ``leader`` leading round 1."""
@@ -124,8 +127,12 @@ def rules_of(params: dict[str, Any]) -> Rules:
         combos = (probe.special_cards,)
     else:
         combos = tuple(itertools.combinations(C.SPECIALS, players))
+    mode = str(p["split_mode"])
+    if mode not in ("pack", "sequential"):
+        raise ConfigError(f"split_mode is 'pack' or 'sequential', not {mode!r}")
     return Rules(players, probe.edition, probe.partnership, str(p["wild_lead"]),
-                 bool(p["reveal_specials"]), bool(p["one_round"]), combos)
+                 bool(p["reveal_specials"]), bool(p["one_round"]), combos,
+                 mode == "sequential")
 
 
 class MeioGame(pyspiel.Game):  # type: ignore[misc]
@@ -143,7 +150,7 @@ class MeioGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-13.0 * rounds,
             max_utility=0.0,
             utility_sum=None,
-            max_game_length=rounds * (14 * players + 13),
+            max_game_length=rounds * ((19 if self.rules.sequential else 14) * players + 13),
         )
         super().__init__(_GAME_TYPE, info, p)
 
@@ -179,6 +186,8 @@ class _Match:
         "leader",
         "left",
         "legal",
+        "orders",
+        "picks",
         "player",
         "reward",
         "stage",
@@ -199,6 +208,8 @@ class _Match:
         self.deals: list[tuple[tuple[int, ...], int, int]] = []
         self.engine: State | None = None
         self.legal: list[int] | None = None  # the legal actions, once asked for
+        self.picks: list[int] = []  # sequential split: the cards the seat to act picked
+        self.orders: list[tuple[int, ...]] = []  # the picks of each pack in the history
         self.reward: tuple[float, ...] = _ZEROS[n]
         self.totals: tuple[float, ...] = _ZEROS[n]
 
@@ -212,6 +223,7 @@ class _Match:
                                             self.deals.copy())
         out.engine = None if self.engine is None else self.engine.clone()
         out.legal = self.legal  # never changed in place
+        out.picks, out.orders = self.picks.copy(), self.orders.copy()
         return out
 
 
@@ -256,7 +268,10 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if m.legal is None:
             st = m.engine
             assert st is not None
-            if st.phase is Phase.SPLIT:
+            if st.phase is Phase.SPLIT and self._rules.sequential:
+                cards = C.cards_of(st.hands[m.player])
+                m.legal = [S.PICK_BASE + i for i, c in enumerate(cards) if c not in m.picks]
+            elif st.phase is Phase.SPLIT:
                 m.legal = _PACK_ACTIONS
             else:  # play and pile actions are the engine's own, declares above cards
                 m.legal = sorted(st.legal_actions())
@@ -304,7 +319,19 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             return
         st = m.engine
         assert st is not None
-        if st.phase is Phase.SPLIT and S.PACK_BASE <= action < S.PICK_BASE:
+        if st.phase is Phase.SPLIT and self._rules.sequential:
+            if action not in self._legal():
+                raise IllegalActionError(seat, action, f"flat action {action} is not a "
+                                         f"pick seat {seat} may make now")
+            m.picks.append(S.pick_card(action, st.hands[seat]))
+            m.legal = None
+            m.reward = _ZEROS[self._rules.players]
+            if len(m.picks) < 6:
+                return
+            engine_action = A.pack_action(C.mask_of(m.picks))
+            m.orders.append(tuple(m.picks))
+            m.picks = []
+        elif st.phase is Phase.SPLIT and S.PACK_BASE <= action < S.PICK_BASE:
             engine_action = A.pack_action(S.pack_of_number(st.hands[seat],
                                                            action - S.PACK_BASE))
         elif action in self._legal():
@@ -400,17 +427,32 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         for r, start in enumerate(starts):
             parts.append(f"| r{r + 1} lead {start.leader} dealt "
                          f"{C.format_cards(start.deal[player])}")
+        sequential = self._rules.sequential
+        orders = iter(m.orders)
         for seat, action in st.history:
-            if A.is_pack(action):
-                own = seat == player or (
-                    self._rules.partnership and seat == (player + 2) % 4
-                    and st.phase is not Phase.SPLIT  # a partner's pack is seen after the split
-                )
-                text = A.action_text(action) if own else "split"
-                parts.append(f"{seat}:{text}")
-            else:
+            if not A.is_pack(action):
                 parts.append(f"{seat}:{A.action_text(action)}")
+                continue
+            seen = seat == player or (
+                self._rules.partnership and seat == (player + 2) % 4
+                and st.phase is not Phase.SPLIT  # a partner's pack is seen after the split
+            )
+            if sequential:  # a seat's own picks in their order, the others' unseen
+                order = next(orders)
+                if seat == player:
+                    parts.extend(f"{seat}:pick:{C.card_code(c)}" for c in order)
+                    continue
+                parts.extend([f"{seat}:pick"] * 6)
+            parts.append(f"{seat}:{A.action_text(action) if seen else 'split'}")
+        for card in m.picks:  # the seat to act is picking
+            parts.append(f"{m.player}:pick:{C.card_code(card)}" if m.player == player
+                         else f"{m.player}:pick")
         return " ".join(parts)
+
+    def picked(self, player: int) -> int:
+        """The cards ``player`` has picked so far in a sequential split (a mask)."""
+        m = self._m
+        return C.mask_of(m.picks) if player == m.player else 0
 
     def observation_string(self, player: int | None = None) -> str:
         if player is None:
@@ -419,9 +461,11 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if st is None:
             return f"p{player} dealing"
         v = st.view(player)
+        picked = self.picked(player)
         trick = " ".join(f"{s}:{C.card_code(c)}" for s, c in v.current_trick)
         return (f"p{player} r{v.round_index + 1} t{v.trick_number} {v.phase.name} "
-                f"hand {C.format_cards(v.hand)} pack {C.format_cards(v.pack)} "
+                f"hand {C.format_cards(v.hand & ~picked)} "
+                f"pack {C.format_cards(v.pack | picked)} "
                 f"recv {C.format_cards(v.received)} trick [{trick}] piles {list(v.piles)} "
                 f"totals {list(v.totals)}")
 
@@ -446,13 +490,22 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         begin = st.round_starts()[-1].history_len
         o.deals = [*m.deals[:-1], (tuple(world.deal), world.aside, m.deals[-1][2])]
         engine = State.new(config, deals=o.deals)
-        for seat, action in st.history[:begin]:
-            engine.apply_unchecked(action, seat)
-        for seat, action in st.history[begin:]:
-            if A.is_pack(action) and seat != player_id:
-                action = A.pack_action(world.packs[seat])
+        orders = iter(m.orders)
+        for i, (seat, action) in enumerate(st.history):
+            if A.is_pack(action):
+                order = next(orders) if self._rules.sequential else ()
+                if seat != player_id and i >= begin:
+                    action = A.pack_action(world.packs[seat])
+                if seat != player_id:  # the order of another seat's picks is unseen
+                    order = tuple(C.cards_of(A.pack_of(action)))
+                if self._rules.sequential:
+                    o.orders.append(order)
             engine.apply_unchecked(action, seat)
         o.engine, o.player = engine, m.player
+        o.picks = m.picks.copy()
+        if m.picks and m.player != player_id:  # another seat is picking: its picks unseen
+            o.picks = random.Random(seed + 1).sample(
+                C.cards_of(engine.hands[m.player]), len(m.picks))
         return out
 
     def rewards(self) -> list[float]:
@@ -474,6 +527,8 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             return f"deal {C.card_code(action)}"
         if S.PACK_BASE <= action < S.PICK_BASE:
             return f"pack#{action - S.PACK_BASE}"
+        if S.PICK_BASE <= action < S.NUM_ACTIONS:
+            return f"pick#{action - S.PICK_BASE}"
         return A.action_text(action)
 
     def __str__(self) -> str:
@@ -499,7 +554,7 @@ class MeioObserver:
         if st is None:
             return
         view = st.view(player)
-        O.observe(view, out=self.dict["observation"])
+        O.observe(view, picked=state.picked(player), out=self.dict["observation"])
         if self.perfect_recall:
             order = 0
             for t, trick in enumerate(view.tricks):

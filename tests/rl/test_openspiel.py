@@ -13,8 +13,9 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import meio.openspiel  # noqa: E402  (registers "meio")
 import meio.rl  # noqa: E402
-from meio.engine import IllegalActionError  # noqa: E402
+from meio.engine import IllegalActionError, Phase  # noqa: E402
 from meio.engine import cards as C  # noqa: E402
+from meio.rl import spaces as S  # noqa: E402
 from tests.rl.conftest import TABLES, option_sets  # noqa: E402
 
 PARAMS = [
@@ -23,6 +24,10 @@ PARAMS = [
     for players, edition, partnership in TABLES
     for options in option_sets()
     for one_round in (True, False)
+] + [  # the split as six picks, on every table, each match length in turn
+    {"players": players, "edition": edition, "partnership": partnership,
+     "one_round": i % 2 == 0, "split_mode": "sequential"}
+    for i, (players, edition, partnership) in enumerate(TABLES)
 ]
 
 
@@ -35,6 +40,7 @@ def _deal(state: object, rng: np.random.RandomState) -> None:
 @pytest.mark.parametrize("players,partnership,options", [
     (2, False, {}), (3, False, {}), (4, False, {}), (5, False, {}), (4, True, {}),
     (3, False, {"wild_lead": "next", "reveal_specials": False}),
+    (4, True, {"split_mode": "sequential"}),
 ])
 def test_ismcts_plays_a_whole_round(players: int, partnership: bool,
                                     options: dict[str, object]) -> None:
@@ -73,6 +79,35 @@ def test_resampling_keeps_the_infostate_and_hides_other_hands() -> None:
     assert len(others) > 1  # the hidden hands really are dealt anew
 
 
+def test_sequential_picks_are_seen_by_their_seat_alone_and_resampling_keeps_them() -> None:
+    game = pyspiel.load_game("meio", {"players": 4, "partnership": True,
+                                      "split_mode": "sequential"})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    _deal(state, rng)
+    assert all(S.PICK_BASE <= a < S.NUM_ACTIONS for a in state.legal_actions())
+    assert len(state.legal_actions()) == 13
+    for _ in range(6 + 2):  # seat 0 picks its pack, seat 1 picks two cards
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.current_player() == 1 and len(state.legal_actions()) == 11
+    assert state.engine.packs[0].bit_count() == 6 and not state.engine.packs[1]
+    mine, theirs = state.information_state_string(1), state.information_state_string(0)
+    assert mine.count("1:pick:") == 2 and theirs.count("1:pick") == 2
+    assert "1:pick:" not in theirs and "0:pick:" not in mine
+    assert "0:pack:" not in state.information_state_string(2)  # a partner's: after the split
+    obs = state.observation_tensor(1)
+    assert sum(obs[65:130]) == 2 and sum(obs[:65]) == 11  # picks in the pack plane
+    for player in (0, 1, 2):
+        world = state.resample_from_infostate(player, np.random.RandomState(player).uniform)
+        assert world.information_state_string(player) == state.information_state_string(
+            player)
+        assert world.legal_actions() == state.legal_actions() or player != 1
+    while state.engine.phase is Phase.SPLIT:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    partner = state.information_state_string(2)
+    assert "0:pack:" in partner and "1:pack:" not in partner and "3:pack:" not in partner
+
+
 def test_tensors_and_parameters() -> None:
     game = pyspiel.load_game("meio", {"players": 3, "specials": "-1,A+,Q+",
                                       "one_round": True})
@@ -88,6 +123,8 @@ def test_tensors_and_parameters() -> None:
     assert "1:pack:" not in key and "2:pack:" not in key
     with pytest.raises(Exception, match="partnership"):
         pyspiel.load_game("meio", {"players": 3, "partnership": True})
+    with pytest.raises(Exception, match="split_mode is 'pack' or 'sequential'"):
+        pyspiel.load_game("meio", {"split_mode": "both"})
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=lambda p: "-".join(map(str, p.values())))
