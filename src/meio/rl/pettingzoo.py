@@ -100,6 +100,7 @@ class _Table:
         self._seed = seed
         #: the engine state of the match (hidden cards: for the environment's own use)
         self.match: State | None = None
+        self._picks = [0] * players  # sequential split: each seat's cards picked so far
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -127,13 +128,9 @@ class _Table:
             raise IllegalActionError(None, None, "call reset() before using the environment")
         return self.match
 
-    def _picked_of(self, seat: int) -> int:
-        """The cards ``seat`` has picked so far in a sequential split."""
-        raise NotImplementedError
-
     def _observe_seat(self, seat: int, acting: bool) -> Obs:
         state = self._started()
-        picked = self._picked_of(seat)
+        picked = self._picks[seat]
         if acting:
             mask = S.legal_mask(state, seat, split_mode=self.split_mode,
                                 picked=picked).astype(np.int8)
@@ -145,7 +142,7 @@ class _Table:
         """The full state: every seat's observation, seat 0 first. It holds every
         hidden card: give it to a centralised critic, never to a policy that acts."""
         state = self._started()
-        return np.concatenate([observe(state.view(s), picked=self._picked_of(s))
+        return np.concatenate([observe(state.view(s), picked=self._picks[s])
                                for s in range(len(self.possible_agents))])
 
     def _round_rewards(self, state: State) -> dict[str, float]:
@@ -226,7 +223,6 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
         AECEnv.__init__(self)
         self._setup(players, edition, partnership, specials, wild_lead, reveal_specials,
                     split_mode, seed, render_mode)
-        self._picked = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         state = self._new_match(seed)
@@ -236,16 +232,11 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._picked = 0
+        self._picks = [0] * len(self.possible_agents)
         self.agent_selection = self.possible_agents[state.current_seat()]
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
-
-    def _picked_of(self, seat: int) -> int:
-        state = self.match
-        current = state is not None and state.current_seat() == seat
-        return self._picked if current else 0
 
     def observe(self, agent: str) -> Obs:
         state = self._started()
@@ -260,7 +251,7 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
         state = self._started()
         seat = self._seat(agent)
         a = -1 if action is None else int(action)
-        mask = S.legal_mask(state, seat, split_mode=self.split_mode, picked=self._picked)
+        mask = S.legal_mask(state, seat, split_mode=self.split_mode, picked=self._picks[seat])
         if not 0 <= a < S.NUM_ACTIONS or not mask[a]:
             raise IllegalActionError(seat, action, f"flat action {action} is not legal now")
         self._cumulative_rewards[agent] = 0.0
@@ -269,12 +260,12 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
         if state.phase is Phase.SPLIT:
             hand = state.hands[seat]
             if a >= S.PICK_BASE:
-                self._picked |= 1 << S.pick_card(a, hand)
-                if self._picked.bit_count() < 6:
+                self._picks[seat] |= 1 << S.pick_card(a, hand)
+                if self._picks[seat].bit_count() < 6:
                     self._accumulate_rewards()
                     return
-                state.apply(A.pack_action(self._picked), seat)
-                self._picked = 0
+                state.apply(A.pack_action(self._picks[seat]), seat)
+                self._picks[seat] = 0
             else:
                 state.apply(A.pack_action(S.pack_of_number(hand, a - S.PACK_BASE)), seat)
         else:
@@ -307,16 +298,9 @@ class MeioParallel(_Table, ParallelEnv):  # type: ignore[misc]
         self._setup(players, edition, partnership, specials, wild_lead, reveal_specials,
                     split_mode, seed, render_mode)
         self.agents: list[str] = []
-        self._picks = [0] * players
-
-    def _picked_of(self, seat: int) -> int:
-        return self._picks[seat]
-
-    def _acting(self, state: State) -> tuple[int, ...]:
-        return state.seats_to_act()
 
     def _observations(self, state: State) -> dict[str, Obs]:
-        acting = set(self._acting(state))
+        acting = set(state.seats_to_act())
         return {a: self._observe_seat(s, s in acting)
                 for s, a in enumerate(self.possible_agents)}
 
@@ -335,7 +319,7 @@ class MeioParallel(_Table, ParallelEnv):  # type: ignore[misc]
         state = self._started()
         if not self.agents:
             raise IllegalActionError(None, None, "the match is over: call reset()")
-        acting = self._acting(state)
+        acting = state.seats_to_act()
         chosen: list[tuple[int, int]] = []  # (seat, flat action), all checked first
         for seat in acting:
             agent = self.possible_agents[seat]
