@@ -14,10 +14,12 @@ first round: a research variant, and quick for tests).
 
 Chance is explicit, as in OpenSpiel's Hearts: the set of specials (outcome: its
 index among the ``C(5, N)`` sets), round 1's leader, every card dealt (outcome:
-the card id; seat 0 gets the first 13, and so on) and each next-round leader
-drawn among tied seats. Player actions are :mod:`meio.rl.spaces` flat actions
-(the split as one of 1,716 packs, seats splitting in turn without seeing each
-other's packs). Rewards (``RewardModel.REWARDS``): the decision that ends a
+the card id; seat 0 gets the first 13, and so on; where no card is set aside,
+the last seat's hand is the 13 cards left, dealt without chance nodes of their
+own) and each next-round leader drawn among tied seats. Player actions are
+:mod:`meio.rl.spaces` flat actions: the split as one of 1,716 packs, or with
+``split_mode="sequential"`` as six picks, seats splitting in turn without
+seeing each other's packs. Rewards (``RewardModel.REWARDS``): the decision that ends a
 round rewards every seat with minus its round score (its team's in
 partnership), a reward kept through the next deal's chance nodes, as in
 OpenSpiel's cribbage; so ``returns()`` is at every node the sum of the
@@ -35,6 +37,7 @@ reproducible from a seed and playable by ``evaluate_bots``; OpenSpiel's C++
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from dataclasses import dataclass, replace
@@ -173,6 +176,12 @@ _ZEROS = tuple((0.0,) * n for n in range(6))
 _PAIRS = [[(k, 1.0 / n) for k in range(65)] if n else [] for n in range(66)]
 
 
+@functools.lru_cache(maxsize=64)
+def _split_cards(hand: int) -> tuple[int, ...]:
+    """The 13 cards of a hand being split, by id: pick ``i`` takes the ``i``-th."""
+    return tuple(C.cards_of(hand))
+
+
 class _Match:
     """What changes in a state, in one object that copies itself cheaply (OpenSpiel's
     ``clone()`` deep-copies each attribute of a Python state)."""
@@ -269,7 +278,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             st = m.engine
             assert st is not None
             if st.phase is Phase.SPLIT and self._rules.sequential:
-                cards = C.cards_of(st.hands[m.player])
+                cards = _split_cards(st.hands[m.player])
                 m.legal = [S.PICK_BASE + i for i, c in enumerate(cards) if c not in m.picks]
             elif st.phase is Phase.SPLIT:
                 m.legal = _PACK_ACTIONS
@@ -320,17 +329,18 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         st = m.engine
         assert st is not None
         if st.phase is Phase.SPLIT and self._rules.sequential:
-            if action not in self._legal():
+            legal = self._legal()
+            if action not in legal:
                 raise IllegalActionError(seat, action, f"flat action {action} is not a "
                                          f"pick seat {seat} may make now")
-            m.picks.append(S.pick_card(action, st.hands[seat]))
-            m.legal = None
+            m.picks.append(_split_cards(st.hands[seat])[action - S.PICK_BASE])
+            m.legal = [a for a in legal if a != action]
             m.reward = _ZEROS[self._rules.players]
             if len(m.picks) < 6:
                 return
             engine_action = A.pack_action(C.mask_of(m.picks))
             m.orders.append(tuple(m.picks))
-            m.picks = []
+            m.picks, m.legal = [], None
         elif st.phase is Phase.SPLIT and S.PACK_BASE <= action < S.PICK_BASE:
             engine_action = A.pack_action(S.pack_of_number(st.hands[seat],
                                                            action - S.PACK_BASE))
@@ -390,6 +400,9 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             raise IllegalActionError(None, outcome,
                                      f"card {outcome} is not in the pack left to deal") from None
         m.dealing.append(outcome)
+        if len(m.left) == 13 and len(m.dealing) == 13 * (rules.players - 1):
+            m.dealing.extend(m.left)  # no card is set aside: the last hand is what is left
+            m.left = []
         if len(m.dealing) < 13 * rules.players:
             return
         assert m.config is not None
@@ -397,9 +410,9 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         hands = tuple(C.mask_of(cards[13 * p : 13 * p + 13]) for p in range(rules.players))
         aside = C.mask_of(m.left)
         m.deals.append((hands, aside, m.leader))
-        if m.engine is None:
-            m.engine = State.new(m.config, deals=m.deals)
-        else:  # the engine began this round from its own seed: put the drawn deal in
+        if m.engine is None:  # later rounds begin with this deal again, replaced when drawn
+            m.engine = State.new(m.config, deals=m.deals * 3)
+        else:
             m.engine.redeal(hands, aside, m.leader)
         m.dealing, m.left, m.leader, m.legal = [], [], -1, None
         m.player = m.engine.current_seat()
