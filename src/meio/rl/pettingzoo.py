@@ -146,13 +146,11 @@ class _Table:
                                for s in range(len(self.possible_agents))])
 
     def _round_rewards(self, state: State) -> dict[str, float]:
+        """Minus each seat's score of the round just ended (its team's in partnership)."""
         result = state.rounds[-1]
-        out = {}
-        for p, name in enumerate(self.possible_agents):
-            score = result.team_scores[p % 2] if result.team_scores is not None else \
-                result.scores[p]
-            out[name] = -float(score)
-        return out
+        teams = result.team_scores
+        return {name: -float(teams[p % 2] if teams is not None else result.scores[p])
+                for p, name in enumerate(self.possible_agents)}
 
     def render(self) -> str | None:
         if self.match is None:
