@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
-from meio.cli.files import OutputFile
+from meio.cli.files import InputFile, OutputFile
 from meio.cli.options import MAX_PLAYERS, OldOpponentsOption, either, seed_option
 from meio.i18n import _
 
@@ -20,13 +20,29 @@ from meio.i18n import _
     )
 )
 def train(
-    out: Annotated[Path, typer.Option(
-        "--out", parser=OutputFile(), metavar=_("FILE"),
-        help=_("Where to save the policy (.npz)."))],
+    out: Annotated[
+        Path,
+        typer.Option("--out", parser=OutputFile(), metavar=_("FILE"),
+                     help=_("Where to save the policy (.npz), never inside the "
+                            "installed package; a checkpoint and the curve go "
+                            "next to it.")),
+    ] = Path("meio-policy.npz"),
+    steps: Annotated[
+        int,
+        typer.Option("--steps", min=1, max=10**12,
+                     help=_("Agent steps to train for: the same run on every machine.")),
+    ] = 5_000_000,
     minutes: Annotated[
-        float, typer.Option("--minutes", min=0.01, max=7 * 24 * 60,
-                            help=_("Training time in minutes."))
-    ] = 25.0,
+        float | None,
+        typer.Option("--minutes", min=0.01, max=7 * 24 * 60,
+                     help=_("Also stop after this many minutes.")),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", parser=InputFile(), metavar=_("FILE"),
+                     help=_("Continue from this checkpoint (the .ckpt.pt "
+                            "saved next to a policy).")),
+    ] = None,
     players: Annotated[
         int, typer.Option("--players", "-n", min=2, max=MAX_PLAYERS, help=_("Table size."))
     ] = 4,
@@ -65,7 +81,13 @@ def train(
             err=True,
         )
         raise typer.Exit(2) from None
-    run(out, minutes=minutes, players=players, opponents=opponents, envs=envs,
-        hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
-        reference_matches=200, log=lambda line: typer.echo(line))
+    from meio.rl.train import TrainingError
+
+    try:
+        run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
+            envs=envs, hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
+            reference_matches=200, resume=resume, log=lambda line: typer.echo(line))
+    except TrainingError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))

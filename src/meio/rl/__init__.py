@@ -4,7 +4,7 @@
 * :func:`observe` — a seat's view as a ``float32`` vector (:mod:`meio.rl.observation`).
 * :class:`MeioEnv` — Gymnasium, registered as ``"meio/Meio-v0"``.
 * :class:`VectorEnv` — many matches stepped in the compiled core.
-* :mod:`meio.rl.pettingzoo` — a PettingZoo AEC environment; :mod:`meio.openspiel`
+* :mod:`meio.rl.pettingzoo` — PettingZoo AEC and parallel environments; :mod:`meio.openspiel`
   registers the game with OpenSpiel.
 
 Gymnasium is needed for :class:`MeioEnv` (``pip install meio[rl]``).
