@@ -144,3 +144,17 @@ def test_saved_chunks_take_little_room_a_game(small_run: tuple[Run, Path],
     # every text column of a chunk is one value, kept once; the rest compressed
     # (before: ~2.5 KB a game, most of it the cell, table and specials names per row)
     assert size / games < 600
+
+
+@pytest.mark.parametrize("effect", [0.0, 0.15])
+def test_the_normal_limit_of_the_seat_test_agrees_with_shuffling(
+        monkeypatch: pytest.MonkeyPatch, effect: float) -> None:
+    from meio.analysis import stats
+
+    m = _rounds(np.random.default_rng(5), 3000, effect)
+    monkeypatch.setattr(stats, "EXACT_LIMIT", 10**12)
+    exact = stats.permutation_test(m, _spread, reps=999, seed=1)
+    monkeypatch.setattr(stats, "EXACT_LIMIT", 0)
+    normal = stats.permutation_test(m, _spread, reps=999, seed=1)
+    assert abs(exact - normal) < 0.04
+    assert (exact < 0.05) == (normal < 0.05) == (effect > 0)

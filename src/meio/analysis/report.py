@@ -101,8 +101,8 @@ def _lines(ax: Any, series: dict[str, list[Json]], xlabel: str, ylabel: str,
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if series:
-        ax.legend(fontsize=7, ncol=3)
+    if series:  # below the axes, where it hides no line
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.2))
 
 
 def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str,

@@ -125,12 +125,24 @@ def by_round(values: npt.NDArray[Any], keys: npt.NDArray[Any], slot: npt.NDArray
     return np.asarray(out[full], dtype=np.float64), uniq[full]
 
 
+#: above this many random draws (rows × columns × shuffles) a permutation test uses the
+#: normal approximation of its permutation distribution instead of shuffling
+EXACT_LIMIT = 20_000_000
+
+
 def permutation_test(matrix: npt.NDArray[np.float64], stat: Any, reps: int = 999,
                      seed: int = 0) -> float:
     """p-value of ``stat(column means)`` under the null that the columns of each row are
     exchangeable: each permutation shuffles every row on its own (a randomisation test,
-    exact up to the Monte Carlo error of ``reps`` draws, and valid however the columns
-    were picked afterwards, which a plain interval of the max − min is not).
+    valid however the columns were picked afterwards, which a plain interval of the
+    max − min is not).
+
+    Small tables are shuffled ``reps`` times. Large ones (more than :data:`EXACT_LIMIT`
+    draws) use the permutation distribution's normal limit, which is known exactly from
+    the data: shuffling a row of ``k`` values of variance ``s²`` gives each column that
+    variance and each pair the covariance ``−s²/(k − 1)``; summed over thousands of
+    rounds the column means are normal with that covariance (central limit theorem),
+    and 20 × ``reps`` draws of it replace the shuffles.
 
     >>> m = np.array([[0.0, 1.0]] * 40)           # column 1 always higher
     >>> permutation_test(m, lambda c: c.max() - c.min(), reps=199) < 0.01
@@ -144,6 +156,8 @@ def permutation_test(matrix: npt.NDArray[np.float64], stat: Any, reps: int = 999
     observed = float(stat(matrix.mean(0)))
     rng = np.random.default_rng(seed)
     rows, cols = matrix.shape
+    if rows * cols * reps > EXACT_LIMIT:
+        return _normal_permutation(matrix, stat, observed, 20 * reps, rng)
     hits = 0
     batch = max(1, 2_000_000 // max(rows * cols, 1))
     done = 0
@@ -154,6 +168,18 @@ def permutation_test(matrix: npt.NDArray[np.float64], stat: Any, reps: int = 999
                                    -1).mean(1)
         hits += int(sum(float(stat(m)) >= observed - 1e-12 for m in means))
         done += k
+    return (1 + hits) / (1 + reps)
+
+
+def _normal_permutation(matrix: npt.NDArray[np.float64], stat: Any, observed: float,
+                        reps: int, rng: np.random.Generator) -> float:
+    rows, cols = matrix.shape
+    s2 = float(matrix.var(axis=1).sum())  # Σ over rows of each row's variance
+    centre = float(matrix.mean())
+    g = rng.standard_normal((reps, cols))
+    g -= g.mean(1, keepdims=True)  # covariance s2·k/(k−1)·(I − J/k) after scaling
+    means = centre + g * math.sqrt(s2 * cols / (cols - 1)) / rows
+    hits = sum(float(stat(m)) >= observed - 1e-12 for m in means)
     return (1 + hits) / (1 + reps)
 
 
