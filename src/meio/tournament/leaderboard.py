@@ -13,7 +13,9 @@ same cards, which cancels most of the luck of the deal.
 * **mean round score** (lower is better): over every round the bot played, at
   every seat it held; per deal first, then over deals;
 * **paired difference** of A and B: per deal, A's mean round score minus B's,
-  averaged over deals (negative: A scored lower, so A did better).
+  averaged over deals (negative: A scored lower, so A did better);
+* **pairwise win rate** of A against B: the share of the matches where both sat
+  that A finished ahead of B (ties half each way).
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ class Leaderboard:
     entries: list[Entry]
     reference: str
     paired: dict[str, dict[str, tuple[float, float, float]]]  #: a -> b -> (diff, low, high)
-    pairwise: dict[str, dict[str, float]]  #: a -> b -> share of their meetings a won
+    #: a -> b -> (share of their meetings a finished ahead, ties half; low, high)
+    pairwise: dict[str, dict[str, tuple[float, float, float]]]
     deals: int
     games: int
     bootstrap: int
@@ -85,7 +88,7 @@ class Leaderboard:
             ],
             "paired_difference": {a: {b: [r(v) for v in t] for b, t in row.items()}
                                   for a, row in self.paired.items()},
-            "pairwise_win_rate": {a: {b: r(v) for b, v in row.items()}
+            "pairwise_win_rate": {a: {b: [r(v) for v in t] for b, t in row.items()}
                                   for a, row in self.pairwise.items()},
         }
 
@@ -162,9 +165,10 @@ def leaderboard(results: list[MatchResult], *, reference: str | None = None,
     entries.sort(key=lambda e: (-e.rating, e.bot))
     paired = {a: {b: (float(diffs[(a, b)][0]), *ci(diffs[(a, b)])) for b in bots if b != a}
               for a in bots}
-    total_meets = meets.sum(axis=0)
-    total_wins = wins.sum(axis=0)
-    pairwise = {a: {b: float(total_wins[index[a], index[b]] / total_meets[index[a], index[b]])
-                    for b in bots if b != a and total_meets[index[a], index[b]]}
-                for a in bots}
+    met = all_w @ meets.reshape(n, k * k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = ((all_w @ wins.reshape(n, k * k)) / met).reshape(-1, k, k)
+    pairwise = {a: {b: (float(rates[0, i, j]), *ci(rates[:, i, j]))
+                    for b, j in index.items() if b != a and met[0, i * k + j]}
+                for a, i in index.items()}
     return Leaderboard(entries, ref, paired, pairwise, n, len(results), bootstrap, seed)
