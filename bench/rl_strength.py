@@ -13,8 +13,13 @@ deals (a row with fewer deals plays a prefix of the others' deals), so they
 can be read side by side.
 
 ``--deals`` is one count for every bot or one per bot (fewer for the expensive
-search levels). ``ismcts`` is OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``,
-the ``bench`` extra) with a fixed number of simulations per decision
+search levels). ``--seeded`` plays seeded deals instead of the deal set (deal
+``d`` is ``MatchConfig(seed=seed*1000003+d)``, as ``meio tournament`` deals
+them); ``--seed`` then seeds the deals too (it defaults to 2026, the seed
+earlier versions of this script always used).
+
+``ismcts`` is OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``, the ``bench``
+extra) with a fixed number of simulations per decision
 (``--ismcts-simulations``), so that, like every meio bot, it is reproducible
 from its seed.
 
@@ -52,7 +57,10 @@ def main() -> None:
     ap.add_argument("--edition", default="meio")
     ap.add_argument("--partnership", action="store_true")
     ap.add_argument("--set", default="meio-bench-v1", dest="deal_set")
-    ap.add_argument("--seed", type=int, default=0, help="seeds the bots and the bootstrap")
+    ap.add_argument("--seed", type=int, default=2026,
+                    help="seeds the bots and the bootstrap (and the deals with --seeded)")
+    ap.add_argument("--seeded", action="store_true",
+                    help="play seeded deals, not the deal set")
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--ismcts-simulations", type=int, default=100)
@@ -67,7 +75,8 @@ def main() -> None:
     if "ismcts" in bots:
         register("ismcts", partial(ismcts_bot, args.ismcts_simulations))
     table = load_deal_set(args.deal_set).table(args.edition, args.players, args.partnership)
-    print(f"{args.deal_set} {table.key}, reference {args.reference}, seed {args.seed}, "
+    source = "seeded deals" if args.seeded else args.deal_set
+    print(f"{source} {table.key}, reference {args.reference}, seed {args.seed}, "
           f"{args.bootstrap} bootstrap resamples", flush=True)
     print(f"| bot | deals | mean round score [95% CI] | paired difference from "
           f"{args.reference} [95% CI] | ahead of {args.reference} [95% CI] "
@@ -76,7 +85,8 @@ def main() -> None:
     rows = []
     for bot, count in zip(bots, counts, strict=True):
         spec = TournamentSpec((bot, args.reference), table.players, table.edition,
-                              table.partnership, count, args.seed, deal_table=table)
+                              table.partnership, count, args.seed,
+                              deal_table=None if args.seeded else table)
         wall = time.perf_counter()
         results = run_tournament(spec, jobs=args.jobs)
         wall = time.perf_counter() - wall
@@ -98,7 +108,7 @@ def main() -> None:
               f"{100 * ahead[2]:.0f}] | {elo[0]:+.0f} [{elo[1]:+.0f}, {elo[2]:+.0f}] "
               f"| {wall:.0f} |", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"set": args.deal_set, "table": table.key,
+        args.json.write_text(json.dumps({"set": source, "table": table.key,
                                          "reference": args.reference, "seed": args.seed,
                                          "command": " ".join(sys.argv), "rows": rows},
                                         indent=1))

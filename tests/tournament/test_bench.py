@@ -168,6 +168,7 @@ def test_bench_lists_its_sets() -> None:
     (["--set", "meio-bench-v9"], "unknown deal set"),
     (["--players", "5", "--edition", "classic"], "no table classic-5"),
     (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--seed", "-1"], "--seed must be 0 or more"),
     (["--bootstrap", "3"], "--bootstrap must be at least 10"),
     (["--reference", "search"], "not one of --bots"),
 ])

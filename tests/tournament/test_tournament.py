@@ -65,10 +65,12 @@ def test_partnership_teams_are_one_bot_each() -> None:
         assert len(set(_seat_counts(schedule).values())) == 1
 
 
-def test_a_bot_listed_twice_or_no_bot_is_refused() -> None:
+def test_a_bot_listed_twice_no_bot_or_a_negative_seed_is_refused() -> None:
     for bots in ((), ("heuristic", "random", "heuristic")):
         with pytest.raises(TournamentError):
             TournamentSpec(bots)
+    with pytest.raises(TournamentError, match="seed"):
+        TournamentSpec(("random",), seed=-1)
 
 
 def test_duplicate_rotation_replays_identical_deals(tmp_path: Path) -> None:

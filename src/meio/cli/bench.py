@@ -96,6 +96,8 @@ def bench(
             names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))
     if jobs < 1:
         raise _fail(_("--jobs must be at least 1"))
+    if seed < 0:
+        raise _fail(_("--seed must be 0 or more"))
     if bootstrap < 10:
         raise _fail(_("--bootstrap must be at least 10"))
     if reference is not None and reference not in names:

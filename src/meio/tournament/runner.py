@@ -60,6 +60,8 @@ class TournamentSpec:
         lineups(self.bots, self.players, self.partnership)  # the bots' errors, early
         if self.matches < 1:
             raise TournamentError("a tournament needs at least one deal")
+        if self.seed < 0:
+            raise TournamentError(f"the seed is a whole number from 0, not {self.seed}")
         t = self.deal_table
         if t is None:
             return
