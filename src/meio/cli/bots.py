@@ -202,7 +202,7 @@ def tournament(
     from meio.bots import bot_kinds
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, lineups, run_tournament, summarize
+    from meio.tournament import TournamentSpec, run_tournament, summarize
 
     players = either(players, old_players)
     check_table(edition, players, partnership)
@@ -220,9 +220,12 @@ def tournament(
                              reveal_specials=not hide_specials)
     except MeioError as exc:
         raise _fail(str(exc)) from None
-    spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
-                          wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
-    total = matches * len(lineups(names, players))
+    try:
+        spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
+                              wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
+    except MeioError as exc:
+        raise _fail(str(exc)) from None
+    total = spec.games
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
@@ -248,11 +251,12 @@ def tournament(
     table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
         table=kind, options=rules_text(config.wild_lead, config.reveal_specials),
         deals=summary.deals, games=summary.games))
-    for col in (_("bot"), _("matches"), _("wins"), _("win %"), _("mean round score"),
-                _("95% CI"), _("rating")):
+    for col in (_("bot"), _("matches"), _("seats"), _("wins"), _("win % per seat"),
+                _("mean round score"), _("95% CI"), _("rating")):
         table.add_column(col)
     for b in summary.bots:
-        table.add_row(b.bot, str(b.matches), f"{b.wins:.1f}", f"{100 * b.win_rate:.1f}",
+        table.add_row(b.bot, str(b.matches), str(b.seats), f"{b.wins:.1f}",
+                      f"{100 * b.win_rate:.1f}",
                       f"{b.mean_score:.3f}", f"{b.ci_low:.3f}–{b.ci_high:.3f}",
                       f"{b.rating:.0f}")
     out_console = Console()
