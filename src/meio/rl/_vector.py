@@ -268,7 +268,7 @@ def _start_match(
         meta[k] = 0
     meta[M_ROUND] = 0
     meta[M_KNOWN] = 0
-    if c[C_REVEAL] != 0:
+    if c[C_REVEAL] != 0 or combos.shape[1] == 5:  # all five are in: known, shown or not
         for k in range(combos.shape[1]):
             _note_known(meta, combos[combo, k])
     _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack, work)
@@ -350,6 +350,24 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
 
 
 @njit(cache=True, inline="always")
+def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
+                 final: np.ndarray) -> None:
+    """The agent's observation of its finished match, as :func:`meio.rl.observe`
+    gives it from the engine's view then: phase over, nobody to act or led suit,
+    no trick on the table, trick number 14, the last round's index."""
+    for k in range(obs.shape[0]):
+        final[k] = obs[k]
+    _write_scalars(s, c, meta, final)
+    final[O.TRICK : O.TRICK + O.NUM_CARDS] = 0.0
+    final[O.LED : O.PILES] = 0.0
+    final[O.PHASE + 3] = 1.0
+    final[O.TRICK_LEADER + _rel(s[K.TRICK_LEADER], c[C_ME], c[C_PLAYERS])] = 1.0
+    final[O.PENDING] = 0.0
+    final[O.TRICK_NUMBER] = 1.0
+    final[O.ROUND] = float(meta[M_ROUND] - 1) / 3.0
+
+
+@njit(cache=True, inline="always")
 def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray,
                 legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
@@ -380,12 +398,14 @@ def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
     obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
-    scores: np.ndarray, work: np.ndarray
+    scores: np.ndarray, work: np.ndarray, final: np.ndarray, last: np.ndarray
 ) -> tuple[float, bool]:
     """Let the opponents act until the agent must; returns (reward, match over).
 
-    A finished match is replaced by the next one (same step), whose first
-    decision (the agent's split) is then waiting."""
+    A finished round's position is kept in ``last`` before the next is dealt. A
+    finished match leaves its final observation in ``final`` and is replaced by
+    the next one (same step), whose first decision (the agent's split) is then
+    waiting."""
     me = c[C_ME]
     reward = 0.0
     done = False
@@ -393,9 +413,12 @@ def _advance(
     while True:
         phase = s[K.PHASE]
         if phase == K.ROUND_DONE:
+            for k in range(s.shape[0]):
+                last[k] = s[k]
             over = _end_round(s, c, meta, scores)
             reward -= scores[me]
             if over:
+                _write_final(s, c, meta, obs, final)
                 meta[M_EPISODE] += 1
                 _start_match(s, c, strengths, deck, nbase, combos, seed, rng, meta, obs,
                              hands, pack, work)
@@ -424,21 +447,33 @@ def reset_all(
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray
 ) -> None:
     """Start match 0 of every environment (env ``i`` plays seed ``seed + i``)."""
+    for i in range(states.shape[0]):
+        start_episode(states, cfg, strengths, decks, nbase, combos, seed, rngs, metas, obs,
+                      masks, i, 0)
+
+
+@njit(cache=True)
+def start_episode(
+    states: np.ndarray, cfg: np.ndarray, strengths: np.ndarray, decks: np.ndarray,
+    nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray, metas: np.ndarray,
+    obs: np.ndarray, masks: np.ndarray, i: int, episode: int
+) -> None:
+    """Start match ``episode`` of environment ``i`` (of seed ``seed + i``)."""
     hands = np.zeros((5, 13), dtype=np.int32)
     pack = np.zeros(6, dtype=np.int32)
     legal = np.zeros(32, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     work = np.zeros(WORK_LEN, dtype=np.int32)
-    for i in range(states.shape[0]):
-        metas[i, :] = 0
-        obs[i, :] = 0.0
-        masks[i, :] = False
-        _write_constants(cfg, obs[i])
-        _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
-                     metas[i], obs[i], hands, pack, work)
-        rngs[i] = rng[0]
-        _write_scalars(states[i], cfg, metas[i], obs[i])
-        _write_mask(states[i], cfg, metas[i], masks[i], legal)
+    metas[i, :] = 0
+    metas[i, M_EPISODE] = episode
+    obs[i, :] = 0.0
+    masks[i, :] = False
+    _write_constants(cfg, obs[i])
+    _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
+                 metas[i], obs[i], hands, pack, work)
+    rngs[i] = rng[0]
+    _write_scalars(states[i], cfg, metas[i], obs[i])
+    _write_mask(states[i], cfg, metas[i], masks[i], legal)
 
 
 @_runtime_free
@@ -447,13 +482,15 @@ def step_all(
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
     rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
-    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray, work: np.ndarray
+    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray, work: np.ndarray,
+    finals: np.ndarray, lasts: np.ndarray
 ) -> int:
     """Apply ``actions[i]`` (flat) in env ``i`` and advance it to the agent's next
     decision. Returns -1, or the first env whose action is not legal (then no
     env has moved). ``hands`` ``[5, 13]``, ``pack`` ``[6]``, ``legal`` ``[32]``
     (int32), ``rng`` ``[1]`` (uint64), ``scores`` ``[5]`` and ``work`` ``[WORK_LEN]``
-    (int32) are scratch.
+    (int32) are scratch. ``finals[i]`` gets env ``i``'s final observation when its
+    match ends, ``lasts[i]`` the position of each round it finishes.
 
     Compiled without numba's runtime (``_nrt=False``): the step allocates
     nothing, so no array it touches needs reference counting, whose atomic
@@ -496,7 +533,8 @@ def step_all(
         done = False
         if moved:
             reward, done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos,
-                                    seed + i, rng, meta, o, hands, pack, legal, scores, work)
+                                    seed + i, rng, meta, o, hands, pack, legal, scores, work,
+                                    finals[i], lasts[i])
         rngs[i] = rng[0]
         rewards[i] = reward
         terminated[i] = done
