@@ -1,9 +1,10 @@
 """Environment speed for learning agents (not a test; about a minute).
 
 Measures, in one run and on one core, agent steps per second of:
-``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, actions drawn
-by the compiled ``sample_actions``), ``MeioEnv`` (Gymnasium; in the compiled core,
-its default with compiled opponents, and in the engine), the PettingZoo AEC
+``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, and every
+seat an agent; actions drawn by the compiled ``sample_actions``), ``MeioEnv``
+(Gymnasium; in the compiled core, its default with compiled opponents, and in
+the engine), the PettingZoo AEC
 env, MEIO as an OpenSpiel Python game, and OpenSpiel's C++ Hearts stepped from
 Python, all with uniformly random legal actions. Each figure is the best of five
 short windows, as other jobs share the machine, and is given twice: per second of
@@ -49,9 +50,11 @@ def timed(seconds: float, step: Callable[[], int]) -> Rate:
     return best_cpu, best_wall
 
 
-def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
-    """Rates with the compiled action sampling, and of step() alone, for N envs."""
-    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1)
+def vector(n: int, opponents: str, seconds: float, seats: str | None = None
+           ) -> tuple[Rate, Rate]:
+    """Rates with the compiled action sampling, and of step() alone, for N envs
+    (``seats="all"``: every seat an agent, each step one seat's move)."""
+    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1, seats=seats)
     venv.reset()
     for _ in range(3):
         venv.step(venv.sample_actions(seed=2))
@@ -170,6 +173,9 @@ def main() -> None:
     rate, step_only = vector(1024, "heuristic", s)
     rows.append(("VectorEnv N=1024, heuristic opponents", rate,
                  f"step() alone {step_only[0]:,.0f}/s CPU"))
+    rate, step_only = vector(1024, "random", s, seats="all")
+    rows.append(("VectorEnv N=1024, self-play (4 agent seats)", rate,
+                 f"step() alone {step_only[0]:,.0f}/s CPU; a step is one seat's move"))
     rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "compiled core"))
     rows.append(("MeioEnv, backend='engine'", meio_env(s, "engine"), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))

@@ -17,6 +17,18 @@ match's first; the finished match's last observation is in ``info["final_obs"]``
 (rows where ``info["_final_obs"]``, i.e. ``terminated``, is True). A match always
 ends by being played out: ``truncated`` is always False.
 
+**Self-play.** ``seats`` makes several seats agents (``seats="all"``: every seat;
+the others stay compiled opponents). Each environment then waits for one agent
+seat at a time, ``info["seat"]`` (``[N]``, also :meth:`seats_to_act`): the
+observation and mask returned are that seat's, the action given next is that
+seat's move, and the reward is ``[N, len(seats)]``, each agent seat's reward
+(minus its round score) at this step, so a round's end rewards every agent seat
+at once. ``final_obs`` is then ``[N, len(seats), 716]``. One shared policy gives
+self-play; routing each seat's observations to a different policy (a pool of
+past snapshots, the shipped network) gives league training, all stepped in the
+core. The split stays secret: agent seats split one after another, and a seat's
+observation never shows a pack another seat chose.
+
 The returned observation and mask arrays are reused by the next step: copy them
 to keep them.
 
@@ -61,7 +73,8 @@ Actions = npt.NDArray[np.int64]
 
 
 class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
-    """``num_envs`` MEIO matches, one agent seat each, stepped by compiled code."""
+    """``num_envs`` MEIO matches stepped by compiled code, with one agent seat
+    (``seat``) or several (``seats``) each; see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's)
 
@@ -75,6 +88,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         seed: int = 0,
         *,
         seat: int = 0,
+        seats: Sequence[int] | str | None = None,
         specials: Sequence[int | str] | None = None,
         wild_lead: str = "declare",
         reveal_specials: bool = True,
@@ -88,8 +102,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             )
         if split_mode not in ("pack", "sequential"):
             raise ConfigError(f"split_mode is 'pack' or 'sequential', not {split_mode!r}")
-        if not 0 <= seat < players:
-            raise ConfigError(f"seat {seat} is not a seat of a {players}-seat table")
+        if not isinstance(players, int) or not 2 <= players <= 5:
+            raise ConfigError(f"players must be 2 to 5, not {players!r}")
+        agents = _agent_seats(seat, seats, players)
         if wild_lead == "next" and not hasattr(K, "WILD_NEXT"):
             raise ConfigError("the compiled core here does not play wild_lead 'next'")
         table = make_table(
@@ -101,14 +116,19 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         )
         self.table = table
         self.num_envs = num_envs
-        self.seat = seat
+        #: the agent seats: their moves come from step(); the other seats are opponents
+        self.seats = agents
+        self.seat = agents[0]
         self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
         self.split_mode = split_mode
         cfg = np.zeros(V.C_LEN, dtype=np.int32)
         cfg[V.C_PLAYERS] = players
         cfg[V.C_PART] = int(partnership)
         cfg[V.C_EDITION] = int(table.cfg[2])
-        cfg[V.C_ME] = seat
+        cfg[V.C_ME] = agents[0]
+        cfg[V.C_AGENTS] = sum(1 << p for p in agents)
+        cfg[V.C_NOBS] = len(agents)
+        cfg[V.C_OBS : V.C_OBS + len(agents)] = agents
         cfg[V.C_POLICY] = OPPONENT_POLICIES[opponents]
         cfg[V.C_SEQUENTIAL] = int(split_mode == "sequential")
         cfg[V.C_WILD_NEXT] = int(wild_lead == "next")
@@ -123,9 +143,15 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._decks[:, : len(table.base_deck)] = table.base_deck
         self._rngs = np.zeros(n, dtype=np.uint64)
         self._metas = np.zeros((n, V.M_LEN), dtype=np.int32)
-        self.observations = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        k = len(agents)
+        #: every agent seat's observation, kept up to date: ``[N, agent seats, 716]``
+        self.seat_observations = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        self.observations = (
+            self.seat_observations[:, 0] if k == 1 else np.zeros((n, OBS_SIZE), dtype=np.float32)
+        )
         self.masks = np.zeros((n, S.NUM_ACTIONS), dtype=np.bool_)
-        self._rewards = np.zeros(n, dtype=np.float32)
+        self._seat_rewards = np.zeros((n, k), dtype=np.float32)
+        self._rewards = self._seat_rewards[:, 0] if k == 1 else self._seat_rewards
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._started = False
@@ -139,7 +165,11 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._scores = np.zeros(5, dtype=np.int32)
         self._work = np.zeros(V.WORK_LEN, dtype=np.int32)
         self._found = np.zeros(S.PACK_BASE, dtype=np.int64)  # scratch of sample_actions
-        self.final_observations = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self._seat_finals = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        #: each environment's final observation of its last finished match (with
+        #: several agent seats, ``[N, agent seats, 716]``)
+        self.final_observations = self._seat_finals[:, 0] if k == 1 else self._seat_finals
+        self._seat_of_row = np.array(agents, dtype=np.int64)
         #: the position of each environment's last finished round (core array)
         self.last_rounds = np.zeros((n, K.STATE_LEN), dtype=np.int32)
         self.single_observation_space: gym.spaces.Box = gym.spaces.Box(
@@ -150,7 +180,14 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.action_space = batch_space(self.single_action_space, n)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.masks}
+        if len(self.seats) == 1:
+            return {"action_mask": self.masks}
+        return {"action_mask": self.masks, "seat": self.seats_to_act()}
+
+    def seats_to_act(self) -> npt.NDArray[np.int64]:
+        """The agent seat whose move each environment waits for, ``[N]``."""
+        out: npt.NDArray[np.int64] = self._seat_of_row[self._metas[:, V.M_ACTING]]
+        return out
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal flat actions of every environment now, ``[N, 1812]`` bool
@@ -174,7 +211,8 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         t = self.table
         V.reset_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
+            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
+            self.observations,
         )
         self._started = True
         self.episodes_done = 0
@@ -197,14 +235,14 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         t = self.table
         bad = V.step_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
-            acts, self._rewards, self._terminated, S.PACK_POSITIONS, self._hands, self._pack,
-            self._legal, self._rng, self._scores, self._work, self.final_observations,
-            self.last_rounds,
+            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
+            acts, self._seat_rewards, self._terminated, S.PACK_POSITIONS, self._hands,
+            self._pack, self._legal, self._rng, self._scores, self._work, self._seat_finals,
+            self.last_rounds, self.observations,
         )
         if bad >= 0:
             raise IllegalActionError(
-                self.seat, int(acts[bad]),
+                int(self.seats_to_act()[bad]), int(acts[bad]),
                 f"environment {bad}: flat action {int(acts[bad])} is not legal now "
                 "(no environment has moved)",
             )
@@ -248,8 +286,8 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             raise IllegalActionError(None, None, "call reset() before start_match()")
         t = self.table
         V.start_episode(self._states, self._cfg, t.strengths, self._decks, len(t.base_deck),
-                        t.combos, self.seed, self._rngs, self._metas, self.observations,
-                        self.masks, i, episode)
+                        t.combos, self.seed, self._rngs, self._metas, self.seat_observations,
+                        self.masks, self.observations, i, episode)
 
     def episodes(self) -> npt.NDArray[np.int32]:
         """How many matches each environment has finished."""
@@ -258,6 +296,24 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (no process, no file); after close() step() refuses."""
         self._started = False
+
+
+def _agent_seats(seat: int, seats: Sequence[int] | str | None, players: int) -> tuple[int, ...]:
+    """The agent seats, sorted: ``seats`` ("all", or some seats), else ``seat`` alone."""
+    if seats is None:
+        if not 0 <= seat < players:
+            raise ConfigError(f"seat {seat} is not a seat of a {players}-seat table")
+        return (seat,)
+    if seats == "all":
+        return tuple(range(players))
+    if isinstance(seats, str):
+        raise ConfigError(f"seats is 'all' or a list of seats, not {seats!r}")
+    chosen = tuple(sorted({int(p) for p in seats}))
+    if not chosen or len(chosen) != len(seats) or not all(0 <= p < players for p in chosen):
+        raise ConfigError(
+            f"seats must be distinct seats of a {players}-seat table, not {list(seats)!r}"
+        )
+    return chosen
 
 
 def make_vector(num_envs: int = 1, seed: int | None = None, opponents: str = "heuristic",
