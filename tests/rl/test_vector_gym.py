@@ -15,7 +15,7 @@ from meio.engine import IllegalActionError
 from meio.engine.errors import ConfigError
 from meio.rl import VectorEnv
 from meio.rl.env import MeioEnv
-from tests.rl.conftest import TABLES
+from tests.rl.conftest import TABLES, option_sets
 
 
 def _legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -39,15 +39,19 @@ def test_make_vec_gives_the_compiled_vector_env() -> None:
         gym.make_vec(meio.rl.ENV_ID, num_envs=2, strict=True)
 
 
-@pytest.mark.parametrize(("players", "edition", "partnership"), TABLES)
+SETUPS = [(p, e, part, opts) for k, (p, e, part) in enumerate(TABLES)
+          for opts in option_sets()[k % 2 :: 2]]
+
+
+@pytest.mark.parametrize(("players", "edition", "partnership", "options"), SETUPS, ids=str)
 def test_steps_as_gymnasiums_own_vectoriser_of_meio_env(
-    players: int, edition: str, partnership: bool
+    players: int, edition: str, partnership: bool, options: dict[str, Any]
 ) -> None:
     """Gymnasium's SyncVectorEnv over engine-backed MeioEnvs, in the same autoreset
     mode, is the reference: the compiled env returns the same observations,
     rewards, ends, masks and final observations, and every batch lies in its spaces."""
     n, kwargs = 3, {"players": players, "edition": edition, "partnership": partnership,
-                    "opponents": "heuristic"}
+                    "opponents": "heuristic", **options}
     venv = VectorEnv(num_envs=n, seed=20, **kwargs)
     ref = SyncVectorEnv(
         [lambda i=i: MeioEnv(seed=20 + i, strict=True, backend="engine", **kwargs)
