@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import numpy as np
@@ -107,11 +109,24 @@ def test_an_earlier_steps_view_is_that_steps_view() -> None:
 
 
 def test_the_info_is_a_dict_with_its_view() -> None:
+    """However an info dict is read, it holds the view: the view is built on demand."""
     env = MeioEnv(players=4, opponents="random", seed=2)
-    _, info = env.reset()
-    assert isinstance(info, dict) and "view" in info and len(info) == 2
-    assert info.get("view") is info["view"] and dict(info)["view"] == info["view"]
-    assert sorted(info) == ["action_mask", "view"] and info == info.copy()
+    expected = MeioEnv(players=4, opponents="random", seed=2, backend="engine").reset()[1]
+    readers: list[Any] = [
+        lambda i: i["view"], lambda i: i.get("view"), lambda i: dict(i)["view"],
+        lambda i: {**i}["view"], lambda i: (i | {})["view"], lambda i: i.copy()["view"],
+        lambda i: copy.deepcopy(i)["view"], lambda i: pickle.loads(pickle.dumps(i))["view"],
+        lambda i: dict(i.items())["view"], lambda i: next(v for k, v in i.items() if k == "view"),
+    ]
+    for read in readers:
+        _, info = env.reset(seed=2)
+        assert isinstance(info, dict) and "view" in info and len(info) == 2
+        assert read(info) == expected["view"]
+    _, info = env.reset(seed=2)
+    other = {"action_mask": dict.__getitem__(info, "action_mask"), "view": expected["view"]}
+    assert (info != other) is False and info == other
+    _, info = env.reset(seed=2)
+    assert sorted(info) == ["action_mask", "view"]
 
 
 def test_the_core_backend_needs_compiled_opponents() -> None:

@@ -14,7 +14,7 @@ that it plays exactly as the engine-backed environment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,8 @@ I32 = npt.NDArray[np.int32]
 
 class StepInfo(dict[str, Any]):
     """A step's ``info``: a plain ``dict`` whose ``"view"`` entry is built when it is
-    first read (iterating, copying or comparing the dict reads it too)."""
+    first read. Whatever looks at the whole dict (iterating, ``len``, comparing,
+    copying, pickling, ``|``) builds it first, so the dict always shows the view."""
 
     __slots__ = ("_make_view",)
 
@@ -61,42 +62,33 @@ class StepInfo(dict[str, Any]):
             self._fill()
         return dict.get(self, key, default)
 
-    def __iter__(self) -> Iterator[str]:
-        self._fill()
-        return dict.__iter__(self)
+    def clear(self) -> None:
+        self._make_view = None
+        dict.clear(self)
 
-    def __len__(self) -> int:
-        return dict.__len__(self) + (self._make_view is not None)
-
-    def keys(self) -> Any:
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
         self._fill()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
-
-    def copy(self) -> dict[str, Any]:
-        self._fill()
-        return dict(dict.items(self))
-
-    def pop(self, key: str, *default: Any) -> Any:
-        self._fill()
-        return dict.pop(self, key, *default)
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        return dict.__eq__(self, other)
+        return dict, (dict(dict.items(self)),)
 
     __hash__ = None
 
-    def __repr__(self) -> str:
+
+def _filled(name: str) -> Callable[..., Any]:
+    """``dict``'s method ``name``, run once the view is built."""
+    method = getattr(dict, name)
+
+    def call(self: StepInfo, *args: Any, **kwargs: Any) -> Any:
         self._fill()
-        return dict.__repr__(self)
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    call.__doc__ = method.__doc__
+    return call
+
+
+for _name in ("__iter__", "__reversed__", "__len__", "__eq__", "__ne__", "__or__", "__repr__",
+              "keys", "values", "items", "copy", "pop", "popitem", "setdefault", "update"):
+    setattr(StepInfo, _name, _filled(_name))
 
 
 def _round_actions(array: I32, splits: int, plays: int) -> list[tuple[int | None, int]]:
