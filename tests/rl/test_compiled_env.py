@@ -63,6 +63,23 @@ def test_core_backend_plays_as_the_engine_backend(case: dict[str, Any]) -> None:
     assert ends >= 2  # the final observations and the next matches were compared
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_many_seeds_play_alike(players: int) -> None:
+    """Whole matches of 8 seeds per table size, both opponents, every step compared."""
+    for seed in range(100, 108):
+        opponents = "random" if seed % 2 else "heuristic"
+        core, engine = _pair({"players": players, "opponents": opponents}, seed)
+        a, b = core.reset(), engine.reset()
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(a[-1]["action_mask"])))
+            a, b = core.step(action), engine.step(action)
+            _same(a, b, (players, seed))
+            done = a[2]
+        assert core.state.history == engine.state.history
+
+
 def test_a_reset_mid_match_and_a_reset_with_a_seed_agree() -> None:
     core, engine = _pair({"players": 4, "opponents": "heuristic"}, 8)
     rng = np.random.default_rng(0)
