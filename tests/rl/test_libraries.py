@@ -20,6 +20,7 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
+from meio.engine.errors import ConfigError
 from meio.rl import VectorEnv
 from meio.rl.sb3 import Sb3VecEnv
 
@@ -42,6 +43,8 @@ def test_sb3_sees_the_mask_and_the_final_observations() -> None:
             assert final.shape == (716,) and not np.array_equal(final, obs[i])
             ends += 1
     assert ends > 0
+    with pytest.raises(ConfigError, match="one agent seat"):
+        Sb3VecEnv(VectorEnv(num_envs=2, players=2, seats="all"))
 
 
 @pytest.mark.slow  # about 10 s of PyTorch

@@ -34,6 +34,10 @@ class Sb3VecEnv(VecEnv):
     """A :class:`~meio.rl.VectorEnv` as an SB3 ``VecEnv`` (with ``action_masks``)."""
 
     def __init__(self, venv: VectorEnv) -> None:
+        if len(venv.seats) > 1:
+            raise ConfigError(
+                f"SB3 trains one agent seat; this VectorEnv has seats {list(venv.seats)}"
+            )
         self.venv = venv
         self._actions: npt.NDArray[np.int64] | None = None
         super().__init__(venv.num_envs, venv.single_observation_space,
