@@ -1,8 +1,10 @@
 """Environment speed for learning agents (not a test; about a minute).
 
 Measures, in one run and on one core, agent steps per second of:
-``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, actions drawn
-by the compiled ``sample_actions``), ``MeioEnv`` (Gymnasium), the PettingZoo AEC
+``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, and every
+seat an agent; actions drawn by the compiled ``sample_actions``), ``MeioEnv``
+(Gymnasium; in the compiled core, its default with compiled opponents, and in
+the engine), the PettingZoo AEC
 env, MEIO as an OpenSpiel Python game, and OpenSpiel's C++ Hearts stepped from
 Python, all with uniformly random legal actions. Each figure is the best of five
 short windows, as other jobs share the machine, and is given twice: per second of
@@ -26,7 +28,7 @@ import numpy as np
 
 from meio.engine import MatchConfig
 from meio.rl import VectorEnv
-from meio.rl.env import MeioEnv
+from meio.rl.env import Backend, MeioEnv
 from meio.sim.batch import simulate
 
 WINDOWS = 5  # the machine is shared: each figure is the best of this many windows
@@ -50,9 +52,11 @@ def timed(seconds: float, step: Callable[[], int]) -> Rate:
     return best_cpu, best_wall
 
 
-def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
-    """Rates with the compiled action sampling, and of step() alone, for N envs."""
-    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1)
+def vector(n: int, opponents: str, seconds: float, seats: str | None = None
+           ) -> tuple[Rate, Rate]:
+    """Rates with the compiled action sampling, and of step() alone, for N envs
+    (``seats="all"``: every seat an agent, each step one seat's move)."""
+    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1, seats=seats)
     venv.reset()
     for _ in range(3):
         venv.step(venv.sample_actions(seed=2))
@@ -81,19 +85,24 @@ def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
     return (best[0], best[1]), (best[2], best[3])
 
 
-def meio_env(seconds: float) -> Rate:
-    env = MeioEnv(players=4, opponents="random", seed=1)
+def meio_env(seconds: float, backend: Backend = "core") -> Rate:
+    """``MeioEnv`` against random opponents, stepped in the core or the engine. The
+    agent's random legal action is drawn from pre-drawn uniforms (``rng.choice``
+    alone costs about as much as a core step)."""
+    env = MeioEnv(players=4, opponents="random", seed=1, backend=backend)
     _, info = env.reset()
-    rng = np.random.default_rng(0)
-    state = {"info": info}
+    uniforms = np.random.default_rng(0).random(1 << 16)
+    state = {"info": info, "k": 0}
 
     def run() -> int:
+        info, k = state["info"], state["k"]
         for _ in range(20):
-            mask = state["info"]["action_mask"]
-            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = env.step(legal[int(uniforms[k & 0xFFFF] * len(legal))])
+            k += 1
             if done:
                 _, info = env.reset()
-            state["info"] = info
+        state["info"], state["k"] = info, k
         return 20
 
     return timed(seconds, run)
@@ -285,7 +294,11 @@ def main() -> None:
     rate, step_only = vector(1024, "heuristic", s)
     rows.append(("VectorEnv N=1024, heuristic opponents", rate,
                  f"step() alone {step_only[0]:,.0f}/s CPU"))
-    rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "engine, checked"))
+    rate, step_only = vector(1024, "random", s, seats="all")
+    rows.append(("VectorEnv N=1024, self-play (4 agent seats)", rate,
+                 f"step() alone {step_only[0]:,.0f}/s CPU; a step is one seat's move"))
+    rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "compiled core"))
+    rows.append(("MeioEnv, backend='engine'", meio_env(s, "engine"), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))
     rows.extend(openspiel_rows(s))
     simulate(MatchConfig(players=4), 10, seed=1, policy="random", rounds=True)
