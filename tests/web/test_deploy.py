@@ -146,6 +146,34 @@ def test_compose_file_matches_the_schema_and_holds_together() -> None:
     assert scaled["services"]["proxy"]["environment"]["MEIO_SITE"] == "play.example.org"
 
 
+def test_the_public_images_are_the_defaults_and_local_ones_only_by_variable() -> None:
+    """`docker compose up` on a server pulls the public images; `make test` names its
+    local stand-ins through variables, and they never take an official image's name."""
+    services = compose()["services"]
+    assert services["db"]["image"] == "postgres:17"
+    assert services["proxy"]["image"] == "caddy:2"
+    args = services["meio"]["build"]["args"]
+    assert args["BASE_IMAGE"] == "python:3.11-slim"
+    # nothing of a build machine's pip set-up is a default (empty: YAML's null here)
+    assert all(args[k] in ("", None) for k in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL",
+                                               "PIP_DEFAULT_TIMEOUT", "EXTRA_CA_CERTS"))
+    text = (ROOT / "Dockerfile").read_text()
+    assert "ARG BASE_IMAGE=python:3.11-slim" in text
+    assert re.findall(r"^ARG (PIP_\w+|EXTRA_CA_CERTS)=(.*)$", text, re.M) == [
+        (name, '""') for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL",
+                                  "PIP_DEFAULT_TIMEOUT", "EXTRA_CA_CERTS")]
+    local = compose({"MEIO_DB_IMAGE": "meio-local/postgres", "MEIO_PROXY_IMAGE":
+                     "meio-local/caddy", "MEIO_BASE_IMAGE": "meio-local/python"})["services"]
+    assert local["db"]["image"] == "meio-local/postgres"
+    assert local["proxy"]["image"] == "meio-local/caddy"
+    assert local["meio"]["build"]["args"]["BASE_IMAGE"] == "meio-local/python"
+    # the script that builds the stand-ins tags them meio-local/..., nothing else
+    script = (ROOT / "scripts" / "docker-stack.sh").read_text()
+    tags = (re.findall(r'-t "([^"]+)"', script) + re.findall(r'local image="([^"]+)"', script)
+            + re.findall(r"export MEIO_\w+_IMAGE=(\S+)", script))
+    assert len(tags) >= 5 and all(tag.startswith("meio-local/") for tag in tags), tags
+
+
 def test_dockerfile_runs_as_a_user_warms_the_core_and_checks_readiness() -> None:
     env, entry, user = dockerfile()
     text = (ROOT / "Dockerfile").read_text()
