@@ -181,3 +181,9 @@ def assert_no_leak(config: MatchConfig, actions: list[tuple[int, str]], seat: in
         )
         count += 1
     return count
+
+
+def game_of(record: dict[str, Any]) -> dict[str, Any]:
+    """A downloaded record without its ``meta`` (player names, date, table id): the game
+    itself, which two tables that played the same seeded match share exactly."""
+    return {key: value for key, value in record.items() if key != "meta"}
