@@ -16,11 +16,10 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meio.bots.advisor import Advice, advise_view
 from meio.engine import (
     IllegalActionError,
     MatchConfig,
@@ -28,12 +27,14 @@ from meio.engine import (
     Outcome,
     Phase,
     State,
+    View,
     replay_steps,
 )
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import metrics as M
 from meio.web import protocol as P
+from meio.web import think
 from meio.web.limits import KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
@@ -160,6 +161,11 @@ class TableRuntime:
         self.evicted = False
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
+        #: the seats with a request for advice in flight (one each)
+        self.advising: set[int] = set()
+        #: each seat's budget of requests for advice
+        self.advice_limiter = KeyedLimiter(hub.settings.advice_rate_per_min / 60,
+                                           hub.settings.advice_burst)
 
     @property
     def store(self) -> Store:
@@ -672,11 +678,15 @@ class TableRuntime:
                 st = self.state
                 if st is None or st.is_over or seat not in st.seats_to_act():
                     return  # someone else moved for this seat meanwhile
-                job = self._snapshot_choice(bot, seat)
+                seq, seed, view = self._bot_position(seat)
             began = time.perf_counter()
             try:
-                # a cheap bot chooses on the loop: a thread hop costs more than its choice
-                seq, text = job() if bot in INLINE_BOTS else await asyncio.to_thread(job)
+                # a cheap bot chooses on the loop: a hop to a worker costs more than its
+                # choice; the others think in the think pool, never in the threads that
+                # the database writes use
+                text = (think.bot_choice(bot, seed, view) if bot in INLINE_BOTS
+                        else await self.hub.think.run(self.think_priority(), think.bot_choice,
+                                                      bot, seed, view))
             except Exception:
                 log.exception("table %s: the %s bot failed for seat %d (try %d of %d)",
                               self.info.id, bot, seat, attempt, len(tries))
@@ -697,24 +707,19 @@ class TableRuntime:
         async with self.lock:
             self._after_change()
 
-    def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
-        # the view is taken under the lock; the thinking runs off the event loop
+    def _bot_position(self, seat: int) -> tuple[int, int, View]:
+        """What a bot deciding for ``seat`` is given: the sequence number it decides
+        at, its seed and the seat's view (taken under the lock; the thinking runs off
+        the event loop)."""
         if self.state is None or self.config is None:
             raise BotError("no match is being played at this table")
-        from meio.bots import make_bot
-
-        view = self.state.view(seat)
-        seq = self.seq
         turn = sum(1 for ev in self.events if ev.seat == seat)
-        seed = bot_seed(self.config.seed, seat, turn)
+        return self.seq, bot_seed(self.config.seed, seat, turn), self.state.view(seat)
 
-        def think() -> tuple[int, str]:
-            legal = view.legal_actions()
-            if not legal:
-                return seq, ""
-            return seq, A.action_text(make_bot(kind, seed).choose(view, legal))
-
-        return think
+    def think_priority(self) -> int:
+        """Where this table's jobs queue in the think pool: tables with people first."""
+        people = any(s.kind == "human" for s in self.info.seats)
+        return think.PEOPLE if people else think.BOTS_ONLY
 
     async def _run_timer(self, seq: int, deadline: float) -> None:
         # one timeout move; the move re-arms the timer for the next late seat
@@ -740,7 +745,10 @@ class TableRuntime:
 
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
-        """The split advisor's hint for ``seat``, computed from its view off the loop."""
+        """The split advisor's hint for ``seat``, computed from its view in the think
+        pool. A seat has one request in flight at a time and a budget of requests a
+        minute, however many pages it has open (``advice_burst``,
+        ``advice_rate_per_min``)."""
         async with self.lock:
             st = self.state
             if seat is None:
@@ -748,6 +756,9 @@ class TableRuntime:
             if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
                 return _reject(msg_id, "illegal", "advice is given for your split only", self,
                                seat)
+            if seat in self.advising:
+                return _reject(msg_id, "busy", "your last request for advice is still being "
+                                               "worked out", self, seat)
             view = st.view(seat)
         chosen = None
         if pack is not None:
@@ -763,14 +774,21 @@ class TableRuntime:
                 return _reject(msg_id, "illegal",
                                f"{C.format_cards(chosen & ~view.hand)} not in your hand",
                                self, seat)
-        budget = self.settings.advice_budget_s
+        if seat in self.advising:
+            return _reject(msg_id, "busy", "your last request for advice is still being "
+                                           "worked out", self, seat)
+        if not self.advice_limiter.take(str(seat)):
+            return _reject(msg_id, "rate_limited", "you asked for advice too often: wait a "
+                                                   "little", self, seat)
+        self.advising.add(seat)
         try:
-            advice = await asyncio.to_thread(
-                advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
-            )
-        except MeioError as exc:
-            return _reject(msg_id, "illegal", str(exc), self, seat)
-        return {"type": "advice", "id": msg_id, **_advice_payload(advice)}
+            payload = await self.hub.think.run(self.think_priority(), think.advice, view,
+                                               chosen, self.settings.advice_budget_s)
+        finally:
+            self.advising.discard(seat)
+        if "error" in payload:
+            return _reject(msg_id, "illegal", str(payload["error"]), self, seat)
+        return {"type": "advice", "id": msg_id, **payload}
 
     async def close(self) -> None:
         for task in (self._bot_task, self._timer_task):
@@ -822,25 +840,6 @@ def _result(state: State) -> dict[str, Any]:
     }
 
 
-def _advice_payload(advice: Advice) -> dict[str, Any]:
-    def pack_codes(mask: int) -> list[str]:
-        return C.codes(mask)
-
-    return {
-        "best": pack_codes(advice.best.pack),
-        "chosen": None if advice.chosen is None else {
-            "pack": pack_codes(advice.chosen.pack), "mean": advice.chosen.mean,
-            "low": advice.chosen.low, "high": advice.chosen.high, "reason": advice.chosen.reason,
-        },
-        "candidates": [
-            {"pack": pack_codes(c.pack), "mean": c.mean, "low": c.low, "high": c.high,
-             "reason": c.reason}
-            for c in advice.candidates
-        ],
-        "explanation": advice.explanation,
-    }
-
-
 class Hub:
     """Every table this server has in memory, loaded from the database on demand."""
 
@@ -855,6 +854,9 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         #: stores the accepted actions of every table, several per transaction
         self.writer = Writer(store)
+        #: where bots think and the advisor works, apart from the database's threads
+        self.think = think.ThinkPool(settings.think_processes, settings.think_threads,
+                                     settings.think_nice, warm=settings.warm_core)
         from meio.web.cluster import Cluster
 
         #: the other server processes: live fan-out, leases, eviction
@@ -933,6 +935,7 @@ class Hub:
         await self.cluster.stop()
         for rt in list(self.tables.values()):
             await rt.close()
+        self.think.close()
         M.TABLES.dec(len(self.tables))
         for task in list(self._tasks):
             task.cancel()
