@@ -92,7 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             engine.dispose()
 
-    app = FastAPI(title="meio", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # the Swagger UI loads its script from a CDN onto the origin whose storage holds
+    # every seat token: off unless asked for (MEIO_API_DOCS=1)
+    app = FastAPI(title="meio", lifespan=lifespan,
+                  docs_url="/api/docs" if settings.api_docs else None, redoc_url=None)
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)

@@ -35,7 +35,7 @@ from meio.engine import cards as C
 from meio.web import metrics as M
 from meio.web import protocol as P
 from meio.web import think
-from meio.web.limits import KeyedLimiter
+from meio.web.limits import Caps, KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
@@ -60,6 +60,13 @@ INLINE_BOTS = frozenset({"random"})
 #: client's missed actions are replayed (keeping every state of a match, as before,
 #: made ~4,000 objects a table that the garbage collector scanned again and again)
 CHECKPOINT_EVERY = 16
+
+#: seconds a change of the seats online waits, so that a burst of pages coming or
+#: going makes one ``table`` frame
+PRESENCE_DELAY_S = 0.05
+
+#: seconds between two passes that close the tables whose time is up
+SWEEP_EVERY_S = 60.0
 
 
 @dataclass(eq=False)
@@ -161,6 +168,7 @@ class TableRuntime:
         self.evicted = False
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
         #: the seats with a request for advice in flight (one each)
         self.advising: set[int] = set()
         #: each seat's budget of requests for advice
@@ -260,7 +268,17 @@ class TableRuntime:
 
     def busy(self) -> bool:
         """Whether anything runs for this table here (it must not be evicted)."""
-        return bool(self.conns) or self._bot_task is not None or self._timer_task is not None
+        return (bool(self.conns) or self._bot_task is not None or self._timer_task is not None
+                or self._presence_task is not None)
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat ``token`` holds here, as far as this process knows (no database
+        read: a seat taken on another process a moment ago may not be known yet)."""
+        digest = hash_token(token)
+        for s in self.info.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
 
     def table_frame(self) -> Frame:
         return {"type": "table", "table": public_table(self.info, self.online())}
@@ -287,9 +305,12 @@ class TableRuntime:
 
     # -- connections ---------------------------------------------------------------------
     async def attach(
-        self, conn: Connection, since_match: str | None, since_seq: int | None
+        self, conn: Connection, since_match: str | None, since_seq: int | None,
+        address: str = "?",
     ) -> TableRuntime:
-        """Add a connection; send it what it missed since ``since`` (or a snapshot).
+        """Add a connection; send it what it missed since ``since``, or a snapshot when
+        that is more than ``max_resume_events`` actions or ``address`` has reconnected
+        too often lately (the snapshot is one frame, whatever the gap).
 
         Returns the runtime that took the connection: this one, or, when this one was
         evicted while the client said hello and the table has been loaded afresh
@@ -297,10 +318,11 @@ class TableRuntime:
         """
         live, stale = await self.hub.readmit(self)
         if live is not self:
-            return await live.attach(conn, since_match, since_seq)
+            return await live.attach(conn, since_match, since_seq, address)
         async with self.lock:
             if stale:  # other processes may have moved on while it was out of the hub
                 await self.catch_up_locked()
+            online = self.online()
             self.conns.add(conn)
             M.CONNECTIONS.inc()
             self.last_used = time.monotonic()
@@ -312,14 +334,31 @@ class TableRuntime:
                 and since_match == self.match.id
                 and since_seq is not None
                 and since_seq <= self.seq
+                and (since_seq == self.seq
+                     or (self.seq - since_seq <= self.settings.max_resume_events
+                         and self.hub.resume_limiter.take(address)))
             ):
                 for frame in self._frames_since(self.match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
+            self._presence_changed(online)
+        return self
+
+    def _presence_changed(self, before: set[int]) -> None:
+        """After a connection came or went: the others hear of it only when the seats
+        online changed (a spectator changes nothing they are shown), in one ``table``
+        frame for a burst of changes (caller holds the lock)."""
+        if self.online() == before or self._presence_task is not None:
+            return
+        self._presence_task = self.hub.spawn(self._send_presence())
+
+    async def _send_presence(self) -> None:
+        await asyncio.sleep(PRESENCE_DELAY_S)
+        async with self.lock:
+            self._presence_task = None
             self.broadcast_table()
             self.hub.cluster.presence(self)
-        return self
 
     @staticmethod
     def _replay(config: MatchConfig, events: list[EventInfo]) -> Iterator[tuple[State, Outcome]]:
@@ -352,12 +391,12 @@ class TableRuntime:
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
+            online = self.online()
             if conn in self.conns:
                 self.conns.discard(conn)
                 M.CONNECTIONS.dec()
             self.last_used = time.monotonic()
-            self.broadcast_table()
-            self.hub.cluster.presence(self)
+            self._presence_changed(online)
 
     # -- seats and matches -------------------------------------------------------------
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
@@ -365,6 +404,8 @@ class TableRuntime:
         async with self.lock:
             if not same_secret(invite, self.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table")
+            if self.info.closed:
+                raise JoinError(410, CLOSED)
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
                 if not free:
@@ -381,6 +422,8 @@ class TableRuntime:
                 )
             except StoreError:
                 await self.load()
+                if self.info.closed:
+                    raise JoinError(410, CLOSED) from None
                 raise JoinError(409, f"seat {seat} was just taken by someone else") from None
             await self.load()
             if self.match is None and all(s.filled for s in self.info.seats):
@@ -798,6 +841,9 @@ class TableRuntime:
             c.close()
 
 
+#: why a closed table takes no one
+CLOSED = "this table has closed; its matches are in the history"
+
 #: the event source of a move made by the random bot for a bot that failed
 FALLBACK_SOURCE = "fallback"
 
@@ -850,8 +896,20 @@ class Hub:
         self.join_limiter = KeyedLimiter(settings.join_rate_per_min / 60, settings.join_burst)
         self.bad_hello_limiter = KeyedLimiter(settings.bad_hello_rate_per_min / 60,
                                               settings.bad_hello_burst)
+        #: wrong tokens and codes tried on one table, from any address
+        self.bad_hello_table_limiter = KeyedLimiter(settings.bad_hello_table_rate_per_min / 60,
+                                                    settings.bad_hello_table_burst)
+        #: reconnections served as the events missed, per address (else a snapshot)
+        self.resume_limiter = KeyedLimiter(settings.resume_rate_per_min / 60,
+                                           settings.resume_burst)
+        #: ``/api/mine`` and ``/api/history`` per address
+        self.lookup_limiter = KeyedLimiter(settings.lookup_rate_per_min / 60,
+                                           settings.lookup_burst)
+        #: open WebSockets, in all and per client address
+        self.sockets = Caps(settings.max_sockets, settings.max_sockets_per_address)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         #: stores the accepted actions of every table, several per transaction
         self.writer = Writer(store)
         #: where bots think and the advisor works, apart from the database's threads
@@ -924,12 +982,33 @@ class Hub:
             return True
 
     async def start(self) -> None:
-        """Load every table with a match to carry on: bots and timers resume."""
+        """Load every table that needs an actor (bots, a turn timer, a match to start):
+        they resume. The others are loaded when someone asks for them."""
         await self.cluster.start()
-        for info in await asyncio.to_thread(self.store.tables, active_only=True):
+        for info in await asyncio.to_thread(self.store.tables_to_resume):
             rt = await self.get(info.id)
             if rt is not None:
                 await rt.ensure_started()
+        self._sweeper = self.spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Close the tables whose time is up, now and every ``SWEEP_EVERY_S``."""
+        s = self.settings
+        while True:
+            try:
+                closed = await asyncio.to_thread(self.store.close_expired, time.time(),
+                                                 s.finished_ttl_s, s.waiting_ttl_s,
+                                                 s.stalled_ttl_s)
+                for table_id in closed:
+                    rt = self.tables.get(table_id)
+                    if rt is not None:
+                        async with rt.lock:
+                            await rt.load()
+                if closed:
+                    log.info("closed %d tables whose time was up", len(closed))
+            except Exception:
+                log.exception("closing the expired tables failed; trying again later")
+            await asyncio.sleep(SWEEP_EVERY_S)
 
     async def stop(self) -> None:
         await self.cluster.stop()

@@ -109,6 +109,12 @@ class Settings:
     #: ``/api/mine`` and ``/api/history`` (up to 200 tokens each) per client address
     lookup_rate_per_min: float = 30.0
     lookup_burst: int = 10
+    #: (``meio serve``) seconds a connection has to send its request headers; TCP
+    #: connections open in all (capped under the open-files limit) and HTTP ones
+    #: being read from one peer address (the trusted proxy is not capped)
+    header_timeout_s: float = 10.0
+    max_tcp_connections: int = 4096
+    max_tcp_per_address: int = 256
     #: serve the Swagger UI at ``/api/docs`` (its script and styles are served from
     #: this server, never a CDN)
     api_docs: bool = False
@@ -124,7 +130,8 @@ class Settings:
         ``MEIO_THINK_PROCESSES`` (1), ``MEIO_MAX_BOT_TABLES``, ``MEIO_MAX_OPEN_TABLES``,
         ``MEIO_MAX_TABLES_PER_ADDRESS``, ``MEIO_FINISHED_TTL``, ``MEIO_WAITING_TTL``,
         ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
-        ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``),
+        ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
+        ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -152,6 +159,9 @@ class Settings:
             max_sockets=int(os.environ.get("MEIO_MAX_SOCKETS", "4000")),
             max_sockets_per_address=int(os.environ.get("MEIO_MAX_SOCKETS_PER_ADDRESS", "64")),
             max_sockets_per_table=int(os.environ.get("MEIO_MAX_SOCKETS_PER_TABLE", "200")),
+            header_timeout_s=float(os.environ.get("MEIO_HEADER_TIMEOUT", "10")),
+            max_tcp_connections=int(os.environ.get("MEIO_MAX_TCP_CONNECTIONS", "4096")),
+            max_tcp_per_address=int(os.environ.get("MEIO_MAX_TCP_PER_ADDRESS", "256")),
             api_docs=_flag("MEIO_API_DOCS"),
             readyz_details=_flag("MEIO_READYZ_DETAILS"),
         )
