@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meio.bots import bot_kinds
 from meio.web import api, health, i18n, ws
 from meio.web.db import migrate, open_engine
+from meio.web.logs import quiet_invalid_frames
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
 from meio.web.store import Store
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings.from_env()
     engine = open_engine(settings.database_url)
+    quiet_invalid_frames()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,7 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the bot table imports every bot's module (the learned one brings numpy and
         # the compiled core's modules): once here, not on the first table's request
         await asyncio.to_thread(bot_kinds)
-        if settings.warm_core:
+        if settings.warm_core and settings.think_processes == 0:
+            # (worker processes warm the core themselves, off this process)
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         hub = Hub(settings, Store(engine))
         app.state.hub = hub
