@@ -142,7 +142,8 @@ class Duo:
                              json={"invite": table["invite"], "name": "Bo"})
         assert r.status_code == 200, r.text
         url = base.replace("http", "ws", 1) + f"/ws/tables/{table['table_id']}"
-        self.socks = [ws_connect(url, address), ws_connect(url, address)]
+        self.stack = contextlib.ExitStack()
+        self.socks = [self.stack.enter_context(ws_connect(url, address)) for _ in range(2)]
         self.views: list[Frame | None] = [None, None]
         self.seqs = [0, 0]
         for i, token in enumerate((table["token"], r.json()["token"])):
@@ -196,9 +197,8 @@ class Duo:
         return self.times[start:]
 
     def close(self) -> None:
-        for s in self.socks:
-            with contextlib.suppress(Exception):
-                s.close()
+        with contextlib.suppress(Exception):
+            self.stack.close()
         self.client.close()
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +27,7 @@ from meio.web.settings import Settings
 from meio.web.store import Store
 
 STATIC = Path(__file__).with_name("static")
+log = logging.getLogger("meio.web")
 
 #: no inline or foreign script, no framing; styles may be inline (the pages set a few)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -79,7 +82,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        began = time.perf_counter()
         migrate(engine)
+        migrated = time.perf_counter() - began
         # the bot table imports every bot's module (the learned one brings numpy and
         # the compiled core's modules): once here, not on the first table's request
         await asyncio.to_thread(bot_kinds)
@@ -88,7 +93,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         hub = Hub(settings, Store(engine))
         app.state.hub = hub
+        began = time.perf_counter()
         await hub.start()
+        # what grows with the database: the migration check and loading the tables
+        took = migrated + time.perf_counter() - began
+        log.info("started in %.0f ms: %d tables that need an actor loaded", took * 1000,
+                 len(hub.tables), extra={"elapsed_ms": round(took * 1000)})
         try:
             yield
         finally:
