@@ -78,8 +78,8 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class OpenTables:
-    """How many tables are open now, in all and created from one address; and of
-    those, how many only bots play at (with a match in play or about to start)."""
+    """How many tables are open now (waiting for players or in play), in all and
+    created from one address; and of those, how many only bots play at."""
 
     total: int
     mine: int
@@ -122,6 +122,17 @@ class NewEvent:
     result: dict[str, Any] | None = None
 
 
+def _free_seat() -> Any:
+    """``EXISTS`` a free human seat at the table of the outer query.
+
+    Written so that the database finds the seats by the table's key: with
+    ``token_hash IS NULL`` SQLite chose the token index and read every free seat of
+    every table for each table (0.5 s at start-up with 10,000 tables).
+    """
+    return exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human",
+                          func.coalesce(SeatRow.token_hash, "") == "")
+
+
 class Store:
     """The database behind a server."""
 
@@ -138,8 +149,7 @@ class Store:
         """Open listed tables with a free seat, newest first: at most ``limit``, created
         before ``before`` when given (the next page starts where the last one ended).
         One query for the tables and one for their seats, however many there are."""
-        free = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human",
-                              SeatRow.token_hash.is_(None))
+        free = _free_seat()
         with Session(self.engine) as s:
             q = (select(TableRow)
                  .where(TableRow.closed_at.is_(None), TableRow.listed.is_(True), free)
@@ -154,8 +164,7 @@ class Store:
         A table that only waits for people is loaded when someone asks for it."""
         playing = select(MatchRow.id).where(MatchRow.finished_at.is_(None))
         bot = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "bot")
-        free = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human",
-                              SeatRow.token_hash.is_(None))
+        free = _free_seat()
         with Session(self.engine) as s:
             q = select(TableRow).where(
                 TableRow.closed_at.is_(None),
@@ -174,9 +183,11 @@ class Store:
         """The counts the table limits are checked against (see :class:`OpenTables`)."""
         human = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human")
         playing = select(MatchRow.id).where(MatchRow.finished_at.is_(None))
-        is_open = TableRow.closed_at.is_(None)
-        bots_only = and_(is_open, ~human, or_(TableRow.current_match.is_(None),
-                                              TableRow.current_match.in_(playing)))
+        # open: not closed, and waiting for players or in play (a finished table
+        # closes within ``finished_ttl_s`` and costs nothing meanwhile)
+        is_open = and_(TableRow.closed_at.is_(None),
+                       or_(TableRow.current_match.is_(None), TableRow.current_match.in_(playing)))
+        bots_only = and_(is_open, ~human)
         mine = TableRow.creator == creator
         with Session(self.engine) as s:
             def count(*where: Any) -> int:
