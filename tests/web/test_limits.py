@@ -49,8 +49,10 @@ def test_advice_is_one_request_in_flight_per_seat_whatever_its_pages(sqlite_url:
 
 
 def test_tables_of_bots_alone_and_open_tables_are_capped(sqlite_url: str) -> None:
+    # bots that wait 30 s a move: the tables stay in play (a finished one is not open)
     settings = make_settings(sqlite_url, max_bot_tables=2, max_bot_tables_per_address=1,
-                             max_open_tables=4, max_open_tables_per_address=10)
+                             max_open_tables=4, max_open_tables_per_address=10,
+                             bot_delay_s=30.0)
     with TestClient(create_app(settings)) as c:
         create(c, players=2, seats=BOTS)
         r = c.post("/api/tables", json={"players": 2, "seats": BOTS})

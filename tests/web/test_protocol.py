@@ -68,12 +68,20 @@ def test_full_match_two_humans_and_a_spectator_never_leaks(client: TestClient) -
 
         st = Record.from_json(rec.json()).to_state()
         assert st.is_over and st.winners == a.seen["winners"]
-        # rematch: a new match at the same table with the same seats
+        # rematch: a new match at the same table with the same seats, once both ask
         finished = a.match
         a.ws.send_json({"type": "rematch", "id": "r1"})
         ans = a.until(lambda f: f.get("id") == "r1")
+        assert ans["type"] == "ack" and ans["match"] == finished and ans["waiting"] == [1]
+        asked = b.until(lambda f: f["type"] == "rematch")
+        assert asked["asked"] == [0] and asked["waiting"] == [1]
+        a.ws.send_json({"type": "rematch", "id": "r2"})  # asking again changes nothing
+        assert a.until(lambda f: f.get("id") == "r2")["waiting"] == [1]
+        b.ws.send_json({"type": "rematch", "id": "r3"})
+        ans = b.until(lambda f: f.get("id") == "r3")
         assert ans["type"] == "ack" and ans["match"] and ans["match"] != finished
-        snap = b.until(lambda f: f["type"] == "snapshot" and f["match"] == ans["match"])
+        assert "waiting" not in ans
+        snap = a.until(lambda f: f["type"] == "snapshot" and f["match"] == ans["match"])
         assert snap["seq"] == 0 and len(snap["view"]["hand"]) == 13
 
 

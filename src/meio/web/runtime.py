@@ -169,6 +169,8 @@ class TableRuntime:
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self._presence_task: asyncio.Task[None] | None = None
+        #: the seats that asked for a rematch after the match of that id
+        self._rematch: tuple[str | None, set[int]] = (None, set())
         #: the seats with a request for advice in flight (one each)
         self.advising: set[int] = set()
         #: each seat's budget of requests for advice
@@ -467,21 +469,60 @@ class TableRuntime:
             self._after_change()
 
     async def rematch(self, msg_id: str, seat: int | None) -> Frame:
-        """Start the next match at this table with the same seats."""
+        """Ask for the next match at this table with the same seats. It starts once
+        every seated person has asked (bots always agree); until then each asking
+        seat is shown to the table in a ``rematch`` frame, and the answer says whom
+        it waits for. Requests are kept for the match just over, in memory."""
         async with self.lock:
             if seat is None:
                 return _reject(msg_id, "forbidden", "spectators cannot start a rematch", self)
             if self.match is None or self.state is None or not self.state.is_over:
                 return _reject(msg_id, "not_over", "a rematch starts once the match is over",
                                self, seat)
-            await self._start_match(self.match.number + 1)
+            if self.info.closed:
+                return _reject(msg_id, "closed", CLOSED, self, seat)
+            match = self.match
+            self.hub.cluster.rematch_asked(self, seat)
+            waiting = await self._rematch_vote_locked(match.id, seat)
+            if waiting:
+                return {"type": "ack", "id": msg_id, "seq": self.seq, "match": match.id,
+                        "waiting": waiting}
+            assert self.match is not None
+            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+
+    async def rematch_remote(self, match_id: str, seat: int) -> None:
+        """A seat connected to another process asked for a rematch."""
+        async with self.lock:
+            if (self.match is not None and self.match.id == match_id
+                    and self.state is not None and self.state.is_over
+                    and 0 <= seat < len(self.info.seats)):
+                await self._rematch_vote_locked(match_id, seat)
+
+    async def _rematch_vote_locked(self, match_id: str, seat: int) -> list[int]:
+        """Count ``seat``'s request; start the rematch when none is missing (whichever
+        process sees the last request starts it; the database lets only one). Returns
+        the seats still waited for."""
+        if self._rematch[0] != match_id:
+            self._rematch = (match_id, set())
+        asked = self._rematch[1]
+        asked.add(seat)
+        humans = {s.seat for s in self.info.seats if s.kind == "human"}
+        waiting = sorted(humans - asked)
+        if waiting:
+            for c in self.conns:
+                c.send({"type": "rematch", "match": match_id, "asked": sorted(asked & humans),
+                        "waiting": waiting})
+            return waiting
+        assert self.match is not None
+        await self._start_match(self.match.number + 1)
+        if self.match.id != match_id:
             for c in self.conns:
                 c.send({"type": "match", "match": self.match.id, "number": self.match.number})
-            self.broadcast_table()
-            self.broadcast_snapshots()
-            self._after_change()
-            self.hub.cluster.table_changed(self)
-            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+        self.broadcast_table()
+        self.broadcast_snapshots()
+        self._after_change()
+        self.hub.cluster.table_changed(self)
+        return []
 
     # -- acting ------------------------------------------------------------------------
     async def submit(

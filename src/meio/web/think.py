@@ -40,8 +40,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from meio.bots.advisor import advise_view
 from meio.engine import MeioError
 from meio.engine import actions as A
+from meio.engine import cards as C
 from meio.engine.view import View
 
 T = TypeVar("T")
@@ -157,9 +159,6 @@ def bot_choice(kind: str, seed: int, view: View) -> str:
 def advice(view: View, chosen: int | None, budget_s: float) -> dict[str, Any]:
     """The split advisor's answer for ``view`` as a frame's payload, or
     ``{"error": reason}`` when it cannot advise. Runs on a worker."""
-    from meio.bots.advisor import advise_view
-    from meio.engine import cards as C
-
     try:
         adv = advise_view(view, chosen_pack=chosen, budget_s=budget_s, seed=0)
     except MeioError as exc:
