@@ -90,7 +90,7 @@ def test_a_table_whose_time_is_up_closes_and_its_record_stays(tmp_path: Path) ->
             assert err["code"] == "not_found" and "closed" in err["reason"], err
         assert c.get(f"/api/matches/{match}/record").status_code == 200
         mine = c.post("/api/mine", json={"tokens": [played["token"]]}).json()["tables"]
-        assert [t["status"] for t in mine] == ["finished"]
+        assert [(t["status"], t["closed"]) for t in mine] == [("finished", True)]
 
 
 def test_the_lobby_is_paged_newest_first(sqlite_url: str) -> None:

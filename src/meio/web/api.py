@@ -278,7 +278,8 @@ async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
 
 @router.post("/mine")
 async def mine(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
-    """The tables where these seat tokens hold a seat."""
+    """The tables where these seat tokens hold a seat (``closed``: it takes no one
+    any more; its matches are in the history)."""
     _limit_lookups(hub, request)
     hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
     rows = await asyncio.to_thread(hub.store.tables_of_tokens, hashes)
@@ -289,7 +290,8 @@ async def mine(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
         if info.current_match is not None:
             m = await asyncio.to_thread(hub.store.match, info.current_match)
             status = "finished" if m is not None and m.finished_at else "playing"
-        tables.append({**item, "seat": seat, "status": status, **_links(info)})
+        tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
+                       **_links(info)})
     return {"tables": tables}
 
 

@@ -324,7 +324,7 @@ class TableRuntime:
         async with self.lock:
             if stale:  # other processes may have moved on while it was out of the hub
                 await self.catch_up_locked()
-            online = self.online()
+            online = self.online(), self.local_seats()
             self.conns.add(conn)
             M.CONNECTIONS.inc()
             self.last_used = time.monotonic()
@@ -347,11 +347,12 @@ class TableRuntime:
             self._presence_changed(online)
         return self
 
-    def _presence_changed(self, before: set[int]) -> None:
-        """After a connection came or went: the others hear of it only when the seats
-        online changed (a spectator changes nothing they are shown), in one ``table``
-        frame for a burst of changes (caller holds the lock)."""
-        if self.online() == before or self._presence_task is not None:
+    def _presence_changed(self, before: tuple[set[int], list[int]]) -> None:
+        """After a connection came or went: the pages here and the other processes
+        hear of it only when the seats online (or connected here) changed — a
+        spectator changes nothing they are shown — in one ``table`` frame for a burst
+        of changes (caller holds the lock)."""
+        if (self.online(), self.local_seats()) == before or self._presence_task is not None:
             return
         self._presence_task = self.hub.spawn(self._send_presence())
 
@@ -393,7 +394,7 @@ class TableRuntime:
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
-            online = self.online()
+            online = self.online(), self.local_seats()
             if conn in self.conns:
                 self.conns.discard(conn)
                 M.CONNECTIONS.dec()
