@@ -6,7 +6,6 @@ caps, presence as a change, resumption far behind, and what is shown to anyone.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,9 +47,9 @@ def test_advice_is_one_request_in_flight_per_seat_whatever_its_pages(sqlite_url:
             assert fourth["type"] == "reject" and fourth["code"] == "rate_limited", fourth
 
 
-def test_tables_of_bots_alone_and_open_tables_are_capped(sqlite_url: str) -> None:
+def test_tables_of_bots_alone_and_open_tables_are_capped(db_url: str) -> None:
     # bots that wait 30 s a move: the tables stay in play (a finished one is not open)
-    settings = make_settings(sqlite_url, max_bot_tables=2, max_bot_tables_per_address=1,
+    settings = make_settings(db_url, max_bot_tables=2, max_bot_tables_per_address=1,
                              max_open_tables=4, max_open_tables_per_address=10,
                              bot_delay_s=30.0)
     with TestClient(create_app(settings)) as c:
@@ -65,8 +64,8 @@ def test_tables_of_bots_alone_and_open_tables_are_capped(sqlite_url: str) -> Non
         assert r.status_code == 503 and r.json()["detail"].startswith("server_full"), r.text
 
 
-def test_a_table_whose_time_is_up_closes_and_its_record_stays(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'meio.db'}"
+def test_a_table_whose_time_is_up_closes_and_its_record_stays(db_url: str) -> None:
+    url = db_url
     with TestClient(create_app(make_settings(url))) as c:
         played = create(c, players=2, name="Ana", seed=5, seats=[{"kind": "human"}, BOTS[0]])
         waiting = create(c, players=2, name="Bo")
@@ -93,8 +92,8 @@ def test_a_table_whose_time_is_up_closes_and_its_record_stays(tmp_path: Path) ->
         assert [(t["status"], t["closed"]) for t in mine] == [("finished", True)]
 
 
-def test_the_lobby_is_paged_newest_first(sqlite_url: str) -> None:
-    with TestClient(create_app(make_settings(sqlite_url, lobby_page=2))) as c:
+def test_the_lobby_is_paged_newest_first(db_url: str) -> None:
+    with TestClient(create_app(make_settings(db_url, lobby_page=2))) as c:
         made = [create(c, players=2, name=f"P{i}")["table_id"] for i in range(5)]
         create(c, players=2, name="Hidden", listed=False)
         full = create(c, players=2, name="Full")
@@ -110,8 +109,8 @@ def test_the_lobby_is_paged_newest_first(sqlite_url: str) -> None:
         assert seen == made[::-1]
 
 
-def test_start_up_loads_only_the_tables_that_need_an_actor(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'meio.db'}"
+def test_start_up_loads_only_the_tables_that_need_an_actor(db_url: str) -> None:
+    url = db_url
     settings = make_settings(url, bot_delay_s=30.0)
     with TestClient(create_app(settings)) as c:
         for i in range(4):
