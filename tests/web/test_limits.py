@@ -241,3 +241,27 @@ def test_wrong_hellos_on_one_table_from_anywhere_lock_only_wrong_ones(
         with c.websocket_connect(f"/ws/tables/{other['table_id']}") as ws:
             ws.send_json({"type": "hello", **hello})
             assert ws.receive_json()["code"] != "rate_limited"  # another table: counted anew
+
+
+def test_a_lockout_lifts_however_often_the_guesser_knocks_meanwhile(sqlite_url: str) -> None:
+    # one wrong hello a second refills the address's count; knocking while it is spent
+    # does not count, so the lock lifts on time
+    settings = make_settings(sqlite_url, bad_hello_burst=1, bad_hello_rate_per_min=60)
+    with TestClient(create_app(settings)) as c:
+        table = create(c, players=2, name="Ana")
+        url = f"/ws/tables/{table['table_id']}"
+
+        def guess() -> str:
+            with c.websocket_connect(url) as ws:
+                ws.send_json({"type": "hello", "token": "guess"})
+                return str(ws.receive_json()["code"])
+
+        began = time.monotonic()
+        assert guess() == "bad_token"
+        knocks = []
+        while time.monotonic() - began < 0.5:
+            knocks.append(guess())
+            time.sleep(0.1)
+        assert knocks and set(knocks) == {"rate_limited"}
+        time.sleep(max(0.0, 1.2 - (time.monotonic() - began)))
+        assert guess() == "bad_token"  # counted again: the lock lifted
