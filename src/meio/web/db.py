@@ -47,7 +47,8 @@ class TableRow(Base):
     #: when the table closed (its match over, or nobody came or moved for long): a
     #: closed table takes no players; its matches stay in the history
     closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: a hash of the client address that created it (for the per-address limits)
+    #: a hash of the client address that created it, for the per-address limits of
+    #: open tables (cleared when the table closes)
     creator: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 

@@ -165,16 +165,12 @@ class Store:
         playing = select(MatchRow.id).where(MatchRow.finished_at.is_(None))
         bot = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "bot")
         free = _free_seat()
+        needs = (TableRow.closed_at.is_(None),
+                 or_(TableRow.current_match.in_(playing),
+                     and_(TableRow.current_match.is_(None), ~free)))
         with Session(self.engine) as s:
-            q = select(TableRow).where(
-                TableRow.closed_at.is_(None),
-                or_(TableRow.current_match.in_(playing),
-                    and_(TableRow.current_match.is_(None), ~free)),
-            )
-            rows = list(s.scalars(q))
-            infos = self._table_infos(s, rows)
-            with_bot = set(s.scalars(select(TableRow.id).where(
-                TableRow.id.in_([r.id for r in rows]), bot)))
+            infos = self._table_infos(s, list(s.scalars(select(TableRow).where(*needs))))
+            with_bot = set(s.scalars(select(TableRow.id).where(*needs, bot)))
         return [t for t in infos
                 if t.current_match is None or t.id in with_bot
                 or t.options.get("turn_timer_s")]
@@ -217,8 +213,11 @@ class Store:
                     and_(TableRow.current_match.is_(None),
                          TableRow.created_at < now - waiting_ttl),
                     TableRow.current_match.in_(stalled)))))
-            if ids:
-                s.execute(update(TableRow).where(TableRow.id.in_(ids)).values(closed_at=now))
+            for i in range(0, len(ids), 500):  # under every database's parameter limit
+                # the creator's address hash served the per-address limits of open
+                # tables only: it is not kept
+                s.execute(update(TableRow).where(TableRow.id.in_(ids[i:i + 500]))
+                          .values(closed_at=now, creator=None))
             return ids
 
     def tables_of_tokens(self, token_hashes: list[str]) -> list[tuple[TableInfo, int]]:
