@@ -129,7 +129,10 @@ class Server:
         env = {**os.environ, "MEIO_BOT_DELAY": str(bot_delay),
                "MEIO_WARM_CORE": "1" if warm else "0",
                "MEIO_EVICT_AFTER": "2", "MEIO_JOIN_RATE": "100000",
-               "MEIO_MESSAGE_RATE": "1000", "PYTHONPATH": str(src)}
+               "MEIO_MESSAGE_RATE": "1000", "PYTHONPATH": str(src),
+               # every client of the bench comes from one address: lift the per-address caps
+               "MEIO_MAX_SOCKETS_PER_ADDRESS": "100000", "MEIO_MAX_TABLES_PER_ADDRESS": "100000",
+               "MEIO_MAX_TCP_PER_ADDRESS": "100000"}
         env.pop("DATABASE_URL", None)
         boot = "from meio.cli import main; main()"
         if probe is not None:

@@ -131,8 +131,18 @@ def test_players_on_two_processes_play_a_whole_match_live(
             first = next(i for i, f in enumerate(p.frames) if f["type"] == "event")
             assert [f for f in p.frames[first:] if f["type"] == "snapshot"] == []
         assert ana.seq == bob.seq and ana.seen["is_over"]
+        # a rematch needs both people, each asking on its own process
+        finished = ana.match
+        ana.ws.send_json({"type": "rematch", "id": "r1"})
+        assert ana.until(lambda f: f.get("id") == "r1")["waiting"] == [1]
+        asked = bob.until(lambda f: f["type"] == "rematch")  # heard over the bus
+        assert asked["asked"] == [0] and asked["match"] == finished
+        bob.ws.send_json({"type": "rematch", "id": "r2"})
+        started = bob.until(lambda f: f.get("id") == "r2")
+        assert started["type"] == "ack" and started["match"] != finished
+        ana.until(lambda f: f["type"] == "snapshot" and f["match"] == started["match"])
     for s in (a, b):
-        record = httpx.get(f"{s.base}/api/matches/{ana.match}/record").json()
+        record = httpx.get(f"{s.base}/api/matches/{finished}/record").json()
         assert game_of(record) == game_of(calm_record)
     text = httpx.get(f"{a.base}/metrics").text
     assert 'meio_actions_total{result="accepted",source="human"}' in text

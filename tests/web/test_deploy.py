@@ -67,6 +67,7 @@ _SERVICE = {
         },
         "deploy": {"type": "object", "properties": {"replicas": {"type": ["integer", "string"]}}},
         "stop_grace_period": {"type": "string", "pattern": r"^\d+(s|m)$"},
+        "networks": {"type": ["array", "object"]},
     },
     "anyOf": [{"required": ["image"]}, {"required": ["build"]}],
 }
@@ -80,6 +81,7 @@ COMPOSE_SCHEMA = {
         "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*$"},
         "services": {"type": "object", "additionalProperties": _SERVICE, "minProperties": 1},
         "volumes": {"type": "object", "additionalProperties": {"type": ["object", "null"]}},
+        "networks": {"type": "object", "additionalProperties": {"type": ["object", "null"]}},
     },
 }
 

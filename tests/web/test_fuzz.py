@@ -136,9 +136,9 @@ def test_random_messages_from_several_clients_are_all_answered_and_change_nothin
     caplog.set_level(logging.WARNING)
     # the advisor's own answers are tested elsewhere; here they only have to come, so
     # each distinct request is worked out once (a real answer, through the real code)
-    from meio.web import runtime
+    from meio.web import think
 
-    real, memo = runtime.advise_view, {}
+    real, memo = think.advise_view, {}
 
     def advise_once(view: Any, *, chosen_pack: int | None = None, **kw: Any) -> Any:
         key = (view.seat, chosen_pack)
@@ -147,7 +147,7 @@ def test_random_messages_from_several_clients_are_all_answered_and_change_nothin
                                                                   "candidates": 2})
         return memo[key]
 
-    monkeypatch.setattr(runtime, "advise_view", advise_once)
+    monkeypatch.setattr(think, "advise_view", advise_once)
     seen_answers: set[str] = set()
 
     @settings(max_examples=120, deadline=None, derandomize=True,

@@ -68,12 +68,20 @@ def test_full_match_two_humans_and_a_spectator_never_leaks(client: TestClient) -
 
         st = Record.from_json(rec.json()).to_state()
         assert st.is_over and st.winners == a.seen["winners"]
-        # rematch: a new match at the same table with the same seats
+        # rematch: a new match at the same table with the same seats, once both ask
         finished = a.match
         a.ws.send_json({"type": "rematch", "id": "r1"})
         ans = a.until(lambda f: f.get("id") == "r1")
+        assert ans["type"] == "ack" and ans["match"] == finished and ans["waiting"] == [1]
+        asked = b.until(lambda f: f["type"] == "rematch")
+        assert asked["asked"] == [0] and asked["waiting"] == [1]
+        a.ws.send_json({"type": "rematch", "id": "r2"})  # asking again changes nothing
+        assert a.until(lambda f: f.get("id") == "r2")["waiting"] == [1]
+        b.ws.send_json({"type": "rematch", "id": "r3"})
+        ans = b.until(lambda f: f.get("id") == "r3")
         assert ans["type"] == "ack" and ans["match"] and ans["match"] != finished
-        snap = b.until(lambda f: f["type"] == "snapshot" and f["match"] == ans["match"])
+        assert "waiting" not in ans
+        snap = a.until(lambda f: f["type"] == "snapshot" and f["match"] == ans["match"])
         assert snap["seq"] == 0 and len(snap["view"]["hand"]) == 13
 
 
@@ -216,7 +224,7 @@ def test_reconnection_resumes_from_the_last_sequence_number(client: TestClient) 
             assert a2.seen["hand"] != [] and a2.seen["seat"] == 0
             assert seen_view is not None
             # nothing doubled: the next frame is the table update, not a snapshot
-            nxt = a2.recv()
+            nxt = a2.until(lambda f: f["type"] in ("table", "snapshot", "event"))
             assert nxt["type"] == "table"
         # a reconnection naming an unknown match gets a snapshot
         with client.websocket_connect(f"/ws/tables/{tid}") as wa:

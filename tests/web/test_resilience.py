@@ -157,16 +157,16 @@ def test_advice_does_not_hold_up_the_seats_moves(
 ) -> None:
     import threading
 
-    from meio.web import runtime
+    from meio.web import think
 
     release = threading.Event()
-    real = runtime.advise_view
+    real = think.advise_view
 
     def slow_advice(*args: Any, **kw: Any) -> Any:
         release.wait(10)  # thinks until the test has seen the move go through
         return real(*args, **{**kw, "budget_s": 0.05})
 
-    monkeypatch.setattr(runtime, "advise_view", slow_advice)
+    monkeypatch.setattr(think, "advise_view", slow_advice)
     table = create(client, players=2, name="Ana", seed=2,
                    seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as wa:
@@ -219,13 +219,22 @@ def test_a_reconnection_costs_only_the_events_it_missed(
     applied.clear()
     # a gap beyond the checkpoint: the whole match is replayed, with the same frames
     assert seq > CHECKPOINT_EVERY + 1
+    since = checkpoint - 1
     with client.websocket_connect(f"/ws/tables/{tid}") as wa:
-        a3 = Player(wa, token=table["token"], since={"match": match, "seq": 1})
-        frames = [a3.recv() for _ in range(seq - 1)]
-        assert [f["seq"] for f in frames] == list(range(2, seq + 1))
+        a3 = Player(wa, token=table["token"], since={"match": match, "seq": since})
+        frames = [a3.recv() for _ in range(seq - since)]
+        assert [f["seq"] for f in frames] == list(range(since + 1, seq + 1))
         assert [f["view"] for f in frames[-2:]] == [f["view"] for f in missed]
         assert frames[-1]["view"] == a.seen
     assert len(applied) == seq
+    applied.clear()
+    # further behind than max_resume_events: one snapshot, nothing replayed
+    assert seq - 1 > client.app.state.settings.max_resume_events  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{tid}") as wa:
+        a4 = Player(wa, token=table["token"], since={"match": match, "seq": 1})
+        snap = a4.recv()
+        assert snap["type"] == "snapshot" and snap["view"] == a.seen
+    assert applied == []
 
 
 def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None:

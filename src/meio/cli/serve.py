@@ -75,10 +75,13 @@ def serve(
     url = f"http://{host}:{port}/"
     typer.echo("meio: " + _("open {url} in a browser (Ctrl-C stops)").format(url=url))
     web = create_app(settings)
+    from meio.web.conn import uvicorn_guards
+
+    # header timeout and connection caps (docs/web.md, "Security and limits")
     config = uvicorn.Config(web, host=host, port=port, log_config=None, access_log=False,
                             log_level="info" if fmt == "json" else "warning",
                             ws_max_size=65536, ws_per_message_deflate=False,
-                            timeout_graceful_shutdown=10)
+                            timeout_graceful_shutdown=10, **uvicorn_guards(settings))
     draining_server(config, web, drain_s).run()
 
 

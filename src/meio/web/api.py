@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -186,11 +187,48 @@ async def bots() -> dict[str, Any]:
                        for lv in LEVELS]}
 
 
+def client_address(request: Request) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded)."""
+    return request.client.host if request.client is not None else "?"
+
+
 def _limit_joins(hub: Hub, request: Request) -> None:
-    address = request.client.host if request.client is not None else "?"
-    if not hub.join_limiter.take(address):
+    if not hub.join_limiter.take(client_address(request)):
         raise HTTPException(429, "rate_limited: too many tables created or seats taken from "
                                  "your address; wait a minute")
+
+
+def _limit_lookups(hub: Hub, request: Request) -> None:
+    if not hub.lookup_limiter.take(client_address(request)):
+        raise HTTPException(429, "rate_limited: too many look-ups of your tables from your "
+                                 "address; wait a minute")
+
+
+def creator_of(request: Request) -> str:
+    """What a table keeps of the address that created it: a short hash."""
+    return hashlib.sha256(client_address(request).encode()).hexdigest()[:16]
+
+
+async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> str:
+    """Refuse a table over the open-table limits (``server_full``, HTTP 503, or
+    ``too_many_tables``, HTTP 429); returns its creator's hash."""
+    s = hub.settings
+    creator = creator_of(request)
+    counts = await asyncio.to_thread(hub.store.open_tables, creator)
+    if counts.total >= s.max_open_tables:
+        raise HTTPException(503, "server_full: this server has as many open tables as it can "
+                                 "take; join one from the lobby or try later")
+    if counts.mine >= s.max_open_tables_per_address:
+        raise HTTPException(429, "too_many_tables: your address has "
+                                 f"{counts.mine} open tables; finish or leave some first")
+    if all(seat.kind == "bot" for seat in seats):
+        if counts.bots_only >= s.max_bot_tables:
+            raise HTTPException(503, "server_full: as many tables of bots alone as this "
+                                     "server runs are playing; try later, or take a seat")
+        if counts.bots_only_mine >= s.max_bot_tables_per_address:
+            raise HTTPException(429, "too_many_tables: your address already has "
+                                     f"{counts.bots_only_mine} tables of bots alone playing")
+    return creator
 
 
 @router.post("/tables", status_code=201)
@@ -199,7 +237,8 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     when a name was given)."""
     _limit_joins(hub, request)
     options, seats = _check_options(body, hub.settings)
-    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed)
+    creator = await _limit_tables(hub, request, seats)
+    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator)
     rt = await _runtime(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
@@ -255,18 +294,21 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
 
 
 @router.get("/lobby")
-async def lobby(hub: HubDep) -> dict[str, Any]:
-    """Listed tables with a free seat, with the code to join them."""
-    out = []
-    for info in await asyncio.to_thread(hub.store.tables, listed_only=True):
-        if any(not s.filled for s in info.seats):
-            out.append({**public_table(info, set()), **_links(info), "invite": info.invite_code})
-    return {"tables": out[:100]}
+async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
+    """Open listed tables with a free seat, newest first, with the code to join them:
+    one page; ``next`` (or null on the last page) is the ``before`` of the next one."""
+    page = hub.settings.lobby_page
+    infos = await asyncio.to_thread(hub.store.lobby, page + 1, before)
+    out = [{**public_table(info, set()), **_links(info), "invite": info.invite_code}
+           for info in infos[:page]]
+    return {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None}
 
 
 @router.post("/mine")
-async def mine(body: Tokens, hub: HubDep) -> dict[str, Any]:
-    """The tables where these seat tokens hold a seat."""
+async def mine(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
+    """The tables where these seat tokens hold a seat (``closed``: it takes no one
+    any more; its matches are in the history)."""
+    _limit_lookups(hub, request)
     hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
     rows = await asyncio.to_thread(hub.store.tables_of_tokens, hashes)
     tables = []
@@ -276,7 +318,8 @@ async def mine(body: Tokens, hub: HubDep) -> dict[str, Any]:
         if info.current_match is not None:
             m = await asyncio.to_thread(hub.store.match, info.current_match)
             status = "finished" if m is not None and m.finished_at else "playing"
-        tables.append({**item, "seat": seat, "status": status, **_links(info)})
+        tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
+                       **_links(info)})
     return {"tables": tables}
 
 
@@ -293,8 +336,9 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 
 
 @router.post("/history")
-async def history(body: Tokens, hub: HubDep) -> dict[str, Any]:
+async def history(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
     """Finished matches: those of listed tables and of the tables these tokens sit at."""
+    _limit_lookups(hub, request)
     hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
     own = [info.id for info, _ in await asyncio.to_thread(hub.store.tables_of_tokens, hashes)]
     found = await asyncio.to_thread(hub.store.finished_matches, None)

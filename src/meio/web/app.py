@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,11 +21,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meio.bots import bot_kinds
 from meio.web import api, health, i18n, ws
 from meio.web.db import migrate, open_engine
+from meio.web.logs import quiet_invalid_frames
 from meio.web.runtime import Hub
 from meio.web.settings import Settings
 from meio.web.store import Store
 
 STATIC = Path(__file__).with_name("static")
+log = logging.getLogger("meio.web")
 
 #: no inline or foreign script, no framing; styles may be inline (the pages set a few)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -74,25 +78,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings.from_env()
     engine = open_engine(settings.database_url)
+    quiet_invalid_frames()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        began = time.perf_counter()
         migrate(engine)
+        migrated = time.perf_counter() - began
         # the bot table imports every bot's module (the learned one brings numpy and
         # the compiled core's modules): once here, not on the first table's request
         await asyncio.to_thread(bot_kinds)
-        if settings.warm_core:
+        if settings.warm_core and settings.think_processes == 0:
+            # (worker processes warm the core themselves, off this process)
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
         hub = Hub(settings, Store(engine))
         app.state.hub = hub
+        began = time.perf_counter()
         await hub.start()
+        # what grows with the database: the migration check and loading the tables
+        took = migrated + time.perf_counter() - began
+        log.info("started in %.0f ms (the schema checked in %.0f ms): %d tables that need "
+                 "an actor loaded", took * 1000, migrated * 1000, len(hub.tables),
+                 extra={"elapsed_ms": round(took * 1000)})
         try:
             yield
         finally:
             await hub.stop()
             engine.dispose()
 
-    app = FastAPI(title="meio", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # the Swagger UI loads its script from a CDN onto the origin whose storage holds
+    # every seat token: off unless asked for (MEIO_API_DOCS=1)
+    app = FastAPI(title="meio", lifespan=lifespan,
+                  docs_url="/api/docs" if settings.api_docs else None, redoc_url=None)
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)

@@ -17,6 +17,7 @@ same database. It
 The presence messages: ``{"k": "on", "t": table, "seats": [...]}`` (the seats of a
 table connected to the sender), ``{"k": "hb", "p": period}`` (the heartbeat),
 ``{"k": "who", "t": table}`` (a process loaded the table: the others say ``on``),
+``{"k": "rm", "t": table, "m": match, "p": seat}`` (a seat asked for a rematch),
 ``{"k": "who", "to": origin, "n": token}`` (a process newly heard from, or heard
 again after it was taken for dead, is asked for all its seats; it first echoes the
 token, if any, with ``{"k": "here", "to": asker, "n": token}``) and ``{"k": "bye"}``
@@ -119,6 +120,11 @@ class Cluster:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
             self._post({"k": "on", "t": rt.info.id, "seats": rt.local_seats()})
+
+    def rematch_asked(self, rt: TableRuntime, seat: int) -> None:
+        """A seat here asked for a rematch: the others count it too."""
+        if self.bus.live and rt.match is not None:
+            self._post({"k": "rm", "t": rt.info.id, "m": rt.match.id, "p": seat})
 
     def table_loaded(self, rt: TableRuntime) -> None:
         """A table came into memory here: the others say which of its seats are
@@ -356,6 +362,8 @@ class Cluster:
             # or to a later match, reads the stored chat instead)
             if rt.match is not None and rt.match.id == msg.get("m"):
                 chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
+        elif kind == "rm":
+            await rt.rematch_remote(str(msg["m"]), int(msg["p"]))
         elif kind == "tb":
             async with rt.lock:
                 await rt.catch_up_locked()

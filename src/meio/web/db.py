@@ -44,6 +44,12 @@ class TableRow(Base):
     spectate_code: Mapped[str] = mapped_column(String(64))
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     current_match: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: when the table closed (its match over, or nobody came or moved for long): a
+    #: closed table takes no players; its matches stay in the history
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: a hash of the client address that created it, for the per-address limits of
+    #: open tables (cleared when the table closes)
+    creator: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):

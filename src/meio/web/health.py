@@ -3,7 +3,8 @@ Prometheus.
 
 * ``GET /healthz``: the process is alive and its event loop answers (liveness).
 * ``GET /readyz``: it can serve players now: started, not draining, and its
-  database answers within a second (readiness; 503 otherwise, with the reason).
+  database answers within a second (readiness; 503 otherwise, with the reason);
+  the process name and its table count only with ``MEIO_READYZ_DETAILS=1``.
 * ``GET /metrics``: Prometheus's text format (see :mod:`meio.web.metrics`).
 """
 
@@ -45,6 +46,9 @@ async def readyz(request: Request) -> JSONResponse:
     except Exception as exc:
         return JSONResponse({"status": "database unavailable", "error": type(exc).__name__},
                             status_code=503)
+    if not hub.settings.readyz_details:
+        return JSONResponse({"status": "ok"})
+    # the process name holds the host name and pid: shown only where asked for
     return JSONResponse({"status": "ok", "process": hub.cluster.origin,
                          "tables": len(hub.tables)})
 

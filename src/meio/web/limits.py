@@ -1,4 +1,4 @@
-"""Rate limits: token buckets per connection and per client address.
+"""Rate limits (token buckets per connection and per client address) and caps.
 
 A bucket holds up to ``burst`` tokens and gains ``rate`` tokens a second; each
 request takes one, and a request that finds the bucket empty is refused (the
@@ -81,3 +81,40 @@ class KeyedLimiter:
             return True
         bucket._refill()
         return bucket.tokens >= 1.0
+
+
+class Caps:
+    """Counts of things open now (WebSockets), in all and per key (a client address),
+    each under its cap.
+
+    >>> caps = Caps(total=3, per_key=2)
+    >>> [caps.open("a"), caps.open("a"), caps.open("a"), caps.open("b"), caps.open("c")]
+    [True, True, False, True, False]
+    >>> caps.close("a"); caps.open("c")
+    True
+    """
+
+    def __init__(self, total: int, per_key: int) -> None:
+        self.total = total
+        self.per_key = per_key
+        self.count = 0
+        self.by_key: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more for ``key``; False (and nothing counted) when over a cap."""
+        held = self.by_key.get(key, 0)
+        if self.count >= self.total or held >= self.per_key:
+            return False
+        self.by_key[key] = held + 1
+        self.count += 1
+        return True
+
+    def close(self, key: str) -> None:
+        """One of ``key``'s has closed."""
+        held = self.by_key.get(key, 0)
+        if held <= 1:
+            self.by_key.pop(key, None)
+        else:
+            self.by_key[key] = held - 1
+        if held:
+            self.count -= 1

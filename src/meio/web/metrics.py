@@ -46,6 +46,8 @@ PEERS = Gauge(
     "Other server processes heard from on the bus lately (their seats count as online).",
 )
 EVICTIONS = Counter("meio_tables_evicted_total", "Idle tables dropped from memory.")
+INVALID_FRAMES = Counter("meio_invalid_frames_total",
+                         "WebSocket text frames that were not UTF-8 (closed with 1007).")
 
 
 def render() -> tuple[bytes, str]:

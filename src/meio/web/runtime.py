@@ -16,11 +16,10 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meio.bots.advisor import Advice, advise_view
 from meio.bots.levels import level_name
 from meio.engine import (
     IllegalActionError,
@@ -29,13 +28,15 @@ from meio.engine import (
     Outcome,
     Phase,
     State,
+    View,
     replay_steps,
 )
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import metrics as M
 from meio.web import protocol as P
-from meio.web.limits import KeyedLimiter
+from meio.web import think
+from meio.web.limits import Caps, KeyedLimiter
 from meio.web.settings import Settings
 from meio.web.store import (
     EventInfo,
@@ -60,6 +61,13 @@ INLINE_BOTS = frozenset({"random"})
 #: client's missed actions are replayed (keeping every state of a match, as before,
 #: made ~4,000 objects a table that the garbage collector scanned again and again)
 CHECKPOINT_EVERY = 16
+
+#: seconds a change of the seats online waits, so that a burst of pages coming or
+#: going makes one ``table`` frame
+PRESENCE_DELAY_S = 0.05
+
+#: seconds between two passes that close the tables whose time is up
+SWEEP_EVERY_S = 60.0
 
 
 @dataclass(eq=False)
@@ -162,6 +170,14 @@ class TableRuntime:
         self.evicted = False
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
+        #: the seats that asked for a rematch after the match of that id
+        self._rematch: tuple[str | None, set[int]] = (None, set())
+        #: the seats with a request for advice in flight (one each)
+        self.advising: set[int] = set()
+        #: each seat's budget of requests for advice
+        self.advice_limiter = KeyedLimiter(hub.settings.advice_rate_per_min / 60,
+                                           hub.settings.advice_burst)
 
     @property
     def store(self) -> Store:
@@ -256,7 +272,17 @@ class TableRuntime:
 
     def busy(self) -> bool:
         """Whether anything runs for this table here (it must not be evicted)."""
-        return bool(self.conns) or self._bot_task is not None or self._timer_task is not None
+        return (bool(self.conns) or self._bot_task is not None or self._timer_task is not None
+                or self._presence_task is not None)
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat ``token`` holds here, as far as this process knows (no database
+        read: a seat taken on another process a moment ago may not be known yet)."""
+        digest = hash_token(token)
+        for s in self.info.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
 
     def table_frame(self) -> Frame:
         return {"type": "table", "table": public_table(self.info, self.online())}
@@ -283,9 +309,12 @@ class TableRuntime:
 
     # -- connections ---------------------------------------------------------------------
     async def attach(
-        self, conn: Connection, since_match: str | None, since_seq: int | None
+        self, conn: Connection, since_match: str | None, since_seq: int | None,
+        address: str = "?",
     ) -> TableRuntime:
-        """Add a connection; send it what it missed since ``since`` (or a snapshot).
+        """Add a connection; send it what it missed since ``since``, or a snapshot when
+        that is more than ``max_resume_events`` actions or ``address`` has reconnected
+        too often lately (the snapshot is one frame, whatever the gap).
 
         Returns the runtime that took the connection: this one, or, when this one was
         evicted while the client said hello and the table has been loaded afresh
@@ -293,10 +322,11 @@ class TableRuntime:
         """
         live, stale = await self.hub.readmit(self)
         if live is not self:
-            return await live.attach(conn, since_match, since_seq)
+            return await live.attach(conn, since_match, since_seq, address)
         async with self.lock:
             if stale:  # other processes may have moved on while it was out of the hub
                 await self.catch_up_locked()
+            online = self.online(), self.local_seats()
             self.conns.add(conn)
             M.CONNECTIONS.inc()
             self.last_used = time.monotonic()
@@ -308,14 +338,32 @@ class TableRuntime:
                 and since_match == self.match.id
                 and since_seq is not None
                 and since_seq <= self.seq
+                and (since_seq == self.seq
+                     or (self.seq - since_seq <= self.settings.max_resume_events
+                         and self.hub.resume_limiter.take(address)))
             ):
                 for frame in self._frames_since(self.match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
+            self._presence_changed(online)
+        return self
+
+    def _presence_changed(self, before: tuple[set[int], list[int]]) -> None:
+        """After a connection came or went: the pages here and the other processes
+        hear of it only when the seats online (or connected here) changed — a
+        spectator changes nothing they are shown — in one ``table`` frame for a burst
+        of changes (caller holds the lock)."""
+        if (self.online(), self.local_seats()) == before or self._presence_task is not None:
+            return
+        self._presence_task = self.hub.spawn(self._send_presence())
+
+    async def _send_presence(self) -> None:
+        await asyncio.sleep(PRESENCE_DELAY_S)
+        async with self.lock:
+            self._presence_task = None
             self.broadcast_table()
             self.hub.cluster.presence(self)
-        return self
 
     @staticmethod
     def _replay(config: MatchConfig, events: list[EventInfo]) -> Iterator[tuple[State, Outcome]]:
@@ -348,12 +396,12 @@ class TableRuntime:
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
+            online = self.online(), self.local_seats()
             if conn in self.conns:
                 self.conns.discard(conn)
                 M.CONNECTIONS.dec()
             self.last_used = time.monotonic()
-            self.broadcast_table()
-            self.hub.cluster.presence(self)
+            self._presence_changed(online)
 
     # -- seats and matches -------------------------------------------------------------
     async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
@@ -361,6 +409,8 @@ class TableRuntime:
         async with self.lock:
             if not same_secret(invite, self.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
+            if self.info.closed:
+                raise JoinError(410, CLOSED, "closed")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
                 if not free:
@@ -378,6 +428,8 @@ class TableRuntime:
                 )
             except StoreError:
                 await self.load()
+                if self.info.closed:
+                    raise JoinError(410, CLOSED, "closed") from None
                 raise JoinError(409, f"seat {seat + 1} was just taken by someone else",
                                 "seat_taken", seat=seat + 1) from None
             await self.load()
@@ -422,21 +474,60 @@ class TableRuntime:
             self._after_change()
 
     async def rematch(self, msg_id: str, seat: int | None) -> Frame:
-        """Start the next match at this table with the same seats."""
+        """Ask for the next match at this table with the same seats. It starts once
+        every seated person has asked (bots always agree); until then each asking
+        seat is shown to the table in a ``rematch`` frame, and the answer says whom
+        it waits for. Requests are kept for the match just over, in memory."""
         async with self.lock:
             if seat is None:
                 return _reject(msg_id, "forbidden", "spectators cannot start a rematch", self)
             if self.match is None or self.state is None or not self.state.is_over:
                 return _reject(msg_id, "not_over", "a rematch starts once the match is over",
                                self, seat)
-            await self._start_match(self.match.number + 1)
+            if self.info.closed:
+                return _reject(msg_id, "closed", CLOSED, self, seat)
+            match = self.match
+            self.hub.cluster.rematch_asked(self, seat)
+            waiting = await self._rematch_vote_locked(match.id, seat)
+            if waiting:
+                return {"type": "ack", "id": msg_id, "seq": self.seq, "match": match.id,
+                        "waiting": waiting}
+            assert self.match is not None
+            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+
+    async def rematch_remote(self, match_id: str, seat: int) -> None:
+        """A seat connected to another process asked for a rematch."""
+        async with self.lock:
+            if (self.match is not None and self.match.id == match_id
+                    and self.state is not None and self.state.is_over
+                    and 0 <= seat < len(self.info.seats)):
+                await self._rematch_vote_locked(match_id, seat)
+
+    async def _rematch_vote_locked(self, match_id: str, seat: int) -> list[int]:
+        """Count ``seat``'s request; start the rematch when none is missing (whichever
+        process sees the last request starts it; the database lets only one). Returns
+        the seats still waited for."""
+        if self._rematch[0] != match_id:
+            self._rematch = (match_id, set())
+        asked = self._rematch[1]
+        asked.add(seat)
+        humans = {s.seat for s in self.info.seats if s.kind == "human"}
+        waiting = sorted(humans - asked)
+        if waiting:
+            for c in self.conns:
+                c.send({"type": "rematch", "match": match_id, "asked": sorted(asked & humans),
+                        "waiting": waiting})
+            return waiting
+        assert self.match is not None
+        await self._start_match(self.match.number + 1)
+        if self.match.id != match_id:
             for c in self.conns:
                 c.send({"type": "match", "match": self.match.id, "number": self.match.number})
-            self.broadcast_table()
-            self.broadcast_snapshots()
-            self._after_change()
-            self.hub.cluster.table_changed(self)
-            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+        self.broadcast_table()
+        self.broadcast_snapshots()
+        self._after_change()
+        self.hub.cluster.table_changed(self)
+        return []
 
     # -- acting ------------------------------------------------------------------------
     async def submit(
@@ -676,11 +767,15 @@ class TableRuntime:
                 st = self.state
                 if st is None or st.is_over or seat not in st.seats_to_act():
                     return  # someone else moved for this seat meanwhile
-                job = self._snapshot_choice(bot, seat)
+                seq, seed, view = self._bot_position(seat)
             began = time.perf_counter()
             try:
-                # a cheap bot chooses on the loop: a thread hop costs more than its choice
-                seq, text = job() if bot in INLINE_BOTS else await asyncio.to_thread(job)
+                # a cheap bot chooses on the loop: a hop to a worker costs more than its
+                # choice; the others think in the think pool, never in the threads that
+                # the database writes use
+                text = (think.bot_choice(bot, seed, view) if bot in INLINE_BOTS
+                        else await self.hub.think.run(self.think_priority(), think.bot_choice,
+                                                      bot, seed, view))
             except Exception:
                 log.exception("table %s: the %s bot failed for seat %d (try %d of %d)",
                               self.info.id, bot, seat, attempt, len(tries))
@@ -701,24 +796,19 @@ class TableRuntime:
         async with self.lock:
             self._after_change()
 
-    def _snapshot_choice(self, kind: str, seat: int) -> Callable[[], tuple[int, str]]:
-        # the view is taken under the lock; the thinking runs off the event loop
+    def _bot_position(self, seat: int) -> tuple[int, int, View]:
+        """What a bot deciding for ``seat`` is given: the sequence number it decides
+        at, its seed and the seat's view (taken under the lock; the thinking runs off
+        the event loop)."""
         if self.state is None or self.config is None:
             raise BotError("no match is being played at this table")
-        from meio.bots import make_bot
-
-        view = self.state.view(seat)
-        seq = self.seq
         turn = sum(1 for ev in self.events if ev.seat == seat)
-        seed = bot_seed(self.config.seed, seat, turn)
+        return self.seq, bot_seed(self.config.seed, seat, turn), self.state.view(seat)
 
-        def think() -> tuple[int, str]:
-            legal = view.legal_actions()
-            if not legal:
-                return seq, ""
-            return seq, A.action_text(make_bot(kind, seed).choose(view, legal))
-
-        return think
+    def think_priority(self) -> int:
+        """Where this table's jobs queue in the think pool: tables with people first."""
+        people = any(s.kind == "human" for s in self.info.seats)
+        return think.PEOPLE if people else think.BOTS_ONLY
 
     async def _run_timer(self, seq: int, deadline: float) -> None:
         # one timeout move; the move re-arms the timer for the next late seat
@@ -744,7 +834,10 @@ class TableRuntime:
 
     # -- advice ------------------------------------------------------------------------
     async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
-        """The split advisor's hint for ``seat``, computed from its view off the loop."""
+        """The split advisor's hint for ``seat``, computed from its view in the think
+        pool. A seat has one request in flight at a time and a budget of requests a
+        minute, however many pages it has open (``advice_burst``,
+        ``advice_rate_per_min``)."""
         async with self.lock:
             st = self.state
             if seat is None:
@@ -752,6 +845,9 @@ class TableRuntime:
             if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
                 return _reject(msg_id, "illegal", "advice is given for your split only", self,
                                seat)
+            if seat in self.advising:
+                return _reject(msg_id, "busy", "your last request for advice is still being "
+                                               "worked out", self, seat)
             view = st.view(seat)
         chosen = None
         if pack is not None:
@@ -767,14 +863,21 @@ class TableRuntime:
                 return _reject(msg_id, "illegal",
                                f"{C.format_cards(chosen & ~view.hand)} not in your hand",
                                self, seat)
-        budget = self.settings.advice_budget_s
+        if seat in self.advising:
+            return _reject(msg_id, "busy", "your last request for advice is still being "
+                                           "worked out", self, seat)
+        if not self.advice_limiter.take(str(seat)):
+            return _reject(msg_id, "rate_limited", "you asked for advice too often: wait a "
+                                                   "little", self, seat)
+        self.advising.add(seat)
         try:
-            advice = await asyncio.to_thread(
-                advise_view, view, chosen_pack=chosen, budget_s=budget, seed=0
-            )
-        except MeioError as exc:
-            return _reject(msg_id, "illegal", str(exc), self, seat)
-        return {"type": "advice", "id": msg_id, **_advice_payload(advice)}
+            payload = await self.hub.think.run(self.think_priority(), think.advice, view,
+                                               chosen, self.settings.advice_budget_s)
+        finally:
+            self.advising.discard(seat)
+        if "error" in payload:
+            return _reject(msg_id, "illegal", str(payload["error"]), self, seat)
+        return {"type": "advice", "id": msg_id, **payload}
 
     async def close(self) -> None:
         for task in (self._bot_task, self._timer_task):
@@ -783,6 +886,9 @@ class TableRuntime:
         for c in list(self.conns):
             c.close()
 
+
+#: why a closed table takes no one
+CLOSED = "this table has closed; its matches are in the history"
 
 #: the event source of a move made by the random bot for a bot that failed
 FALLBACK_SOURCE = "fallback"
@@ -829,25 +935,6 @@ def _result(state: State) -> dict[str, Any]:
     }
 
 
-def _advice_payload(advice: Advice) -> dict[str, Any]:
-    def pack_codes(mask: int) -> list[str]:
-        return C.codes(mask)
-
-    return {
-        "best": pack_codes(advice.best.pack),
-        "chosen": None if advice.chosen is None else {
-            "pack": pack_codes(advice.chosen.pack), "mean": advice.chosen.mean,
-            "low": advice.chosen.low, "high": advice.chosen.high, "reason": advice.chosen.reason,
-        },
-        "candidates": [
-            {"pack": pack_codes(c.pack), "mean": c.mean, "low": c.low, "high": c.high,
-             "reason": c.reason}
-            for c in advice.candidates
-        ],
-        "explanation": advice.explanation,
-    }
-
-
 class Hub:
     """Every table this server has in memory, loaded from the database on demand."""
 
@@ -858,10 +945,25 @@ class Hub:
         self.join_limiter = KeyedLimiter(settings.join_rate_per_min / 60, settings.join_burst)
         self.bad_hello_limiter = KeyedLimiter(settings.bad_hello_rate_per_min / 60,
                                               settings.bad_hello_burst)
+        #: wrong tokens and codes tried on one table, from any address
+        self.bad_hello_table_limiter = KeyedLimiter(settings.bad_hello_table_rate_per_min / 60,
+                                                    settings.bad_hello_table_burst)
+        #: reconnections served as the events missed, per address (else a snapshot)
+        self.resume_limiter = KeyedLimiter(settings.resume_rate_per_min / 60,
+                                           settings.resume_burst)
+        #: ``/api/mine`` and ``/api/history`` per address
+        self.lookup_limiter = KeyedLimiter(settings.lookup_rate_per_min / 60,
+                                           settings.lookup_burst)
+        #: open WebSockets, in all and per client address
+        self.sockets = Caps(settings.max_sockets, settings.max_sockets_per_address)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         #: stores the accepted actions of every table, several per transaction
         self.writer = Writer(store)
+        #: where bots think and the advisor works, apart from the database's threads
+        self.think = think.ThinkPool(settings.think_processes, settings.think_threads,
+                                     settings.think_nice, warm=settings.warm_core)
         from meio.web.cluster import Cluster
 
         #: the other server processes: live fan-out, leases, eviction
@@ -929,17 +1031,39 @@ class Hub:
             return True
 
     async def start(self) -> None:
-        """Load every table with a match to carry on: bots and timers resume."""
+        """Load every table that needs an actor (bots, a turn timer, a match to start):
+        they resume. The others are loaded when someone asks for them."""
         await self.cluster.start()
-        for info in await asyncio.to_thread(self.store.tables, active_only=True):
+        for info in await asyncio.to_thread(self.store.tables_to_resume):
             rt = await self.get(info.id)
             if rt is not None:
                 await rt.ensure_started()
+        self._sweeper = self.spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Close the tables whose time is up, now and every ``SWEEP_EVERY_S``."""
+        s = self.settings
+        while True:
+            try:
+                closed = await asyncio.to_thread(self.store.close_expired, time.time(),
+                                                 s.finished_ttl_s, s.waiting_ttl_s,
+                                                 s.stalled_ttl_s)
+                for table_id in closed:
+                    rt = self.tables.get(table_id)
+                    if rt is not None:
+                        async with rt.lock:
+                            await rt.load()
+                if closed:
+                    log.info("closed %d tables whose time was up", len(closed))
+            except Exception:
+                log.exception("closing the expired tables failed; trying again later")
+            await asyncio.sleep(SWEEP_EVERY_S)
 
     async def stop(self) -> None:
         await self.cluster.stop()
         for rt in list(self.tables.values()):
             await rt.close()
+        self.think.close()
         M.TABLES.dec(len(self.tables))
         for task in list(self._tasks):
             task.cancel()

@@ -70,14 +70,69 @@ class Settings:
     lease_ttl_s: float = 6.0
     #: seconds after which a table nobody uses is dropped from memory
     evict_after_s: float = 120.0
+    #: where bots think and the advisor works (:mod:`meio.web.think`): this many
+    #: worker processes at ``think_nice``, or with 0 this many threads of their own
+    think_processes: int = 0
+    think_threads: int = 2
+    think_nice: int = 10
+    #: requests for split advice per seat: a burst, then a rate (one in flight a seat)
+    advice_rate_per_min: float = 12.0
+    advice_burst: int = 4
+    #: hellos with a wrong seat token or spectator code tried on one table (from any
+    #: address); a right token or code always gets in
+    bad_hello_table_rate_per_min: float = 60.0
+    bad_hello_table_burst: int = 30
+    #: tables where only bots play (no human seat) in play at once: on the whole
+    #: database, and created from one client address
+    max_bot_tables: int = 8
+    max_bot_tables_per_address: int = 2
+    #: open tables (waiting for players or in play) on the whole database, and
+    #: created from one client address
+    max_open_tables: int = 5000
+    max_open_tables_per_address: int = 40
+    #: seconds after which a table closes (its records stay in the history): once its
+    #: match is over, while it waits for players, and when nobody has moved
+    finished_ttl_s: float = 3600.0
+    waiting_ttl_s: float = 86400.0
+    stalled_ttl_s: float = 7 * 86400.0
+    #: tables in one page of the lobby
+    lobby_page: int = 50
+    #: open WebSockets (players and spectators): in all, per client address, per table
+    max_sockets: int = 4000
+    max_sockets_per_address: int = 64
+    max_sockets_per_table: int = 200
+    #: a client that reconnects at most this many actions behind gets them as events;
+    #: further behind (or over its address's budget) it gets one snapshot
+    max_resume_events: int = 32
+    resume_rate_per_min: float = 60.0
+    resume_burst: int = 20
+    #: ``/api/mine`` and ``/api/history`` (up to 200 tokens each) per client address
+    lookup_rate_per_min: float = 30.0
+    lookup_burst: int = 10
+    #: (``meio serve``) seconds a connection has to send its request headers; TCP
+    #: connections open in all (capped under the open-files limit) and HTTP ones
+    #: being read from one peer address (the trusted proxy is not capped)
+    header_timeout_s: float = 10.0
+    max_tcp_connections: int = 4096
+    max_tcp_per_address: int = 256
+    #: serve the Swagger UI at ``/api/docs`` (its script and styles are served from
+    #: this server, never a CDN)
+    api_docs: bool = False
+    #: show the process name and its table count on ``/readyz``
+    readyz_details: bool = False
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> Settings:
         """Settings from the environment (``DATABASE_URL``, ``MEIO_BOT_DELAY``,
         ``MEIO_ALLOW_SEEDS``, ``MEIO_MIN_TURN_TIMER``, ``MEIO_ALLOWED_ORIGINS`` (comma
         separated), ``MEIO_MESSAGE_RATE``, ``MEIO_JOIN_RATE`` (a minute),
-        ``MEIO_BAD_HELLO_RATE`` (a minute), ``MEIO_LEASE_TTL``, ``MEIO_EVICT_AFTER``),
-        ``database_url`` first."""
+        ``MEIO_BAD_HELLO_RATE`` (a minute), ``MEIO_LEASE_TTL``, ``MEIO_EVICT_AFTER``,
+        ``MEIO_THINK_PROCESSES`` (1), ``MEIO_MAX_BOT_TABLES``, ``MEIO_MAX_OPEN_TABLES``,
+        ``MEIO_MAX_TABLES_PER_ADDRESS``, ``MEIO_FINISHED_TTL``, ``MEIO_WAITING_TTL``,
+        ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
+        ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
+        ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``),
+        ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
             bot_delay_s=float(os.environ.get("MEIO_BOT_DELAY", "0.7")),
@@ -94,4 +149,23 @@ class Settings:
             bad_hello_rate_per_min=float(os.environ.get("MEIO_BAD_HELLO_RATE", "10")),
             lease_ttl_s=float(os.environ.get("MEIO_LEASE_TTL", "6")),
             evict_after_s=float(os.environ.get("MEIO_EVICT_AFTER", "120")),
+            think_processes=int(os.environ.get("MEIO_THINK_PROCESSES", "1")),
+            max_bot_tables=int(os.environ.get("MEIO_MAX_BOT_TABLES", "8")),
+            max_open_tables=int(os.environ.get("MEIO_MAX_OPEN_TABLES", "5000")),
+            max_open_tables_per_address=int(os.environ.get("MEIO_MAX_TABLES_PER_ADDRESS", "40")),
+            finished_ttl_s=float(os.environ.get("MEIO_FINISHED_TTL", "3600")),
+            waiting_ttl_s=float(os.environ.get("MEIO_WAITING_TTL", "86400")),
+            stalled_ttl_s=float(os.environ.get("MEIO_STALLED_TTL", str(7 * 86400))),
+            max_sockets=int(os.environ.get("MEIO_MAX_SOCKETS", "4000")),
+            max_sockets_per_address=int(os.environ.get("MEIO_MAX_SOCKETS_PER_ADDRESS", "64")),
+            max_sockets_per_table=int(os.environ.get("MEIO_MAX_SOCKETS_PER_TABLE", "200")),
+            header_timeout_s=float(os.environ.get("MEIO_HEADER_TIMEOUT", "10")),
+            max_tcp_connections=int(os.environ.get("MEIO_MAX_TCP_CONNECTIONS", "4096")),
+            max_tcp_per_address=int(os.environ.get("MEIO_MAX_TCP_PER_ADDRESS", "256")),
+            api_docs=_flag("MEIO_API_DOCS"),
+            readyz_details=_flag("MEIO_READYZ_DETAILS"),
         )
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "") in ("1", "true", "yes")

@@ -86,32 +86,46 @@ def _error(code: str, reason: str) -> dict[str, Any]:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
     hub: Hub = ws.app.state.hub
-    settings = hub.settings
-    limit = settings.max_message_bytes
-    if not origin_allowed(ws, settings.allowed_origins):
+    if not origin_allowed(ws, hub.settings.allowed_origins):
         # refused before the handshake completes: the browser sees HTTP 403
         await ws.close(4403)
         return
     await ws.accept()
+    address = client_address(ws)
+    if not hub.sockets.open(address):
+        await ws.send_json(_error("too_many_connections", "too many connections from your "
+                                  "address or to this server: close some pages"))
+        await ws.close(4429)
+        return
+    try:
+        await _serve(ws, hub, table_id, address)
+    finally:
+        hub.sockets.close(address)
+
+
+async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
+    settings = hub.settings
+    limit = settings.max_message_bytes
     rt = await hub.get(table_id) if len(table_id) <= 32 else None
-    if rt is None:
-        await ws.send_json(_error("not_found", "no such table"))
+    if rt is None or rt.info.closed:
+        await ws.send_json(_error("not_found", "no such table" if rt is None else
+                                  "this table has closed; its matches are in the history"))
         await ws.close(4404)
         return
-    address = client_address(ws)
     try:
         raw = await asyncio.wait_for(_read(ws), HELLO_TIMEOUT_S)
         hello = _parse(raw, limit)
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "say 'hello' first, with your seat token")
-        if not hub.bad_hello_limiter.peek(address):
-            raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator "
-                                                "codes from your address: wait a minute")
         seat = await _identify(rt, hello, address)
+        if seat is None and _spectators(rt) >= settings.max_sockets_per_table:
+            raise ProtocolError("too_many_connections", "this table has as many spectators "
+                                                        "as it can take")
     except ProtocolError as exc:
         await ws.send_json(_error(exc.code, exc.reason))
         await ws.close({"too_large": 1009, "bad_token": 4403, "bad_code": 4403,
-                        "rate_limited": 4429}.get(exc.code, 4400))
+                        "rate_limited": 4429, "too_many_connections": 4429,
+                        "invalid_text": 1007}.get(exc.code, 4400))
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -120,7 +134,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
-    rt = await rt.attach(conn, hello.since_match, hello.since_seq)
+    rt = await rt.attach(conn, hello.since_match, hello.since_seq, address)
     await chat.send_log(rt, conn)
     try:
         while True:
@@ -218,14 +232,46 @@ def _parse(raw: str, limit: int) -> Message:
     return parse_message(raw, limit)
 
 
+def _spectators(rt: TableRuntime) -> int:
+    return sum(1 for c in rt.conns if c.seat is None)
+
+
 async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
+    """The seat of a hello's token (None: a spectator with the right code).
+
+    A right token or code always gets in. Wrong ones are counted for the address
+    that sent them and for the table they were tried on; once either count is spent,
+    wrong ones are refused (``rate_limited``) without a database read until the
+    count refills (a wrong one refused then does not count).
+    """
+    hub = rt.hub
     if hello.token is not None:
+        seat = rt.seat_of_token(hello.token)
+        if seat is not None:
+            return seat
+        _not_locked(hub, rt, address)
+        # a seat taken on another process a moment ago: the database knows
         seat = await asyncio.to_thread(rt.store.seat_of_token, rt.info.id, hello.token)
         if seat is None:
-            rt.hub.bad_hello_limiter.take(address)
+            _count_bad(hub, rt, address)
             raise ProtocolError("bad_token", "this seat token does not hold a seat at this table")
         return seat
-    if hello.spectate is None or not same_secret(hello.spectate, rt.info.spectate_code):
-        rt.hub.bad_hello_limiter.take(address)
-        raise ProtocolError("bad_code", "this spectator link is not valid for this table")
-    return None
+    if hello.spectate is not None and same_secret(hello.spectate, rt.info.spectate_code):
+        return None
+    _not_locked(hub, rt, address)
+    _count_bad(hub, rt, address)
+    raise ProtocolError("bad_code", "this spectator link is not valid for this table")
+
+
+def _not_locked(hub: Hub, rt: TableRuntime, address: str) -> None:
+    if not hub.bad_hello_limiter.peek(address):
+        raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator codes "
+                                            "from your address: wait a minute")
+    if not hub.bad_hello_table_limiter.peek(rt.info.id):
+        raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator codes "
+                                            "were tried on this table: wait a minute")
+
+
+def _count_bad(hub: Hub, rt: TableRuntime, address: str) -> None:
+    hub.bad_hello_limiter.take(address)
+    hub.bad_hello_table_limiter.take(rt.info.id)
