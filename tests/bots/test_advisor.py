@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
 from meio.bots.advisor import MAX_WORLDS, MIN_WORLDS, advise_view, budget_worlds
 from meio.bots.playout import play_out
 from meio.bots.policy import rank_packs
 from meio.bots.search import split_worlds
+from meio.cli import app
 from meio.engine import MatchConfig, PackChoices, State
 from meio.engine import actions as A
 from meio.engine.errors import MeioError
@@ -120,3 +122,14 @@ def test_no_interval_reaches_below_zero() -> None:
             assert 0 <= c.low <= c.mean <= c.high
             cut += c.low == 0 < c.mean
     assert cut, "no candidate had an interval that needed cutting at 0"
+
+
+def test_meio_advise_prints_the_same_answer_for_the_same_input() -> None:
+    # --budget 1 --seed S printed 0.667, then 0.644, then 0.674 for one hand
+    runner = CliRunner()
+    args = ["advise", "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1", "--players", "4",
+            "--specials=-1,A+,+.5,Q+", "--budget", "0.5", "--seed", "5"]
+    outputs = [runner.invoke(app, args) for _run in range(2)]
+    assert all(out.exit_code == 0 for out in outputs), outputs[0].output
+    assert outputs[0].output == outputs[1].output
+    assert f"({budget_worlds(0.5)} simulated" in outputs[0].output

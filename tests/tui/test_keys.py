@@ -88,3 +88,30 @@ def test_undo_takes_back_the_last_card_and_last_trick_key(size: tuple[int, int])
             assert session.state.history == before or len(session.state.history) < len(before)
 
     asyncio.run(run())
+
+
+def test_a_wait_notice_goes_once_the_bots_have_played() -> None:
+    # "Wait: it is Bot 1's turn." stayed on the status line when it was the player's lead
+    def bots_lead_next(s: Session) -> bool:
+        v = s.view()
+        plain = [a for a in v.legal_actions() if not C.is_wild(A.card_of(a))]
+        return v.phase is Phase.PLAY and v.to_move == s.seat and not v.current_trick and bool(plain)
+
+    session = session_where(bots_lead_next)
+    session.set_speed("normal")  # the bots pause between cards: time to press a key
+
+    async def run() -> None:
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            screen = await ready_table(pilot, app)
+            legal = session.view().legal_actions()
+            await press_card(pilot, next(c for c in legal if not C.is_wild(A.card_of(c))))
+            await wait_for(pilot, lambda: screen.driving)
+            await pilot.press("enter")  # a card while the bots play
+            assert "Wait: it is Bot" in screen_text(app)
+            await wait_for(pilot, lambda: session.human_to_act() and not screen.driving)
+            await pilot.pause(0.05)
+            assert "Wait:" not in screen_text(app)
+            assert "Your" in screen_text(app)  # the prompt for the player's turn instead
+
+    asyncio.run(run())

@@ -80,3 +80,31 @@ def test_partnership_summary_scores_teams_not_seats(size: tuple[int, int]) -> No
             assert "Score" not in header and "Team" in header
 
     asyncio.run(run())
+
+
+def test_the_seats_table_scores_the_teams() -> None:
+    # the R1 and Tot columns showed each seat's own |H - V|; in partnership only the
+    # team's score counts, so both partners' rows carry their team's score
+    def ready(s: Session) -> bool:
+        result = s.state.rounds[0] if s.state.rounds else None
+        if result is None or result.team_scores is None:
+            return False
+        return any(result.scores[p] != result.team_scores[p % 2] for p in range(4))
+
+    session = session_where(ready, partnership=True)
+    result = session.state.rounds[0]
+    assert result.team_scores is not None
+
+    async def run() -> None:
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready_table(pilot, app)
+            text = str(app.screen.query_one("#seats").render())
+            rows = [line for line in text.splitlines() if line[3:].startswith(("You", "Bot"))]
+            assert len(rows) == 4
+            for seat, row in enumerate(rows):
+                team = result.team_scores[seat % 2]
+                r1, total = row.split()[-2:]
+                assert (int(r1), int(total)) == (team, team), row
+
+    asyncio.run(run())
