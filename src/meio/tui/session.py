@@ -172,9 +172,10 @@ class Session:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise SessionError(f"cannot read {path}: {exc.strerror}") from None
-        side = read_sidecar(sidecar_path(path))
+        side_path = sidecar_path(path)
+        side = read_sidecar(side_path)
         base = overrides or PlaySettings()
-        seed = int(side.get("seed", base.seed))
+        seed = _whole_number(side, "seed", base.seed, side_path)
         try:
             state = Record.from_json(text).to_state(seed=seed)
         except MeioError as exc:
@@ -189,7 +190,7 @@ class Session:
             specials=cfg.specials,
             wild_lead=cfg.wild_lead,
             reveal_specials=cfg.reveal_specials,
-            seat=int(side.get("seat", base.seat)),
+            seat=_whole_number(side, "seat", base.seat, side_path),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
             speed=str(side.get("speed", base.speed)),
@@ -487,6 +488,14 @@ def read_sidecar(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
         raise SessionError(f"{path} is not a {SIDECAR_FORMAT} file")
     return data
+
+
+def _whole_number(side: dict[str, Any], key: str, default: int, path: Path) -> int:
+    """The sidecar's ``key`` (a whole number), or ``default`` when it has none."""
+    value = side.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SessionError(f"{path}: {key!r} must be a whole number, not {json.dumps(value)}")
+    return value
 
 
 def _make_bots(settings: PlaySettings) -> list[Bot | None]:
