@@ -12,7 +12,7 @@ from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import set_language
-from meio.tui.app import PlayApp, interval_text
+from meio.tui.app import PlayApp, score_text
 from meio.tui.session import Session
 from meio.tui.widgets import HandView
 from tests.tui.pilot import (
@@ -24,7 +24,7 @@ from tests.tui.pilot import (
     wait_for,
 )
 
-INTERVAL = r"\((?:likely \d\.\d\d–\d\.\d\d|the same in every sampled deal)\)"
+SCORE = r"\d\.\d\d (?:\(likely \d\.\d\d–\d\.\d\d\)|in every sampled deal)"
 
 
 def hint_lines(text: str) -> list[str]:
@@ -51,10 +51,10 @@ def test_split_hint_lines_fit_and_b_before_h_explains(size: tuple[int, int]) -> 
             assert best.rstrip().endswith("(b: use it)")
             # the expected score with its interval, and the tricks of each half
             assert re.search(
-                rf"Expected \|H−V\| \d\.\d\d {INTERVAL} · about \d\.\d tricks in H, \d\.\d in V",
+                rf"Expected \|H−V\| {SCORE} · about \d\.\d tricks in H, \d\.\d in V",
                 score,
             ), score
-            assert re.search(rf"Your 6 cards: \d\.\d\d {INTERVAL}|Your 6 cards are that", yours)
+            assert re.search(rf"Your 6 cards: {SCORE}|Your 6 cards are that", yours)
             assert "Second-half pack — 6/6:" in screen_text(app)
             await pilot.press("b")
             best_pack = screen.best_pack
@@ -86,12 +86,13 @@ def test_h_twice_on_the_same_hand_gives_the_same_answer() -> None:
     asyncio.run(run())
 
 
-def test_an_interval_reads_sensibly_in_both_languages() -> None:
-    assert interval_text(0.1, 0.4) == "likely 0.10–0.40"
-    # every sampled deal gave the same score: no "between 0 and 0"
-    assert interval_text(0.0, 0.0) == "the same in every sampled deal"
+def test_a_score_and_its_interval_read_sensibly_in_both_languages() -> None:
+    assert score_text(0.25, 0.1, 0.4) == "0.25 (likely 0.10–0.40)"
+    # every sampled deal gave the same score: no "likely between 0 and 0"
+    assert score_text(0.0, 0.0, 0.0) == "0.00 in every sampled deal"
     set_language("pt")
-    assert interval_text(0.1, 0.4) == "provavelmente entre 0,10 e 0,40"
+    assert score_text(0.25, 0.1, 0.4) == "0,25 (faixa provável 0,10–0,40)"
+    assert score_text(0.0, 0.0, 0.0) == "0,00 em todas as simulações"
 
 
 def _my_turn_with_choices(s: Session) -> bool:
@@ -116,7 +117,7 @@ def test_card_hint_on_the_players_turn_and_b_selects_it(size: tuple[int, int]) -
                 shown.append(next(ln for ln in screen_text(app).splitlines() if "Hint:" in ln))
             assert shown[0] == shown[1]  # the same position gives the same hint
             line = shown[0]
-            assert re.search(rf"Hint: play \S+ · expected \|H−V\| \d\.\d\d {INTERVAL}", line)
+            assert re.search(rf"Hint: play \S+ · expected \|H−V\| {SCORE}", line)
             assert line.rstrip().endswith("b selects it") and len(line.rstrip()) <= size[0]
             assert "Others:" in screen_text(app)
             await pilot.press("b")

@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
-from meio.bots.advisor import Advice, Candidate, PlayAdvice, advise_play, advise_view
+from meio.bots.advisor import Advice, PlayAdvice, advise_play, advise_view
 from meio.engine import IllegalActionError, MeioError, Phase, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -89,16 +89,14 @@ AUTOSAVE_NAME = "meio-autosave.json"
 HINT_BUDGET_S = 1.0
 
 
-def interval_text(low: float, high: float) -> str:
-    """The advisor's 95% interval in words: ``likely 0.10–0.75``; none when every deal agreed."""
+def score_text(mean: float, low: float, high: float) -> str:
+    """An expected score with its 95% interval: ``0.30 (likely 0.10–0.50)``, or
+    ``0.00 in every sampled deal`` when the deals all agreed (no "between 0 and 0")."""
     if high - low < 0.005:
-        return _("the same in every sampled deal")
-    return _("likely {low}–{high}").format(low=decimal(low), high=decimal(high))
-
-
-def candidate_text(candidate: Candidate) -> str:
-    """A pack's expected score and interval: ``0.30 (likely 0.10–0.50)``."""
-    return f"{decimal(candidate.mean)} ({interval_text(candidate.low, candidate.high)})"
+        return _("{score} in every sampled deal").format(score=decimal(mean))
+    return _("{score} (likely {low}–{high})").format(
+        score=decimal(mean), low=decimal(low), high=decimal(high)
+    )
 
 
 async def thinking(work: Callable[..., ResultT], *args: object) -> ResultT:
@@ -754,10 +752,9 @@ class TableScreen(SizedScreen[None]):
         best = advice.best
         out = Text(_("Hint:") + " ", "bold")
         out.append(
-            _("play {card} · expected |H−V| {mean} ({interval}) · b selects it").format(
+            _("play {card} · expected |H−V| {score} · b selects it").format(
                 card=self._play_label(best.action),
-                mean=decimal(best.mean),
-                interval=interval_text(best.low, best.high),
+                score=score_text(best.mean, best.low, best.high),
             )
         )
         others = [f"{self._play_label(o.action)} {decimal(o.mean)}" for o in advice.options[1:6]]
@@ -781,7 +778,7 @@ class TableScreen(SizedScreen[None]):
         out.append("  " + _("(b: use it)") + "\n", "dim")
         out.append(
             _("Expected |H−V| {score} · about {h} tricks in H, {v} in V").format(
-                score=candidate_text(best),
+                score=score_text(best.mean, best.low, best.high),
                 h=decimal(best.first_half_tricks, 1),
                 v=decimal(best.second_half_tricks, 1),
             )
@@ -792,7 +789,9 @@ class TableScreen(SizedScreen[None]):
                 out.append(_("Your 6 cards are that pack: the best found."), "italic")
             else:
                 out.append(
-                    _("Your 6 cards: {score} (lower is better)").format(score=candidate_text(mine)),
+                    _("Your 6 cards: {score} (lower is better)").format(
+                        score=score_text(mine.mean, mine.low, mine.high)
+                    ),
                     "italic",
                 )
         else:
