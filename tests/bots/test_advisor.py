@@ -97,11 +97,16 @@ def test_a_budget_sizes_the_work_so_the_same_input_gives_the_same_advice() -> No
     again = advise_view(view, budget_s=0.5, seed=7)
     assert first.worlds == again.worlds == budget_worlds(0.5) == MIN_WORLDS
     assert first.candidates == again.candidates
-    # asking with a pack of one's own does not change which pack is best
-    other = next(c.pack for c in first.candidates if c.pack != first.best.pack)
-    mine = advise_view(view, chosen_pack=other, budget_s=0.5, seed=7)
-    assert mine.best == first.best
-    assert mine.chosen is not None and mine.chosen.pack == other
+    # asking about a pack of one's own (in the race or not) does not change the others
+    worst = rank_packs(view.hand, view.config)
+    outsider = worst.pack(int(worst.cost.argmax()))
+    for other in (first.candidates[1].pack, outsider):
+        mine = advise_view(view, chosen_pack=other, budget_s=0.5, seed=7)
+        assert mine.best == first.best
+        assert mine.chosen is not None and mine.chosen.pack == other
+        assert [c for c in mine.candidates if c.pack != other] == [
+            c for c in first.candidates if c.pack != other
+        ]
 
 
 def test_budget_worlds_grow_with_the_budget_and_refuse_nonsense() -> None:

@@ -151,6 +151,10 @@ def advise_view(
                 break
             if pack not in packs:
                 packs.append(pack)
+    # the packs that race (successive halving drops the worse half) are the same whether
+    # or not the player asks about a pack of their own: that one is simulated beside
+    # them and never takes a place, so asking about it cannot change the best found
+    race = list(packs)
     if chosen_pack is not None and chosen_pack not in packs:
         packs.append(chosen_pack)
     rng = random.Random(seed)
@@ -167,11 +171,11 @@ def advise_view(
             play_out(st, "heuristic", rng)
             samples[pack].append(_outcome(st, seat))
         done += 1
-        if done == next_cut and len(alive) > candidates:
+        if done == next_cut and len(race) > candidates:
             # successive halving: keep the better half (and the player's own pack)
-            alive.sort(key=lambda p: (sum(r[0] for r in samples[p]), packs.index(p)))
-            keep = max(candidates, len(alive) // 2)
-            alive = alive[:keep] + [p for p in alive[keep:] if p == chosen_pack]
+            race.sort(key=lambda p: (sum(r[0] for r in samples[p]), packs.index(p)))
+            race = race[: max(candidates, len(race) // 2)]
+            alive = race + [p for p in (chosen_pack,) if p is not None and p not in race]
             next_cut *= 2
 
     packs = alive
