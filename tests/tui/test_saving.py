@@ -203,3 +203,25 @@ def test_quitting_does_not_wait_for_the_advisor(monkeypatch: pytest.MonkeyPatch)
     start = time.perf_counter()
     asyncio.run(run())
     assert time.perf_counter() - start < 3
+
+
+def test_q_in_a_folder_that_cannot_be_written_says_so_and_quits_on_a_second_q(
+    tmp_path: Path,
+) -> None:
+    save = tmp_path / "no-such-folder" / "g.json"
+
+    async def run() -> str | None:
+        app = PlayApp(fast_settings(), setup=False, save_path=save)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            await ready_table(pilot, app)
+            await pilot.press("q")
+            said = str(app.screen.query_one("#prompt").render())
+            assert said.startswith("Could not save: cannot write")
+            assert said.endswith("Press q again to leave without saving.")
+            assert app.is_running
+            await pilot.press("q")
+            await pilot.pause(0.05)
+        return app.return_value
+
+    assert asyncio.run(run()) is None
+    assert not save.exists()

@@ -243,6 +243,8 @@ class TableScreen(SizedScreen[None]):
         self.ascii = ascii
         self.save_path = save_path
         #: the number of moves the match had when it was last saved (-1: never saved)
+        #: the key and position at which saving failed (pressed again: leave unsaved)
+        self.unsaved_leave: tuple[str, int] | None = None
         self.saved_moves = -1
         if save_path is not None and session.source == save_path:
             self.saved_moves = len(session.state.history)  # resumed from that very file
@@ -894,24 +896,31 @@ class TableScreen(SizedScreen[None]):
             file=path.name, path=path
         )
 
-    def keep_match(self) -> tuple[bool, str | None]:
-        """Save the match before leaving it, unless it is saved as it stands.
+    def keep_match(self, key: str) -> tuple[bool, str | None]:
+        """Save the match before leaving it (with ``key``), unless it is saved as it stands.
 
         It goes to its own file (given with ``--save``, resumed from, or saved with
         ``s``), else to the first free ``meio-autosave*.json``: an earlier save is
         never overwritten. Returns whether the player may leave, and the line that
-        says where the match went (None when nothing had to be written); when
-        saving fails, the error is on the table and the player stays.
+        says where the match went (None when nothing had to be written). When
+        saving fails the error is on the table and the player stays; the same key
+        pressed again, with the match as it stands, leaves without saving.
         """
-        if self.saved_moves == len(self.session.state.history):
+        moves = len(self.session.state.history)
+        if self.saved_moves == moves:
+            return True, None
+        if self.unsaved_leave == (key, moves):
             return True, None
         path = self.save_path or free_path(Path(AUTOSAVE_NAME))
         try:
             self.session.save(path)
         except MeioError as exc:
+            self.unsaved_leave = (key, moves)
             self.refresh_table(
                 Text(
-                    _("Could not save: {error}").format(error=exc) + " " + _("Not quitting."),
+                    _("Could not save: {error}").format(error=exc)
+                    + " "
+                    + _("Press {key} again to leave without saving.").format(key=key),
                     "bold red",
                 )
             )
@@ -925,7 +934,7 @@ class TableScreen(SizedScreen[None]):
 
     def action_quit_table(self) -> None:
         """Save the match (finished or not) and quit, so that nothing is lost."""
-        leave, said = self.keep_match()
+        leave, said = self.keep_match("q")
         if leave:
             self.app.exit(said)
 
@@ -935,7 +944,7 @@ class TableScreen(SizedScreen[None]):
                 Text(_("n starts a new match once this one is over (q saves and quits)."), "red")
             )
             return
-        leave, said = self.keep_match()
+        leave, said = self.keep_match("n")
         if not leave:
             return
         app = self.app
