@@ -1,17 +1,48 @@
 # meio web server image: `docker compose up` uses it (see compose.yaml, docs/deploy.md).
 # Two stages: build a wheel and install it into a virtualenv, then copy only the
 # virtualenv into a slim runtime that runs as an unprivileged user.
+#
+# Build arguments (all optional; compose.yaml passes them from MEIO_* variables):
+#   BASE_IMAGE           the Python 3.11 image of both stages (python:3.11-slim);
+#                        any Debian-like image with `python` and its venv module will do
+#   PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_DEFAULT_TIMEOUT
+#                        pip's settings for the build, where PyPI is reached another way
+#   EXTRA_CA_CERTS       PEM certificates pip trusts besides the image's own (a TLS
+#                        proxy's CA); used by the build stage only, never in the image
+#   MEIO_REVISION        a label naming the build (org.opencontainers.image.revision)
+ARG BASE_IMAGE=python:3.11-slim
 
-FROM python:3.11-slim AS build
+FROM ${BASE_IMAGE} AS build
+ARG PIP_INDEX_URL=""
+ARG PIP_EXTRA_INDEX_URL=""
+ARG PIP_DEFAULT_TIMEOUT=""
+ARG EXTRA_CA_CERTS=""
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
 COPY pyproject.toml README.md ./
+# The dependencies first, in a layer of their own (an empty package stands in for meio),
+# so that a change of the source alone reuses it. An argument left empty is unset, so
+# that pip keeps its default for it.
+RUN set -eu; \
+    [ -n "$PIP_INDEX_URL" ] || unset PIP_INDEX_URL; \
+    [ -n "$PIP_EXTRA_INDEX_URL" ] || unset PIP_EXTRA_INDEX_URL; \
+    [ -n "$PIP_DEFAULT_TIMEOUT" ] || unset PIP_DEFAULT_TIMEOUT; \
+    if [ -n "$EXTRA_CA_CERTS" ]; then \
+        cat /etc/ssl/certs/ca-certificates.crt >/tmp/pip-ca.pem; \
+        printf '%s\n' "$EXTRA_CA_CERTS" >>/tmp/pip-ca.pem; \
+        export PIP_CERT=/tmp/pip-ca.pem; \
+    fi; \
+    python -m venv /opt/meio; \
+    /opt/meio/bin/pip install --quiet --upgrade pip setuptools wheel; \
+    mkdir -p src/meio; \
+    touch src/meio/__init__.py; \
+    /opt/meio/bin/pip install --quiet .; \
+    rm -rf src /tmp/pip-ca.pem
 COPY src ./src
-RUN python -m venv /opt/meio \
- && /opt/meio/bin/pip install --upgrade pip \
- && /opt/meio/bin/pip install .
+# meio itself, built with the setuptools installed above: no network needed
+RUN /opt/meio/bin/pip install --quiet --no-deps --no-build-isolation --force-reinstall .
 
-FROM python:3.11-slim
+FROM ${BASE_IMAGE}
 ENV PATH=/opt/meio/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -29,4 +60,7 @@ EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2).status != 200)"]
 STOPSIGNAL SIGTERM
+# last, so that a new revision reuses every layer above
+ARG MEIO_REVISION=""
+LABEL org.opencontainers.image.revision=$MEIO_REVISION
 ENTRYPOINT ["meio", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,13 +1,18 @@
 # Two commands do everything on a fresh machine:
 #   make run    set up and start meio: the web server at http://127.0.0.1:8000/
 #               (SQLite under the user data directory; ARGS='--port 9000' to change)
-#   make test   set up and run every check (ruff, mypy --strict, pytest)
+#   make test   set up and run every check (ruff, mypy --strict, pytest); pytest runs
+#               beside a Docker engine that scripts/docker-stack.sh starts (as root:
+#               it installs docker.io and Compose v2 from Debian) and stops, so that the
+#               image is built and the compose stack tested; STACK=0 runs without it
+#               (the stack tests then skip)
 VENV    ?= .venv
 PYTHON  ?= python3
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
+STACK   ?= 1
 
-.PHONY: run test venv system lint typecheck pytest demo clean
+.PHONY: run test venv system browser-tools lint typecheck pytest demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +25,14 @@ venv: $(STAMP)
 
 system:
 	bash scripts/system-deps.sh
+
+# axe-core, which the browser tests inject into the pages (pinned in its lock file)
+AXE := tests/web/a11y/node_modules/axe-core/axe.min.js
+$(AXE): tests/web/a11y/package.json tests/web/a11y/package-lock.json
+	npm ci --prefix tests/web/a11y --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+browser-tools: system $(AXE)
 
 run: $(STAMP)
 	$(VENV)/bin/meio serve $(ARGS)
@@ -34,9 +47,13 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(STAMP)
+ifeq ($(STACK),0)
 	bash scripts/run-pytest.sh
+else
+	bash scripts/docker-stack.sh run bash scripts/run-pytest.sh
+endif
 
-test: $(STAMP) system lint typecheck pytest
+test: $(STAMP) system browser-tools lint typecheck pytest
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/web/a11y/node_modules

@@ -160,14 +160,21 @@ class HeuristicRollout:
 
 
 class TimedISMCTS(ISMCTSBot):  # type: ignore[misc]
-    """ISMCTSBot that searches for a CPU-time budget instead of a simulation count."""
+    """ISMCTSBot that searches for a CPU-time budget, or for ``count`` simulations when
+    that is set (reproducible from the seed, unlike a budget of time)."""
 
     def __init__(self, game: MeioGame, evaluator: HeuristicRollout, uct_c: float,
                  seed: int) -> None:
         super().__init__(game, evaluator, uct_c, max_simulations=1,
                          random_state=np.random.RandomState(seed & 0xFFFFFFFF))
         self.budget = 0.01
+        self.count: int | None = None
         self.simulations = 0
+
+    def _more(self, done: int, stop: float) -> bool:
+        if done < 2:
+            return True
+        return done < self.count if self.count is not None else time.process_time() < stop
 
     def run_search(self, state: MeioSpielState) -> list[tuple[int, float]]:
         self.reset()
@@ -177,7 +184,7 @@ class TimedISMCTS(ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         stop = time.process_time() + self.budget
         done = 0
-        while done < 2 or time.process_time() < stop:
+        while self._more(done, stop):
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations += done
@@ -186,13 +193,16 @@ class TimedISMCTS(ISMCTSBot):  # type: ignore[misc]
 
 class IsmctsPeer:
     """A meio bot backed by OpenSpiel's ISMCTS; ``card_s``/``split_s`` are its CPU
-    seconds per card (or pile) decision and per split."""
+    seconds per card (or pile) decision and per split, or ``simulations`` its
+    simulations per card decision and per split (then it is reproducible from ``seed``)."""
 
     def __init__(self, seed: int, card_s: float, split_s: float, *, uct_c: float = 2.0,
-                 split_options: int = 16, name: str = "ismcts") -> None:
+                 split_options: int = 16, name: str = "ismcts",
+                 simulations: tuple[int, int] | None = None) -> None:
         self.name = name
         self.card_s = card_s
         self.split_s = split_s
+        self.simulations = simulations
         self.game = MeioGame(split_options)
         self.rng = random.Random(seed)
         self.bot = TimedISMCTS(self.game, HeuristicRollout(seed), uct_c, seed)
@@ -208,6 +218,9 @@ class IsmctsPeer:
             return int(legal[0])
         self._view = view
         root = MeioSpielState(sample_world(view, self.rng), self.game)
-        self.bot.budget = self.split_s if view.phase is Phase.SPLIT else self.card_s
+        split = view.phase is Phase.SPLIT
+        self.bot.budget = self.split_s if split else self.card_s
+        if self.simulations is not None:
+            self.bot.count = self.simulations[1] if split else self.simulations[0]
         action = int(self.bot.step(root))
         return root.engine_action(action)

@@ -18,6 +18,28 @@ of the event) p50/p95/p99, accepted actions per second (all seats), errors, lost
 moves (an acknowledged action that the other human never received), and the
 servers' resident memory after each wave (finished tables are evicted between
 waves: ``MEIO_EVICT_AFTER=2``).
+
+With ``--think``, people take their time instead (an open-loop load):
+
+    .venv/bin/python bench/load.py --config sqlite --tables 300 --think card=1-4,split=5-20
+    .venv/bin/python bench/load.py --tables 300 --think card=1-4,split=5-20 --mix 2h2b \
+        --bot search
+
+Each human waits a time drawn uniformly from the range of ``card`` (a card) or
+``split`` (a split) seconds before acting; bots play at their own speed after the
+server's ``MEIO_BOT_DELAY`` (``--bot-delay``, 0.7 s as served). ``--tables`` slots start
+one after another over ``--ramp`` seconds, each playing matches back to back, so that
+``--tables`` matches are under way once the ramp is over; the figures are those of the
+``--window`` seconds that follow: act→ack (the sender's own answer) and act→broadcast
+(each other human's receipt of the event) p50/p95/p99/max, actions per second, errors,
+the CPU of the servers and of this generator (in % of one core) and the servers'
+memory per table. ``--mix 4h`` seats four humans, ``2h2b`` two humans and two bots of
+kind ``--bot``. The generator parses frames with orjson and runs on uvloop where
+installed, so that it stays light beside the servers. ``--probe FILE`` has each server
+record its long garbage collections, commits and event-loop lags
+(``bench/stallprobe.py``); ``--ab SQL`` runs two SQLite servers side by side, each with
+half the tables, the second running ``SQL`` on its connections: a comparison in one
+run.
 """
 
 from __future__ import annotations
@@ -28,6 +50,7 @@ import glob
 import itertools
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -40,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 TABLE = {"players": 4, "name": "Ana", "listed": False,
@@ -93,21 +117,34 @@ class Postgres:
 class Server:
     """One `meio serve` process."""
 
-    def __init__(self, db: str, log: Path, src: Path) -> None:
+    def __init__(self, db: str, log: Path, src: Path, bot_delay: float = 0.0,
+                 probe: Path | None = None, sql: str | None = None,
+                 warm: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         # the load comes from one address: lift the per-address limits on joins and
         # messages, which exist against abuse, not against a load test
-        env = {**os.environ, "MEIO_BOT_DELAY": "0", "MEIO_WARM_CORE": "0",
+        # warm: load the compiled core at start-up, as `meio serve` does when served (the
+        # search bots need it; loading it at the first move would stall the server)
+        env = {**os.environ, "MEIO_BOT_DELAY": str(bot_delay),
+               "MEIO_WARM_CORE": "1" if warm else "0",
                "MEIO_EVICT_AFTER": "2", "MEIO_JOIN_RATE": "100000",
                "MEIO_MESSAGE_RATE": "1000", "PYTHONPATH": str(src)}
         env.pop("DATABASE_URL", None)
+        boot = "from meio.cli import main; main()"
+        if probe is not None:
+            # bench/stallprobe.py times the collector, the commits and the loop's lag
+            env["PYTHONPATH"] += os.pathsep + str(Path(__file__).parent)
+            env["MEIO_STALLPROBE_OUT"] = str(probe)
+            if sql:
+                env["MEIO_STALLPROBE_SQL"] = sql
+            boot = "import stallprobe; " + boot
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from meio.cli import main; main()", "serve",
+            [sys.executable, "-c", boot, "serve",
              "--host", "127.0.0.1", "--port", str(self.port), "--db", db],
             env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
         )
-        for _ in range(600):
+        for _ in range(2400):
             try:
                 if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
                     return
@@ -289,6 +326,241 @@ async def wave(bases: list[str], tables: int, stats: Stats, timeout: float) -> f
     return elapsed
 
 
+# -- people who think (--think): an open-loop load -------------------------------------------
+@dataclass
+class Think:
+    """How long a person takes: uniform in ``card`` seconds for a card, ``split`` for a
+    split."""
+
+    card: tuple[float, float]
+    split: tuple[float, float]
+
+    @staticmethod
+    def parse(text: str) -> Think:
+        """``card=1-4,split=5-20``."""
+        ranges: dict[str, tuple[float, float]] = {}
+        for part in text.split(","):
+            key, _, span = part.partition("=")
+            low, _, high = span.partition("-")
+            try:
+                ranges[key.strip()] = (float(low), float(high or low))
+            except ValueError:
+                raise SystemExit(f"--think: {part!r} is not NAME=LOW-HIGH (seconds)") from None
+        if set(ranges) != {"card", "split"} or any(a < 0 or b < a for a, b in ranges.values()):
+            raise SystemExit("--think: give card=LOW-HIGH,split=LOW-HIGH with 0 <= LOW <= HIGH")
+        return Think(ranges["card"], ranges["split"])
+
+    def draw(self, phase: str) -> float:
+        return random.uniform(*(self.split if phase == "split" else self.card))
+
+
+@dataclass
+class Window:
+    """The measured part of a run, and what was seen in it."""
+
+    start: float
+    end: float
+    ack: list[float] = field(default_factory=list)
+    broadcast: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    actions: int = 0
+    matches: int = 0
+    #: (table, seq, seat) -> send time of each human action in flight
+    sent: dict[tuple[str, int, int], float] = field(default_factory=dict)
+
+    def inside(self, at: float) -> bool:
+        return self.start <= at < self.end
+
+
+async def thinker(url: str, token: str, table: str, think: Think, win: Window) -> None:
+    """One person at a table until the match ends, thinking before each move."""
+    async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+        seq, view, acted_at = 0, None, -1
+        pending: asyncio.Task[None] | None = None
+        asked: dict[str, float] = {}
+
+        async def act_after(delay: float) -> None:
+            nonlocal acted_at, pending
+            await asyncio.sleep(delay)
+            pending = None
+            action = None if view is None else choose(view)
+            if view is None or action is None or acted_at == seq:
+                return
+            acted_at = seq
+            mid = f"a{next(_ids)}"
+            now = time.perf_counter()
+            asked[mid] = now
+            win.sent[(table, seq + 1, int(view["seat"]))] = now
+            await ws.send(orjson.dumps({"type": "act", "id": mid, "seq": seq,
+                                        "action": action}).decode())
+
+        again = False
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                f = orjson.loads(raw)
+                kind = f["type"]
+                if kind == "event":
+                    sent = win.sent.get((table, f["seq"], f["actor"]))
+                    if sent is not None and f["actor"] != view_seat(view) and win.inside(sent):
+                        win.broadcast.append(now - sent)
+                if kind in ("snapshot", "event"):
+                    seq, view = f["seq"], f["view"]
+                elif kind == "ack":
+                    began = asked.pop(f["id"], None)
+                    if began is not None and win.inside(began):
+                        win.ack.append(now - began)
+                        win.actions += 1
+                elif kind == "reject":
+                    asked.pop(f["id"], None)
+                    if f["code"] != "stale" and win.inside(now):
+                        win.errors.append(f"reject {f['code']}: {f['reason']}")
+                    snap = f["snapshot"]
+                    if snap["seq"] >= seq:
+                        seq, view = snap["seq"], snap["view"]
+                    acted_at, again = -1, True  # another split came first: send it again now
+                elif kind == "error" and win.inside(now):
+                    win.errors.append(f"error {f['code']}: {f['reason']}")
+                if view is None:
+                    continue
+                if view["is_over"]:
+                    return
+                if pending is None and acted_at != seq and choose(view) is not None:
+                    delay = 0.0 if again else think.draw(view["phase"])
+                    again = False
+                    pending = asyncio.ensure_future(act_after(delay))
+            raise RuntimeError(f"the server closed the socket (code {ws.close_code}) "
+                               "before the match ended")
+        finally:
+            if pending is not None:
+                pending.cancel()
+
+
+def think_table(mix: str, bot: str) -> dict[str, Any]:
+    humans = 4 if mix == "4h" else 2
+    seats = [{"kind": "human"}] * humans + [{"kind": "bot", "bot": bot}] * (4 - humans)
+    return {"players": 4, "name": "Ana", "listed": False, "seats": seats}
+
+
+async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str, Any],
+                      think: Think, win: Window, slot: int) -> None:
+    """One table: made, joined by the other humans, played to its end."""
+    humans = sum(s["kind"] == "human" for s in body["seats"])
+    t = await post(http, f"{bases[slot % len(bases)]}/api/tables", body)
+    tid = t["table_id"]
+    tokens = [t["token"]]
+    for k in range(1, humans):
+        joined = await post(http, f"{bases[(slot + k) % len(bases)]}/api/tables/{tid}/join",
+                            {"invite": t["invite"], "name": f"P{k}"})
+        tokens.append(joined["token"])
+    urls = [bases[(slot + k) % len(bases)].replace("http", "ws", 1) + f"/ws/tables/{tid}"
+            for k in range(humans)]
+    try:
+        await asyncio.gather(*(thinker(u, tok, tid, think, win)
+                               for u, tok in zip(urls, tokens, strict=True)))
+        win.matches += 1
+    finally:
+        for key in [k for k in win.sent if k[0] == tid]:
+            del win.sent[key]
+
+
+async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
+                    think: Think, ramp: float, window: float, on_window: Any) -> list[Window]:
+    """``tables`` slots started over ``ramp`` seconds, measured for ``window`` seconds;
+    slot ``i`` plays on the servers of ``groups[i % len(groups)]``, and is measured in
+    that group's window. ``on_window(True)`` / ``on_window(False)`` are called at the
+    window's two ends."""
+    begun = time.perf_counter()
+    wins = [Window(begun + ramp, begun + ramp + window) for _ in groups]
+    end = wins[0].end
+
+    async def slot(i: int, http: httpx.AsyncClient) -> None:
+        await asyncio.sleep(i * ramp / tables)
+        win = wins[i % len(groups)]
+        while time.perf_counter() < end:
+            try:
+                await think_match(http, groups[i % len(groups)], body, think, win, i)
+            except Exception as exc:  # counted; the slot goes on
+                if win.inside(time.perf_counter()):
+                    win.errors.append(f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(1)
+
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        jobs = [asyncio.ensure_future(slot(i, http)) for i in range(tables)]
+        await asyncio.sleep(max(0.0, wins[0].start - time.perf_counter()))
+        on_window(True)
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        on_window(False)
+        for job in jobs:
+            job.cancel()
+        await asyncio.gather(*jobs, return_exceptions=True)
+    return wins
+
+
+def bot_seconds(server: Server) -> float:
+    """The seconds the server's bots spent choosing so far (meio_bot_think_seconds)."""
+    try:
+        text = httpx.get(f"{server.base}/metrics", timeout=5).text
+    except httpx.HTTPError:
+        return float("nan")
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("meio_bot_think_seconds_sum"))
+
+
+def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str, Any]) -> None:
+    think = Think.parse(args.think)
+    body = think_table(args.mix, args.bot)
+    # --ab: two servers on files of their own, each with half the tables; otherwise one
+    # group (pg2: each table's humans spread over both processes)
+    groups = [[s] for s in servers] if args.ab else [servers]
+    marks: dict[bool, tuple[float, list[float], float, list[float]]] = {}
+    rss0 = [s.rss_mb() for s in servers]
+
+    def on_window(opening: bool) -> None:
+        marks[opening] = (time.perf_counter(), [s.cpu_s() for s in servers],
+                          time.process_time(), [bot_seconds(s) for s in servers])
+
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    wins = runner(think_run([[s.base for s in g] for g in groups], args.tables, body, think,
+                            args.ramp, args.window, on_window))
+    (t0, cpu0, gen0, bot0), (t1, cpu1, gen1, bot1) = marks[True], marks[False]
+    wall = t1 - t0
+    rss = [round(s.rss_mb(), 1) for s in servers]
+    result.update({
+        "think": args.think, "mix": args.mix, "bot": args.bot if args.mix == "2h2b" else None,
+        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab,
+        "generator_cpu_pct": round(100 * (gen1 - gen0) / wall, 1),
+        "load_after": os.getloadavg()[0], "groups": [],
+    })
+    for gi, (g, win) in enumerate(zip(groups, wins, strict=True)):
+        ids = [servers.index(s) for s in g]
+        cpu = sum(cpu1[i] - cpu0[i] for i in ids)
+        bots = sum(bot1[i] - bot0[i] for i in ids)
+        grown = sum(rss[i] - rss0[i] for i in ids)
+        result["groups"].append({
+            "servers": ids, "tables": len(range(gi, args.tables, len(groups))),
+            "actions_per_s": round(win.actions / wall, 1), "matches_done": win.matches,
+            "ack_ms": {q: round(pct(win.ack, v), 1) for q, v in
+                       (("p50", .5), ("p95", .95), ("p99", .99), ("max", 1.0))},
+            "broadcast_ms": {q: round(pct(win.broadcast, v), 1) for q, v in
+                             (("p50", .5), ("p95", .95), ("p99", .99), ("max", 1.0))},
+            "samples": len(win.ack), "errors": len(win.errors),
+            "first_errors": win.errors[:3],
+            "server_cpu_pct": round(100 * cpu / wall, 1),
+            "bots_share_of_server_cpu": round(bots / max(1e-9, cpu), 2),
+            "rss_mb": [rss[i] for i in ids],
+            "rss_kb_per_table": round(1024 * grown / len(range(gi, args.tables, len(groups))),
+                                      1),
+            "server_means": [servers[i].means() for i in ids],
+        })
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -308,12 +580,39 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="append the result as one JSON line here")
     ap.add_argument("--profile", type=Path,
                     help="sample the first server with py-spy; folded stacks go here")
+    ap.add_argument("--probe", type=Path,
+                    help="record the servers' long collections, commits and loop lags "
+                         "(bench/stallprobe.py) in PROBE.N.json")
+    ap.add_argument("--ab", metavar="SQL",
+                    help="with --think and --config sqlite: two servers, each on its own "
+                         "file and half the tables, the second running SQL on each "
+                         "connection (e.g. 'PRAGMA synchronous=NORMAL'): a comparison in "
+                         "one run (needs --probe)")
+    ap.add_argument("--think", metavar="DIST",
+                    help="people who think: card=LOW-HIGH,split=LOW-HIGH seconds (uniform); "
+                         "an open-loop run of --tables slots (see above)")
+    ap.add_argument("--mix", choices=["2h2b", "4h"], default="2h2b",
+                    help="with --think: four humans, or two humans and two bots")
+    ap.add_argument("--bot", default="random", help="with --think: the bots' kind")
+    ap.add_argument("--bot-delay", type=float, default=0.7,
+                    help="with --think: the server's pause before each bot move")
+    ap.add_argument("--ramp", type=float, default=30, help="with --think: seconds of ramp")
+    ap.add_argument("--window", type=float, default=60,
+                    help="with --think: seconds measured after the ramp")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="meio-load-"))
     pg = Postgres() if args.config != "sqlite" else None
     db = pg.url if pg else str(work / "meio.db")
     count = 2 if args.config == "pg2" else 1
-    servers = [Server(db, work / f"server{i}.log", args.src) for i in range(count)]
+    delay = args.bot_delay if args.think else 0.0
+    if args.ab and (args.config != "sqlite" or not args.think or args.probe is None):
+        raise SystemExit("--ab needs --config sqlite, --think and --probe")
+    count = 2 if args.ab else count
+    servers = [Server(db if not args.ab else str(work / f"meio{i}.db"),
+                      work / f"server{i}.log", args.src, delay,
+                      None if args.probe is None else args.probe.with_suffix(f".{i}.json"),
+                      args.ab if i == 1 else None, warm=bool(args.think))
+               for i in range(count)]
     bases = [s.base for s in servers]
     result: dict[str, Any] = {"config": args.config, "tables": args.tables, "src": str(args.src),
                               "load_before": os.getloadavg()[0]}
@@ -326,7 +625,9 @@ def main() -> None:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         rss, walls, rows = [], [], []
-        for w in range(args.waves):
+        if args.think:
+            run_think(args, servers, result)
+        for w in range(0 if args.think else args.waves):
             stats = Stats()
             cpu0 = sum(s.cpu_s() for s in servers)
             client0 = time.process_time()
@@ -351,8 +652,9 @@ def main() -> None:
                 "first_errors": stats.errors[:3],
             })
             print(json.dumps(rows[-1]), flush=True)
-        result["waves"] = rows
-        result["load_after"] = os.getloadavg()[0]
+        if not args.think:
+            result["waves"] = rows
+            result["load_after"] = os.getloadavg()[0]
     finally:
         if spy is not None:
             spy.send_signal(2)

@@ -1,8 +1,10 @@
 """Environment speed for learning agents (not a test; about a minute).
 
 Measures, in one run and on one core, agent steps per second of:
-``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, actions drawn
-by the compiled ``sample_actions``), ``MeioEnv`` (Gymnasium), the PettingZoo AEC
+``VectorEnv`` at N = 1, 64 and 1024 (random and heuristic opponents, and every
+seat an agent; actions drawn by the compiled ``sample_actions``), ``MeioEnv``
+(Gymnasium; in the compiled core, its default with compiled opponents, and in
+the engine), the PettingZoo AEC
 env, MEIO as an OpenSpiel Python game, and OpenSpiel's C++ Hearts stepped from
 Python, all with uniformly random legal actions. Each figure is the best of five
 short windows, as other jobs share the machine, and is given twice: per second of
@@ -12,6 +14,7 @@ time. Also times the compiled core's random playout alone, to show where a
 VectorEnv step's time goes.
 
     nice .venv/bin/python bench/rl.py --seconds 3
+    nice .venv/bin/python bench/rl.py --seconds 10 --openspiel-only
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from meio.engine import MatchConfig
 from meio.rl import VectorEnv
-from meio.rl.env import MeioEnv
+from meio.rl.env import Backend, MeioEnv
 from meio.sim.batch import simulate
 
 WINDOWS = 5  # the machine is shared: each figure is the best of this many windows
@@ -48,9 +52,11 @@ def timed(seconds: float, step: Callable[[], int]) -> Rate:
     return best_cpu, best_wall
 
 
-def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
-    """Rates with the compiled action sampling, and of step() alone, for N envs."""
-    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1)
+def vector(n: int, opponents: str, seconds: float, seats: str | None = None
+           ) -> tuple[Rate, Rate]:
+    """Rates with the compiled action sampling, and of step() alone, for N envs
+    (``seats="all"``: every seat an agent, each step one seat's move)."""
+    venv = VectorEnv(num_envs=n, players=4, opponents=opponents, seed=1, seats=seats)
     venv.reset()
     for _ in range(3):
         venv.step(venv.sample_actions(seed=2))
@@ -79,19 +85,24 @@ def vector(n: int, opponents: str, seconds: float) -> tuple[Rate, Rate]:
     return (best[0], best[1]), (best[2], best[3])
 
 
-def meio_env(seconds: float) -> Rate:
-    env = MeioEnv(players=4, opponents="random", seed=1)
+def meio_env(seconds: float, backend: Backend = "core") -> Rate:
+    """``MeioEnv`` against random opponents, stepped in the core or the engine. The
+    agent's random legal action is drawn from pre-drawn uniforms (``rng.choice``
+    alone costs about as much as a core step)."""
+    env = MeioEnv(players=4, opponents="random", seed=1, backend=backend)
     _, info = env.reset()
-    rng = np.random.default_rng(0)
-    state = {"info": info}
+    uniforms = np.random.default_rng(0).random(1 << 16)
+    state = {"info": info, "k": 0}
 
     def run() -> int:
+        info, k = state["info"], state["k"]
         for _ in range(20):
-            mask = state["info"]["action_mask"]
-            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = env.step(legal[int(uniforms[k & 0xFFFF] * len(legal))])
+            k += 1
             if done:
                 _, info = env.reset()
-            state["info"] = info
+        state["info"], state["k"] = info, k
         return 20
 
     return timed(seconds, run)
@@ -118,15 +129,27 @@ def petting_zoo(seconds: float) -> Rate:
     return timed(seconds, run)
 
 
-def openspiel_games(seconds: float) -> tuple[Rate | None, Rate | None]:
-    """(MEIO Python game decisions/s, Hearts C++ decisions/s), both from a Python loop."""
+def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
+    """Decisions/s of MEIO as an OpenSpiel Python game (4 players; the split as one
+    pack action, and as six picks), of OpenSpiel's C++ Hearts, and of a Python game
+    that does nothing but replay one MEIO match's nodes (the same chance outcomes
+    and legal actions, each query answered from a list): what any Python game
+    costs in this loop, the floor under MEIO's figure.
+    All three stepped by the same Python loop (chance sampled as OpenSpiel's
+    examples do, ``rng.choice(outcomes, p=probs)``, and not counted), taking turns
+    window by window; each figure is the best of its windows. Empty when
+    OpenSpiel is not installed."""
     try:
         import pyspiel
     except ModuleNotFoundError:
-        return None, None
+        return []
     import meio.openspiel  # noqa: F401  (registers "meio")
 
-    def loop(game_name: str, params: dict[str, object]) -> Rate:
+    register_replay_game(pyspiel, "meio_replay", {"players": 4})
+    register_replay_game(pyspiel, "meio_replay_picks",
+                         {"players": 4, "split_mode": "sequential"})
+
+    def stepper(game_name: str, params: dict[str, object]) -> Callable[[], int]:
         game = pyspiel.load_game(game_name, params)
         rng = np.random.default_rng(0)
         holder = {"state": game.new_initial_state()}
@@ -146,17 +169,124 @@ def openspiel_games(seconds: float) -> tuple[Rate | None, Rate | None]:
                     decisions += 1
             return decisions
 
-        return timed(seconds, run)
+        return run
 
-    return loop("meio", {"players": 4}), loop("hearts", {})
+    note = "decisions; chance not counted"
+    floor = "; no game logic: the floor of a Python game"
+    games = [
+        ("OpenSpiel: MEIO Python game", stepper("meio", {"players": 4}), note),
+        ("OpenSpiel: MEIO, split as six picks", stepper(
+            "meio", {"players": 4, "split_mode": "sequential"}), note),
+        ("OpenSpiel: Hearts (C++) from Python", stepper("hearts", {}), note),
+        ("OpenSpiel: a Python game replaying MEIO's nodes", stepper("meio_replay", {}),
+         note + floor),
+        ("OpenSpiel: the same, split as six picks", stepper("meio_replay_picks", {}),
+         note + floor),
+    ]
+    # the games take turns, window by window, so that each meets the same load
+    windows = 4 * WINDOWS
+    best = [[0.0, 0.0] for _ in games]
+    for _, run, _ in games:
+        run()
+    for _ in range(windows):
+        for k, (_, run, _) in enumerate(games):
+            done = 0
+            start, cpu = time.perf_counter(), time.thread_time()
+            while time.perf_counter() - start < seconds / windows:
+                done += run()
+            best[k][0] = max(best[k][0], done / max(time.thread_time() - cpu, 1e-9))
+            best[k][1] = max(best[k][1], done / (time.perf_counter() - start))
+    return [(name, (b[0], b[1]), n) for (name, _, n), b in zip(games, best, strict=True)]
+
+
+def register_replay_game(pyspiel: Any, name: str, params: dict[str, object]) -> None:
+    """Register ``name``: one recorded MEIO match (random actions) of the game
+    ``params``, replayed node by node whatever is chosen."""
+    game = pyspiel.load_game("meio", params)
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    nodes: list[tuple[int, list[Any]]] = []  # (player, chance outcomes or legal actions)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            nodes.append((-1, outcomes))
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            legal = state.legal_actions()
+            nodes.append((state.current_player(), legal))
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    players = game.num_players()
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"MEIO nodes replayed ({name})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players, min_num_players=players,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={})
+    info = pyspiel.GameInfo(
+        num_distinct_actions=game.num_distinct_actions(),
+        max_chance_outcomes=game.max_chance_outcomes(), num_players=players,
+        min_utility=-1.0, max_utility=0.0, utility_sum=None,
+        max_game_length=len(nodes))
+    end = len(nodes)
+
+    class ReplayState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.i = 0
+
+        def current_player(self) -> int:
+            return -4 if self.i == end else nodes[self.i][0]
+
+        def is_terminal(self) -> bool:
+            return self.i == end
+
+        def is_chance_node(self) -> bool:
+            return self.i < end and nodes[self.i][0] == -1
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return list(nodes[self.i][1]) if self.i < end else []
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return list(nodes[self.i][1])
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return list(nodes[self.i][1])
+
+        def _apply_action(self, action: int) -> None:
+            self.i += 1
+
+        def returns(self) -> list[float]:
+            return [0.0] * players
+
+        def __str__(self) -> str:
+            return str(self.i)
+
+    class ReplayGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> ReplayState:
+            return ReplayState(self)
+
+    pyspiel.register_game(game_type, ReplayGame)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--openspiel-only", action="store_true",
+                    help="only the OpenSpiel rows (MEIO, Hearts and the replayed nodes)")
     args = ap.parse_args()
     s = args.seconds
     rows: list[tuple[str, Rate, str]] = []
+    if args.openspiel_only:
+        print_rows(openspiel_rows(s))
+        return
     for n in (1, 64, 1024):
         rate, step_only = vector(n, "random", s)
         rows.append((f"VectorEnv N={n}, random opponents", rate,
@@ -164,13 +294,13 @@ def main() -> None:
     rate, step_only = vector(1024, "heuristic", s)
     rows.append(("VectorEnv N=1024, heuristic opponents", rate,
                  f"step() alone {step_only[0]:,.0f}/s CPU"))
-    rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "engine, checked"))
+    rate, step_only = vector(1024, "random", s, seats="all")
+    rows.append(("VectorEnv N=1024, self-play (4 agent seats)", rate,
+                 f"step() alone {step_only[0]:,.0f}/s CPU; a step is one seat's move"))
+    rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "compiled core"))
+    rows.append(("MeioEnv, backend='engine'", meio_env(s, "engine"), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))
-    meio_os, hearts = openspiel_games(s)
-    if meio_os is not None and hearts is not None:
-        rows.append(("OpenSpiel: MEIO Python game", meio_os, "decisions; chance not counted"))
-        rows.append(("OpenSpiel: Hearts (C++) from Python", hearts,
-                     "decisions; chance not counted"))
+    rows.extend(openspiel_rows(s))
     simulate(MatchConfig(players=4), 10, seed=1, policy="random", rounds=True)
     cards = [0.0, 0.0]
     for _ in range(WINDOWS):
@@ -182,11 +312,16 @@ def main() -> None:
     # opponents'), plus a split every 14 steps
     rows.append(("core alone: random rounds, 4 cards = 1 agent step",
                  (cards[0] / 4, cards[1] / 4), f"{cards[0]:,.0f} cards/s CPU"))
-    hearts_cpu = hearts[0] if hearts else 0.0
+    print_rows(rows)
+
+
+def print_rows(rows: list[tuple[str, Rate, str]]) -> None:
+    """The table, each rate also as a multiple of Hearts' (when it was measured)."""
+    hearts_cpu = next((rate[0] for name, rate, _ in rows if "Hearts" in name), 0.0)
     print("| environment | agent steps/s (CPU) | x Hearts | steps/s (wall) | note |")
     print("|---|---:|---:|---:|---|")
     for name, (cpu, wall), note in rows:
-        ratio = f"{cpu / hearts_cpu:.1f}x" if hearts_cpu else "-"
+        ratio = f"{cpu / hearts_cpu:.2f}x" if hearts_cpu else "-"
         print(f"| {name} | {cpu:,.0f} | {ratio} | {wall:,.0f} | {note} |")
 
 

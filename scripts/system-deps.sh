@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (Chromium for the browser tests,
-# PostgreSQL for the database tests, tmux for the terminal smoke test).
+# PostgreSQL for the database tests, tmux for the terminal smoke test, Node's npm to
+# install axe-core for the accessibility checks of the browser tests).
 # Does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 if ((${#need[@]})); then
     if [ "$(id -u)" != 0 ]; then

@@ -25,6 +25,7 @@ GROUPS = {
 #: the longest files (or groups) first, by their time in a run with ``--durations=0``;
 #: the rest follow in the usual order
 LONGEST_FIRST = (
+    "tests/web/test_deploy.py",  # builds the image and runs the Docker stack
     "tests/web/test_chaos.py",
     "tests/web/test_browser_table.py",
     "tests/tui/test_fixes.py",

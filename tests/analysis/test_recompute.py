@@ -108,22 +108,36 @@ def test_skill_gap_matches_a_recount_from_the_duplicates(
     assert pair["weaker_minus_stronger"]["value"] == pytest.approx(np.mean(per_deal), abs=1e-6)
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_special_trick_wins_from_the_core_agree_with_the_engine(players: int) -> None:
+@pytest.mark.parametrize(("players", "partnership"), [(2, False), (4, False), (5, False),
+                                                     (4, True)])
+def test_special_trick_wins_from_the_core_agree_with_the_engine(
+        players: int, partnership: bool) -> None:
     specials = tuple(C.SPECIALS[:players])
-    cell = Cell(Table("meio", players), specials, "random")
+    cell = Cell(Table("meio", players, partnership), specials, "random")
     batch = core_batch(Chunk(cell, 0, 30, seed=3))
-    config = MatchConfig(players=players, specials=specials)
+    config = MatchConfig(players=players, partnership=partnership, specials=specials)
     res = simulate(config, 30, Chunk(cell, 0, 30, 3).block_seed(0), "random", record=True)
-    checked = 0
+    checked = by_partner = 0
     for g in range(30):
         state = Record.from_json(res.record(g)).to_state()
         for r, result in enumerate(state.rounds):
             expect = [0] * players
-            for trick in result.tricks:
+            for number, trick in enumerate(result.tricks):
                 for seat, c in trick.plays:
                     if c >= 60 and seat == trick.winner:
-                        expect[seat] |= 1 << (c - 60)
+                        # the bit goes to the seat dealt the card: in partnership a
+                        # second-half card is played by the partner of that seat
+                        owner = (seat + 2) % 4 if partnership and number >= 7 else seat
+                        expect[owner] |= 1 << (c - 60)
+                        by_partner += owner != seat
             assert batch.won[g, r].tolist() == expect
             checked += sum(1 for e in expect if e)
     assert checked > 10
+    assert (by_partner > 0) == partnership
+
+
+def test_partnership_specials_kept_for_the_second_half_can_win_their_trick(
+        summary: dict[str, Any]) -> None:
+    cards = summary["studies"]["specials"]["meio-4p-team"]["cards"]
+    # the partner plays a seat's second-half pack; its wins count for the seat dealt it
+    assert any((v["wins_second_half"]["value"] or 0) > 0 for v in cards.values())

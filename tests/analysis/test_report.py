@@ -52,3 +52,52 @@ def test_report_opens_offline_with_every_plot(small_run: tuple[Run, Path]) -> No
     assert {p[0] for p in plots} == PLOTS
     assert all(has_svg and 300 < width <= 390 for _, has_svg, width in plots)
     assert overflow <= 390  # the page fits a phone; wide tables scroll inside themselves
+
+
+def _cells(page: str) -> list[str]:
+    import re
+
+    return re.findall(r"<td>(.*?)</td>", page)
+
+
+def test_a_figure_on_too_few_games_is_named_so_and_not_drawn(
+        summary: dict[str, Any]) -> None:
+    import copy
+
+    from meio.analysis.report import render
+
+    page = render(summary)
+    # the small run plays 6 duplicate deals a pair, as the search bot's pairs get 2
+    pair = summary["studies"]["skill"]["meio-4p"]["pairs"]["heuristic-vs-random"]
+    assert pair["weaker_minus_stronger"]["n"] == 6
+    assert "too few games (n=6)" in page
+    s = copy.deepcopy(summary)
+    for key in ("weaker_minus_stronger", "skill_share"):
+        s["studies"]["skill"]["meio-4p"]["pairs"]["heuristic-vs-random"][key]["n"] = 100
+    enough = render(s)
+    # a bar (a patch each) is drawn for the pair only once it rests on enough deals
+    skill = lambda text: text.split('data-plot="skill-gap"')[1].split("</figure>")[0]  # noqa: E731
+    assert skill(enough).count('id="patch_') > skill(page).count('id="patch_')
+
+
+def test_every_cell_of_the_report_holds_at_most_one_interval(summary: dict[str, Any]) -> None:
+    from meio.analysis.report import render
+
+    page = render(summary)
+    cells = _cells(page)
+    assert cells
+    several = [c for c in cells if c.count("[") > 1 and "·" not in c]
+    assert several == []
+    rules = page.split('id="rules"')[1].split("</section>")[0]
+    assert all(c.count("[") <= 1 for c in _cells(rules))
+
+
+def test_the_report_says_how_the_seats_are_tested_and_names_the_players(
+        summary: dict[str, Any]) -> None:
+    from meio.analysis.report import render
+
+    page = render(summary)
+    assert "p (seat effect)" in page and "p (match wins ≠ 1/N)" in page
+    assert "permutation test" in page and "Bonferroni" in page
+    assert "core heuristic" in page and "heuristic bot" in page
+    assert "already decided before it" in page and "shared victory" in page

@@ -39,7 +39,7 @@ def test_deal_writes_a_file(tmp_path: object) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["deal", "-n", "7"], "2 to 5 players"),
+        (["deal", "-n", "7"], "'--players' / '-n': 7 is not from 2 to 5"),
         (["deal", "--edition", "classic", "-n", "5"], "2 to 4 players"),
         (["deal", "--bot", "nobody"], "unknown bot 'nobody'"),
         (["demo", "-n", "3", "--partnership"], "exactly 4"),

@@ -40,4 +40,7 @@ def test_unknown_language_is_one_clear_line() -> None:
 def test_play_refuses_an_unknown_wild_lead() -> None:
     out = meio("play", "--quick", "--wild-lead", "first")
     assert out.returncode == 2
-    assert out.stderr.strip().splitlines() == ["unknown wild lead 'first': use 'declare' or 'next'"]
+    assert out.stderr.strip().splitlines() == [
+        "Error: Invalid value for '--wild-lead': 'first' is neither declare nor next. "
+        "Help: python -m meio play --help"
+    ]

@@ -63,7 +63,7 @@ def test_root_help_is_portuguese_under_lang() -> None:
     text = out.stdout
     for word in ("Uso:", "Opções", "Comandos", "Mostra esta mensagem e sai.",
                  "Mostra a versão e sai.", "o jogo de vazas do equilíbrio entre as duas partes",
-                 "Refaz o registro de uma partida"):
+                 "Refaz registros de partidas"):
         assert word in text, word
     for english in ("Usage", "Options", "Commands", "Show this message", "Print the version",
                     "Replay a game record", "Play MEIO"):
@@ -109,7 +109,7 @@ def test_command_help_page_is_portuguese() -> None:
     assert out.returncode == 0, out.stderr
     assert "Argumentos" in out.stdout and "[obrigatório]" in out.stdout
     assert "imprime o documento JSON meio-result/1" in out.stdout
-    assert "Refaz o registro de uma partida conferindo cada regra" in out.stdout
+    assert "Refaz registros de partidas conferindo cada regra" in out.stdout
 
 
 # -- what the commands print ------------------------------------------------------------------
@@ -133,7 +133,10 @@ def test_an_error_line_is_portuguese(tmp_path: Path) -> None:
     missing = tmp_path / "nada.json"
     out = meio("replay", str(missing))
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.strip().splitlines() == [f"{missing}: arquivo não encontrado"]
+    assert out.stderr.strip().splitlines() == [
+        f"Erro: Valor inválido para 'ARQUIVO': {missing}: arquivo não encontrado. "
+        "Ajuda: python -m meio replay --help"
+    ]
     out = meio("advise", "AS KS QS")
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == ["erro: uma mão tem 13 cartas; você deu 3"]

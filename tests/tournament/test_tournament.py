@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from meio.cli import app
 from meio.engine.record import Record
 from meio.tournament import (
+    TournamentError,
     TournamentSpec,
     check_duplicates,
     lineups,
@@ -18,27 +22,69 @@ from meio.tournament import (
 )
 
 
-def test_lineups_rotate_bots_through_every_seat() -> None:
-    assert lineups(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
-    three = lineups(["s", "h", "r"], 4)
-    assert len(three) == 4
-    for seat in range(4):
-        assert {lineup[seat] for lineup in three} == {"s", "h", "r"}
-    assert lineups(["x", "y"], 2) == [("x", "y"), ("y", "x")]
+def _seat_counts(schedule: list[tuple[str, ...]]) -> Counter[tuple[str, int]]:
+    return Counter((bot, seat) for lineup in schedule for seat, bot in enumerate(lineup))
+
+
+def test_lineups_seat_every_bot_equally_often_in_every_seat() -> None:
+    for players in range(2, 6):
+        for k in range(1, 7):
+            bots = [f"b{i}" for i in range(k)]
+            schedule = lineups(bots, players)
+            counts = _seat_counts(schedule)
+            assert {b for b, _ in counts} == set(bots), (k, players)  # nobody dropped
+            assert len(set(counts.values())) == 1, (k, players)  # every bot, every seat
+            assert len(counts) == k * players
+            if k <= players:
+                assert len(schedule) == k  # each bot in each seat exactly once per deal
+            else:  # no bot twice at a table; every two bots meet equally often
+                assert all(len(set(lineup)) == players for lineup in schedule)
+                meets = Counter(p for lineup in schedule for p in combinations(sorted(lineup), 2))
+                assert len(meets) == k * (k - 1) // 2 and len(set(meets.values())) == 1
+
+
+def test_three_bots_at_four_seats_share_the_doubled_seat() -> None:
+    schedule = lineups(["s", "h", "r"], 4)
+    seats = Counter(bot for lineup in schedule for bot in lineup)
+    assert seats == {"s": 4, "h": 4, "r": 4}
+    # the doubled bot changes from lineup to lineup: the first-listed is not always it
+    doubled = [next(b for b in lineup if lineup.count(b) == 2) for lineup in schedule]
+    assert sorted(doubled) == ["h", "r", "s"]
+
+
+def test_three_bots_at_two_seats_all_play() -> None:
+    schedule = lineups(["a", "b", "c"], 2)
+    assert sorted(schedule) == [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"),
+                                ("c", "b")]
+
+
+def test_partnership_teams_are_one_bot_each() -> None:
+    for k in (1, 2, 3, 4):
+        schedule = lineups([f"b{i}" for i in range(k)], 4, partnership=True)
+        assert all(lineup[0] == lineup[2] and lineup[1] == lineup[3] for lineup in schedule)
+        assert len(set(_seat_counts(schedule).values())) == 1
+
+
+def test_a_bot_listed_twice_no_bot_or_a_negative_seed_is_refused() -> None:
+    for bots in ((), ("heuristic", "random", "heuristic")):
+        with pytest.raises(TournamentError):
+            TournamentSpec(bots)
+    with pytest.raises(TournamentError, match="seed"):
+        TournamentSpec(("random",), seed=-1)
 
 
 def test_duplicate_rotation_replays_identical_deals(tmp_path: Path) -> None:
     spec = TournamentSpec(("heuristic", "random"), players=3, matches=3, seed=5)
     results = run_tournament(spec, jobs=2, record_dir=tmp_path)
-    assert len(results) == 3 * 3
+    assert len(results) == 3 * 2
     # from the saved records: every lineup of a deal got the same hands every round
     files = sorted(tmp_path.glob("deal*-lineup*.json"))
-    assert len(files) == 9
+    assert len(files) == 6
     by_deal: dict[str, list[Record]] = {}
     for f in files:
         by_deal.setdefault(f.name[:8], []).append(Record.from_json(f.read_text()))
     for records in by_deal.values():
-        assert len(records) == 3
+        assert len(records) == 2
         for k in range(3):
             assert len({tuple(r.rounds[k].hands) for r in records}) == 1
         assert len({r.rounds[0].leader for r in records}) == 1
@@ -80,6 +126,24 @@ def test_tournament_cli(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "unknown bot nobody" in bad.output
 
 
+def test_tournament_cli_plays_every_bot_and_labels_per_seat_figures(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["tournament", "--bots", "heuristic,random,learned",
+                                 "--players", "2", "--matches", "1", "--out", str(out)],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert {b["bot"]: b["seats"] for b in summary["bots"]} == {
+        "heuristic": 4, "random": 4, "learned": 4}
+    assert summary["games"] == 6
+    header = next(line for line in result.output.splitlines() if "bot" in line)
+    assert "seats" in header and "win % per seat" in header
+    twice = runner.invoke(app, ["tournament", "--bots", "random,random", "--out", str(out)])
+    assert twice.exit_code == 2 and "listed twice" in twice.output
+    assert len(twice.output.strip().splitlines()) == 1
+
+
 def test_advise_cli() -> None:
     runner = CliRunner()
     hand = "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1"
@@ -113,7 +177,7 @@ def test_the_table_options_reach_every_match_and_record(tmp_path: Path) -> None:
                           wild_lead="next", reveal_specials=False)
     run_tournament(spec, record_dir=tmp_path)
     files = sorted(tmp_path.glob("deal*-lineup*.json"))
-    assert len(files) == 6
+    assert len(files) == 4  # 2 deals x 2 lineups
     for f in files:
         record = json.loads(f.read_text())
         assert record["rules"] == {"wild_lead": "next", "reveal_specials": False}

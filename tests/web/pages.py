@@ -165,3 +165,36 @@ def played_card_issues(page: Any) -> list[str]:
         }
         return out; }""")
     return out
+
+
+#: axe-core, installed from tests/web/a11y/package-lock.json (``make browser-tools``)
+AXE = Path(__file__).with_name("a11y") / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_path() -> Path:
+    """Where axe-core is (skips the test where it is not installed, except in CI)."""
+    from tests.web.conftest import IN_CI
+
+    if not AXE.exists():
+        if IN_CI:
+            pytest.fail("axe-core is not installed: run make browser-tools")
+        pytest.skip("axe-core is not installed (npm ci --prefix tests/web/a11y)")
+    return AXE
+
+
+def axe_problems(page: Any, where: str, impacts: tuple[str, ...] = ("serious", "critical")
+                 ) -> list[str]:
+    """What axe-core finds on the page as it is now, at ``impacts`` (one line per rule
+    and element; empty when nothing)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # evaluated, not added as a script tag: the pages' CSP allows only their own
+        page.evaluate(axe_path().read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+          const res = await axe.run(document, { resultTypes: ['violations'] });
+          return res.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map(n => n.target.join(' ') + ': ' + (n.failureSummary || '')
+              .replace(/\\s+/g, ' ').slice(0, 160)) }));
+        }""")
+    return [f"{where}: {v['impact']} {v['id']} ({v['help']}) at {node}"
+            for v in found if v["impact"] in impacts for node in v["nodes"][:4]]

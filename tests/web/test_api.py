@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from meio.cli import app as cli_app
 from meio.engine import MatchConfig
 from meio.web import Settings, create_app
 from tests.web.conftest import create, join
@@ -47,18 +52,30 @@ def test_seats_invites_and_tokens(client: TestClient) -> None:
     tid = table["table_id"]
     assert table["seat"] == 0 and table["token"] and table["invite_url"].endswith(table["invite"])
     r = client.post(f"/api/tables/{tid}/join", json={"invite": "wrong", "name": "Bo"})
-    assert r.status_code == 403
+    assert r.status_code == 403 and r.json()["code"] == "bad_invite"
+    # a refusal a page translates: a code, its parameters, seats counted from 1
     r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
                                                      "seat": 0})
-    assert r.status_code == 409 and "not free" in r.text
+    assert r.status_code == 409 and r.json() == {
+        "detail": "seat 1 is not free", "code": "seat_taken", "params": {"seat": 1}}
     r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
                                                      "seat": 7})
-    assert r.status_code == 422
+    assert r.status_code == 422 and r.json()["code"] == "no_seat"
+    assert r.json()["params"] == {"seat": 8}
+    # the invite also opens the spectator link; the spectator code opens only itself
+    seen = client.get(f"/api/tables/{tid}", params={"key": table["invite"]}).json()
+    assert seen["key"] == "invite" and seen["spectate"] == table["spectate"]
+    seen = client.get(f"/api/tables/{tid}", params={"key": table["spectate"]}).json()
+    assert seen["key"] == "spectate" and "spectate" not in seen
+    r = client.get(f"/api/tables/{tid}", params={"key": "guess"})
+    assert r.status_code == 403 and r.json()["code"] == "bad_invite"
+    assert client.get(f"/api/tables/{tid}").json()["code"] == "private"
+    assert client.get("/api/tables/nosuch").json()["code"] == "no_table"
     bo = join(client, table, "Bo")
     cy = join(client, table, "Cy")
     assert {bo["seat"], cy["seat"]} == {1, 2} and bo["token"] != cy["token"]
     r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Di"})
-    assert r.status_code == 409 and "taken" in r.text
+    assert r.status_code == 409 and "taken" in r.text and r.json()["code"] == "full"
     # a private table shows itself only to holders of a code, and never shows tokens
     assert client.get(f"/api/tables/{tid}").status_code == 403
     pub = client.get(f"/api/tables/{tid}", params={"key": table["spectate"]}).json()
@@ -78,7 +95,8 @@ def test_seats_invites_and_tokens(client: TestClient) -> None:
     assert [(t["id"], t["seat"], t["status"]) for t in mine] == [(tid, bo["seat"], "playing")]
 
 
-def test_history_record_and_replay_of_a_finished_match(client: TestClient) -> None:
+def test_history_record_and_replay_of_a_finished_match(client: TestClient,
+                                                       tmp_path: Path) -> None:
     table = create(client, players=2, name="Ana", seed=21,
                    seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     tid = table["table_id"]
@@ -89,10 +107,19 @@ def test_history_record_and_replay_of_a_finished_match(client: TestClient) -> No
         play_out([a])
     hist = client.post("/api/history", json={"tokens": []}).json()["matches"]
     assert [m["id"] for m in hist] == [a.match]
-    assert hist[0]["names"] == ["Ana", "Bot 2 (random)"] and hist[0]["result"]["winners"]
+    assert hist[0]["names"] == ["Ana", "Bot 2 (beginner)"] and hist[0]["result"]["winners"]
     rec = client.get(f"/api/matches/{a.match}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     assert rec.json()["format"] == "meio-record/1"
+    # who played and when ride along in "meta", which replay ignores
+    meta = rec.json()["meta"]
+    assert meta["names"] == ["Ana", "Bot 2 (beginner)"] and meta["table"] == tid
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["date"]) and meta["match"] == 1
+    path = tmp_path / "download.json"
+    path.write_text(rec.text)
+    out = CliRunner().invoke(cli_app, ["replay", "--json", str(path)])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["winners"] == a.seen["winners"]
     rep = client.get(f"/api/matches/{a.match}/replay").json()
     assert rep["result"]["finished"] and rep["result"]["winners"] == a.seen["winners"]
     assert client.get("/api/matches/nope/record").status_code == 404
@@ -120,3 +147,18 @@ def test_table_options_are_kept_shown_and_played(client: TestClient) -> None:
     assert config.rules == {"wild_lead": "next", "reveal_specials": False}
     bad = client.post("/api/tables", json={"players": 4, "wild_lead": "sometimes"})
     assert bad.status_code == 422 and "wild_lead" in bad.text
+
+
+def test_the_bot_levels_are_four_with_their_strength(client: TestClient) -> None:
+    body = client.get("/api/bots").json()
+    assert [(lv["kind"], lv["name"]) for lv in body["levels"]] == [
+        ("random", "beginner"), ("heuristic", "easy"), ("search", "strong"),
+        ("expert", "expert")]
+    assert all(lv["strength"] for lv in body["levels"])
+    assert {lv["kind"] for lv in body["levels"]} <= set(body["bots"])
+    # a seat is named by its level, also for a kind that plays exactly as one
+    table = create(client, players=3, name="Ana",
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "search:4"},
+                          {"kind": "bot", "bot": "search:1"}])
+    names = [s["name"] for s in table["table"]["seats"]]
+    assert names == ["Ana", "Bot 2 (expert)", "Bot 3 (search:1)"]

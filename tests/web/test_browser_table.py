@@ -5,6 +5,7 @@ One browser and one server for the module; pauses are instant unless a test asks
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -80,9 +81,10 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         set_local(page, "meio:pace", "slow")
         play_until(page, lambda: page.is_visible(".trick .played.winner"), 30)
         takes = page.text_content("#takes") or ""
-        assert re.fullmatch(r"(Ana|Bot 2 \(beginner\)) takes it → [HV]( .*)?", takes), takes
+        # a trick of your own in the second person
+        assert re.fullmatch(r"(You take|Bot 2 \(beginner\) takes) it → [HV]( .*)?", takes), takes
         winner = page.get_attribute(".trick .played.winner", "data-seat")
-        name = "Ana" if winner == "0" else "Bot 2 (beginner)"
+        name = "You" if winner == "0" else "Bot 2 (beginner)"
         assert takes.startswith(name)
         assert page.locator(".trick .played").count() == 2
         page.screenshot(path=str(SHOTS / "web-trick.png"))
@@ -118,6 +120,12 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         assert page.locator("#summary table.sheet tr").count() == 3   # head + 2 seats
         assert page.text_content("#status") == "Round 1 is over."
         assert page.locator("#hand .card").count() == 0   # the next deal waits
+        # ... and the table under the summary is the round that ended, not the next deal
+        piles = [page.get_attribute(f'.seatbox[data-seat="{s}"] .piles', "data-piles") or ""
+                 for s in (0, 1)]
+        assert sum(int(x) for p in piles for x in p.split(",")) == 13, piles
+        assert page.locator(".seatbox.turn").count() == 0
+        assert "cards 0" in (page.text_content('.seatbox[data-seat="0"]') or "")
         page.wait_for_timeout(1200)
         assert page.is_visible("#round-over")
         page.screenshot(path=str(SHOTS / "web-round.png"))
@@ -147,6 +155,17 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         log = page.text_content("#log") or ""
         assert "Trick 13" in log and "takes it →" in log and "Round 3 over" in log
         assert not re.search(r"\b(?:[0-9TJQKA][SHDC]|\+\.5|-2H)\b", log), log[-400:]
+        # a rematch: back at the top of the page, its log begins with it
+        page.locator("#rematch").scroll_into_view_if_needed()
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        assert page.evaluate("() => window.scrollY") > 0
+        page.click("#rematch")
+        page.wait_for_selector('#prompt[data-kind="split"]')
+        page.wait_for_function("() => window.scrollY === 0")
+        assert (page.text_content("#log") or "").startswith("Match 2 begins")
+        play_until(page, lambda: page.locator("#log .log-trick:not(.live)").count() >= 1, 30)
+        log = page.text_content("#log") or ""
+        assert log.startswith("Match 2 begins") and "Round 1Trick 1" in log, log
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:
@@ -344,7 +363,7 @@ def illegal_pack(page: Any) -> str:
             assert frame["reason_code"] == "pack_not_in_hand"
             assert frame["reason"].startswith(f"the pack holds {stray}, not in seat 0")
             page.wait_for_function("() => (document.getElementById('toast')?.textContent || '')"
-                                   ".includes('o monte tem')")
+                                   ".includes('a pilha de 6 tem')")
             return str(page.text_content("#toast"))
         page.wait_for_timeout(200)
     raise AssertionError("every illegal pack was answered stale")
@@ -378,8 +397,8 @@ def test_the_portuguese_table_shows_every_string_translated(
         # an illegal move (a pack with a card Ana does not hold): the engine's reason,
         # sent as a code and parameters, reads in Portuguese with the card as drawn
         toast = illegal_pack(page)
-        assert toast.startswith("Essa jogada não é permitida: o monte tem "), toast
-        assert toast.endswith(", que não estão na mão do lugar 0"), toast
+        assert toast.startswith("Essa jogada não é permitida: a pilha de 6 tem "), toast
+        assert toast.endswith(", que não estão na mão do lugar 1"), toast  # seats from 1
         assert re.search(r"tem (10|[2-9JQKA])[♠♥♦♣],", toast), toast
         assert untranslated(page) == []
         page.evaluate("() => localStorage.setItem('meio:round-ms', '60000')")
@@ -452,3 +471,43 @@ def test_partnership_balance_counts_the_team_and_the_round_names_a_victory(
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:
         ctx.close()
+
+
+def test_the_hint_never_shows_a_negative_score_or_a_one_point_interval(
+        site: tuple[str, Any], chromium: Any) -> None:
+    base, _ = site
+    table = two_player_table(base, edition="meio")
+    ctx = chromium.new_context(viewport={"width": 1200, "height": 900})
+    instant(ctx)
+    page = ctx.new_page()
+    figures = [{"mean": 0.1, "low": -0.1, "high": 0.4}, {"mean": 0.0, "low": 0.0, "high": 0.0}]
+
+    def advisor_says(ws: Any) -> None:
+        # the server's advice, with the figures of the case under test
+        server = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "advice" and frame.get("candidates") and figures:
+                frame["candidates"][0].update(figures.pop(0))
+            ws.send(json.dumps(frame))
+
+        server.on_message(down)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), advisor_says)
+    try:
+        open_seat(page, base, table)
+        page.wait_for_selector('#prompt[data-kind="split"]')
+        texts = []
+        for _ in range(2):
+            page.click("#split-hint")
+            page.wait_for_function(
+                "(n) => (document.getElementById('hint-text')?.textContent || '') !== n",
+                arg=texts[-1] if texts else "", timeout=30_000)
+            texts.append(page.text_content("#hint-text") or "")
+    finally:
+        ctx.close()
+    assert texts[0] == ("Expected score with the highlighted pack: 0.1 (likely between 0 and "
+                        "0.4); lower is better."), texts[0]
+    assert texts[1] == "Expected score with the highlighted pack: 0; lower is better.", texts[1]

@@ -46,7 +46,10 @@ def test_the_game_words_follow_the_portuguese_rule_book() -> None:
     assert "trunfo" in pt["Trumps"].lower()
     assert "naipe" in pt["Following suit"]
     assert pt["Round {n}"] == "Rodada {n}"
-    assert pt["first half"] == "primeira metade" and pt["second half"] == "segunda metade"
+    assert pt["first half"] == "primeira parte" and pt["second half"] == "segunda parte"
+    # the pile of 6 cards the rule book sets aside; no "metade", no "monte" anywhere
+    assert pt["Your second-half pack:"] == "Sua pilha de 6 da segunda parte:"
+    assert not [m for m in pt.values() if "metade" in m or "monte" in m.lower()]
 
 
 def test_no_english_text_is_written_into_the_page_without_t() -> None:

@@ -8,14 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from meio.analysis.stats import enough
+
 Json = dict[str, Any]
 
 
 def _e(x: Json | None, digits: int = 3) -> str:
     if not x or x.get("value") is None:
         return "–"
+    if not enough(x):
+        return f"too few games (n={x.get('n', 0)})"
     lo, hi = x["ci95"]
     return f"{x['value']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _p(p: float | None) -> str:
+    return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+def _pick(sub: Json, key: str, candidates: str) -> str:
+    if sub.get(key):
+        return f"`{sub[key]}`"
+    return "none stands out (candidates: " + (
+        ", ".join(f"`{c}`" for c in sub.get(candidates) or []) or "none") + ")"
 
 
 def _md(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -29,22 +44,30 @@ def findings(summary: Json) -> str:
     s = summary["studies"]
     spec = summary["spec"]
     games = sum(summary["games"].values())
-    lines = [f"Policy {spec['policy']}, seed {spec['seed']}, {games:,} games. "
+    who = {"heuristic": " (self-play: the compiled core's heuristic; the skill pairs and "
+                        "engine-played rows: the heuristic bot, a different, weaker player)"
+           }.get(spec["policy"], "")
+    lines = [f"Policy {spec['policy']}{who}, seed {spec['seed']}, {games:,} games. "
              "Figures: mean [95% CI].", ""]
     if "seats" in s:
         lines.append("### Seats (mean round score by seat after the round's leader; "
                      "lower is better)")
-        lines += _md(["table", "games", "by seat: leader, next, …", "worst − best",
-                      "significant"],
+        lines += _md(["table", "games", "by seat: leader, next, …", "spread worst − best",
+                      "p (seat effect)", "significant"],
                      [[e["label"], f"{e['games']:,}",
                        " · ".join(_e(x, 3) for x in e["score_by_leader_offset"]),
                        f"{e['worst_offset']}−{e['best_offset']}: {_e(e['gap'])}",
-                       "yes" if e["significant"] else "no"] for e in s["seats"].values()])
-        lines.append("Match-win rate by seat after the match's first leader:")
+                       _p(e.get("p_value")), "yes" if e["significant"] else "no"]
+                      for e in s["seats"].values()])
+        test = next((e.get("test") for e in s["seats"].values() if e.get("test")), None)
+        if test:
+            lines += [f"The seat effect's test: a {test}.", ""]
+        lines.append("Match-win rate by seat after the match's first leader (fair: 1/N):")
         lines.append("")
-        lines += _md(["table", "by seat: first leader, next, …"],
+        lines += _md(["table", "by seat: first leader, next, …", "p (≠ 1/N)"],
                      [[e["label"], " · ".join(_e(x, 3) for x in
-                                              e["match_win_by_first_leader_offset"])]
+                                              e["match_win_by_first_leader_offset"]),
+                       _p(e.get("match_win_p_value"))]
                       for e in s["seats"].values()])
     if "specials" in s:
         lines.append("### Specials (holder's round score minus the others'; negative helps "
@@ -57,10 +80,13 @@ def findings(summary: Json) -> str:
                              _e(v["wins_its_trick"])])
         lines += _md(["table", "card", "holder − others", "kept for half 1",
                       "kept for half 2", "wins its trick"], rows)
-        subsets = [[e["label"], f"`{e['subsets']['most_balanced']}`",
-                    f"`{e['subsets']['most_skill_rewarding']}`"]
+        subsets = [[e["label"], _pick(e["subsets"], "most_balanced", "balanced_candidates"),
+                    _pick(e["subsets"], "most_skill_rewarding", "skill_candidates")]
                    for e in s["specials"].values() if "subsets" in e]
         if subsets:
+            how = next(e["subsets"].get("ranking", "") for e in s["specials"].values()
+                       if "subsets" in e)
+            lines += [f"Sets of specials ({how}):", ""]
             lines += _md(["table", "most balanced set", "most skill-rewarding set"], subsets)
     if "skill" in s:
         lines.append("### Skill (duplicate deals: weaker bot's mean round score minus the "
@@ -112,8 +138,14 @@ def findings(summary: Json) -> str:
     if "length" in s:
         lines.append("### Length")
         lines += _md(["table", "mean round score", "rounds per match",
-                      "decided in last round", "mean match total"],
-                     [[e["label"], _e(e["mean_round_score"]), _e(e["mean_match_rounds"], 2),
-                       _e(e["decided_in_last_round"]), _e(e["mean_match_total"], 2)]
+                      "decided in last round", "already decided before it", "shared victory",
+                      "mean match total", "decisions per player", "minutes per match"],
+                     [[e["label"], _e(e["mean_round_score"]), _e(e["mean_match_rounds"]),
+                       _e(e["decided_in_last_round"]), _e(e.get("decided_before_last_round")),
+                       _e(e.get("shared_victory")), _e(e["mean_match_total"]),
+                       _e(e.get("decisions_per_player"), 1), _e(e.get("minutes_per_match"), 1)]
                       for e in s["length"].values()])
+        how = next((e.get("playing_time") for e in s["length"].values()), None)
+        if how:
+            lines += [f"Playing time {how}.", ""]
     return "\n".join(lines)

@@ -33,7 +33,8 @@ class Batch:
 
     ``deals`` and ``splits`` hold card ids (the 13 dealt, the 6-card pack chosen for
     the second half); ``won`` is, per seat, the bit mask (bit ``card - 60``) of the
-    special cards that seat played and that won their trick.
+    special cards dealt to that seat that won the trick they were played in, whoever
+    played them: in partnership a seat's second-half pack is played by its partner.
     """
 
     rounds_played: npt.NDArray[np.int8]  #: [G]
@@ -111,7 +112,7 @@ def core_batch(chunk: Chunk) -> Batch:
         assert res.deals is not None and res.splits is not None
         assert res.plays is not None and res.nplays is not None and res.tricks is not None
         won = _special_wins(res.plays, res.nplays, res.tricks, res.leaders,
-                            cell.table.players)
+                            cell.table.players, cell.table.partnership)
         full = Batch(res.rounds_played, res.leaders, res.piles, res.deals, res.splits, won)
         parts.append(Batch(*(getattr(full, f)[lo:hi] for f in Batch.__slots__)))
     return Batch(*(np.concatenate([getattr(p, f) for p in parts]) for f in Batch.__slots__))
@@ -119,8 +120,9 @@ def core_batch(chunk: Chunk) -> Batch:
 
 def _special_wins(plays: npt.NDArray[np.int8], nplays: npt.NDArray[np.int8],
                   tricks: npt.NDArray[np.int8], leaders: npt.NDArray[np.int8],
-                  players: int) -> npt.NDArray[np.int8]:
-    """Per game, round and seat: the specials the seat played that won their trick."""
+                  players: int, partnership: bool = False) -> npt.NDArray[np.int8]:
+    """Per game, round and seat: the specials dealt to the seat that won their trick
+    (in partnership a second-half card is played by the partner of the seat dealt it)."""
     acts = plays.astype(np.int16)
     live = np.arange(acts.shape[-1])[None, None, :] < nplays[..., None]
     is_card = live & (acts < A.PILE_1)
@@ -133,9 +135,12 @@ def _special_wins(plays: npt.NDArray[np.int8], nplays: npt.NDArray[np.int8],
     seat = (lead + order % players) % players
     won_trick = np.take_along_axis(winners, trick, -1) == seat
     special = is_card & (card >= 60) & won_trick
+    owner = seat
+    if partnership:
+        owner = np.where(trick >= 7, (seat + 2) % players, seat)
     out = np.zeros((*leaders.shape, players), dtype=np.int8)
     g, r, i = np.nonzero(special)
-    np.bitwise_or.at(out, (g, r, seat[g, r, i]), (1 << (card[g, r, i] - 60)).astype(np.int8))
+    np.bitwise_or.at(out, (g, r, owner[g, r, i]), (1 << (card[g, r, i] - 60)).astype(np.int8))
     return out
 
 
@@ -162,10 +167,12 @@ def engine_batch(chunk: Chunk) -> Batch:
             for seat, action in state.history[bounds[r]:bounds[r + 1]]:
                 if A.is_pack(action):
                     out["splits"][i, r, seat] = C.cards_of(A.pack_of(action))
-            for trick in result.tricks:
+            for number, trick in enumerate(result.tricks):
                 for seat, card in trick.plays:
                     if card >= 60 and seat == trick.winner:
-                        out["won"][i, r, seat] |= 1 << (card - 60)
+                        # a second-half card in partnership came from the partner's deal
+                        owner = (seat + 2) % p if config.partnership and number >= 7 else seat
+                        out["won"][i, r, owner] |= 1 << (card - 60)
     return Batch(**out)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from meio.analysis.plan import STUDIES
+from meio.analysis.stats import MIN_GAMES, enough
 
 Json = dict[str, Any]
 
@@ -39,10 +40,21 @@ _TITLES = {
 
 
 def _e(x: Json | None, digits: int = 3) -> str:
+    """An estimate and its interval; one that rests on too few games says so instead."""
     if not x or x.get("value") is None:
         return "–"
+    if not enough(x):
+        return f"too few games (n={x.get('n', 0)})"
     lo, hi = x["ci95"]
     return f"{x['value']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _n(x: Json | None) -> str:
+    return f"{x.get('n', 0):,}" if x else "0"
+
+
+def _p(p: float | None) -> str:
+    return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -69,7 +81,14 @@ def _figure(name: str, caption: str, draw: Callable[[Any], None], height: float 
 
 def _lines(ax: Any, series: dict[str, list[Json]], xlabel: str, ylabel: str,
            xs: Sequence[int] | None = None) -> None:
+    """One line of estimates per series, each labelled with its games (``n``); a series
+    resting on fewer than MIN_GAMES games is left out of the plot (its table says so)."""
+    from matplotlib.ticker import MaxNLocator
+
     for i, (label, ests) in enumerate(series.items()):
+        if not ests or not all(enough(e) for e in ests):
+            continue
+        label = f"{label} (n={ests[0]['n']:,})"
         x = list(xs) if xs is not None else list(range(len(ests)))
         vals = [e["value"] if e.get("value") is not None else float("nan") for e in ests]
         lo = [v - (e["ci95"][0] if e["ci95"][0] is not None else v) for v, e in zip(
@@ -79,14 +98,21 @@ def _lines(ax: Any, series: dict[str, list[Json]], xlabel: str, ylabel: str,
         off = (i - len(series) / 2) * 0.03
         ax.errorbar([a + off for a in x[:len(vals)]], vals, yerr=[lo, hi], marker="o",
                     capsize=3, label=label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    if series:
-        ax.legend(fontsize=7, ncol=3)
+    if series:  # below the axes, where it hides no line
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.2))
 
 
-def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str) -> None:
-    """Grouped bars: ``groups[group][bar]`` estimates, with their intervals."""
+def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str,
+          horizontal: bool = False) -> None:
+    """Grouped bars: ``groups[group][bar]`` estimates, with their intervals; a bar on
+    fewer than MIN_GAMES games is not drawn, and each group's label gives its games.
+    ``horizontal``: the groups down the side, for many or long labels."""
+    groups = {f"{g} (n={min((e.get('n', 0) for e in bars.values()), default=0):,})":
+              {b: e for b, e in bars.items() if enough(e)} for g, bars in groups.items()}
+    groups = {g: bars for g, bars in groups.items() if bars}
     names = sorted({b for g in groups.values() for b in g})
     width = 0.8 / max(len(names), 1)
     for j, name in enumerate(names):
@@ -99,84 +125,136 @@ def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str) -> None:
             vals.append(e["value"])
             err_lo.append(e["value"] - e["ci95"][0])
             err_hi.append(e["ci95"][1] - e["value"])
-        ax.bar(xs, vals, width, yerr=[err_lo, err_hi], capsize=2, label=name)
-    ax.set_xticks(range(len(groups)), list(groups), rotation=20, ha="right", fontsize=8)
-    ax.set_ylabel(ylabel)
-    ax.axhline(0, color="#444", lw=0.8)
+        if horizontal:
+            ax.barh(xs, vals, width, xerr=[err_lo, err_hi], capsize=2, label=name)
+        else:
+            ax.bar(xs, vals, width, yerr=[err_lo, err_hi], capsize=2, label=name)
+    if horizontal:
+        ax.set_yticks(range(len(groups)), list(groups), fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(ylabel)
+        ax.axvline(0, color="#444", lw=0.8)
+    else:
+        ax.set_xticks(range(len(groups)), list(groups), rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel(ylabel)
+        ax.axhline(0, color="#444", lw=0.8)
     if names:
         ax.legend(fontsize=7, ncol=4)
 
 
 # -- one section per study ---------------------------------------------------------------
 def _seats(s: Json) -> str:
+    def match(ax: Any) -> None:
+        _lines(ax, {e["label"]: e["match_win_by_first_leader_offset"] for e in s.values()},
+               "seats after the first leader", "match-win rate")
+        for fair in sorted({e.get("fair_match_win") for e in s.values()} - {None}):
+            ax.axhline(fair, color="#888", lw=0.8, ls="--")
+            ax.annotate(f"1/{round(1 / fair)}", (0, fair), fontsize=7, color="#555")
+
     parts = [_figure("seats-score", "Mean round score (lower is better) by seat, counted "
                      "clockwise from the round's leader (0 = the leader); bars are 95% CIs.",
                      lambda ax: _lines(ax, {e["label"]: e["score_by_leader_offset"]
                                             for e in s.values()},
                                        "seats after the leader", "mean round score")),
              _figure("seats-match", "Match-win rate by seat, counted from the match's "
-                     "first leader (shared wins count for each sharer).",
-                     lambda ax: _lines(ax, {e["label"]: e["match_win_by_first_leader_offset"]
-                                            for e in s.values()},
-                                       "seats after the first leader", "match-win rate"))]
+                     "first leader (shared wins split between the sharers); dashed: the "
+                     "fair share 1/N.", match)]
     rows = []
     for e in s.values():
-        rows.append([e["label"], str(e["games"]),
-                     " · ".join(_e(x, 2) for x in e["score_by_leader_offset"]),
-                     " · ".join(_e(x, 2) for x in e["match_win_by_first_leader_offset"]),
+        small = e["games"] < MIN_GAMES
+        rows.append([e["label"], f"{e['games']:,}",
+                     " · ".join(_e(x) for x in e["score_by_leader_offset"]),
                      f"{e['worst_offset']} vs {e['best_offset']}: {_e(e['gap'])}",
-                     "yes" if e["significant"] else "no"])
-    parts.append(_table(["table", "games", "round score by offset", "match win by offset",
-                         "gap worst − best", "significant"], rows))
+                     "–" if small else _p(e.get("p_value")),
+                     "–" if small else ("yes" if e["significant"] else "no"),
+                     " · ".join(_e(x) for x in e["match_win_by_first_leader_offset"]),
+                     "–" if small else _p(e.get("match_win_p_value"))])
+    parts.append(_table(["table", "games", "round score by seat", "spread worst − best",
+                         "p (seat effect)", "significant", "match win by seat",
+                         "p (match wins ≠ 1/N)"], rows))
+    test = next((e["test"] for e in s.values() if "test" in e), None)
+    if test:
+        parts.append("<p class=note>The spread between the worst and the best seat is picked "
+                     "after looking at the data, so a plain interval of it is biased upward. "
+                     f"Its test: a {html.escape(test)}; its interval bounds every paired "
+                     "difference of seats at once (Bonferroni), so it holds whichever seats "
+                     "turn out worst and best. Match wins: a "
+                     f"{html.escape(next(e['match_win_test'] for e in s.values()))}.</p>")
     return "".join(parts)
 
 
 def _specials(s: Json) -> str:
     groups = {e["label"]: {c: v["holder_minus_others"] for c, v in e["cards"].items()}
               for e in s.values()}
-    wins = {e["label"] + f" · {c}": {"first half": v["wins_first_half"],
-                                     "second half": v["wins_second_half"]}
+    wins = {f"{c} · {e['label']}": {"first half": v["wins_first_half"],
+                                    "second half": v["wins_second_half"]}
             for e in s.values() for c, v in e["cards"].items()}
     parts = [_figure("specials-score", "Round score of the seat dealt each special minus the "
                      "others' (negative: the card helps its holder).",
                      lambda ax: _bars(ax, groups, "holder − others")),
              _figure("specials-wins", "How often each special wins the trick it is played "
-                     "in, by the half its holder kept it for.",
-                     lambda ax: _bars(ax, wins, "wins its trick"), height=4.2)]
-    rows = [[e["label"], c, _e(v["holder_minus_others"]), _e(v["kept_first_half"]),
-             _e(v["kept_second_half"]), _e(v["share_kept_second_half"]),
-             _e(v["wins_its_trick"])]
+                     "in, by the half its holder kept it for (in partnership the partner "
+                     "plays the second-half pack, and its wins count).",
+                     lambda ax: _bars(ax, wins, "wins its trick", horizontal=True),
+                     height=max(3.4, 0.28 * len(wins)))]
+    rows = [[e["label"], c, _n(v["holder_minus_others"]), _e(v["holder_minus_others"]),
+             _e(v["kept_first_half"]), _e(v["kept_second_half"]),
+             _e(v["share_kept_second_half"]), _e(v["wins_its_trick"])]
             for e in s.values() for c, v in e["cards"].items()]
-    parts.append(_table(["table", "card", "holder − others", "kept for half 1",
+    parts.append(_table(["table", "card", "games", "holder − others", "kept for half 1",
                          "kept for half 2", "share kept for half 2", "wins its trick"], rows))
     subsets = {e["label"]: e["subsets"] for e in s.values() if "subsets" in e}
     if subsets:
         def draw(ax: Any) -> None:
             for label, sub in subsets.items():
-                xs = [r["seat_gap"]["value"] for r in sub["sets"]]
-                ys = [r["skill_gap"]["value"] or 0.0 for r in sub["sets"]]
-                ax.scatter(xs, ys, label=label)
-                for r, x, y in zip(sub["sets"], xs, ys, strict=True):
+                sets = [r for r in sub["sets"] if enough(r["seat_gap"])]
+                xs = [r["seat_gap"]["value"] for r in sets]
+                ys = [r["skill_gap"]["value"] or 0.0 for r in sets]
+                n = min((r["seat_gap"]["n"] for r in sets), default=0)
+                ax.scatter(xs, ys, label=f"{label} (n={n:,} a set)")
+                for r, x, y in zip(sets, xs, ys, strict=True):
                     ax.annotate(r["specials"], (x, y), fontsize=6)
-            ax.set_xlabel("seat gap (max − min mean score by seat): lower is more balanced")
-            ax.set_ylabel("random − heuristic mean score")
+            ax.set_xlabel("seat spread (max − min mean score by seat): lower is more balanced")
+            ax.set_ylabel("random − core heuristic mean score")
             ax.legend(fontsize=7)
         parts.append(_figure("specials-subsets", "Each set of N specials: balance against "
                              "how much better play lowers the score.", draw, height=4.5))
-        rows = [[label, r["specials"], _e(r["seat_gap"]), _e(r["skill_gap"])]
+
+        def rank(r: Json, kind: str) -> str:
+            x = r.get(kind)
+            if not x:
+                return "–"
+            lo, hi = x["rank_ci95"]
+            return f"{x['p_first']:.2f} (rank {lo}–{hi})" if lo != hi else \
+                f"{x['p_first']:.2f} (rank {lo})"
+        rows = [[label, r["specials"], _n(r["seat_gap"]), _e(r["seat_gap"]),
+                 _p(r.get("seat_gap_p_value")), rank(r, "balance_rank"), _e(r["skill_gap"]),
+                 rank(r, "skill_rank")]
                 for label, sub in subsets.items() for r in sub["sets"]]
-        parts.append(_table(["table", "specials", "seat gap", "skill gap"], rows))
-        parts.append("<p class=note>" + "; ".join(
-            f"{html.escape(label)}: most balanced {html.escape(str(sub['most_balanced']))}, "
-            f"most skill-rewarding {html.escape(str(sub['most_skill_rewarding']))}"
-            for label, sub in subsets.items()) + "</p>")
+        parts.append(_table(["table", "specials", "games", "seat spread", "p (seat effect)",
+                             "first for balance (share of draws)", "skill gap",
+                             "first for skill (share of draws)"], rows))
+
+        def verdict(sub: Json, key: str, candidates: str) -> str:
+            if sub.get(key):
+                return f"<b>{html.escape(sub[key])}</b>"
+            names = ", ".join(sub.get(candidates) or []) or "none"
+            return f"no set stands out (candidates: {html.escape(names)})"
+        verdicts = "; ".join(
+            f"{html.escape(label)}: most balanced "
+            f"{verdict(sub, 'most_balanced', 'balanced_candidates')}, most skill-rewarding "
+            f"{verdict(sub, 'most_skill_rewarding', 'skill_candidates')}"
+            for label, sub in subsets.items())
+        how = html.escape(next(iter(subsets.values())).get("ranking", ""))
+        parts.append("<p class=note>Which set is the most balanced or the most "
+                     f"skill-rewarding ({how}): {verdicts}.</p>")
     return "".join(parts)
 
 
 def _skill(s: Json) -> str:
-    gaps = {e["label"]: {p: v["weaker_minus_stronger"] for p, v in e["pairs"].items()}
+    gaps = {e["label"]: {_pair(p): v["weaker_minus_stronger"] for p, v in e["pairs"].items()}
             for e in s.values()}
-    shares = {e["label"]: {p: v["skill_share"] for p, v in e["pairs"].items()}
+    shares = {e["label"]: {_pair(p): v["skill_share"] for p, v in e["pairs"].items()}
               for e in s.values()}
     parts = [_figure("skill-gap", "Weaker bot's mean round score minus the stronger's, on "
                      "the same deals with the bots rotated through the seats.",
@@ -184,13 +262,19 @@ def _skill(s: Json) -> str:
              _figure("skill-share", "Share of the variance of a seat's round score explained "
                      "by which bot sat there (the rest is the deal and the table).",
                      lambda ax: _bars(ax, shares, "share explained"))]
-    rows = [[e["label"], p, _e(v["weaker_minus_stronger"]),
+    rows = [[e["label"], _pair(p), _n(v["weaker_minus_stronger"]),
+             _e(v["weaker_minus_stronger"]),
              " / ".join(f"{b} {_e(x)}" for b, x in v["mean_score"].items()),
              " / ".join(f"{b} {_e(x)}" for b, x in v["match_win"].items()),
              _e(v["skill_share"])]
             for e in s.values() for p, v in e["pairs"].items()]
-    parts.append(_table(["table", "pair", "score gap", "mean score", "match win",
+    parts.append(_table(["table", "pair", "deals", "score gap", "mean score", "match win",
                          "share explained"], rows))
+    if any(not enough(v["weaker_minus_stronger"]) for e in s.values()
+           for v in e["pairs"].values()):
+        parts.append(f"<p class=note>A pair played on fewer than {MIN_GAMES} deals shows no "
+                     "figure and no bar: its interval would rest on too few deals (the "
+                     "search bot's pairs, at seconds a deal, often do).</p>")
     return "".join(parts)
 
 
@@ -221,10 +305,11 @@ def _splits(s: Json) -> str:
     if any("specials" in e for e in s.values()):
         parts.append(_figure("splits-specials", "How many specials the pack holds (MEIO).",
                              dist("specials", "specials")))
-    rows = [[e["label"]] + [_e(e[k]["share_to_second_half"]) if k in e else "–" for k in kinds]
-            + [" ".join(f"{x:.2f}" for x in e["hearts"]["pack_count_distribution"])]
+    rows = [[e["label"], _n(e["hearts"]["share_to_second_half"])]
+            + [_e(e[k]["share_to_second_half"]) if k in e else "–" for k in kinds]
+            + [" ".join(f"{x:.3f}" for x in e["hearts"]["pack_count_distribution"])]
             for e in s.values()]
-    parts.append(_table(["table", "hearts", "high cards", "specials",
+    parts.append(_table(["table", "games", "hearts", "high cards", "specials",
                          "hearts in pack: share with 0..6"], rows))
     return "".join(parts)
 
@@ -246,21 +331,32 @@ def _rules(s: Json) -> str:
                      "options (RULES.md §10).", lambda ax: _bars(ax, groups, "mean round score")),
              _figure("rules-last", "How often the last round decides the match, by reading.",
                      lambda ax: _bars(ax, last, "decided in the last round"))]
-    rows = [[v["label"], _e(v["mean_round_score"]), _e(v.get("score_change")),
-             _e(v["seat_gap"]), _e(v["decided_in_last_round"]), _e(v["mean_match_rounds"]),
-             " · ".join(f"{c} {_e(x, 2)}" for c, x in v.get("specials", {}).items()) or "–",
-             " · ".join(f"{k} {_e(x, 2)}" for k, x in v.get("second_half_share", {}).items())
-             or "–"]
-            for e in s.values() for v in e["variants"].values()]
-    parts.append(_table(["table", "mean round score", "change vs default", "seat gap",
-                         "decided in last round", "rounds per match",
-                         "specials: holder − others", "kept for the second half"], rows))
+    variants = [v for e in s.values() for v in e["variants"].values()]
+    rows = [[v["label"], _n(v["mean_round_score"]), _e(v["mean_round_score"]),
+             _e(v.get("score_change")), _e(v["seat_gap"]), _e(v["decided_in_last_round"]),
+             _e(v["mean_match_rounds"])] for v in variants]
+    parts.append(_table(["table", "games", "mean round score", "change vs default",
+                         "seat spread", "decided in last round", "rounds per match"], rows))
+    cards = sorted({c for v in variants for c in v.get("specials", {})})
+    if cards:
+        parts.append("<p class=note>Each special's holder − others under each reading "
+                     "(negative helps the holder):</p>")
+        parts.append(_table(["table", *cards], [
+            [v["label"], *(_e(v["specials"].get(c)) for c in cards)]
+            for v in variants if v.get("specials")]))
+    kinds = [k for k in ("hearts", "high", "specials")
+             if any(k in v.get("second_half_share", {}) for v in variants)]
+    parts.append("<p class=note>What the split keeps for the second half under each reading "
+                 "(share of those dealt):</p>")
+    parts.append(_table(["table", *kinds], [
+        [v["label"], *(_e(v.get("second_half_share", {}).get(k)) for k in kinds)]
+        for v in variants]))
     skill = {e["label"]: {_reading(k, {}): v["weaker_minus_stronger"]
                           for k, v in e["skill"].items()} for e in s.values() if "skill" in e}
     if skill:
         pair = next(v["pair"] for e in s.values() for v in e.get("skill", {}).values())
         parts.append(_figure(
-            "rules-skill", f"How much skill pays under each reading: {pair.replace('-vs-', ' vs ')}"
+            "rules-skill", f"How much skill pays under each reading: {_pair(pair)}"
             " on duplicate deals, the weaker bot's mean round score minus the stronger's.",
             lambda ax: _bars(ax, skill, "skill gap (round score)")))
         parts.append(_table(["table", "skill gap", "change vs default"], [
@@ -289,13 +385,29 @@ def _length(s: Json) -> str:
     parts = [_figure("length-scores", "Distribution of round scores.", dist),
              _figure("length-last", "How often the match is decided in its last round.",
                      lambda ax: _bars(ax, last, "share of matches"))]
-    rows = [[e["label"], _e(e["mean_round_score"]), _e(e["mean_match_rounds"], 2),
-             " ".join(f"{x:.2f}" for x in e["match_rounds_distribution"]),
-             _e(e["decided_in_last_round"]), _e(e["mean_match_total"], 2)]
+    rows = [[e["label"], _n(e["mean_round_score"]), _e(e["mean_round_score"]),
+             _e(e["mean_match_rounds"]),
+             " ".join(f"{x:.3f}" for x in e["match_rounds_distribution"]),
+             _e(e["decided_in_last_round"]), _e(e.get("decided_before_last_round")),
+             _e(e.get("shared_victory")), _e(e["mean_match_total"])]
             for e in s.values()]
-    parts.append(_table(["table", "mean round score", "rounds per match",
+    parts.append(_table(["table", "games", "mean round score", "rounds per match",
                          "share of 1/2/3-round matches", "decided in last round",
+                         "already decided before it", "shared victory",
                          "mean match total"], rows))
+    rows = [[e["label"], _e(e.get("decisions_per_player"), 1),
+             _e(e.get("minutes_per_match"), 1)] for e in s.values()]
+    parts.append(_table(["table", "decisions a player makes per match",
+                         "playing time per match (minutes)"], rows))
+    how = next((e.get("playing_time") for e in s.values() if e.get("playing_time")), None)
+    parts.append("<p class=note>Decided in the last round: with 2 victories to win, the "
+                 "match went to a third round; on totals, the winners after it differ from "
+                 "those before it. Already decided: the leader before the last round was "
+                 "further ahead than any side can score in a round (7, or 9 in MEIO where "
+                 "Q+ and +.5 can move tricks), so the last round could change nothing. "
+                 "Decisions: a split and 13 cards a round, and a pile choice for each trick "
+                 "taken by +.5." + (f" Playing time {html.escape(how)}." if how else "")
+                 + "</p>")
     return "".join(parts)
 
 
@@ -305,16 +417,35 @@ _SECTIONS: dict[str, Callable[[Json], str]] = {
 }
 
 
+#: who plays, in words: the core's heuristic and the heuristic bot are different players
+PLAYERS = {
+    "random": "random legal moves",
+    "heuristic": ("the <b>core heuristic</b> (the compiled core's, meio.sim) in self-play; "
+                  "where the engine plays (hidden specials, rows marked engine) and in the "
+                  "skill pairs it is the <b>heuristic bot</b> (meio.bots), a different and "
+                  "weaker player (4 players: mean round score about 0.78 against 1.04)"),
+    "search": "the search bot, through the engine",
+}
+
+
+def _pair(name: str) -> str:
+    """A skill pair's name in words: its bots are engine bots."""
+    return " vs ".join(f"{b} bot" for b in name.split("-vs-"))
+
+
 def render(summary: Json) -> str:
     """The whole report page for a ``summary.json`` document."""
     spec = summary["spec"]
     games = sum(summary["games"].values())
     target = "" if spec["ci"] is None else f", target CI width {spec['ci']}"
-    head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>, seed {spec['seed']}, "
-            f"{games:,} games in {len(summary['games'])} cells, {summary.get('waves', 1)} "
-            f"wave(s){target}. "
+    who = PLAYERS.get(spec["policy"], html.escape(spec["policy"]))
+    head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>: {who}. Seed "
+            f"{spec['seed']}, {games:,} games in {len(summary['games'])} cells, "
+            f"{summary.get('waves', 1)} wave(s){target}. "
             "Figures are means with 95% confidence intervals that treat each match (or "
-            "duplicate deal) as one draw. Seats are counted clockwise from the leader.</p>")
+            "duplicate deal) as one draw; n is the number of those draws, and a figure on "
+            f"fewer than {MIN_GAMES} is not shown. Seats are counted clockwise from the "
+            "leader.</p>")
     body = []
     for q in STUDIES:
         if q in summary["studies"]:

@@ -212,13 +212,44 @@ class Store:
         if not path.exists():
             return None
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
+            return unpack_rows({k: data[k] for k in data.files})
 
     def put(self, chunk: Chunk, rows: Columns) -> None:
         path = self.path(chunk)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **rows)  # type: ignore[arg-type]
+        np.savez_compressed(tmp, **pack_rows(rows))  # type: ignore[arg-type]
         os.replace(tmp, path)
+
+
+#: prefix of a saved text column that holds one value for the whole chunk
+_CONST = "const:"
+
+
+def pack_rows(rows: Columns) -> Columns:
+    """A chunk's rows as saved: a text column with one value for every row (a chunk is
+    one cell, so its cell, table, specials and policy are) is kept once, not per row.
+
+    >>> packed = pack_rows({"game": np.arange(3), "table": np.array(["meio-4p"] * 3)})
+    >>> sorted(packed), packed["const:table"].tolist()
+    (['const:table', 'game'], ['meio-4p'])
+    >>> unpack_rows(packed)["table"].tolist()
+    ['meio-4p', 'meio-4p', 'meio-4p']
+    """
+    out: Columns = {}
+    for key, col in rows.items():
+        if col.dtype.kind in "UO" and col.size and (col == col[0]).all():
+            out[_CONST + key] = np.asarray(col[:1], dtype=str)
+        else:
+            out[key] = col
+    return out
+
+
+def unpack_rows(saved: Columns) -> Columns:
+    """The rows of a saved chunk (:func:`pack_rows` undone; older saves, with every text
+    column in full, load as they are)."""
+    n = next((v.size for k, v in saved.items() if not k.startswith(_CONST)), 0)
+    return {(k[len(_CONST):] if k.startswith(_CONST) else k):
+            (np.repeat(v, n) if k.startswith(_CONST) else v) for k, v in saved.items()}
 
 
 @dataclass

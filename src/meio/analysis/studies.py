@@ -16,7 +16,18 @@ import numpy.typing as npt
 
 from meio.analysis.frame import Frame
 from meio.analysis.plan import RULES_SKILL_PAIR, AnalysisSpec, Table
-from meio.analysis.stats import NAN, Estimate, bootstrap, cluster_mean, mean_ci
+from meio.analysis.play import victories_format
+from meio.analysis.stats import (
+    MIN_GAMES,
+    NAN,
+    Estimate,
+    bootstrap,
+    by_round,
+    cluster_mean,
+    mean_ci,
+    permutation_test,
+    range_interval,
+)
 from meio.engine import cards as C
 
 Json = dict[str, Any]
@@ -38,9 +49,39 @@ def _paired(frame: Frame, column: str, a: int, b: int, value: str) -> Estimate:
 
 
 # -- seats -------------------------------------------------------------------------------
+#: how the seat gap is tested (the report and summary.json say so)
+SEAT_TEST = ("permutation test of the spread (max − min) of the mean round score by seat: "
+             "the sides' scores are shuffled among the seats within each round, 999 times")
+MATCH_TEST = ("permutation test of the match-win rates by seat against the fair share 1/N "
+              "(sum of squared deviations): the sides' results are shuffled among the "
+              "seats within each match, 999 times")
+
+
+def _sides_matrix(f: Frame, offset: str, value: str, sides: int
+                  ) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
+    """One row per round (``offset`` the seat column) of ``value`` for the first
+    ``sides`` offsets, and each row's game: in partnership offsets 0 and 1 are the two
+    teams (2 and 3 repeat them)."""
+    keys = f.keyed("round")
+    matrix, kept = by_round(f[value].astype(np.float64), keys, f[offset], sides)
+    return matrix, kept // 64  # keyed(): cluster * 8 * 8 + round
+
+
+def seat_gap(f: Frame, sides: int, seed: int = 0) -> Json:
+    """The spread of the mean round score across seats (by offset from the round's
+    leader): its honest interval (:func:`~meio.analysis.stats.range_interval`) and the
+    p-value of a permutation test that there is no seat effect at all."""
+    matrix, clusters = _sides_matrix(f, "from_leader", "side_score", sides)
+    gap = range_interval(matrix, clusters)
+    p = permutation_test(matrix, lambda m: m.max() - m.min(), seed=seed)
+    return {"gap": gap.to_json(), "p_value": None if np.isnan(p) else round(p, 4)}
+
+
 def seats(frame: Frame, tables: list[Table]) -> Json:
     """Round score, round wins and match wins by seat, counted from the round's leader
-    and from the match's first leader; the gap between the best and worst seat."""
+    and from the match's first leader; the spread between the best and worst seat
+    with a test made for a spread picked after looking (:data:`SEAT_TEST`), and the
+    match-win rates tested against 1/N (:data:`MATCH_TEST`)."""
     out: Json = {}
     frame = frame.select("table", "round", "from_leader", "from_first_leader", "side_score",
                          "round_win", "match_win")
@@ -49,20 +90,31 @@ def seats(frame: Frame, tables: list[Table]) -> Json:
         if not len(f):
             continue
         p = t.players
+        sides = t.sides()
         score = _by(f, "from_leader", "side_score", p)
         wins = [e.rate() for e in _by(f, "from_leader", "round_win", p)]
         first = f.eq(round=0)
         match = [e.rate() for e in _by(first, "from_first_leader", "match_win", p)]
-        best = int(np.nanargmin([e.value for e in score]))
-        worst = int(np.nanargmax([e.value for e in score]))
-        gap = _paired(f, "from_leader", worst, best, "side_score")
+        best = int(np.nanargmin([e.value for e in score[:sides]]))
+        worst = int(np.nanargmax([e.value for e in score[:sides]]))
+        gap = seat_gap(f, sides)
+        wins_matrix, _ = _sides_matrix(first, "from_first_leader", "match_win", sides)
+        fair = 1 / sides
+        match_p = permutation_test(
+            wins_matrix, lambda m, fair=fair: float(((m - fair) ** 2).sum()))
+        games = int(np.unique(f["cluster"]).size)
         out[t.key] = {
-            "label": t.label, "games": int(np.unique(f["cluster"]).size),
+            "label": t.label, "games": games,
             "score_by_leader_offset": [e.to_json() for e in score],
             "round_win_by_leader_offset": [e.to_json() for e in wins],
             "match_win_by_first_leader_offset": [e.to_json() for e in match],
             "best_offset": best, "worst_offset": worst,
-            "gap": gap.to_json(), "significant": gap.significant and best != worst,
+            "gap": gap["gap"], "p_value": gap["p_value"], "test": SEAT_TEST,
+            "significant": (gap["p_value"] is not None and gap["p_value"] < 0.05
+                            and games >= MIN_GAMES),
+            "fair_match_win": round(fair, 6),
+            "match_win_p_value": None if np.isnan(match_p) else round(match_p, 4),
+            "match_win_test": MATCH_TEST,
         }
     return out
 
@@ -133,22 +185,58 @@ def _parse(text: str) -> tuple[int, ...]:
     return tuple(C.parse_card(c) for c in text.split(",")) if text != "none" else ()
 
 
+#: bootstrap draws behind the ranking of the sets of specials
+RANK_REPS = 400
+#: a set is named the most balanced (or most skill-rewarding) only when it comes first
+#: in at least this share of the bootstrap draws
+RANK_SURE = 0.95
+
+
+def _gap_draws(f: Frame, sides: int, reps: int, seed: int) -> npt.NDArray[np.float64]:
+    """Bootstrap draws (whole games resampled) of the seat spread of ``f``."""
+    matrix, clusters = _sides_matrix(f, "from_leader", "side_score", sides)
+    if not matrix.shape[0]:
+        return np.full(reps, np.nan)
+    _, game = np.unique(clusters, return_inverse=True)
+    sums = np.zeros((game.max() + 1, sides))
+    np.add.at(sums, game, matrix)
+    counts = np.bincount(game).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(counts.size, np.full(counts.size, 1 / counts.size), reps)
+    means = (weights @ sums) / (weights @ counts)[:, None]
+    return np.asarray(means.max(1) - means.min(1), dtype=np.float64)
+
+
+def rank_by_draws(draws: dict[str, npt.NDArray[np.float64]], lowest: bool) -> Json:
+    """Which set comes first, from per-set draws of its figure: the share of draws in
+    which each set is first, the 95% range of its rank, and the winner only when one
+    set comes first in at least :data:`RANK_SURE` of the draws."""
+    names = sorted(draws)
+    table = np.stack([draws[k] for k in names], 1)  # [reps, sets]
+    table = np.where(np.isnan(table), np.inf if lowest else -np.inf, table)
+    order = np.argsort(table if lowest else -table, axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(len(names))[None, :], 1)
+    first = (ranks == 0).mean(0)
+    out = {k: {"p_first": round(float(first[i]), 4),
+               "rank_ci95": [int(np.percentile(ranks[:, i], 2.5)) + 1,
+                             int(np.percentile(ranks[:, i], 97.5)) + 1]}
+           for i, k in enumerate(names)}
+    best = int(np.argmax(first))
+    return {"sets": out, "winner": names[best] if first[best] >= RANK_SURE else None,
+            "candidates": [names[i] for i in np.argsort(-first, kind="stable")
+                           if first[i] >= 0.05]}
+
+
 def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
     rows: list[Json] = []
-    for subset in f.distinct("specials"):
+    gap_draws: dict[str, npt.NDArray[np.float64]] = {}
+    skill_draws: dict[str, npt.NDArray[np.float64]] = {}
+    rng = np.random.default_rng(len(f))
+    for i, subset in enumerate(f.distinct("specials")):
         g = f.eq(specials=subset)
-        means = [e.value for e in _by(g, "from_leader", "side_score", t.players)]
-        offsets = g["from_leader"]
-        scores = g["side_score"].astype(np.float64)
-
-        def spread(w: npt.NDArray[Any], s: npt.NDArray[Any] = scores,
-                   o: npt.NDArray[Any] = offsets) -> float:
-            m = [np.average(s[o == k], weights=w[o == k]) if w[o == k].sum() else np.nan
-                 for k in range(t.players)]
-            return float(np.nanmax(m) - np.nanmin(m))
-
-        gap = float(np.nanmax(means) - np.nanmin(means))
-        lo, hi = bootstrap(spread, g["cluster"], reps=100, seed=len(rows))
+        gap = seat_gap(g, t.sides(), seed=i)
+        gap_draws[subset] = _gap_draws(g, t.sides(), RANK_REPS, seed=i)
         skill = NAN
         rnd = contrast.eq(specials=subset, policy="random")
         heu = contrast.eq(specials=subset, policy="heuristic")
@@ -157,14 +245,23 @@ def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
             half = np.hypot(a.value - a.low, b.value - b.low)
             d = a.value - b.value
             skill = Estimate(d, d - half, d + half, min(a.n, b.n))
-        games = int(np.unique(g["cluster"]).size)
-        rows.append({"specials": subset, "seat_gap": Estimate(gap, lo, hi, games).to_json(),
-                     "skill_gap": skill.to_json()})
-    balanced = min(rows, key=lambda r: r["seat_gap"]["value"])["specials"] if rows else None
-    skilled = [r for r in rows if r["skill_gap"]["value"] is not None]
-    return {"sets": rows, "most_balanced": balanced,
-            "most_skill_rewarding": max(skilled, key=lambda r: r["skill_gap"]["value"])[
-                "specials"] if skilled else None}
+            skill_draws[subset] = rng.normal(d, half / 1.959963984540054, RANK_REPS)
+        rows.append({"specials": subset, "seat_gap": gap["gap"],
+                     "seat_gap_p_value": gap["p_value"], "skill_gap": skill.to_json()})
+    balance = rank_by_draws(gap_draws, lowest=True) if rows else None
+    skilled = rank_by_draws(skill_draws, lowest=False) if skill_draws else None
+    for r in rows:
+        if balance:
+            r["balance_rank"] = balance["sets"][r["specials"]]
+        if skilled and r["specials"] in skilled["sets"]:
+            r["skill_rank"] = skilled["sets"][r["specials"]]
+    return {"sets": rows,
+            "most_balanced": balance["winner"] if balance else None,
+            "balanced_candidates": balance["candidates"] if balance else [],
+            "most_skill_rewarding": skilled["winner"] if skilled else None,
+            "skill_candidates": skilled["candidates"] if skilled else [],
+            "ranking": (f"bootstrap of whole games, {RANK_REPS} draws: a set is named "
+                        f"only if it comes first in at least {RANK_SURE:.0%} of them")}
 
 
 def mean_ci_of(f: Frame) -> Estimate:
@@ -275,8 +372,21 @@ def _popcount(mask: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
 
 
 # -- length ------------------------------------------------------------------------------
+#: the most a side can score in one round: all 7 first-half tricks, plus in MEIO the
+#: two second-half tricks that ``Q+`` and ``+.5`` can move into the first-half pile
+MAX_ROUND_SCORE = {"classic": 7, "meio": 9}
+#: seconds a person takes, assumed for the playing-time estimate (docs/analysis.md)
+SECONDS = {"split": 45.0, "card": 6.0, "pile": 5.0, "round": 90.0}
+PLAYING_TIME = ("estimated as 45 s a split, 6 s a card, 5 s a pile choice, played one "
+                "after another round the table (the split at the same time), plus 90 s a "
+                "round to shuffle, deal and score")
+_PLUS_HALF_BIT = 1 << (C.PLUS_HALF - 60)
+
+
 def length(frame: Frame, tables: list[Table]) -> Json:
-    """Round score distributions, match lengths, how often the last round decides."""
+    """Round score distributions, match lengths, how often the last round decides (and
+    how often the match was already decided before it), shared victories, decisions a
+    player makes per match and an estimate of the playing time (:data:`PLAYING_TIME`)."""
     out: Json = {}
     for t in tables:
         f = frame.eq(table=t.key)
@@ -287,7 +397,18 @@ def length(frame: Frame, tables: list[Table]) -> Json:
         dist = np.bincount(scores, minlength=14)[:14]
         rounds = np.bincount(first["rounds"].astype(np.int64), minlength=4)[1:4]
         totals = f.eq(round=0)["total"].astype(np.int64)
-        out[t.key] = {
+        opening = f.eq(round=0)
+        shared = _per_game(opening, (opening["match_win"] > 0) & (opening["match_win"] < 1))
+        # one split and 13 cards a round, and a pile choice for each trick taken by +.5
+        piles = ((f["won_specials"] & _PLUS_HALF_BIT) != 0).astype(np.float64)
+        _, game = np.unique(f["cluster"], return_inverse=True)
+        per_game_piles = np.bincount(game, weights=piles)
+        match_rounds = np.bincount(game, weights=(f["seat"] == 0).astype(np.float64))
+        decisions = match_rounds * 14 + per_game_piles / t.players
+        minutes = (match_rounds * (SECONDS["split"] + SECONDS["round"]
+                                   + 13 * t.players * SECONDS["card"])
+                   + per_game_piles * SECONDS["pile"]) / 60
+        entry: Json = {
             "label": t.label,
             "mean_round_score": cluster_mean(scores, f["cluster"]).to_json(),
             "round_score_distribution": (dist / max(dist.sum(), 1)).round(6).tolist(),
@@ -295,8 +416,36 @@ def length(frame: Frame, tables: list[Table]) -> Json:
             "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
             "decided_in_last_round": mean_ci(first["decided_last"]).rate().to_json(),
             "mean_match_total": cluster_mean(totals, f.eq(round=0)["cluster"]).to_json(),
+            "shared_victory": mean_ci(shared).rate().to_json(),
+            "decisions_per_player": mean_ci(decisions).to_json(),
+            "minutes_per_match": mean_ci(minutes).to_json(),
+            "playing_time": PLAYING_TIME,
         }
+        if not victories_format(t):
+            entry["decided_before_last_round"] = mean_ci(
+                decided_before_last(f, t.sides(), MAX_ROUND_SCORE[t.edition])).rate().to_json()
+        out[t.key] = entry
     return out
+
+
+def _per_game(f: Frame, flag: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    """Per game of ``f``, whether any of its rows has ``flag``."""
+    _, game = np.unique(f["cluster"], return_inverse=True)
+    return np.asarray(np.bincount(game, weights=flag.astype(np.float64)) > 0,
+                      dtype=np.float64)
+
+
+def decided_before_last(f: Frame, sides: int, bound: int) -> npt.NDArray[np.float64]:
+    """Per match played on totals: whether the winner was settled before the last
+    round — the leader then was ahead of every other side by more than a side can
+    score in a round, so no last round could have changed the result."""
+    last = f.where(f["round"] == f["rounds"] - 1)
+    before = last["total"].astype(np.float64) - last["side_score"].astype(np.float64)
+    matrix, _ = by_round(before, last.keyed("round"), last["seat"], sides)
+    if not matrix.shape[0]:
+        return np.zeros(0)
+    ordered = np.sort(matrix, axis=1)
+    return np.asarray(ordered[:, 1] - ordered[:, 0] > bound, dtype=np.float64)
 
 
 # -- rules -------------------------------------------------------------------------------

@@ -11,13 +11,18 @@ from meio.bots.base import (
     register,
     unregister,
 )
+from meio.bots.levels import LEVELS, BotLevel, level_name, level_of
 
 __all__ = [
+    "LEVELS",
     "Bot",
+    "BotLevel",
     "UnknownBotError",
     "bot_kinds",
     "bot_turn",
     "builtin_bots",
+    "level_name",
+    "level_of",
     "make_bot",
     "play_match",
     "register",

@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "meio.cli.records",
     "meio.cli.demo",
     "meio.cli.bots",
+    "meio.cli.bench",
     "meio.cli.sim",
     "meio.cli.analyze",
     "meio.cli.train",

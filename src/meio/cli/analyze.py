@@ -8,8 +8,19 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
-from meio.cli.options import HideSpecialsOption, WildLeadOption
+from meio.cli.files import OutputFolder
+from meio.cli.options import (
+    MAX_PLAYERS,
+    HideSpecialsOption,
+    OldPolicyOption,
+    WildLeadOption,
+    either,
+    seed_option,
+)
 from meio.i18n import _
+
+#: the most games a table may play
+MAX_GAMES = 50_000_000
 
 
 @app.command(
@@ -22,10 +33,12 @@ from meio.i18n import _
 def analyze(
     questions: Annotated[list[str], typer.Argument(
         help=_("studies: seats, specials, skill, splits, rules, length"))],
-    out: Annotated[Path, typer.Option(help=_("folder for report.html, summary.json and the "
-                                             "raw tables (reused to resume)"))],
+    out: Annotated[Path, typer.Option(
+        parser=OutputFolder(), metavar=_("FOLDER"),
+        help=_("folder for report.html, summary.json and the raw tables (reused to resume)"))],
     players: Annotated[list[int] | None, typer.Option(
-        "--players", "-n", help=_("table size, 2-5 (repeat for several; default all)"))] = None,
+        "--players", "-n", min=2, max=MAX_PLAYERS,
+        help=_("table size, 2-5 (repeat for several; default all)"))] = None,
     edition: Annotated[list[str] | None, typer.Option(
         help=_("meio or classic (repeat for both; default both)"))] = None,
     partnership: Annotated[bool | None, typer.Option(
@@ -33,16 +46,21 @@ def analyze(
         help=_("only partnership tables / only plain ones (default: both)"))] = None,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
-    policy: Annotated[str, typer.Option(help=_("random, heuristic or search"))] = "heuristic",
-    games: Annotated[int | None, typer.Option(help=_("games per table"))] = None,
+    bots: Annotated[str, typer.Option(
+        help=_("the bot for every seat: random, heuristic or search"))] = "heuristic",
+    games: Annotated[int | None, typer.Option(
+        min=1, max=MAX_GAMES, help=_("games per table"))] = None,
     ci: Annotated[float | None, typer.Option(
+        min=0.001, max=13,
         help=_("play until every headline 95% interval is narrower than this"))] = None,
-    max_games: Annotated[int, typer.Option(help=_("most games per table with --ci"))] = 1_000_000,
+    max_games: Annotated[int, typer.Option(
+        min=1, max=MAX_GAMES, help=_("most games per table with --ci"))] = 1_000_000,
     jobs: Annotated[int, typer.Option(
-        help=_("local worker processes (not with --ray)"))] = 1,
+        min=1, max=1024, help=_("local worker processes (not with --ray)"))] = 1,
     ray: Annotated[str | None, typer.Option(
         help=_("Ray cluster address (HOST:PORT or auto); needs meio\\[cluster]"))] = None,
-    seed: Annotated[int, typer.Option(help=_("seed of every game"))] = 0,
+    seed: Annotated[int, seed_option(_("seed of every game"))] = 0,
+    old_policy: OldPolicyOption = None,
 ) -> None:
     """Run the balance studies named in ``questions`` and write their report to ``out``."""
     from rich.console import Console
@@ -57,6 +75,7 @@ def analyze(
     from meio.analysis import AnalysisError, AnalysisSpec, LocalBackend, run_analysis, write_run
     from meio.engine.errors import MeioError
 
+    policy = either(bots, old_policy)
     console = Console(stderr=True)
     if games is not None and ci is not None:
         typer.echo(_("error: give --games or --ci, not both"), err=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
+from meio.cli.errors import MeioGroup
 from meio.cli.lang import speak
 from meio.i18n import _, detect_language
 
@@ -18,11 +19,27 @@ if TYPE_CHECKING:
 # chosen here, before any of them is built.
 speak(detect_language())
 
+
+def _flags_show_no_type() -> None:
+    """Typer shows ``<bool>`` beside every flag in a help page (``--partnership``,
+    ``--help``), where a flag takes no value: show nothing there."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and not self.count else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
+
 app = typer.Typer(
     name="meio",
+    cls=MeioGroup,
     help=_("MEIO, the trick-taking game of balanced halves."),
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 
@@ -48,12 +65,19 @@ def bot_table(
     edition: str, players: int, partnership: bool, seed: int, bot: str,
     wild_lead: str = "declare", reveal_specials: bool = True,
 ) -> tuple[MatchConfig, list[Bot]]:
-    """A match configuration (with the table options of RULES.md §10) and one ``bot``
-    per seat, or exit 2 with the reason."""
-    from meio.bots import make_bot
+    """A match configuration (with the table options of docs/rules.md, "Table options")
+    and one ``bot`` per seat, or exit 2 with the reason."""
+    from meio.bots import bot_kinds, make_bot
+    from meio.cli.options import check_table
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
 
+    check_table(edition, players, partnership)
+    known = bot_kinds()
+    if bot not in known and not bot.startswith("learned:"):
+        typer.echo(_("unknown bot {names}; choose from {known}").format(
+            names=repr(bot), known=", ".join(known)), err=True)
+        raise typer.Exit(2)
     try:
         config = MatchConfig(
             edition=edition,  # type: ignore[arg-type]

@@ -11,7 +11,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from meio.cli.app import app
-from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.cli.files import OutputFolder
+from meio.cli.options import (
+    MAX_PLAYERS,
+    EditionOption,
+    HideSpecialsOption,
+    OldPlayersOption,
+    PlayersOption,
+    WildLeadOption,
+    check_table,
+    either,
+    rules_text,
+    seed_option,
+)
 from meio.i18n import _
 
 if TYPE_CHECKING:
@@ -32,27 +44,30 @@ def advise(
     hand: Annotated[
         str, typer.Argument(help=_("your 13 cards as codes, e.g. 'AS KS 9H -1 ...'"))
     ],
-    players: Annotated[int, typer.Option("--players", "-p", help=_("table size, 2-5"))] = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    players: PlayersOption = 4,
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
     specials: Annotated[
         str | None,
         typer.Option(help=_("the special cards in the deck (meio), e.g. '-1,A+,+.5,Q+'; "
                             "default: those in your hand, then -1 A+ -2H +.5 Q+ in that order")),
     ] = None,
-    seat: Annotated[int, typer.Option(help=_("your seat"))] = 0,
+    seat: Annotated[int, typer.Option(min=0, max=MAX_PLAYERS - 1, help=_("your seat"))] = 0,
     leader: Annotated[
-        int | None, typer.Option(help=_("the seat leading trick 1, if known"))
+        int | None, typer.Option(min=0, max=MAX_PLAYERS - 1,
+                                 help=_("the seat leading trick 1, if known"))
     ] = None,
     chosen: Annotated[
         str | None, typer.Option(help=_("a pack you are considering (6 codes)"))
     ] = None,
-    budget: Annotated[float, typer.Option(help=_("seconds of simulation"))] = 2.0,
-    top: Annotated[int, typer.Option(help=_("candidates to show"))] = 5,
-    seed: Annotated[int, typer.Option(help=_("seed of the simulation"))] = 0,
+    budget: Annotated[float, typer.Option(
+        min=0.01, max=3600, help=_("seconds of simulation"))] = 2.0,
+    top: Annotated[int, typer.Option(min=1, max=1716, help=_("candidates to show"))] = 5,
+    seed: Annotated[int, seed_option(_("seed of the simulation"))] = 0,
     as_json: Annotated[bool, typer.Option("--json", help=_("print JSON"))] = False,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    old_players: OldPlayersOption = None,
 ) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -63,6 +78,11 @@ def advise(
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
+    players = either(players, old_players)
+    check_table(edition, players, partnership)
+    if leader is not None and leader >= players:
+        raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
+            seat=leader, players=players))
     try:
         mask = C.parse_cards(hand)
         if mask.bit_count() != 13:
@@ -156,22 +176,24 @@ def tournament(
     bots: Annotated[
         str, typer.Option(help=_("comma-separated bots, e.g. search,heuristic,random"))
     ],
-    players: Annotated[int, typer.Option("--players", "-p", help=_("table size, 2-5"))] = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    players: PlayersOption = 4,
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4-player partnership"))] = False,
     matches: Annotated[
-        int, typer.Option(help=_("deals; each is played once per lineup"))
+        int, typer.Option(min=1, max=1_000_000, help=_("deals; each is played once per lineup"))
     ] = 10,
-    jobs: Annotated[int, typer.Option(help=_("worker processes"))] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, help=_("worker processes"))] = 1,
     ray: Annotated[str | None, typer.Option(
         help=_("Ray cluster address (HOST:PORT or auto): one task per match; needs "
                "meio\\[cluster]"))] = None,
-    seed: Annotated[int, typer.Option(help=_("base seed of the deals"))] = 0,
-    out: Annotated[Path, typer.Option(help=_("folder for records and the summary"))] = Path(
-        "tournament"),
+    seed: Annotated[int, seed_option(_("base seed of the deals"))] = 0,
+    out: Annotated[Path, typer.Option(
+        parser=OutputFolder(), metavar=_("FOLDER"),
+        help=_("folder for records and the summary"))] = Path("tournament"),
     as_json: Annotated[bool, typer.Option("--json", help=_("print the summary JSON"))] = False,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    old_players: OldPlayersOption = None,
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -180,8 +202,10 @@ def tournament(
     from meio.bots import bot_kinds
     from meio.engine import MatchConfig
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, lineups, run_tournament, summarize
+    from meio.tournament import TournamentSpec, run_tournament, summarize
 
+    players = either(players, old_players)
+    check_table(edition, players, partnership)
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = bot_kinds()
     unknown = [b for b in names if b not in known and not b.startswith("learned:")]
@@ -196,9 +220,12 @@ def tournament(
                              reveal_specials=not hide_specials)
     except MeioError as exc:
         raise _fail(str(exc)) from None
-    spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
-                          wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
-    total = matches * len(lineups(names, players))
+    try:
+        spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
+                              wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
+    except MeioError as exc:
+        raise _fail(str(exc)) from None
+    total = spec.games
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
@@ -224,11 +251,12 @@ def tournament(
     table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
         table=kind, options=rules_text(config.wild_lead, config.reveal_specials),
         deals=summary.deals, games=summary.games))
-    for col in (_("bot"), _("matches"), _("wins"), _("win %"), _("mean round score"),
-                _("95% CI"), _("rating")):
+    for col in (_("bot"), _("matches"), _("seats"), _("wins"), _("win % per seat"),
+                _("mean round score"), _("95% CI"), _("rating")):
         table.add_column(col)
     for b in summary.bots:
-        table.add_row(b.bot, str(b.matches), f"{b.wins:.1f}", f"{100 * b.win_rate:.1f}",
+        table.add_row(b.bot, str(b.matches), str(b.seats), f"{b.wins:.1f}",
+                      f"{100 * b.win_rate:.1f}",
                       f"{b.mean_score:.3f}", f"{b.ci_low:.3f}–{b.ci_high:.3f}",
                       f"{b.rating:.0f}")
     out_console = Console()

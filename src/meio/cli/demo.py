@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from meio.cli.app import app, bot_table
-from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.cli.options import (
+    EditionOption,
+    HideSpecialsOption,
+    OldBotOption,
+    PlayersOption,
+    WildLeadOption,
+    either,
+    rules_text,
+    seed_option,
+)
 from meio.i18n import _
 
 if TYPE_CHECKING:
@@ -19,14 +28,16 @@ if TYPE_CHECKING:
 
 @app.command(help=_("Bots play a whole match; every trick is shown as it is played."))
 def demo(
-    players: Annotated[int, typer.Option("--players", "-n", help=_("2 to 5"))] = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    players: PlayersOption = 4,
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
-    seed: Annotated[int, typer.Option(help=_("random seed"))] = 1,
-    bot: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",
-    delay: Annotated[float, typer.Option(help=_("seconds to pause after each trick"))] = 0.0,
+    seed: Annotated[int, seed_option(_("random seed"))] = 1,
+    bots: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",
+    delay: Annotated[float, typer.Option(
+        min=0, max=60, help=_("seconds to pause after each trick"))] = 0.0,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    old_bot: OldBotOption = None,
 ) -> None:
     from rich.console import Console
 
@@ -34,9 +45,10 @@ def demo(
     from meio.engine import State
     from meio.engine import cards as C
 
+    bot = either(bots, old_bot)
     console = Console(highlight=False)
-    config, bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
-                             not hide_specials)
+    config, table_bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
+                                   not hide_specials)
     state = State.new(config)
     specials = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
     if not config.reveal_specials and config.special_cards:
@@ -68,7 +80,7 @@ def demo(
                     n=round_seen + 1, seat=state.round_leader
                 )
             )
-        bot_turn(state, bots)
+        bot_turn(state, table_bots)
         finished = [t for t in state.tricks if t.pile]
         if state.round_index == round_seen and len(finished) > tricks_seen:
             for k in range(tricks_seen, len(finished)):

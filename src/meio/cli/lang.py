@@ -15,7 +15,10 @@ help pages a formatter whose ``Usage:`` is looked up, and looks up the ``--help`
 line when Click adds that option to a command. Its usage errors are plain English
 text; :func:`usage_error` reads the ones a player meets (a missing argument, an
 unknown option or command, a bad number) back into the catalogue's words, and
-leaves any other as it is.
+leaves any other as it is. :mod:`meio.cli.errors` writes them, one line each.
+
+The catalogue is never compiled to a ``.mo`` file: :func:`meio.i18n.translator` reads
+the ``.po`` file and compiles it in memory the first time a language is spoken.
 """
 
 from __future__ import annotations

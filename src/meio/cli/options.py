@@ -1,26 +1,51 @@
-"""The table options of RULES.md §10 as command-line options.
+"""The options every ``meio`` command spells the same way.
 
-Every command that creates a game (``meio deal``, ``demo``, ``simulate``,
-``tournament``, ``advise``) takes ``--wild-lead declare|next`` and
-``--hide-specials`` in the same words; :func:`rules_text` says which options a
-table plays, for the commands that print a header.
+* The table options (docs/rules.md, "Table options"): every command that creates a game
+  (``meio deal``, ``demo``, ``simulate``, ``tournament``, ``advise``, ``analyze``, ``play``)
+  takes ``--wild-lead declare|next`` and ``--hide-specials`` in the same words;
+  :func:`rules_text` says which options a table plays, for the commands that print a
+  header.
+* The table size is ``--players`` / ``-n`` (``-p``, the old spelling of ``advise`` and
+  ``tournament``, still works, hidden); the bots are ``--bots`` (``--bot`` and
+  ``--policy``, the old spellings, still work, hidden): :func:`either` takes whichever was
+  given.
+* Every number has its range (a seed is 0 to :data:`SEED_MAX`), which Typer checks and
+  shows in the help.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from meio.i18n import N_, _
 
+
+def _either_word(first: str, second: str) -> Callable[[str | None], str | None]:
+    """A check that an option's value is ``first`` or ``second``."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in (first, second):
+            raise typer.BadParameter(_("'{value}' is neither {first} nor {second}").format(
+                value=value, first=first, second=second))
+        return value
+
+    return check
+
+
+#: the check of an ``--edition``
+check_edition = _either_word("meio", "classic")
+EditionOption = Annotated[str, typer.Option(callback=check_edition, help=_("meio or classic"))]
 WildLeadOption = Annotated[
     str,
     typer.Option(
         "--wild-lead",
+        callback=_either_word("declare", "next"),
         help=_(
-            "how a led wild plays (RULES.md §10): 'declare' (the leader names the led "
-            "suit) or 'next' (no suit; the first non-wild card sets it)"
+            "how a led wild plays: 'declare' (the leader names the led suit) or 'next' (no "
+            "suit; the first non-wild card sets it); see 'Table options' in docs/rules.md"
         ),
     ),
 ]
@@ -28,9 +53,63 @@ HideSpecialsOption = Annotated[
     bool,
     typer.Option(
         "--hide-specials",
-        help=_("do not tell the players which special cards are in the deck (RULES.md §10)"),
+        help=_(
+            "do not tell the players which special cards are in the deck; see 'Table "
+            "options' in docs/rules.md"
+        ),
     ),
 ]
+
+T = TypeVar("T")
+
+#: the largest seed a command takes (the commands draw theirs below it)
+SEED_MAX = 2**31 - 1
+#: the most seats at a table
+MAX_PLAYERS = 5
+
+PlayersOption = Annotated[
+    int,
+    typer.Option("--players", "-n", min=2, max=MAX_PLAYERS,
+                 help=_("table size: 2 to 5 (classic: 2 to 4)")),
+]
+#: ``-p``, the table size as ``meio advise`` and ``meio tournament`` once spelled it
+OldPlayersOption = Annotated[int | None, typer.Option(
+    "-p", min=2, max=MAX_PLAYERS, hidden=True, help=_("the old spelling of --players"))]
+#: ``--bot``, the bots as ``meio demo`` and ``meio deal`` once spelled it
+OldBotOption = Annotated[str | None, typer.Option(
+    "--bot", hidden=True, help=_("the old spelling of --bots"))]
+#: ``--policy``, the bots as ``meio simulate`` and ``meio analyze`` once spelled it
+OldPolicyOption = Annotated[str | None, typer.Option(
+    "--policy", hidden=True, help=_("the old spelling of --bots"))]
+#: ``--opponents``, the bots as ``meio train`` once spelled it
+OldOpponentsOption = Annotated[str | None, typer.Option(
+    "--opponents", hidden=True, help=_("the old spelling of --bots"))]
+
+
+def seed_option(help: str) -> Any:
+    """A ``--seed`` option, 0 to :data:`SEED_MAX`, with its help."""
+    return typer.Option("--seed", min=0, max=SEED_MAX, help=help)
+
+
+def check_table(edition: str, players: int, partnership: bool) -> None:
+    """Exit 2 with one line when no table has this edition, size and partnership."""
+    if edition == "classic" and players > 4:
+        typer.echo(_("the classic edition is for 2 to 4 players, not {n}").format(n=players),
+                   err=True)
+        raise typer.Exit(2)
+    if partnership and players != 4:
+        typer.echo(_("a partnership table is exactly 4 players, not {n}").format(n=players),
+                   err=True)
+        raise typer.Exit(2)
+
+
+def either(value: T, old: T | None) -> T:
+    """The value of an option, or of its old spelling where that was given instead.
+
+    >>> either(4, None), either(4, 3)
+    (4, 3)
+    """
+    return value if old is None else old
 
 
 #: the values of the table options, as words in the current language

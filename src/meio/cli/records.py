@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import json
 import random
-import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
 from meio.cli.app import app, bot_table
-from meio.cli.options import HideSpecialsOption, WildLeadOption
+from meio.cli.files import (
+    InputFile,
+    OutputFile,
+    is_dash,
+    open_input,
+    os_error_text,
+    write_text,
+)
+from meio.cli.options import (
+    EditionOption,
+    HideSpecialsOption,
+    OldBotOption,
+    PlayersOption,
+    WildLeadOption,
+    either,
+    seed_option,
+)
 from meio.i18n import _
 from meio.i18n.reasons import error_line
 
@@ -21,49 +37,100 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def _records(fh: IO[str]) -> Iterator[tuple[int | None, str]]:
+    """The records of a file as ``(line, text)``: one record as a JSON document (``line``
+    None), or JSON Lines, one record a line (``line`` counts from 1; blank lines skipped).
+
+    A file is JSON Lines when its first line that is not blank is a whole JSON object and
+    another line that is not blank follows.
+    """
+    from meio.engine.record import MAX_RECORD_BYTES
+
+    def lines() -> Iterator[tuple[int, str]]:
+        number = 0
+        while line := fh.readline(MAX_RECORD_BYTES + 1):
+            number += 1
+            if line.strip():
+                yield number, line
+
+    found = lines()
+    first = next(found, None)
+    if first is None:
+        yield None, ""  # an empty file
+        return
+    try:
+        whole_line = isinstance(json.loads(first[1]), dict)
+    except ValueError:
+        whole_line = False
+    second = next(found, None) if whole_line else None
+    if second is None:
+        rest = "" if whole_line else fh.read(MAX_RECORD_BYTES + 1 - len(first[1]))
+        yield None, first[1] + rest
+        return
+    yield first
+    yield second
+    yield from found
+
+
 @app.command(
     help=_(
-        "Replay a game record, checking every rule; print what happened.\n\n"
-        "Exits 2 with one line naming the round, play, seat and reason when the "
-        "record breaks a rule or cannot be read."
+        "Replay game records, checking every rule; print what happened.\n\n"
+        "FILE holds one meio-record/1 record (as meio deal writes it) or JSON Lines, one "
+        "record a line (as meio simulate --records writes them). Exits 2 with one line "
+        "naming the record's line, the round, play, seat and reason when a record breaks a "
+        "rule or cannot be read."
     )
 )
 def replay(
     file: Annotated[
-        Path, typer.Argument(help=_("a meio-record/1 file ('-' for standard input)"))
+        Path,
+        typer.Argument(
+            parser=InputFile(dash=True), metavar=_("FILE"),
+            help=_("a meio-record/1 file, or JSON Lines of records ('-' for standard input)"),
+        ),
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help=_("print the meio-result/1 JSON document"))
+        bool,
+        typer.Option(
+            "--json",
+            help=_("print the meio-result/1 JSON document (JSON Lines, one a line, for JSON "
+                   "Lines of records)"),
+        ),
     ] = False,
 ) -> None:
     from meio.cli.account import account
     from meio.engine.errors import MeioError
-    from meio.engine.record import MAX_RECORD_BYTES, Record, result_json
+    from meio.engine.record import Record, result_json
 
+    shown = 0
+    line: int | None = None
     try:
-        if str(file) == "-":
-            text = sys.stdin.read(MAX_RECORD_BYTES + 1)
-        else:
-            with file.open("rb") as fh:
-                raw = fh.read(MAX_RECORD_BYTES + 1)
-            text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise _fail(_("{file}: no such file").format(file=file)) from None
-    except IsADirectoryError:
-        raise _fail(_("{file}: is a directory, not a record").format(file=file)) from None
+        with open_input(file) as fh:
+            for line, text in _records(fh):
+                if not text.strip():
+                    raise _fail(_("{file}: empty; a record is a JSON object").format(file=file))
+                record = Record.from_json(text)
+                state = record.to_state()
+                result = result_json(state, rounds=len(record.rounds))
+                shown += 1
+                if as_json:
+                    typer.echo(json.dumps(result, indent=None if line else 1))
+                    continue
+                if line is not None:
+                    if shown > 1:
+                        typer.echo("")
+                    typer.echo(_("Record {n} (line {line})").format(n=shown, line=line))
+                typer.echo("\n".join(account(state, rounds=len(record.rounds))))
     except UnicodeDecodeError:
         raise _fail(_("{file}: not a UTF-8 text file").format(file=file)) from None
     except OSError as exc:
-        raise _fail(f"{file}: {exc.strerror or exc}") from None
-    try:
-        record = Record.from_json(text)
-        state = record.to_state()
+        raise _fail(_("{file}: cannot be read ({reason})").format(
+            file=file, reason=os_error_text(exc))) from None
     except MeioError as exc:
-        raise _fail(error_line(exc)) from None
-    if as_json:
-        typer.echo(json.dumps(result_json(state, rounds=len(record.rounds)), indent=1))
-    else:
-        typer.echo("\n".join(account(state, rounds=len(record.rounds))))
+        message = error_line(exc)
+        if line is not None:
+            message = _("line {n}: {error}").format(n=line, error=message)
+        raise _fail(message) from None
 
 
 @app.command(
@@ -73,30 +140,38 @@ def replay(
     )
 )
 def deal(
-    players: Annotated[int, typer.Option("--players", "-n", help=_("2 to 5"))] = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    players: PlayersOption = 4,
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     seed: Annotated[
-        int | None, typer.Option(help=_("random seed (default: a fresh one)"))
+        int | None, seed_option(_("random seed (default: a fresh one)"))
     ] = None,
-    bot: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",
+    bots: Annotated[str, typer.Option(help=_("the bot that plays every seat"))] = "random",
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help=_("write here instead of printing"))
+        Path | None,
+        typer.Option(
+            "--output", "-o", parser=OutputFile(dash=True), metavar=_("FILE"),
+            help=_("write the record to this file instead of printing it ('-': print it)"),
+        ),
     ] = None,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    old_bot: OldBotOption = None,
 ) -> None:
     from meio.bots import play_match
     from meio.engine.record import Record
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    config, bots = bot_table(edition, players, partnership, seed, bot, wild_lead,
-                             not hide_specials)
-    state = play_match(config, bots)
+    config, table_bots = bot_table(edition, players, partnership, seed, either(bots, old_bot),
+                                   wild_lead, not hide_specials)
+    state = play_match(config, table_bots)
     text = Record.from_state(state).to_text()
-    if output is None:
+    if output is None or is_dash(output):
         typer.echo(text)
-    else:
-        output.write_text(text + "\n", encoding="utf-8")
-        typer.echo(_("wrote {file} (seed {seed})").format(file=output, seed=seed), err=True)
+        return
+    try:
+        write_text(output, text + "\n")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(_("wrote {file} (seed {seed})").format(file=output, seed=seed), err=True)

@@ -15,7 +15,7 @@ from meio.i18n import _
 )
 def serve(
     host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help=_("Port to listen on."))] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help=_("Port to listen on."))] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help=_("SQLite file or database URL (default: DATABASE_URL, else an "
@@ -28,11 +28,13 @@ def serve(
     ] = None,
     drain: Annotated[
         float | None,
-        typer.Option(help=_("Seconds to keep serving after SIGTERM while /readyz says "
+        typer.Option(min=0, max=3600,
+                     help=_("Seconds to keep serving after SIGTERM while /readyz says "
                             "'draining' (default: MEIO_DRAIN_S, else 0).")),
     ] = None,
 ) -> None:
     """Play MEIO in the browser: open the printed address, start a table, share the link."""
+    import math
     import os
 
     import uvicorn
@@ -40,20 +42,32 @@ def serve(
     from meio.web import Settings, create_app
     from meio.web.logs import configure
 
-    if not 0 < port < 65536:
-        raise typer.BadParameter(
-            _("{port} is not a port number").format(port=port), param_hint="--port"
-        )
     fmt = log_format or os.environ.get("MEIO_LOG_FORMAT", "text")
     if fmt not in ("text", "json"):
         raise typer.BadParameter(
             _("{value}: use text or json").format(value=repr(fmt)), param_hint="--log-format"
         )
-    drain_s = float(os.environ.get("MEIO_DRAIN_S", "0")) if drain is None else drain
-    if drain_s < 0:
-        raise typer.BadParameter(_("cannot be negative"), param_hint="--drain")
+    raw = os.environ.get("MEIO_DRAIN_S", "0") if drain is None else str(drain)
+    try:
+        drain_s = float(raw)
+    except ValueError:
+        drain_s = math.nan
+    if not 0 <= drain_s <= 3600:  # nan too
+        raise typer.BadParameter(
+            _("{value} is not from {min} to {max}").format(value=raw, min=0, max=3600),
+            param_hint="--drain / MEIO_DRAIN_S",
+        )
+    try:
+        settings = Settings.from_env(db)
+    except ValueError as exc:  # a number in the environment that is none (MEIO_BOT_DELAY=x)
+        typer.echo(_("a setting in the environment is not a number: {error}").format(
+            error=exc), err=True)
+        raise typer.Exit(2) from None
+    problem = database_problem(settings.database_url)
+    if problem is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(2)
     configure(fmt, "INFO" if fmt == "json" else "WARNING")
-    settings = Settings.from_env(db)
     shown = settings.database_url
     if "@" in shown:  # hide a password in a PostgreSQL URL
         shown = shown.split("://", 1)[0] + "://…@" + shown.rsplit("@", 1)[1]
@@ -66,6 +80,33 @@ def serve(
                             ws_max_size=65536, ws_per_message_deflate=False,
                             timeout_graceful_shutdown=10)
     draining_server(config, web, drain_s).run()
+
+
+def database_problem(url: str) -> str | None:
+    """Why the server could not open the database at ``url`` (an SQLAlchemy URL), in one
+    line, or None: a URL that is no URL, a database kind with no driver installed, an
+    SQLite file that cannot be made or written."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from meio.cli.files import OutputFile
+
+    try:
+        parsed = make_url(url)
+        parsed.get_dialect()
+    except (NoSuchModuleError, ImportError):  # NoSuchModuleError is an ArgumentError
+        return _("--db / DATABASE_URL: no driver for {kind} databases is installed").format(
+            kind=url.split("://", 1)[0])
+    except ArgumentError:
+        return _("--db / DATABASE_URL: {url} is not a database URL").format(url=url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        try:
+            OutputFile()(Path(parsed.database))
+        except ValueError as exc:
+            return f"--db / DATABASE_URL: {exc}"
+    return None
 
 
 def draining_server(config: Any, web: Any, drain_s: float) -> Any:

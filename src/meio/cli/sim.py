@@ -3,53 +3,82 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from meio.cli.app import app
-from meio.cli.options import HideSpecialsOption, WildLeadOption, rules_text
+from meio.cli.files import OutputFile, is_dash
+from meio.cli.options import (
+    EditionOption,
+    HideSpecialsOption,
+    OldPolicyOption,
+    PlayersOption,
+    WildLeadOption,
+    check_table,
+    either,
+    rules_text,
+    seed_option,
+)
 from meio.i18n import _
+
+#: the most rounds or matches one run plays
+MAX_GAMES = 50_000_000
 
 
 @app.command(
     help=_("Play many seeded rounds or matches; print throughput and score statistics.")
 )
 def simulate(
-    players: Annotated[int, typer.Option("--players", "-n", help=_("2 to 5"))] = 4,
-    edition: Annotated[str, typer.Option(help=_("meio or classic"))] = "meio",
+    players: PlayersOption = 4,
+    edition: EditionOption = "meio",
     partnership: Annotated[bool, typer.Option(help=_("4 players in two teams"))] = False,
     specials: Annotated[
         str | None,
         typer.Option(help=_("the special cards, e.g. '-1,A+,+.5,Q+' (default: drawn)")),
     ] = None,
     rounds: Annotated[
-        int | None, typer.Option(help=_("play this many single rounds (instead of matches)"))
+        int | None, typer.Option(min=1, max=MAX_GAMES,
+                                 help=_("play this many single rounds (instead of matches)"))
     ] = None,
     matches: Annotated[
-        int | None, typer.Option(help=_("play this many whole matches"))
+        int | None, typer.Option(min=1, max=MAX_GAMES, help=_("play this many whole matches"))
     ] = None,
-    policy: Annotated[
-        str, typer.Option(help=_("random or heuristic, for every seat"))
+    bots: Annotated[
+        str, typer.Option(help=_("the compiled bot for every seat: random or heuristic"))
     ] = "heuristic",
-    jobs: Annotated[int, typer.Option(help=_("worker processes"))] = 1,
-    seed: Annotated[int, typer.Option(help=_("random seed"))] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, help=_("worker processes"))] = 1,
+    seed: Annotated[int, seed_option(_("random seed"))] = 1,
     records: Annotated[
         Path | None,
-        typer.Option(help=_("write the games as meio-record/1 lines (JSON Lines) to this file")),
+        typer.Option(
+            parser=OutputFile(dash=True), metavar=_("FILE"),
+            help=_("write the games as meio-record/1 lines (JSON Lines) to this file ('-': "
+                   "to standard output, and the report to standard error)"),
+        ),
     ] = None,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    old_policy: OldPolicyOption = None,
 ) -> None:
     from meio.engine import MatchConfig
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
+    policy = either(bots, old_policy)
+    to_stdout = is_dash(records)
+
+    def report(line: str) -> None:
+        typer.echo(line, err=to_stdout)
+
     if rounds is not None and matches is not None:
         typer.echo(_("give either --rounds or --matches, not both"), err=True)
         raise typer.Exit(2)
+    check_table(edition, players, partnership)
     count = rounds if rounds is not None else (matches if matches is not None else 1000)
     try:
         config = MatchConfig(
@@ -86,7 +115,7 @@ def simulate(
         else _("{edition} edition, {players} players")
     ).format(edition=config.edition, players=players)
     specials_text = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
-    typer.echo(
+    report(
         _("{games}, {table}, specials {specials}, {options}, policy {policy}, "
           "{jobs} job(s), seed {seed}").format(
             games=games, table=table, specials=specials_text,
@@ -94,7 +123,7 @@ def simulate(
             policy=policy, jobs=jobs, seed=seed,
         )
     )
-    typer.echo(
+    report(
         _("time {elapsed:.3f} s (+ {loading:.2f} s loading the core): "
           "{cards:,.0f} cards/s, {rounds:,.0f} rounds/s").format(
             elapsed=elapsed, loading=loaded - started,
@@ -112,20 +141,21 @@ def simulate(
         else [_("seat {seat}").format(seat=p) for p in range(players)]
     )
     means = " ".join(f"{c} {per_round[:, i].mean():.3f}" for i, c in enumerate(columns))
-    typer.echo(_("mean round score |H-V|: {means}").format(means=means))
+    report(_("mean round score |H-V|: {means}").format(means=means))
     values = per_round.ravel()
     dist = {int(v): int((values == v).sum()) for v in sorted(set(values.tolist()))}
-    typer.echo(_("score distribution: {shares}").format(shares=", ".join(
+    report(_("score distribution: {shares}").format(shares=", ".join(
         f"{v}: {100 * c / values.size:.1f}%" for v, c in dist.items())))
     if rounds is None:
         wins = res.winners().mean(axis=0)
-        typer.echo(_("match wins (shared wins count for each): {shares}").format(
+        report(_("match wins (shared wins count for each): {shares}").format(
             shares=" ".join(
                 _("seat {seat}").format(seat=p) + f" {100 * w:.1f}%" for p, w in enumerate(wins)
             )
         ))
     if records is not None:
-        with records.open("w") as fh:
+        with (nullcontext(sys.stdout) if to_stdout else records.open("w")) as fh:
             for g in range(res.games):
                 fh.write(json.dumps(res.record(g)) + "\n")
-        typer.echo(_("wrote {n} records to {file}").format(n=res.games, file=records))
+        if not to_stdout:
+            report(_("wrote {n} records to {file}").format(n=res.games, file=records))

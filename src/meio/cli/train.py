@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.files import InputFile, OutputFile
+from meio.cli.options import MAX_PLAYERS, OldOpponentsOption, either, seed_option
 from meio.i18n import _
 
 
@@ -18,29 +20,53 @@ from meio.i18n import _
     )
 )
 def train(
-    out: Annotated[Path, typer.Option("--out", help=_("Where to save the policy (.npz)."))],
+    out: Annotated[
+        Path,
+        typer.Option("--out", parser=OutputFile(), metavar=_("FILE"),
+                     help=_("Where to save the policy (.npz), never inside the "
+                            "installed package; a checkpoint and the curve go "
+                            "next to it.")),
+    ] = Path("meio-policy.npz"),
+    steps: Annotated[
+        int,
+        typer.Option("--steps", min=1, max=10**12,
+                     help=_("Agent steps to train for: the same run on every machine.")),
+    ] = 5_000_000,
     minutes: Annotated[
-        float, typer.Option("--minutes", min=0.01, help=_("Training time in minutes."))
-    ] = 25.0,
+        float | None,
+        typer.Option("--minutes", min=0.01, max=7 * 24 * 60,
+                     help=_("Also stop after this many minutes.")),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", parser=InputFile(), metavar=_("FILE"),
+                     help=_("Continue from this checkpoint (the .ckpt.pt "
+                            "saved next to a policy).")),
+    ] = None,
     players: Annotated[
-        int, typer.Option("--players", min=2, max=5, help=_("Table size."))
+        int, typer.Option("--players", "-n", min=2, max=MAX_PLAYERS, help=_("Table size."))
     ] = 4,
-    opponents: Annotated[
-        str, typer.Option("--opponents", help=_("Compiled opponents: random or heuristic."))
+    bots: Annotated[
+        str, typer.Option("--bots", help=_("Compiled opponents: random or heuristic."))
     ] = "heuristic",
     envs: Annotated[
-        int, typer.Option("--envs", min=1, help=_("Matches played side by side."))
+        int, typer.Option("--envs", min=1, max=65536, help=_("Matches played side by side."))
     ] = 128,
     hidden: Annotated[
-        int, typer.Option("--hidden", min=1, help=_("Width of the policy's hidden layers."))
+        int, typer.Option("--hidden", min=1, max=65536,
+                          help=_("Width of the policy's hidden layers."))
     ] = 128,
-    seed: Annotated[int, typer.Option("--seed", help=_("Random seed."))] = 0,
+    seed: Annotated[int, seed_option(_("Random seed."))] = 0,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help=_("Also draw the learning curve to this PNG."))
+        Path | None, typer.Option(
+            "--plot", parser=OutputFile(), metavar=_("FILE"),
+            help=_("Also draw the learning curve to this PNG."))
     ] = None,
+    old_opponents: OldOpponentsOption = None,
 ) -> None:
+    opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
-        typer.echo(_("--opponents is random or heuristic, not {value}").format(value=opponents),
+        typer.echo(_("--bots is random or heuristic, not {value}").format(value=opponents),
                    err=True)
         raise typer.Exit(2)
     try:
@@ -55,7 +81,13 @@ def train(
             err=True,
         )
         raise typer.Exit(2) from None
-    run(out, minutes=minutes, players=players, opponents=opponents, envs=envs,
-        hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
-        reference_matches=200, log=lambda line: typer.echo(line))
+    from meio.rl.train import TrainingError
+
+    try:
+        run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
+            envs=envs, hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
+            reference_matches=200, resume=resume, log=lambda line: typer.echo(line))
+    except TrainingError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple, overload
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.engine.errors import ConfigError, MeioError
+from meio.engine.errors import ConfigError, IllegalActionError, MeioError
 from meio.engine.reasons import Reason, illegal, reason
 from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
 
@@ -293,6 +293,34 @@ class State:
         self.pending_pile = -1
         self.tricks = []
         self.piles = [[0, 0] for _ in range(n)]
+
+    def redeal(self, hands: Sequence[int], aside: int, leader: int) -> None:
+        """Replace the deal of the round just begun, before anyone acts in it.
+
+        For a caller that draws each deal itself (the OpenSpiel game draws every
+        card as a chance event): a later round is dealt from the seed as the last
+        one ends, and this puts the drawn deal in its place without replaying the
+        match. ``hands`` are the seats' 13-card masks, ``aside`` the rest of the
+        deck, ``leader`` the seat that leads the round.
+        """
+        start = self._starts[-1]
+        if self.phase is _OVER or len(self.history) != start.history_len:
+            raise IllegalActionError(
+                None, None, "a deal can be replaced only before the first action of its round"
+            )
+        cfg = self.config
+        dealt = 0
+        for hand in hands:
+            if hand.bit_count() != 13 or hand & dealt:
+                raise ConfigError("each seat is dealt 13 cards, no card twice")
+            dealt |= hand
+        if len(hands) != cfg.players or dealt | aside != cfg.deck or dealt & aside:
+            raise ConfigError("the hands and the cards set aside make the deck, once each")
+        if not 0 <= leader < cfg.players:
+            raise ConfigError(f"there is no seat {leader} to lead")
+        self._starts[-1] = RoundStart(start.round_index, leader, tuple(hands), aside,
+                                      start.history_len)
+        self._reset_round(self._starts[-1])
 
     # -- copying and undo --------------------------------------------------------------
     def clone(self) -> State:

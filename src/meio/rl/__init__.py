@@ -3,11 +3,13 @@
 * :data:`NUM_ACTIONS`, :func:`legal_mask` — the flat action space (:mod:`meio.rl.spaces`).
 * :func:`observe` — a seat's view as a ``float32`` vector (:mod:`meio.rl.observation`).
 * :class:`MeioEnv` — Gymnasium, registered as ``"meio/Meio-v0"``.
-* :class:`VectorEnv` — many matches stepped in the compiled core.
-* :mod:`meio.rl.pettingzoo` — a PettingZoo AEC environment; :mod:`meio.openspiel`
+* :class:`VectorEnv` — many matches stepped in the compiled core, a Gymnasium
+  vector env: ``gym.make_vec("meio/Meio-v0", num_envs=N)`` makes one.
+* :mod:`meio.rl.pettingzoo` — PettingZoo AEC and parallel environments; :mod:`meio.openspiel`
   registers the game with OpenSpiel.
 
-Gymnasium is needed for :class:`MeioEnv` (``pip install meio[rl]``).
+Gymnasium is needed for :class:`MeioEnv` and :class:`VectorEnv` (the ``gym``
+extra); the rest, and the learned bot, work without it.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from meio.rl.spaces import (
     legal_mask,
     to_engine_action,
 )
-from meio.rl.vector import VectorEnv
 
 if TYPE_CHECKING:
     from meio.rl.env import MeioEnv
+    from meio.rl.vector import VectorEnv
 
 __all__ = [
     "NUM_ACTIONS",
@@ -45,11 +47,15 @@ ENV_ID = "meio/Meio-v0"
 
 
 def __getattr__(name: str) -> Any:
-    # MeioEnv needs gymnasium: imported on first use, so the rest works without it
+    # the environments need gymnasium: imported on first use, so the rest works without it
     if name == "MeioEnv":
         from meio.rl.env import MeioEnv
 
         return MeioEnv
+    if name == "VectorEnv":
+        from meio.rl.vector import VectorEnv
+
+        return VectorEnv
     raise AttributeError(f"module 'meio.rl' has no attribute {name!r}")
 
 
@@ -59,7 +65,8 @@ def _register() -> None:
     except ModuleNotFoundError:
         return
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="meio.rl.env:MeioEnv")
+        gymnasium.register(id=ENV_ID, entry_point="meio.rl.env:MeioEnv",
+                           vector_entry_point="meio.rl.vector:make_vector")
 
 
 _register()

@@ -2,7 +2,9 @@
 
 Each environment is one core position (:mod:`meio.sim._core`, whose rule and
 policy functions are called here, not copied) plus a row of match facts
-(``meta``), its random stream, its observation row and its mask row. Hands and
+(``meta``), its random stream, an observation row for each agent seat (one, or
+several for self-play: the seats whose moves come from ``step``; the others are
+compiled opponents) and the mask row of the agent seat to act. Hands and
 packs are kept sorted by card id, so that the position an opponent's policy sees
 is exactly the one :func:`meio.sim.convert.state_to_arrays` builds from the
 engine: that is what makes a vector game equal to a :class:`meio.rl.MeioEnv` game.
@@ -45,7 +47,7 @@ M_ROUND = 1  # round index in the match
 M_TOTALS = 2  # [5] each seat's total of (individual) round scores
 M_WINS = 7  # [5] victories by seat (2 players) or by team (partnership, slots 0 and 1)
 M_PICKED = 12  # sequential split: positions (in the sorted 13 dealt) picked so far
-M_KNOWN = 13  # bit i: special SPECIAL_ORDER[i] known to the agent
+M_ACTING = 13  # the observer row (agent seat) to act
 M_COMBO = 14  # which set of specials this match uses
 M_MASK_KIND = 15  # what region the mask row has set: 0 none, 1 plays, 2 packs, 3 picks
 M_NPICKED = 16
@@ -55,7 +57,7 @@ M_LEN = 17
 C_PLAYERS = 0
 C_PART = 1
 C_EDITION = 2
-C_ME = 3  # the agent's seat
+C_ME = 3  # the (first) agent seat
 C_POLICY = 4
 C_SEQUENTIAL = 5
 C_WILD_NEXT = 6
@@ -63,7 +65,10 @@ C_REVEAL = 7
 C_ROUNDS = 8  # 3 for a match on totals, 0 for one played to victories
 C_TO_WIN = 9  # victories that win (0: none counted)
 C_NCOMBO = 10  # how many sets of specials to draw from (1: fixed)
-C_LEN = 11
+C_AGENTS = 11  # bit p: seat p is an agent's (its moves come from step()), else an opponent's
+C_NOBS = 12  # how many agent seats, each with an observation row
+C_OBS = 13  # [5] the seat of each observation row, in seat order
+C_LEN = 18
 
 SPECIAL_ORDER = np.array(O.SPECIAL_ORDER, dtype=np.int32)
 #: numba compiles the hot kernels without its runtime (a private option of the pinned
@@ -118,21 +123,36 @@ def _acting(s: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _note_known(meta: np.ndarray, card: int) -> None:
-    for k in range(5):
-        if SPECIAL_ORDER[k] == card:
-            meta[M_KNOWN] |= 1 << k
+def _agent_to_act(s: np.ndarray, c: np.ndarray) -> int:
+    """The observer row of the agent seat to act (during the split: the first agent
+    seat still to split), or -1 when a compiled opponent is to act."""
+    nobs = c[C_NOBS]
+    if s[K.PHASE] == K.SPLIT:
+        for k in range(nobs):
+            if s[K.PACK_N + c[C_OBS + k]] == 0:
+                return k
+        return -1
+    seat = _acting(s)
+    for k in range(nobs):
+        if c[C_OBS + k] == seat:
+            return k
+    return -1
 
 
 @njit(cache=True, inline="always")
-def _play(
-    s: np.ndarray, c: np.ndarray, val2: np.ndarray, meta: np.ndarray, obs: np.ndarray,
-    action: int
-) -> None:
-    """Apply a play, declare or pile action, keeping the hand sorted and the
-    agent's observation planes up to date."""
+def _note_known(obs: np.ndarray, card: int) -> None:
+    """The observer of row ``obs`` now knows that special ``card`` is in the deck."""
+    for k in range(5):
+        if SPECIAL_ORDER[k] == card:
+            obs[O.SPECIALS + k] = 1.0
+
+
+@njit(cache=True, inline="always")
+def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, action: int) -> None:
+    """Apply a play, declare or pile action, keeping the hand sorted and every agent
+    seat's observation planes (the rows of ``obs``) up to date."""
     players = c[C_PLAYERS]
-    me = c[C_ME]
+    nobs = c[C_NOBS]
     before = s[K.TRICK_NO]
     if s[K.PHASE] == K.PILE_PHASE:
         _apply_action(s, c, val2, action)
@@ -148,48 +168,53 @@ def _play(
                 j += 1
         s[base + n - 1] = 0
         s[K.HAND_N + seat] = n - 1
-        r = _rel(seat, me, players)
-        obs[O.PLAYED + O.NUM_CARDS * r + card] = 1.0
-        obs[O.TRICK + card] = 1.0
-        if s[K.HALF] == 2:
-            obs[O.SECOND_HALF + card] = 1.0
-        if seat == me:
-            obs[O.HAND + card] = 0.0
-        if card >= 60:
-            _note_known(meta, card)
+        second = s[K.HALF] == 2
+        for k in range(nobs):
+            me = c[C_OBS + k]
+            o = obs[k]
+            o[O.PLAYED + O.NUM_CARDS * _rel(seat, me, players) + card] = 1.0
+            o[O.TRICK + card] = 1.0
+            if second:
+                o[O.SECOND_HALF + card] = 1.0
+            if seat == me:
+                o[O.HAND + card] = 0.0
+            if card >= 60:
+                _note_known(o, card)
         _apply_action(s, c, val2, action)
         if s[K.TRICK_NO] != before or s[K.PHASE] == K.PILE_PHASE:
-            for k in range(players):  # the trick is complete: it leaves the table
-                obs[O.TRICK + s[K.TRICK + k]] = 0.0
+            for k in range(nobs):  # the trick is complete: it leaves the table
+                for q in range(players):
+                    obs[k, O.TRICK + s[K.TRICK + q]] = 0.0
     if before == 7 and s[K.TRICK_NO] == 8:
-        # the second half has begun: the agent's hand plane shows its new hand
-        for k in range(6):
-            obs[O.HAND + s[K.HAND + 13 * me + k]] = 1.0
+        # the second half has begun: each agent's hand plane shows its new hand
+        for k in range(nobs):
+            me = c[C_OBS + k]
+            for q in range(6):
+                obs[k, O.HAND + s[K.HAND + 13 * me + q]] = 1.0
 
 
 @njit(cache=True, inline="always")
-def _split(
-    s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, seat: int,
-    pack: np.ndarray
-) -> None:
+def _split(s: np.ndarray, c: np.ndarray, obs: np.ndarray, seat: int, pack: np.ndarray) -> None:
     """Seat keeps ``pack`` for the second half; hand and pack stay sorted."""
     players = c[C_PLAYERS]
     K.apply_split(s, players, seat, pack)
     _sort_row(s, K.HAND + 13 * seat, 7)
     _sort_row(s, K.PACK + 6 * seat, 6)
-    me = c[C_ME]
-    if seat == me:
-        for k in range(6):
-            card = s[K.PACK + 6 * me + k]
-            obs[O.HAND + card] = 0.0
-            obs[O.PACK + card] = 1.0
-    if s[K.PHASE] == K.PLAY and c[C_PART] != 0:
-        partner = (me + 2) % 4
-        for k in range(6):
-            card = s[K.PACK + 6 * partner + k]
-            obs[O.RECEIVED + card] = 1.0
-            if card >= 60:
-                _note_known(meta, card)
+    received = s[K.PHASE] == K.PLAY and c[C_PART] != 0
+    for k in range(c[C_NOBS]):
+        me = c[C_OBS + k]
+        if seat == me:
+            for q in range(6):
+                card = s[K.PACK + 6 * me + q]
+                obs[k, O.HAND + card] = 0.0
+                obs[k, O.PACK + card] = 1.0
+        if received:
+            partner = (me + 2) % 4
+            for q in range(6):
+                card = s[K.PACK + 6 * partner + q]
+                obs[k, O.RECEIVED + card] = 1.0
+                if card >= 60:
+                    _note_known(obs[k], card)
 
 
 @njit(cache=True, inline="always")
@@ -224,27 +249,29 @@ def _start_round(
     rng: np.ndarray, meta: np.ndarray, obs: np.ndarray, leader: int, hands: np.ndarray,
     pack: np.ndarray, work: np.ndarray
 ) -> None:
-    """Deal a round from the stream, clear the agent's card planes, let every
-    opponent split (seat order) and leave the agent to split."""
+    """Deal a round from the stream, clear the agents' card planes, let every
+    opponent split (seat order) and leave the agents to split."""
     players = c[C_PLAYERS]
-    me = c[C_ME]
     _deal(rng, deck, nd, players, hands, work)
     _core_start_round(s, players, hands, leader, c[C_WILD_NEXT])
-    obs[: O.SPECIALS] = 0.0
-    for i in range(13):
-        card = hands[me, i]
-        obs[O.HAND + card] = 1.0
-        if card >= 60:
-            _note_known(meta, card)
+    for k in range(c[C_NOBS]):
+        me = c[C_OBS + k]
+        obs[k, : O.SPECIALS] = 0.0
+        for i in range(13):
+            card = hands[me, i]
+            obs[k, O.HAND + card] = 1.0
+            if card >= 60:
+                _note_known(obs[k], card)
     meta[M_PICKED] = 0
     meta[M_NPICKED] = 0
+    agents = c[C_AGENTS]
     for p in range(players):
-        if p != me:
+        if not agents >> p & 1:
             if c[C_POLICY] == K.POLICY_RANDOM:  # K.choose_split's own branch
                 _random_split(s, p, rng, pack)
             else:
                 K.choose_split(s, p, strength, c[C_POLICY], rng, pack)
-            _split(s, c, meta, obs, p, pack)
+            _split(s, c, obs, p, pack)
 
 
 @njit(cache=True, inline="always")
@@ -267,10 +294,11 @@ def _start_match(
     for k in range(M_TOTALS, M_WINS + 5):
         meta[k] = 0
     meta[M_ROUND] = 0
-    meta[M_KNOWN] = 0
-    if c[C_REVEAL] != 0:
-        for k in range(combos.shape[1]):
-            _note_known(meta, combos[combo, k])
+    for k in range(c[C_NOBS]):
+        obs[k, O.SPECIALS : O.SPECIALS + 5] = 0.0
+        if c[C_REVEAL] != 0 or combos.shape[1] == 5:  # all five are in: known, shown or not
+            for q in range(combos.shape[1]):
+                _note_known(obs[k], combos[combo, q])
     _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack, work)
 
 
@@ -293,27 +321,24 @@ def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarra
 
 
 @njit(cache=True)
-def _write_constants(c: np.ndarray, obs: np.ndarray) -> None:
-    """The entries of the observation fixed by the table: written once, at reset."""
+def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
+    """The entries of seat ``me``'s observation fixed by the table: written once, at reset."""
     players = c[C_PLAYERS]
     obs[O.PLAYERS + players - 2] = 1.0
     obs[O.OPTIONS] = 1.0 if c[C_EDITION] == 1 else 0.0
     obs[O.OPTIONS + 1] = 1.0 if c[C_PART] != 0 else 0.0
     obs[O.OPTIONS + 2] = 1.0 if c[C_WILD_NEXT] != 0 else 0.0
     obs[O.OPTIONS + 3] = 1.0 if c[C_REVEAL] != 0 else 0.0
-    obs[O.SEAT + c[C_ME]] = 1.0
+    obs[O.SEAT + me] = 1.0
     obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
 
 
 @njit(cache=True, inline="always")
-def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray) -> None:
-    """The small part of the observation that may change on any step: one-hot
+def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
+                   me: int) -> None:
+    """The small part of seat ``me``'s observation that may change on any step: one-hot
     groups are cleared and set, numbers overwritten (seats beyond the table's stay 0)."""
     players = c[C_PLAYERS]
-    me = c[C_ME]
-    known = meta[M_KNOWN]
-    for k in range(5):
-        obs[O.SPECIALS + k] = 1.0 if known >> k & 1 else 0.0
     obs[O.LED : O.PILES] = 0.0  # led suit, phase, seat to move, trick leader
     phase = s[K.PHASE]
     if phase == K.PLAY and s[K.TRICK_N] > 0 and s[K.LED] >= 0:
@@ -350,6 +375,24 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
 
 
 @njit(cache=True, inline="always")
+def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
+                 final: np.ndarray, me: int) -> None:
+    """Seat ``me``'s observation of its finished match, as :func:`meio.rl.observe`
+    gives it from the engine's view then: phase over, nobody to act or led suit,
+    no trick on the table, trick number 14, the last round's index."""
+    for k in range(obs.shape[0]):
+        final[k] = obs[k]
+    _write_scalars(s, c, meta, final, me)
+    final[O.TRICK : O.TRICK + O.NUM_CARDS] = 0.0
+    final[O.LED : O.PILES] = 0.0
+    final[O.PHASE + 3] = 1.0
+    final[O.TRICK_LEADER + _rel(s[K.TRICK_LEADER], me, c[C_PLAYERS])] = 1.0
+    final[O.PENDING] = 0.0
+    final[O.TRICK_NUMBER] = 1.0
+    final[O.ROUND] = float(meta[M_ROUND] - 1) / 3.0
+
+
+@njit(cache=True, inline="always")
 def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray,
                 legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
@@ -376,36 +419,57 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
 
 
 @njit(cache=True, inline="always")
+def _show(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+          out: np.ndarray, legal: np.ndarray) -> None:
+    """Write what the agent to act sees: its scalars and the mask, and with several
+    agent seats its observation row copied into ``out``."""
+    k = _agent_to_act(s, c)
+    meta[M_ACTING] = k
+    _write_scalars(s, c, meta, obs[k], c[C_OBS + k])
+    _write_mask(s, c, meta, mask, legal)
+    if c[C_NOBS] > 1:
+        for q in range(obs.shape[1]):
+            out[q] = obs[k, q]
+
+
+@njit(cache=True, inline="always")
 def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
     obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
-    scores: np.ndarray, work: np.ndarray
-) -> tuple[float, bool]:
-    """Let the opponents act until the agent must; returns (reward, match over).
+    scores: np.ndarray, work: np.ndarray, final: np.ndarray, last: np.ndarray,
+    reward: np.ndarray
+) -> bool:
+    """Let the opponents act until an agent seat must; adds each agent seat's reward
+    into ``reward`` and returns whether the match is over.
 
-    A finished match is replaced by the next one (same step), whose first
-    decision (the agent's split) is then waiting."""
-    me = c[C_ME]
-    reward = 0.0
-    done = False
+    A finished round's position is kept in ``last`` before the next is dealt. A
+    finished match leaves each agent seat's final observation in ``final`` and is
+    replaced by the next one (same step), whose first decision (an agent's split)
+    is then waiting."""
+    nobs = c[C_NOBS]
     strength = strengths[meta[M_COMBO]]
     while True:
         phase = s[K.PHASE]
         if phase == K.ROUND_DONE:
+            for k in range(s.shape[0]):
+                last[k] = s[k]
             over = _end_round(s, c, meta, scores)
-            reward -= scores[me]
+            for k in range(nobs):
+                reward[k] -= scores[c[C_OBS + k]]
             if over:
+                for k in range(nobs):
+                    _write_final(s, c, meta, obs[k], final[k], c[C_OBS + k])
                 meta[M_EPISODE] += 1
                 _start_match(s, c, strengths, deck, nbase, combos, seed, rng, meta, obs,
                              hands, pack, work)
-                return reward, True
+                return True
             leader = K._next_leader(s, c, rng, scores)  # into scratch: no allocation
             nd = nbase + combos.shape[1]
             _start_round(s, c, strength, deck, nd, rng, meta, obs, leader, hands, pack, work)
-            return reward, done
-        if phase == K.SPLIT or _acting(s) == me:
-            return reward, done
+            return False
+        if phase == K.SPLIT or _agent_to_act(s, c) >= 0:
+            return False
         if c[C_POLICY] == K.POLICY_RANDOM:
             # choose_action's draw for a random policy, without its call: passing its
             # arrays costs reference counting on every card (as in K.play_out)
@@ -413,32 +477,44 @@ def _advance(
             a = int(legal[K._below(rng, n)])
         else:
             a = K.choose_action(s, c, val2, strength, c[C_POLICY], 0.0, rng, legal)
-        _play(s, c, val2, meta, obs, a)
-    return reward, done
+        _play(s, c, val2, obs, a)
+    return False
 
 
 @njit(cache=True)
 def reset_all(
     states: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
-    metas: np.ndarray, obs: np.ndarray, masks: np.ndarray
+    metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray
 ) -> None:
     """Start match 0 of every environment (env ``i`` plays seed ``seed + i``)."""
+    for i in range(states.shape[0]):
+        start_episode(states, cfg, strengths, decks, nbase, combos, seed, rngs, metas, obs,
+                      masks, out, i, 0)
+
+
+@njit(cache=True)
+def start_episode(
+    states: np.ndarray, cfg: np.ndarray, strengths: np.ndarray, decks: np.ndarray,
+    nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray, metas: np.ndarray,
+    obs: np.ndarray, masks: np.ndarray, out: np.ndarray, i: int, episode: int
+) -> None:
+    """Start match ``episode`` of environment ``i`` (of seed ``seed + i``)."""
     hands = np.zeros((5, 13), dtype=np.int32)
     pack = np.zeros(6, dtype=np.int32)
     legal = np.zeros(32, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     work = np.zeros(WORK_LEN, dtype=np.int32)
-    for i in range(states.shape[0]):
-        metas[i, :] = 0
-        obs[i, :] = 0.0
-        masks[i, :] = False
-        _write_constants(cfg, obs[i])
-        _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
-                     metas[i], obs[i], hands, pack, work)
-        rngs[i] = rng[0]
-        _write_scalars(states[i], cfg, metas[i], obs[i])
-        _write_mask(states[i], cfg, metas[i], masks[i], legal)
+    metas[i, :] = 0
+    metas[i, M_EPISODE] = episode
+    obs[i] = 0.0
+    masks[i, :] = False
+    for k in range(cfg[C_NOBS]):
+        _write_constants(cfg, obs[i, k], cfg[C_OBS + k])
+    _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
+                 metas[i], obs[i], hands, pack, work)
+    rngs[i] = rng[0]
+    _show(states[i], cfg, metas[i], obs[i], masks[i], out[i], legal)
 
 
 @_runtime_free
@@ -447,13 +523,21 @@ def step_all(
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
     rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
-    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray, work: np.ndarray
+    pack: np.ndarray, legal: np.ndarray, rng: np.ndarray, scores: np.ndarray, work: np.ndarray,
+    finals: np.ndarray, lasts: np.ndarray, out: np.ndarray
 ) -> int:
-    """Apply ``actions[i]`` (flat) in env ``i`` and advance it to the agent's next
-    decision. Returns -1, or the first env whose action is not legal (then no
-    env has moved). ``hands`` ``[5, 13]``, ``pack`` ``[6]``, ``legal`` ``[32]``
-    (int32), ``rng`` ``[1]`` (uint64), ``scores`` ``[5]`` and ``work`` ``[WORK_LEN]``
-    (int32) are scratch.
+    """Apply ``actions[i]`` (flat), the move of env ``i``'s agent seat to act, and
+    advance it to an agent seat's next decision. Returns -1, or the first env whose
+    action is not legal (then no env has moved).
+
+    ``obs`` is ``[N, agent seats, OBS_SIZE]`` (each agent seat's observation, kept
+    up to date), ``rewards`` ``[N, agent seats]``, ``finals`` like ``obs`` (each agent
+    seat's final observation when env ``i``'s match ends), ``lasts[i]`` the
+    position of each round env ``i`` finishes, ``out`` ``[N, OBS_SIZE]`` the
+    observation of the agent seat to act (written only with several agent seats:
+    with one, ``obs[:, 0]`` is it). ``hands`` ``[5, 13]``, ``pack`` ``[6]``,
+    ``legal`` ``[32]`` (int32), ``rng`` ``[1]`` (uint64), ``scores`` ``[5]`` and
+    ``work`` ``[WORK_LEN]`` (int32) are scratch.
 
     Compiled without numba's runtime (``_nrt=False``): the step allocates
     nothing, so no array it touches needs reference counting, whose atomic
@@ -463,45 +547,49 @@ def step_all(
         a = actions[i]
         if a < 0 or a >= S.NUM_ACTIONS or not masks[i, a]:
             return i
-    me = cfg[C_ME]
+    nobs = cfg[C_NOBS]
     for i in range(n_env):
         s = states[i]
         meta = metas[i]
         o = obs[i]
         rng[0] = rngs[i]
         a = actions[i]
+        k = meta[M_ACTING]
+        me = cfg[C_OBS + k]
+        for q in range(nobs):
+            rewards[i, q] = 0.0
         moved = True
         if a < S.PACK_BASE:
-            _play(s, cfg, val2, meta, o, a)
+            _play(s, cfg, val2, o, a)
         elif a < S.PICK_BASE:
-            for k in range(6):
-                pack[k] = s[K.DEAL + 13 * me + positions[a - S.PACK_BASE, k]]
-            _split(s, cfg, meta, o, me, pack)
+            for q in range(6):
+                pack[q] = s[K.DEAL + 13 * me + positions[a - S.PACK_BASE, q]]
+            _split(s, cfg, o, me, pack)
         else:
             pos = a - S.PICK_BASE
             card = s[K.DEAL + 13 * me + pos]
             meta[M_PICKED] |= 1 << pos
             meta[M_NPICKED] += 1
-            o[O.HAND + card] = 0.0
-            o[O.PACK + card] = 1.0
+            o[k, O.HAND + card] = 0.0
+            o[k, O.PACK + card] = 1.0
             moved = meta[M_NPICKED] == 6
             if moved:
-                k = 0
-                for j in range(13):
-                    if meta[M_PICKED] >> j & 1:
-                        pack[k] = s[K.DEAL + 13 * me + j]
-                        k += 1
-                _split(s, cfg, meta, o, me, pack)
-        reward = 0.0
+                j = 0
+                for q in range(13):
+                    if meta[M_PICKED] >> q & 1:
+                        pack[j] = s[K.DEAL + 13 * me + q]
+                        j += 1
+                meta[M_PICKED] = 0
+                meta[M_NPICKED] = 0
+                _split(s, cfg, o, me, pack)
         done = False
         if moved:
-            reward, done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos,
-                                    seed + i, rng, meta, o, hands, pack, legal, scores, work)
+            done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos, seed + i, rng,
+                            meta, o, hands, pack, legal, scores, work, finals[i], lasts[i],
+                            rewards[i])
         rngs[i] = rng[0]
-        rewards[i] = reward
         terminated[i] = done
-        _write_scalars(s, cfg, meta, o)
-        _write_mask(s, cfg, meta, masks[i], legal)
+        _show(s, cfg, meta, o, masks[i], out[i], legal)
     return -1
 
 

@@ -7,6 +7,11 @@ scores 0. Each step returns ``info["action_mask"]`` (see :mod:`meio.rl.spaces`)
 and ``info["view"]``, the engine :class:`~meio.engine.View` of the agent's seat
 for agents that want structure.
 
+Against the compiled opponents (``"random"``, ``"heuristic"``) the match is
+stepped in the compiled core (:mod:`meio.rl.compiled`: the same games, about ten
+times faster) and the view is built when it is read; ``backend="engine"`` plays
+it through the engine instead, as it plays against any other bot.
+
 >>> env = MeioEnv(players=4, opponents="random", seed=7)
 >>> obs, info = env.reset()
 >>> obs.shape, int(info["action_mask"].sum())
@@ -25,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -37,11 +42,14 @@ from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import _vector as V
 from meio.rl import spaces as S
+from meio.rl.compiled import CompiledMatch, StepInfo
 from meio.rl.observation import F32, OBS_SIZE, observe
 from meio.rl.table import OPPONENT_POLICIES, Table, make_table, next_leader
+from meio.rl.vector import VectorEnv
 from meio.sim.convert import state_to_arrays
 
 Deal = tuple[tuple[int, ...], int, int]
+Backend = Literal["core", "engine"]
 
 
 def _side_scores(config: MatchConfig, state: State) -> list[int]:
@@ -115,7 +123,9 @@ class MeioEnv(gym.Env[F32, np.int64]):
     of the five. ``split_mode`` is ``"pack"`` (one action of 1,716) or
     ``"sequential"`` (six picks). An illegal action ends the episode with reward
     ``illegal_reward`` (``info["illegal_action"]`` True), or raises
-    :class:`~meio.engine.IllegalActionError` when ``strict``.
+    :class:`~meio.engine.IllegalActionError` when ``strict``. ``backend`` is
+    ``"core"`` (the default with compiled opponents) or ``"engine"`` (the default,
+    and the only choice, with any other opponent): see the module docstring.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium declares it so)
@@ -136,6 +146,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
         strict: bool = False,
         illegal_reward: float = -13.0,
         render_mode: str | None = None,
+        backend: Backend | None = None,
     ) -> None:
         self.table = make_table(
             players=players, edition=edition, partnership=partnership,
@@ -179,26 +190,70 @@ class MeioEnv(gym.Env[F32, np.int64]):
         self._episode = -1
         self._picked = 0
         self._dealer: MatchDealer | None = None
+        self._core: CompiledMatch | None = None
+        compiled = isinstance(opponents, str) and opponents in OPPONENT_POLICIES
+        if backend is None:
+            backend = "core" if compiled else "engine"
+        if backend not in ("core", "engine"):
+            raise ConfigError(f"backend is 'core' or 'engine', not {backend!r}")
+        if backend == "core":
+            if not compiled:
+                raise ConfigError(
+                    "backend 'core' plays the compiled opponents 'random' or 'heuristic' only"
+                )
+            assert isinstance(opponents, str)
+            venv = VectorEnv(1, players, edition, partnership, opponents, self._seed,
+                             seat=seat, specials=specials, wild_lead=wild_lead,
+                             reveal_specials=reveal_specials, split_mode=split_mode)
+            self._core = CompiledMatch(venv, seat)
+        self.backend: Backend = backend
+        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._mask = np.zeros(S.NUM_ACTIONS, dtype=np.bool_)
+        self._over = False
 
     # -- facts ---------------------------------------------------------------------------
     @property
     def state(self) -> State:
         """The engine state of the match in progress (hidden cards included: for
         tests and tools, never for the agent)."""
+        if self._core is not None:
+            if self._core.record is None:
+                raise IllegalActionError(self.seat, None, "call reset() before anything else")
+            return self._core.state()
         if self._dealer is None:
             raise IllegalActionError(self.seat, None, "call reset() before anything else")
         return self._dealer.state
 
     def action_mask(self) -> S.BoolArray:
         """The agent's legal flat actions now."""
+        if self._core is not None:
+            if self._core.record is None:
+                raise IllegalActionError(self.seat, None, "call reset() before anything else")
+            return self._mask.copy()
         return S.legal_mask(self.state, self.seat, split_mode=self.split_mode,
                             picked=self._picked)
 
     def _observation(self) -> tuple[F32, dict[str, Any]]:
+        core = self._core
+        if core is not None:
+            return self._obs.copy(), StepInfo(
+                core.view_maker(), {"action_mask": self._mask.copy()}
+            )
         view = self.state.view(self.seat)
         return observe(view, picked=self._picked), {
             "action_mask": self.action_mask(), "view": view
         }
+
+    def _read_core(self, over: bool) -> None:
+        core = self._core
+        assert core is not None
+        if over:
+            self._obs[:] = core.venv.final_observations[0]
+            self._mask[:] = False
+        else:
+            self._obs[:] = core.venv.observations[0]
+            self._mask[:] = core.venv.masks[0]
+        self._over = over
 
     # -- Gymnasium API -------------------------------------------------------------------
     def reset(
@@ -211,6 +266,10 @@ class MeioEnv(gym.Env[F32, np.int64]):
             self._episode = -1
         self._episode += 1
         self._picked = 0
+        if self._core is not None:
+            self._core.start(seed)
+            self._read_core(over=False)
+            return self._observation()
         self._dealer = MatchDealer(self.table, self._seed, self._episode)
         self._opponents_split()
         return self._observation()
@@ -220,6 +279,8 @@ class MeioEnv(gym.Env[F32, np.int64]):
     ]:
         """Play the agent's flat ``action``, then the opponents until the agent is
         to act again or the match is over."""
+        if self._core is not None:
+            return self._core_step(action)
         dealer = self._dealer
         if dealer is None or dealer.state.is_over:
             raise IllegalActionError(self.seat, action, "the match is over: call reset()")
@@ -248,6 +309,25 @@ class MeioEnv(gym.Env[F32, np.int64]):
         reward, done = self._advance(rounds_seen)
         return self._step_result(reward, done)
 
+    def _core_step(self, action: int | np.integer[Any]) -> tuple[
+        F32, float, bool, bool, dict[str, Any]
+    ]:
+        core = self._core
+        assert core is not None
+        if core.record is None or self._over:
+            raise IllegalActionError(self.seat, action, "the match is over: call reset()")
+        a = int(action)
+        if not 0 <= a < S.NUM_ACTIONS or not self._mask[a]:
+            if self.strict:
+                raise IllegalActionError(self.seat, a, f"flat action {a} is not legal now")
+            obs, info = self._observation()
+            info["illegal_action"] = True
+            return obs, self.illegal_reward, True, False, info
+        reward, done = core.step(a)
+        self._read_core(over=done)
+        obs, info = self._observation()
+        return obs, reward, done, False, info
+
     def _step_result(self, reward: float, done: bool) -> tuple[
         F32, float, bool, bool, dict[str, Any]
     ]:
@@ -256,7 +336,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
 
     def render(self) -> str | None:
         """The agent's view as text (render mode ``"ansi"``)."""
-        if self._dealer is None:
+        if self._dealer is None and (self._core is None or self._core.record is None):
             return None
         view = self.state.view(self.seat)
         trick = " ".join(C.card_code(c) for _, c in view.current_trick) or "-"

@@ -6,8 +6,11 @@ sequential picks (``split_mode="sequential"``), so the policy has 96 outputs: th
 83 play, declare and pile actions and the 13 picks; illegal ones are masked.
 
 The policy is saved as a small ``.npz`` that ``make_bot("learned:PATH")`` plays
-with NumPy alone (no PyTorch needed to play). A CSV of the learning curve goes
-next to it, and ``plot`` draws it. ``meio train`` and ``examples/train_ppo.py``
+with NumPy alone (no PyTorch needed to play). A checkpoint to resume from
+(``.ckpt.pt``) and a CSV of the learning curve go next to it, and ``plot``
+draws the curve. The budget is a number of agent steps (repeatable on any
+machine), minutes of wall time, or both; no run writes into the installed
+package. ``meio train`` and ``examples/train_ppo.py``
 both run :func:`train`. PyTorch comes with the ``rl`` extra (``pip install
 'meio[rl]'``); importing this module without it raises ``ModuleNotFoundError``.
 """
@@ -18,13 +21,16 @@ import csv
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import torch
 from torch import nn
 
+import meio
 from meio.engine import MatchConfig
+from meio.engine.errors import MeioError
 from meio.rl import VectorEnv
 from meio.rl.learned import LOCAL_ACTIONS, save_policy
 from meio.rl.observation import OBS_SIZE
@@ -85,10 +91,36 @@ def reference_scores(players: int, matches: int) -> dict[str, float]:
     return out
 
 
+class TrainingError(MeioError, ValueError):
+    """Training settings that cannot be used (a clear one-line message)."""
+
+
+def check_out(out: Path) -> None:
+    """Refuse an output path inside the installed meio package: a training run must
+    never overwrite the shipped policy (copy a policy there by hand to ship it)."""
+    package = Path(meio.__file__).resolve().parent
+    target = out.resolve()
+    if target == package or package in target.parents:
+        raise TrainingError(
+            f"{out} is inside the installed meio package ({package}); "
+            "save the policy elsewhere and copy it there to ship it"
+        )
+
+
+def checkpoint_path(out: Path) -> Path:
+    """Where :func:`train` keeps the checkpoint of the policy saved to ``out``."""
+    return out.with_suffix(".ckpt.pt")
+
+
+#: settings a resumed run must share with the run it continues
+_FIXED = ("players", "opponents", "hidden", "envs", "horizon")
+
+
 def train(
     out: Path,
     *,
-    minutes: float = 25.0,
+    steps: int | None = 5_000_000,
+    minutes: float | None = None,
     envs: int = 128,
     horizon: int = 32,
     players: int = 4,
@@ -100,19 +132,56 @@ def train(
     seed: int = 0,
     threads: int = 1,
     reference_matches: int = 2000,
+    resume: Path | None = None,
     plot: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> Path:
-    """Train for ``minutes`` of wall time, save the policy to ``out`` and the
-    learning curve (with the random and heuristic reference lines) to
-    ``out.with_suffix(".csv")``, which is returned; draw it to ``plot`` if given."""
+    """Train until ``steps`` agent steps (counted in whole updates of ``envs`` x
+    ``horizon`` steps) or ``minutes`` of wall time, whichever comes first (at least
+    one of them), save the policy to ``out``, a checkpoint to
+    :func:`checkpoint_path` and the learning curve (with the random and heuristic
+    reference lines) to ``out.with_suffix(".csv")``, which is returned; draw it to
+    ``plot`` if given.
+
+    A step budget alone makes a run repeatable: the same settings and seed give
+    the same policy, whatever the machine's speed. ``resume`` continues from a
+    checkpoint (network, optimiser, step count, curve and random state); its
+    matches start anew, so a resumed run is not step for step the run it
+    continues, and ``steps`` counts from the start of the first run.
+    """
+    if steps is None and minutes is None:
+        raise TrainingError("give a budget: steps, minutes or both")
+    if steps is not None and steps < 1:
+        raise TrainingError(f"steps is a positive number of agent steps, not {steps}")
+    check_out(out)
+    settings = {"players": players, "opponents": opponents, "hidden": hidden,
+                "envs": envs, "horizon": horizon}
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     n = envs
-    venv = VectorEnv(num_envs=n, players=players, opponents=opponents,
-                     seed=seed * 1_000_003, split_mode="sequential")
     net = Policy(hidden)
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
+    done_steps = 0
+    curve: list[tuple[int, float, float]] = []
+    finished: list[float] = []
+    spent = 0.0  # wall seconds of the runs resumed
+    if resume is not None:
+        ckpt = _load_checkpoint(resume)
+        for key in _FIXED:
+            if ckpt["settings"][key] != settings[key]:
+                raise TrainingError(
+                    f"{resume} was trained with {key}={ckpt['settings'][key]}, "
+                    f"not {settings[key]}: resume with the same {key}"
+                )
+        net.load_state_dict(ckpt["net"])
+        opt.load_state_dict(ckpt["opt"])
+        torch.set_rng_state(ckpt["rng"])
+        done_steps, curve = int(ckpt["steps"]), [tuple(r) for r in ckpt["curve"]]
+        finished, spent = list(ckpt["finished"]), float(ckpt["seconds"])
+        log(f"resuming {resume} at {done_steps:,} steps")
+    # a resumed run plays other matches than the first part did
+    venv = VectorEnv(num_envs=n, players=players, opponents=opponents,
+                     seed=seed * 1_000_003 + done_steps, split_mode="sequential")
     local = np.array(LOCAL_ACTIONS)
     gamma, lam, clip = 0.997, 0.95, 0.2
 
@@ -126,14 +195,21 @@ def train(
 
     obs, info = venv.reset()
     episode_return = np.zeros(n)
-    finished: list[float] = []
-    curve: list[tuple[int, float, float]] = []
-    steps = 0
     start = time.perf_counter()
-    deadline = start + 60.0 * minutes
+    deadline = None if minutes is None else start + 60.0 * minutes
     out.parent.mkdir(parents=True, exist_ok=True)
     log_path = out.with_suffix(".csv")
-    while time.perf_counter() < deadline:
+
+    def save() -> None:
+        save_policy(out, net.weights(), players=players)
+        torch.save({"settings": settings, "net": net.state_dict(), "opt": opt.state_dict(),
+                    "rng": torch.get_rng_state(), "steps": done_steps, "curve": curve,
+                    "finished": finished[-200:],
+                    "seconds": spent + time.perf_counter() - start},
+                   checkpoint_path(out))
+
+    while (steps is None or done_steps < steps) and (
+            deadline is None or time.perf_counter() < deadline):
         for t in range(horizon):
             o = torch.from_numpy(obs.copy())
             m = torch.from_numpy(info["action_mask"][:, local].copy())
@@ -149,9 +225,9 @@ def train(
             done_buf[t] = torch.from_numpy(term.astype(np.float32))
             episode_return += reward
             for i in np.flatnonzero(term):
-                finished.append(-episode_return[i])
+                finished.append(float(-episode_return[i]))
                 episode_return[i] = 0.0
-        steps += n * horizon
+        done_steps += n * horizon
         with torch.no_grad():
             _, next_value = net(torch.from_numpy(obs.copy()))
         adv = torch.zeros(horizon, n)
@@ -186,12 +262,13 @@ def train(
                 opt.step()
         if finished:
             recent = float(np.mean(finished[-200:]))
-            elapsed = time.perf_counter() - start
-            curve.append((steps, elapsed, recent))
-            log(f"{elapsed:7.0f}s {steps:>10,} steps  mean match score (last 200) {recent:.3f}")
+            elapsed = spent + time.perf_counter() - start
+            curve.append((done_steps, elapsed, recent))
+            log(f"{elapsed:7.0f}s {done_steps:>10,} steps  mean match score (last 200) "
+                f"{recent:.3f}")
             if len(curve) % 20 == 0:
-                save_policy(out, net.weights(), players=players)
-    save_policy(out, net.weights(), players=players)
+                save()
+    save()
     refs = reference_scores(players, reference_matches)
     with log_path.open("w", newline="") as f:
         w = csv.writer(f)
@@ -200,10 +277,22 @@ def train(
         w.writerow([])
         w.writerow(["reference", "random_agent", refs["random"]])
         w.writerow(["reference", "heuristic_agent", refs["heuristic"]])
-    log(f"saved {out} and {log_path}; references {refs}")
+    log(f"saved {out}, {checkpoint_path(out)} and {log_path}; references {refs}")
     if plot is not None:
         plot_curve(log_path, plot)
     return log_path
+
+
+def _load_checkpoint(path: Path) -> dict[str, Any]:
+    try:
+        ckpt = torch.load(path, weights_only=True)
+    except FileNotFoundError:
+        raise TrainingError(f"there is no checkpoint {path}") from None
+    except Exception as exc:  # a torch unpickling error, a truncated file ...
+        raise TrainingError(f"{path} is not a meio training checkpoint ({exc})") from None
+    if not isinstance(ckpt, dict) or "settings" not in ckpt or "net" not in ckpt:
+        raise TrainingError(f"{path} is not a meio training checkpoint")
+    return ckpt
 
 
 def plot_curve(log_path: Path, png: Path) -> None:

@@ -1,25 +1,45 @@
-"""Many MEIO matches stepped in one call of the compiled core.
+"""Many MEIO matches stepped in one call of the compiled core, as a Gymnasium vector env.
 
-:class:`VectorEnv` holds ``num_envs`` matches, each with the agent in one seat
-(``seat``, 0 by default) against compiled ``"random"`` or ``"heuristic"``
-opponents. ``step(actions)`` applies one flat action per environment, plays the
+:class:`VectorEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs``
+matches, each with the agent in one seat (``seat``, 0 by default) against
+compiled ``"random"`` or ``"heuristic"`` opponents. ``gym.make_vec("meio/Meio-v0",
+num_envs=N)`` makes one (with :class:`~meio.rl.MeioEnv`'s defaults: heuristic
+opponents). ``step(actions)`` applies one flat action per environment, plays the
 opponents up to the agent's next decision and returns NumPy arrays: observation
 ``[N, 716]`` float32, reward ``[N]`` float32, terminated and truncated ``[N]``
-bool, and ``info["action_mask"]`` ``[N, 1812]`` bool. A finished match is replaced
-by the next one in the same step (the observation returned is the new match's
-first). Environment ``i`` plays the matches of ``MeioEnv(seed=seed + i)``.
+bool, and ``info["action_mask"]`` ``[N, 1812]`` bool (also :meth:`action_masks`,
+the name sb3-contrib calls). Environment ``i`` plays the matches of
+``MeioEnv(seed=seed + i)``.
+
+Autoreset is Gymnasium's ``AutoresetMode.SAME_STEP``: a finished match is
+replaced by the next one in the same step, so the observation returned is the new
+match's first; the finished match's last observation is in ``info["final_obs"]``
+(rows where ``info["_final_obs"]``, i.e. ``terminated``, is True). A match always
+ends by being played out: ``truncated`` is always False.
+
+**Self-play.** ``seats`` makes several seats agents (``seats="all"``: every seat;
+the others stay compiled opponents). Each environment then waits for one agent
+seat at a time, ``info["seat"]`` (``[N]``, also :meth:`seats_to_act`): the
+observation and mask returned are that seat's, the action given next is that
+seat's move, and the reward is ``[N, len(seats)]``, each agent seat's reward
+(minus its round score) at this step, so a round's end rewards every agent seat
+at once. ``final_obs`` is then ``[N, len(seats), 716]``. One shared policy gives
+self-play; routing each seat's observations to a different policy (a pool of
+past snapshots, the shipped network) gives league training, all stepped in the
+core. The split stays secret: agent seats split one after another, and a seat's
+observation never shows a pack another seat chose.
 
 The returned observation and mask arrays are reused by the next step: copy them
 to keep them.
 
 >>> venv = VectorEnv(num_envs=8, players=4, opponents="random", seed=1)
 >>> obs, info = venv.reset()
->>> obs.shape, info["action_mask"].shape
-((8, 716), (8, 1812))
+>>> obs.shape, info["action_mask"].shape, venv.action_space
+((8, 716), (8, 1812), MultiDiscrete([1812 1812 1812 1812 1812 1812 1812 1812]))
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(200):
-...     actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+...     actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
 ...     obs, reward, terminated, truncated, info = venv.step(actions)
 >>> bool((reward <= 0).all()), venv.episodes_done > 0
 (True, True)
@@ -30,23 +50,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from meio.engine import IllegalActionError
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import _vector as V
 from meio.rl import spaces as S
-from meio.rl.observation import OBS_SIZE
+from meio.rl.observation import F32, OBS_SIZE
 from meio.rl.table import OPPONENT_POLICIES, make_table
 from meio.sim import _core as K
 
 _MAX_ENVS = 1 << 20
 
 
-class VectorEnv:
-    """``num_envs`` MEIO matches, one agent seat each, stepped by compiled code."""
+Obs = npt.NDArray[np.float32]
+Actions = npt.NDArray[np.int64]
+
+
+class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
+    """``num_envs`` MEIO matches stepped by compiled code, with one agent seat
+    (``seat``) or several (``seats``) each; see the module docstring."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(
         self,
@@ -58,6 +88,7 @@ class VectorEnv:
         seed: int = 0,
         *,
         seat: int = 0,
+        seats: Sequence[int] | str | None = None,
         specials: Sequence[int | str] | None = None,
         wild_lead: str = "declare",
         reveal_specials: bool = True,
@@ -71,8 +102,9 @@ class VectorEnv:
             )
         if split_mode not in ("pack", "sequential"):
             raise ConfigError(f"split_mode is 'pack' or 'sequential', not {split_mode!r}")
-        if not 0 <= seat < players:
-            raise ConfigError(f"seat {seat} is not a seat of a {players}-seat table")
+        if not isinstance(players, int) or not 2 <= players <= 5:
+            raise ConfigError(f"players must be 2 to 5, not {players!r}")
+        agents = _agent_seats(seat, seats, players)
         if wild_lead == "next" and not hasattr(K, "WILD_NEXT"):
             raise ConfigError("the compiled core here does not play wild_lead 'next'")
         table = make_table(
@@ -84,14 +116,19 @@ class VectorEnv:
         )
         self.table = table
         self.num_envs = num_envs
-        self.seat = seat
+        #: the agent seats: their moves come from step(); the other seats are opponents
+        self.seats = agents
+        self.seat = agents[0]
         self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
         self.split_mode = split_mode
         cfg = np.zeros(V.C_LEN, dtype=np.int32)
         cfg[V.C_PLAYERS] = players
         cfg[V.C_PART] = int(partnership)
         cfg[V.C_EDITION] = int(table.cfg[2])
-        cfg[V.C_ME] = seat
+        cfg[V.C_ME] = agents[0]
+        cfg[V.C_AGENTS] = sum(1 << p for p in agents)
+        cfg[V.C_NOBS] = len(agents)
+        cfg[V.C_OBS : V.C_OBS + len(agents)] = agents
         cfg[V.C_POLICY] = OPPONENT_POLICIES[opponents]
         cfg[V.C_SEQUENTIAL] = int(split_mode == "sequential")
         cfg[V.C_WILD_NEXT] = int(wild_lead == "next")
@@ -106,9 +143,15 @@ class VectorEnv:
         self._decks[:, : len(table.base_deck)] = table.base_deck
         self._rngs = np.zeros(n, dtype=np.uint64)
         self._metas = np.zeros((n, V.M_LEN), dtype=np.int32)
-        self.observations = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        k = len(agents)
+        #: every agent seat's observation, kept up to date: ``[N, agent seats, 716]``
+        self.seat_observations = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        self.observations = (
+            self.seat_observations[:, 0] if k == 1 else np.zeros((n, OBS_SIZE), dtype=np.float32)
+        )
         self.masks = np.zeros((n, S.NUM_ACTIONS), dtype=np.bool_)
-        self._rewards = np.zeros(n, dtype=np.float32)
+        self._seat_rewards = np.zeros((n, k), dtype=np.float32)
+        self._rewards = self._seat_rewards[:, 0] if k == 1 else self._seat_rewards
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._started = False
@@ -122,28 +165,66 @@ class VectorEnv:
         self._scores = np.zeros(5, dtype=np.int32)
         self._work = np.zeros(V.WORK_LEN, dtype=np.int32)
         self._found = np.zeros(S.PACK_BASE, dtype=np.int64)  # scratch of sample_actions
+        self._seat_finals = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        #: each environment's final observation of its last finished match (with
+        #: several agent seats, ``[N, agent seats, 716]``)
+        self.final_observations = self._seat_finals[:, 0] if k == 1 else self._seat_finals
+        self._seat_of_row = np.array(agents, dtype=np.int64)
+        #: the position of each environment's last finished round (core array)
+        self.last_rounds = np.zeros((n, K.STATE_LEN), dtype=np.int32)
+        self.single_observation_space: gym.spaces.Box = gym.spaces.Box(
+            0.0, 1.0, (OBS_SIZE,), np.float32
+        )
+        self.single_action_space: gym.spaces.Discrete = gym.spaces.Discrete(S.NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.masks}
+        if len(self.seats) == 1:
+            return {"action_mask": self.masks}
+        return {"action_mask": self.masks, "seat": self.seats_to_act()}
 
-    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Start match 0 of every environment (of ``seed`` when given)."""
+    def seats_to_act(self) -> npt.NDArray[np.int64]:
+        """The agent seat whose move each environment waits for, ``[N]``."""
+        out: npt.NDArray[np.int64] = self._seat_of_row[self._metas[:, V.M_ACTING]]
+        return out
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal flat actions of every environment now, ``[N, 1812]`` bool
+        (``info["action_mask"]``; the name sb3-contrib's maskable algorithms call)."""
+        return self.masks
+
+    action_mask = action_masks
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[F32, dict[str, Any]]:
+        """Start match 0 of every environment (of ``seed`` when given: environment
+        ``i`` plays seed ``seed + i``). ``options`` is not used."""
+        if isinstance(seed, list):
+            raise ConfigError(
+                "VectorEnv seeds environment i with seed + i: pass one int, not a list"
+            )
+        super().reset(seed=seed)
         if seed is not None:
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
         t = self.table
         V.reset_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
+            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
+            self.observations,
         )
         self._started = True
         self.episodes_done = 0
         return self.observations, self._info()
 
     def step(self, actions: npt.ArrayLike) -> tuple[
-        npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_], dict[str, Any]
+        F32, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+        dict[str, Any]
     ]:
         """Apply one flat action per environment; see the module docstring."""
+        if self.closed:
+            raise IllegalActionError(None, None, "this VectorEnv is closed")
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before step()")
         acts = np.ascontiguousarray(actions, dtype=np.int64)
@@ -154,18 +235,24 @@ class VectorEnv:
         t = self.table
         bad = V.step_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.observations, self.masks,
-            acts, self._rewards, self._terminated, S.PACK_POSITIONS, self._hands, self._pack,
-            self._legal, self._rng, self._scores, self._work,
+            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
+            acts, self._seat_rewards, self._terminated, S.PACK_POSITIONS, self._hands,
+            self._pack, self._legal, self._rng, self._scores, self._work, self._seat_finals,
+            self.last_rounds, self.observations,
         )
         if bad >= 0:
             raise IllegalActionError(
-                self.seat, int(acts[bad]),
+                int(self.seats_to_act()[bad]), int(acts[bad]),
                 f"environment {bad}: flat action {int(acts[bad])} is not legal now "
                 "(no environment has moved)",
             )
-        self.episodes_done += int(self._terminated.sum())
-        return self.observations, self._rewards, self._terminated, self._truncated, self._info()
+        info = self._info()
+        ended = int(self._terminated.sum())
+        if ended:
+            self.episodes_done += ended
+            info["final_obs"] = self.final_observations
+            info["_final_obs"] = self._terminated
+        return self.observations, self._rewards, self._terminated, self._truncated, info
 
     def sample_actions(self, seed: int = 0) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every environment (compiled: for
@@ -179,6 +266,66 @@ class VectorEnv:
         V.sample_legal(self._metas, self.masks, self._sample_rng, out, self._found)
         return out
 
+    def position(self, i: int) -> npt.NDArray[np.int32]:
+        """Environment ``i``'s core position of the round in progress (the live
+        array, hidden cards included: for tools, never for an agent)."""
+        row: npt.NDArray[np.int32] = self._states[i]
+        return row
+
+    def rounds_finished(self, i: int) -> int:
+        """How many rounds environment ``i``'s match in progress has finished."""
+        return int(self._metas[i, V.M_ROUND])
+
+    def specials_set(self, i: int) -> int:
+        """Which of ``table.combos`` environment ``i``'s match plays with."""
+        return int(self._metas[i, V.M_COMBO])
+
+    def start_match(self, i: int, episode: int) -> None:
+        """Abandon environment ``i``'s match and start its match ``episode``."""
+        if not self._started:
+            raise IllegalActionError(None, None, "call reset() before start_match()")
+        t = self.table
+        V.start_episode(self._states, self._cfg, t.strengths, self._decks, len(t.base_deck),
+                        t.combos, self.seed, self._rngs, self._metas, self.seat_observations,
+                        self.masks, self.observations, i, episode)
+
     def episodes(self) -> npt.NDArray[np.int32]:
         """How many matches each environment has finished."""
         return self._metas[:, V.M_EPISODE].copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release (no process, no file); after close() step() refuses."""
+        self._started = False
+
+
+def _agent_seats(seat: int, seats: Sequence[int] | str | None, players: int) -> tuple[int, ...]:
+    """The agent seats, sorted: ``seats`` ("all", or some seats), else ``seat`` alone."""
+    if seats is None:
+        if not 0 <= seat < players:
+            raise ConfigError(f"seat {seat} is not a seat of a {players}-seat table")
+        return (seat,)
+    if seats == "all":
+        return tuple(range(players))
+    if isinstance(seats, str):
+        raise ConfigError(f"seats is 'all' or a list of seats, not {seats!r}")
+    chosen = tuple(sorted({int(p) for p in seats}))
+    if not chosen or len(chosen) != len(seats) or not all(0 <= p < players for p in chosen):
+        raise ConfigError(
+            f"seats must be distinct seats of a {players}-seat table, not {list(seats)!r}"
+        )
+    return chosen
+
+
+def make_vector(num_envs: int = 1, seed: int | None = None, opponents: str = "heuristic",
+                **kwargs: Any) -> VectorEnv:
+    """The ``vector_entry_point`` of ``"meio/Meio-v0"``: ``gym.make_vec`` gives this
+    compiled :class:`VectorEnv`, with :class:`~meio.rl.MeioEnv`'s defaults
+    (heuristic opponents; a seed from the OS when none is given)."""
+    for option in ("strict", "illegal_reward", "render_mode"):
+        if option in kwargs:
+            raise ConfigError(
+                f"VectorEnv has no {option!r}: it refuses illegal actions and does not render"
+            )
+    if seed is None:
+        seed = int(str(np.random.SeedSequence().entropy)) & 0x7FFFFFFF
+    return VectorEnv(num_envs, seed=seed, opponents=opponents, **kwargs)

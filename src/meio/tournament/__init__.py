@@ -1,11 +1,22 @@
 """Duplicate tournaments between bots: same deals, bots rotated through the seats."""
 
+from meio.tournament.dealset import (
+    DEAL_SETS,
+    Deal,
+    DealSet,
+    DealSetError,
+    DealTable,
+    load_deal_set,
+)
+from meio.tournament.leaderboard import Leaderboard, leaderboard
 from meio.tournament.runner import (
     MatchResult,
     MatchTask,
+    TournamentError,
     TournamentSpec,
     check_duplicates,
     lineups,
+    play_deal,
     play_task,
     run_tournament,
     tasks_for,
@@ -13,13 +24,23 @@ from meio.tournament.runner import (
 from meio.tournament.stats import BotStats, Summary, summarize
 
 __all__ = [
+    "DEAL_SETS",
     "BotStats",
+    "Deal",
+    "DealSet",
+    "DealSetError",
+    "DealTable",
+    "Leaderboard",
     "MatchResult",
     "MatchTask",
     "Summary",
+    "TournamentError",
     "TournamentSpec",
     "check_duplicates",
+    "leaderboard",
     "lineups",
+    "load_deal_set",
+    "play_deal",
     "play_task",
     "run_tournament",
     "summarize",

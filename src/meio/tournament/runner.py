@@ -1,17 +1,21 @@
 """Playing a duplicate tournament.
 
-*Duplicate* here means: deal ``d`` of a tournament is the match built from
-``MatchConfig(seed=deal_seed(seed, d))``, and it is played once per *lineup*,
-each lineup being the seat order of the bots rotated by one seat. The engine
-deals every round from the match seed and the round number alone, so in all
-lineups of a deal **every round's hands, the special cards and round 1's
-leader are identical**; what may differ is who leads rounds 2 and 3 (the
-highest scorer of the previous round, which depends on play) and, with 2
-players in ``meio`` or in partnership, how many rounds are played (the first
-side to 2 round victories ends the match; 2-player ``classic`` is always 3
-rounds on totals). :func:`check_duplicates` verifies this from the saved
-records. The table options of RULES.md §10 (``wild_lead``, ``reveal_specials``)
-are the same for every match of a tournament.
+*Duplicate* here means: deal ``d`` of a tournament is played once per *lineup*
+of a schedule (:func:`lineups`) in which every bot sits in every seat equally
+often, so every bot meets the same cards from every seat.
+
+A deal is either built from a seed, ``MatchConfig(seed=deal_seed(seed, d))``,
+or taken from a benchmark deal set (:mod:`meio.tournament.dealset`, with
+``TournamentSpec.deal_table``). The engine deals every round from the match
+seed and the round number alone, and a deal set writes every round out, so in
+all lineups of a deal **every round's hands, the special cards and round 1's
+leader are identical**; what may differ is who leads rounds 2 and 3 (a top
+scorer of the previous round, which depends on play) and, with 2 players in
+``meio`` or in partnership, how many rounds are played (the first side to 2
+round victories ends the match; 2-player ``classic`` is always 3 rounds on
+totals). :func:`check_duplicates` verifies this from the saved records. The
+table options of RULES.md §10 (``wild_lead``, ``reveal_specials``) are the
+same for every match of a tournament.
 """
 
 from __future__ import annotations
@@ -20,13 +24,20 @@ import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
-from meio.bots import make_bot, play_match
-from meio.engine import MatchConfig, State
+from meio.bots import Bot, bot_turn, make_bot, play_match
+from meio.engine import MatchConfig, State, replay
 from meio.engine import cards as C
 from meio.engine.config import Edition, WildLead
+from meio.engine.errors import MeioError
 from meio.engine.record import Record
+from meio.tournament.dealset import Deal, DealTable
+
+
+class TournamentError(MeioError, ValueError):
+    """A tournament that cannot be played as asked (no bots, a bot listed twice, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +52,42 @@ class TournamentSpec:
     seed: int = 0
     wild_lead: WildLead = "declare"
     reveal_specials: bool = True
+    #: play the first ``matches`` deals of this table of a deal set instead of seeded deals;
+    #: ``seed`` then seeds only the bots
+    deal_table: DealTable | None = None
+
+    def __post_init__(self) -> None:
+        lineups(self.bots, self.players, self.partnership)  # the bots' errors, early
+        if self.matches < 1:
+            raise TournamentError("a tournament needs at least one deal")
+        if self.seed < 0:
+            raise TournamentError(f"the seed is a whole number from 0, not {self.seed}")
+        t = self.deal_table
+        if t is None:
+            return
+        if (t.edition, t.players, t.partnership) != (self.edition, self.players,
+                                                     self.partnership):
+            raise TournamentError(f"the deal table {t.key} is not this tournament's table")
+        if self.matches > len(t.deals):
+            raise TournamentError(f"the deal table {t.key} has {len(t.deals)} deals, not "
+                                  f"{self.matches}")
 
     def config(self, deal: int) -> MatchConfig:
+        if self.deal_table is not None:
+            return self.deal_table.config(self.deal_table.deals[deal], self.wild_lead,
+                                          self.reveal_specials)
         return MatchConfig(edition=self.edition, players=self.players,
                            partnership=self.partnership, seed=deal_seed(self.seed, deal),
                            wild_lead=self.wild_lead, reveal_specials=self.reveal_specials)
+
+    def bot_seed(self, deal: int, seat: int) -> int:
+        """The seed of the bot at ``seat`` in deal ``deal``, the same in every lineup."""
+        return deal_seed(self.seed, deal) * 8 + seat
+
+    @property
+    def games(self) -> int:
+        """Matches in the whole tournament."""
+        return self.matches * len(lineups(self.bots, self.players, self.partnership))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,24 +120,49 @@ def deal_seed(seed: int, deal: int) -> int:
     return seed * 1_000_003 + deal
 
 
-def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
-    """Distinct seat orders: the bots repeated to fill the table, rotated seat by seat."""
+def lineups(bots: Sequence[str], players: int,
+            partnership: bool = False) -> list[tuple[str, ...]]:
+    """The seat orders each deal is played in: over them, every bot sits in every seat
+    equally often and no bot is left out.
+
+    * With no more bots than seats, the bots are repeated round the table in the
+      order given and the lineups are their cyclic shifts: ``k`` bots give ``k``
+      lineups, and each bot sits in each seat exactly once per deal.
+    * With more bots than seats, every set of ``players`` of the bots plays, each in
+      its ``players`` rotations: each bot sits in each seat equally often, and
+      every two bots meet equally often.
+    * In partnership a team is one bot in both its seats: the teams are scheduled
+      as the two seats of a 2-player table.
+
+    >>> lineups(["a", "b", "c"], 4)
+    [('a', 'b', 'c', 'a'), ('b', 'c', 'a', 'b'), ('c', 'a', 'b', 'c')]
+    >>> lineups(["a", "b", "c"], 2)
+    [('a', 'b'), ('b', 'a'), ('a', 'c'), ('c', 'a'), ('b', 'c'), ('c', 'b')]
+    >>> lineups(["a", "b"], 4, partnership=True)
+    [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+    """
     if not bots:
-        raise ValueError("a tournament needs at least one bot")
-    base = [bots[i % len(bots)] for i in range(players)]
-    out: list[tuple[str, ...]] = []
-    for r in range(players):
-        order = tuple(base[(i + r) % players] for i in range(players))
-        if order not in out:
-            out.append(order)
-    return out
+        raise TournamentError("a tournament needs at least one bot")
+    twice = sorted({b for b in bots if list(bots).count(b) > 1})
+    if twice:
+        raise TournamentError(f"bot {', '.join(twice)} is listed twice; list each bot once")
+    if players < 1:
+        raise TournamentError(f"a table has at least one seat, not {players}")
+    if partnership:
+        return [(a, b, a, b) for a, b in lineups(bots, 2)]
+    k = len(bots)
+    if k <= players:
+        return [tuple(bots[(shift + seat) % k] for seat in range(players))
+                for shift in range(k)]
+    return [group[r:] + group[:r] for group in combinations(tuple(bots), players)
+            for r in range(players)]
 
 
 def tasks_for(spec: TournamentSpec, record_dir: Path | None = None) -> list[MatchTask]:
     """Every match of a tournament, deal by deal."""
     tasks = []
     for deal in range(spec.matches):
-        for r, lineup in enumerate(lineups(spec.bots, spec.players)):
+        for r, lineup in enumerate(lineups(spec.bots, spec.players, spec.partnership)):
             path = None
             if record_dir is not None:
                 path = str(record_dir / f"deal{deal:04d}-lineup{r}.json")
@@ -105,12 +172,35 @@ def tasks_for(spec: TournamentSpec, record_dir: Path | None = None) -> list[Matc
 
 def play_task(task: MatchTask) -> MatchResult:
     """Play one match (in a worker process) and save its record if asked."""
-    cfg = task.spec.config(task.deal)
-    bots = [make_bot(kind, seed=cfg.seed * 8 + seat) for seat, kind in enumerate(task.lineup)]
-    state = play_match(cfg, bots)
+    spec = task.spec
+    cfg = spec.config(task.deal)
+    bots = [make_bot(kind, seed=spec.bot_seed(task.deal, seat))
+            for seat, kind in enumerate(task.lineup)]
+    if spec.deal_table is None:
+        state = play_match(cfg, bots)
+    else:
+        state = play_deal(cfg, spec.deal_table.deals[task.deal], bots)
     if task.record_path is not None:
         Path(task.record_path).write_text(json.dumps(Record.from_state(state).to_json()))
     return _result(task, state)
+
+
+def play_deal(config: MatchConfig, deal: Deal, bots: Sequence[Bot]) -> State:
+    """Play a whole match on the cards of ``deal`` (every round), ``bots[seat]`` choosing
+    for each seat. The leader of rounds 2 and 3 follows the rules from the round before
+    (:meth:`Deal.round_deal`)."""
+    if len(bots) != config.players:
+        raise ValueError(f"{config.players} seats need {config.players} bots, not {len(bots)}")
+    deals = [deal.round_deal(0, None, config)]
+    state = State.new(config, deals=deals)
+    while not state.is_over:
+        if len(state.rounds) == len(deals):
+            # a round is over and the engine dealt the next one from the seed, before any
+            # bot saw it: replace it by the set's
+            deals.append(deal.round_deal(len(deals), state.rounds[-1], config))
+            state = replay(config, state.history, deals)
+        bot_turn(state, bots)
+    return state
 
 
 def _result(task: MatchTask, state: State) -> MatchResult:

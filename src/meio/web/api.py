@@ -14,7 +14,7 @@ from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import replay as replay_actions
-from meio.web.runtime import Hub, JoinError, TableRuntime, public_table
+from meio.web.runtime import Hub, JoinError, TableRuntime, public_table, same_secret
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 
@@ -22,6 +22,23 @@ router = APIRouter(prefix="/api")
 
 #: request bodies are read strictly: ``"seat": "1"`` is not the number 1
 STRICT = ConfigDict(strict=True, extra="forbid")
+
+
+class Refusal(HTTPException):
+    """An HTTP error a page explains in its own language: the answer carries ``code``
+    and ``params`` (seats counted from 1) beside the English ``detail``."""
+
+    def __init__(self, status: int, code: str, detail: str, **params: int) -> None:
+        super().__init__(status, detail)
+        self.code = code
+        self.params = params
+
+
+async def refusal_response(request: Request, exc: Exception) -> JSONResponse:
+    """The body of a :class:`Refusal`: ``{"detail", "code", "params"}``."""
+    assert isinstance(exc, Refusal)
+    return JSONResponse({"detail": exc.detail, "code": exc.code, "params": exc.params},
+                        status_code=exc.status_code)
 
 
 def get_hub(request: Request) -> Hub:
@@ -160,10 +177,13 @@ async def health() -> dict[str, str]:
 
 
 @router.get("/bots")
-async def bots() -> dict[str, list[str]]:
-    from meio.bots import bot_kinds
+async def bots() -> dict[str, Any]:
+    """Every bot kind a seat may hold, and the levels a lobby offers (weakest first)."""
+    from meio.bots import LEVELS, bot_kinds
 
-    return {"bots": bot_kinds()}
+    return {"bots": bot_kinds(),
+            "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
+                       for lv in LEVELS]}
 
 
 def _limit_joins(hub: Hub, request: Request) -> None:
@@ -194,10 +214,10 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
 
 async def _runtime(hub: Hub, table_id: str) -> TableRuntime:
     if len(table_id) > 32:
-        raise HTTPException(404, "no such table")
+        raise Refusal(404, "no_table", "no such table")
     rt = await hub.get(table_id)
     if rt is None:
-        raise HTTPException(404, "no such table")
+        raise Refusal(404, "no_table", "no such table")
     return rt
 
 
@@ -206,9 +226,17 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
     """A table's public facts, for holders of its invite or spectator code (or any
     visitor of a listed table)."""
     rt = await _runtime(hub, table_id)
-    if not rt.info.listed and key not in (rt.info.invite_code, rt.info.spectate_code):
-        raise HTTPException(403, "this table is private: use its invite or spectator link")
-    return public_table(rt.info, rt.online())
+    invite = key is not None and same_secret(key, rt.info.invite_code)
+    spectate = key is not None and same_secret(key, rt.info.spectate_code)
+    if not rt.info.listed and not (invite or spectate):
+        raise Refusal(403, "bad_invite" if key else "private",
+                      "this table is private: use its invite or spectator link")
+    out = public_table(rt.info, rt.online())
+    # which link ``key`` is; an invite may also watch (a seat sees more than a spectator)
+    out["key"] = "invite" if invite else "spectate" if spectate else None
+    if invite:
+        out["spectate"] = rt.info.spectate_code
+    return out
 
 
 @router.post("/tables/{table_id}/join")
@@ -221,7 +249,7 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
     try:
         seat, token = await rt.join(body.invite, body.name, body.seat)
     except JoinError as exc:
-        raise HTTPException(exc.status, exc.reason) from None
+        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     return {"table_id": table_id, "seat": seat, "token": token,
             "table": public_table(rt.info, rt.online())}
 
@@ -298,10 +326,22 @@ async def record(match_id: str, hub: HubDep) -> JSONResponse:
     from meio.engine.record import Record
 
     m, state = await _finished_state(hub, match_id)
+    info = await asyncio.to_thread(hub.store.table, m.table_id)
+    body = Record.from_state(state).to_json()
+    body["meta"] = _record_meta(m, info)
     return JSONResponse(
-        Record.from_state(state).to_json(),
-        headers={"Content-Disposition": f'attachment; filename="meio-{m.id}.json"'},
+        body, headers={"Content-Disposition": f'attachment; filename="meio-{m.id}.json"'},
     )
+
+
+def _record_meta(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
+    """Who played and when, for a downloaded record (``meta``: readers ignore it)."""
+    from datetime import UTC, datetime
+
+    summary = _match_summary(m, info)
+    finished = datetime.fromtimestamp(m.finished_at or 0, UTC).isoformat(timespec="seconds")
+    return {"names": summary["names"], "date": finished.replace("+00:00", "Z"),
+            "table": m.table_id, "match": m.number}
 
 
 @router.get("/matches/{match_id}/replay")

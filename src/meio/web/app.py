@@ -96,25 +96,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(api.Refusal, api.refusal_response)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.get("/", include_in_schema=False)
+    # the pages answer HEAD too: uptime monitors ask with it
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
-    @app.get("/learn", include_in_schema=False)
+    @app.api_route("/learn", methods=["GET", "HEAD"], include_in_schema=False)
     async def learn_page() -> FileResponse:
         return FileResponse(STATIC / "learn.html")
 
-    @app.get("/history", include_in_schema=False)
+    @app.api_route("/history", methods=["GET", "HEAD"], include_in_schema=False)
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")
 

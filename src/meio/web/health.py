@@ -20,7 +20,7 @@ from meio.web import metrics as M
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/healthz")
+@router.api_route("/healthz", methods=["GET", "HEAD"])
 async def healthz() -> dict[str, str]:
     """Liveness: answers as long as the event loop runs."""
     return {"status": "ok"}
@@ -32,7 +32,7 @@ def _ping(request: Request) -> None:
         conn.execute(text("SELECT 1"))
 
 
-@router.get("/readyz")
+@router.api_route("/readyz", methods=["GET", "HEAD"])
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: 200 when this process should get new players, else 503."""
     hub = getattr(request.app.state, "hub", None)

@@ -34,6 +34,8 @@ router = APIRouter(prefix="/api")
 STATIC = Path(__file__).with_name("static")
 #: the engine module that writes the reasons for refusing a move
 REASONS_SOURCE = Path(__file__).resolve().parent.parent / "engine" / "reasons.py"
+#: the bot levels the lobby offers
+LEVELS_SOURCE = Path(__file__).resolve().parent.parent / "bots" / "levels.py"
 _JS_CALL = re.compile(r'\bt\(\s*("(?:[^"\\]|\\.)*")')
 _HTML_TEXT = re.compile(r"<\w+\b[^>]*?\sdata-i18n(?=[\s>])[^>]*>([^<]*)<")
 _HTML_ATTR = re.compile(r'data-i18n-(?:title|placeholder|aria|doc)="([^"]*)"')
@@ -49,7 +51,8 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
 
     The client's messages are the literal first arguments of ``t("...")`` in its
     scripts and the texts (and ``data-i18n-*`` attributes) of its pages' elements
-    marked ``data-i18n``, and the engine's reasons for refusing a move; this is what
+    marked ``data-i18n``, the bot levels' names and strengths, and the engine's reasons
+    for refusing a move; this is what
     a translator's template (``web.pot``) holds.
     """
     found: dict[str, list[str]] = {}
@@ -70,6 +73,15 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
                 if msgid:
                     line = text.count("\n", 0, m.start()) + 1
                     add(msgid, f"{path.relative_to(static)}:{line}")
+    # the bot levels' names and strengths: the lobby shows them as the server sends them
+    from meio.bots.levels import LEVELS
+
+    levels = LEVELS_SOURCE.read_text(encoding="utf-8")
+    for level in LEVELS:
+        for msgid in (level.name, level.strength):
+            at = levels.find(f'"{msgid}"')
+            line = levels.count("\n", 0, at) + 1 if at >= 0 else 1
+            add(msgid, f"../../bots/levels.py:{line}")
     from meio.i18n.reasons import extract as extract_reasons
 
     with REASONS_SOURCE.open("rb") as fh:

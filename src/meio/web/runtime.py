@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meio.bots.advisor import Advice, advise_view
+from meio.bots.levels import level_name
 from meio.engine import (
     IllegalActionError,
     MatchConfig,
@@ -120,7 +121,8 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
                 "seat": s.seat,
                 "kind": s.kind,
                 "bot": s.bot,
-                "name": s.name if s.kind == "human" else f"Bot {s.seat + 1} ({s.bot})",
+                "name": s.name if s.kind == "human"
+                else f"Bot {s.seat + 1} ({level_name(s.bot or 'random')})",
                 "filled": s.filled,
                 "online": s.kind == "bot" or s.seat in online,
             }
@@ -358,16 +360,17 @@ class TableRuntime:
         """Take a free seat with the invite code; returns ``(seat, token)``."""
         async with self.lock:
             if not same_secret(invite, self.info.invite_code):
-                raise JoinError(403, "this invite link is not valid for this table")
+                raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
             free = [s.seat for s in self.info.seats if not s.filled]
             if seat is None:
                 if not free:
-                    raise JoinError(409, "every seat of this table is taken")
+                    raise JoinError(409, "every seat of this table is taken", "full")
                 seat = free[0]
             elif not 0 <= seat < len(self.info.seats):
-                raise JoinError(422, f"there is no seat {seat} at this table")
+                raise JoinError(422, f"there is no seat {seat + 1} at this table", "no_seat",
+                                seat=seat + 1)
             elif seat not in free:
-                raise JoinError(409, f"seat {seat} is not free")
+                raise JoinError(409, f"seat {seat + 1} is not free", "seat_taken", seat=seat + 1)
             token = secrets.token_urlsafe(24)
             try:
                 await asyncio.to_thread(
@@ -375,7 +378,8 @@ class TableRuntime:
                 )
             except StoreError:
                 await self.load()
-                raise JoinError(409, f"seat {seat} was just taken by someone else") from None
+                raise JoinError(409, f"seat {seat + 1} was just taken by someone else",
+                                "seat_taken", seat=seat + 1) from None
             await self.load()
             if self.match is None and all(s.filled for s in self.info.seats):
                 await self._start_match(1)
@@ -789,12 +793,15 @@ class BotError(Exception):
 
 
 class JoinError(Exception):
-    """A seat that cannot be taken; ``status`` is the HTTP status to answer with."""
+    """A seat that cannot be taken; ``status`` is the HTTP status to answer with, ``code``
+    and ``params`` what a client translates (seats in ``params`` count from 1)."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, code: str = "refused", **params: int) -> None:
         super().__init__(reason)
         self.status = status
+        self.code = code
         self.reason = reason
+        self.params = params
 
 
 def _ack(msg_id: str, seq: int) -> Frame:

@@ -1,4 +1,5 @@
 // Small helpers shared by the pages: HTTP calls and the seats this browser holds.
+import { t } from "./i18n.js";
 export async function api(path, { method = "GET", body } = {}) {
   const res = await fetch(path, {
     method, headers: body ? { "Content-Type": "application/json" } : {},
@@ -7,7 +8,9 @@ export async function api(path, { method = "GET", body } = {}) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw new Error(detail || `${res.status} ${res.statusText}`);
+    // the code (and its params) is what a page translates; the detail is the server's English
+    throw Object.assign(new Error(detail || `${res.status} ${res.statusText}`),
+      { status: res.status, code: data.code ?? null, params: data.params ?? {} });
   }
   return data;
 }
@@ -31,4 +34,19 @@ export function toast(text, ms = 3500) {
 
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// An HTTP refusal in the page's language, by its code (the server's words are English).
+export function refusalText(e) {
+  const seat = e.params?.seat;
+  const known = {
+    full: () => t("Every seat of this table is taken."),
+    seat_taken: () => t("Seat {n} is not free any more: pick another.", { n: seat }),
+    no_seat: () => t("There is no seat {n} at this table.", { n: seat }),
+    bad_invite: () => t("This invite link is not valid for this table."),
+    no_table: () => t("There is no such table"),
+  }[e.code];
+  if (known) return known();
+  if (e.status === 429) return t("Too many tables or seats from your address: wait a minute.");
+  return t("The server refused: {reason}", { reason: e.message });
 }

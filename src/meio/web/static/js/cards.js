@@ -23,9 +23,17 @@ export function specialValue(code, half, previous) {
     case "A+": return half === 1 ? "15" : "−1";
     case "-2H": return "−2";
     case "Q+": return "12½";
-    case "+.5": return previous == null ? "½" : `${previous}+½`;
+    case "+.5": return previous == null ? "½" : halves(previous + 0.5);
     default: return null;
   }
+}
+
+// A value in halves as a card shows it: 13½, −½, 12.
+export function halves(x) {
+  const whole = Math.trunc(x), half = Math.abs(x - whole) === 0.5;
+  const sign = x < 0 ? "−" : "";
+  const w = Math.abs(whole);
+  return half ? `${sign}${w === 0 ? "" : w}½` : `${sign}${w}`;
 }
 
 function rankLabel(rank, edition) {
@@ -34,25 +42,31 @@ function rankLabel(rank, edition) {
   return rank;
 }
 
-// A card element: a <button> when clickable, else a <div>.
+// A card element: a <button> when clickable, else a <div>. Its name is the card in words
+// ("10 of hearts"), read from hidden text: the drawn glyphs are hidden from readers.
 export function cardEl(code, { half = 1, edition = "meio", previous = null, button = false, small = false } = {}) {
   const el = document.createElement(button ? "button" : "div");
   el.className = "card" + (small ? " small" : "");
   el.dataset.card = code;
   const suit = suitOf(code);
+  let name;
   if (isSpecial(code)) {
     el.classList.add("special");
     if (code === "-2H") el.classList.add("red");
-    el.innerHTML = `<span class="rank">${SPECIAL_NAME[code].replace("/", "<br><small>/")}${code.includes("/") ? "" : ""}</span>` +
-      `<span class="value" title="value now">${specialValue(code, half, previous)}</span>`;
+    const value = specialValue(code, half, previous);
+    el.innerHTML = `<span class="rank" aria-hidden="true">${SPECIAL_NAME[code].replace("/", "<br><small>/")}</span>` +
+      `<span class="value" aria-hidden="true">${value}</span>`;
     el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
-    el.setAttribute("aria-label", t("special card {card}, value {value}", { card: SPECIAL_NAME[code], value: specialValue(code, half, previous) }));
+    name = t("special card {card}, value {value}", { card: SPECIAL_NAME[code], value });
   } else {
     const r = rankLabel(code.slice(0, -1), edition);
     if (suit === "H" || suit === "D") el.classList.add("red");
-    el.innerHTML = `<span class="corner">${r}<br>${SUIT_SYMBOL[suit]}</span><span class="rank">${r}</span><span class="suit">${SUIT_SYMBOL[suit]}</span>`;
-    el.setAttribute("aria-label", t("{rank} of {suit}", { rank: r, suit: suitName(suit) }));
+    el.innerHTML = `<span class="corner" aria-hidden="true">${r}<br>${SUIT_SYMBOL[suit]}</span><span class="rank" aria-hidden="true">${r}</span><span class="suit" aria-hidden="true">${SUIT_SYMBOL[suit]}</span>`;
+    name = t("{rank} of {suit}", { rank: r, suit: suitName(suit) });
   }
+  el.append(Object.assign(document.createElement("span"), { className: "sr-only", textContent: name }));
+  if (!button) el.setAttribute("role", "img");
+  if (!button) el.setAttribute("aria-label", name);
   if (button) el.type = "button";
   return el;
 }

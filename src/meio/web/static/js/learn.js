@@ -2,7 +2,7 @@
 // of their seat (only the move the lesson is about is open), the other three seats
 // play from the script, and each step says what just happened and why. It ends in a
 // first real game against three easy bots.
-import { api, esc, saveSeat, toast } from "./api.js";
+import { api, esc, refusalText, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, playedValue, sortCards, SPECIALS, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 
@@ -47,10 +47,13 @@ const STEPS = [
   { kind: "end", title: () => t("You are ready"), text: () => t("A match is 3 rounds and the lowest total wins (with 2 players, and in partnership, the first to win 2 rounds). Tables may change two rules; the table page lists them under \u201cThis table's rules\u201d. Now play a real game against three easy bots.") },
 ];
 
-const L = {
+const fresh = () => ({
   step: 0, hand: [...DEAL], half: 1, piles: [[0, 0], [0, 0], [0, 0], [0, 0]], trick: [],
   selected: new Set(), phase: "info", winner: null, pile: null, tricks: 0,
-};
+});
+const L = fresh();
+// the pile the player chose at a step (the +½ trick), kept for going back and forth
+const chosen = new Map();
 
 function step() { return STEPS[L.step]; }
 
@@ -68,6 +71,27 @@ function go(to) {
   render();
 }
 
+// What a step leaves behind once done: the split made, the trick played and piled.
+function complete(s) {
+  if (s.enter) s.enter();
+  if (s.kind === "split") L.hand = DEAL.filter((c) => !PACK.includes(c));
+  if (s.kind === "trick") {
+    const tr = TRICKS[s.trick];
+    L.hand = L.hand.filter((c) => c !== tr.play);
+    const pile = tr.pile ?? (tr.choose ? chosen.get(tr.trick) ?? 1 : L.half);
+    L.piles[tr.winner][pile - 1]++;
+    L.tricks++;
+  }
+}
+
+// Back one step: the lesson replays every step before it as it was played.
+function back() {
+  const to = Math.max(0, L.step - 1);
+  Object.assign(L, fresh());
+  for (let i = 0; i < to; i++) complete(STEPS[i]);
+  go(to);
+}
+
 function play(code) {
   const tr = TRICKS[step().trick];
   if (code !== tr.play) { toast(t("In this lesson, play the card the text names.")); return; }
@@ -82,6 +106,7 @@ function play(code) {
 
 function finish(pile) {
   L.pile = pile;
+  if (TRICKS[step().trick]?.choose) chosen.set(step().trick, pile);
   L.piles[L.winner][pile - 1]++;
   L.tricks++;
   L.phase = "done";
@@ -102,6 +127,9 @@ function render() {
   const more = L.step < STEPS.length - 1;
   $("lesson-next").classList.toggle("hidden", !(more && (L.phase === "info" || L.phase === "done")));
   $("lesson-play").classList.toggle("hidden", more);
+  $("lesson-name-form").classList.toggle("hidden", more);
+  $("lesson-skip").classList.toggle("hidden", !more);
+  $("lesson-back").disabled = L.step === 0;
   renderBoard(); renderHand(); renderPrompt();
   $("status").textContent = {
     split: t("Choose your 6-card second-half pack."), play: t("Your turn."), declare: t("Name the suit."),
@@ -173,7 +201,10 @@ function renderBoard() {
     trick.append(wrap);
   }
   let label = t("trick {n} · half {half}", { n: L.tricks + 1, half: L.half });
-  if (L.phase === "done") label = t("{name} takes it → {pile}", { name: names()[L.winner], pile: L.pile === 1 ? "H" : "V" });
+  if (L.phase === "done") {
+    const pile = L.pile === 1 ? "H" : "V";
+    label = L.winner === YOU ? t("You take it → {pile}", { pile }) : t("{name} takes it → {pile}", { name: names()[L.winner], pile });
+  }
   const decl = L.trick.find(([, a]) => a.includes("="));
   if (decl && L.phase !== "done") label += " · " + t("led: {suit}", { suit: SUIT_SYMBOL[decl[1].split("=")[1]] });
   $("trick-label").textContent = label;
@@ -198,6 +229,7 @@ function renderHand() {
     } else {
       el.dataset.legal = code === expect ? "1" : "0";
       if (code === expect) el.classList.add("hint");
+      else el.setAttribute("aria-disabled", "true");
       el.onclick = () => { if (L.phase === "play") play(code); };
     }
     hand.append(el);
@@ -237,8 +269,11 @@ function renderPrompt() {
   }
 }
 
-async function firstGame() {
-  const name = localStorage.getItem("meio:name") || t("Player");
+async function firstGame(ev) {
+  ev.preventDefault();
+  const name = $("lesson-name").value.trim();
+  if (!name) { $("lesson-name").focus(); return; }
+  localStorage.setItem("meio:name", name);
   try {
     const res = await api("/api/tables", { method: "POST", body: {
       edition: "meio", players: 4, name, listed: false,
@@ -246,13 +281,16 @@ async function firstGame() {
     } });
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name, invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 async function main() {
   await loadLang();
   $("lesson-next").onclick = () => go(L.step + 1);
-  $("lesson-play").onclick = firstGame;
+  $("lesson-back").onclick = back;
+  $("lesson-skip").onclick = () => go(STEPS.length - 1);
+  $("lesson-name").value = localStorage.getItem("meio:name") ?? "";
+  $("lesson-name-form").addEventListener("submit", firstGame);
   go(0);
 }
 main();

@@ -1,25 +1,20 @@
 // The lobby: start a table (with the table options of RULES.md §10), find open ones.
-import { api, esc, mySeats, myTokens, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, myTokens, refusalText, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
-import { optionHelp } from "./rules.js";
+import { botLabel, optionHelp, seatName } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
-let botKinds = ["random"];
-
-// what each kind of bot is, for people choosing opponents
-export function botLabel(kind) {
-  if (kind === "random") return t("beginner bot (plays at random)");
-  if (kind === "heuristic") return t("easy bot");
-  if (kind === "search") return t("strong bot");
-  if (kind.startsWith("search:")) return t("strong bot, level {n}", { n: kind.slice(7) });
-  return t("{kind} bot", { kind });
-}
+// the bot levels offered, weakest first ({ kind, name, strength }, from the server)
+let levels = [{ kind: "random", name: "beginner", strength: "plays any allowed card at random" }];
+// the level a new table's other seats start at: a table starts at once, against bots
+const DEFAULT_BOT = "heuristic";
 
 function renderSeats() {
   const n = Number($("c-players").value);
   const box = $("c-seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const fallback = levels.some((l) => l.kind === DEFAULT_BOT) ? DEFAULT_BOT : levels[0].kind;
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
@@ -27,18 +22,29 @@ function renderSeats() {
     label.append(Object.assign(document.createElement("span"), { textContent: t("Seat {n}", { n: i + 1 }) }));
     const sel = document.createElement("select");
     sel.id = `c-seat-${i}`;
-    sel.innerHTML = `<option value="human">${esc(t("a person"))}</option>` +
-      botKinds.map((k) => `<option value="bot:${esc(k)}">${esc(botLabel(k))}</option>`).join("");
-    sel.value = old[i] || (i <= 1 ? "human" : `bot:${botKinds[0]}`);
+    sel.innerHTML = `<option value="human"></option>` +
+      levels.map((l) => `<option value="bot:${esc(l.kind)}">${esc(botLabel(l.kind))}</option>`).join("");
+    sel.value = old[i] || (i === 0 ? "human" : `bot:${fallback}`);
+    sel.addEventListener("change", nameHumanSeats);
     label.append(sel);
     box.append(label);
   }
+  nameHumanSeats();
+  $("c-levels").innerHTML = levels.map((l) =>
+    `<li><strong>${esc(botLabel(l.kind))}</strong>: ${esc(t(l.strength))}</li>`).join("");
   $("c-partnership").disabled = n !== 4;
   if (n !== 4) $("c-partnership").checked = false;
   const meio = $("c-edition").value === "meio";
   $("c-specials-box").classList.toggle("hidden", !meio);
   $("c-options").classList.toggle("hidden", !meio);
   renderHelp();
+}
+
+// The creator sits at the first seat kept for a person: that one is "you".
+function nameHumanSeats() {
+  const sels = [...$("c-seats").querySelectorAll("select")];
+  const first = sels.find((s) => s.value === "human");
+  for (const s of sels) s.options[0].textContent = s === first ? t("you") : t("a person (invite them)");
 }
 
 function renderSpecials() {
@@ -75,7 +81,7 @@ async function create(ev) {
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name: $("c-name").value,
       invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 function tableText(tb) {
@@ -91,7 +97,7 @@ async function loadLists() {
     const open = await api("/api/lobby");
     $("open").innerHTML = open.tables.length ? open.tables.map((tb) =>
       `<div class="row"><span>${esc(tableText(tb))} · ` +
-      `${tb.seats.map((s) => esc(s.filled ? s.name : t("free"))).join(", ")}</span>` +
+      `${tb.seats.map((s) => esc(s.filled ? seatName(s) : t("free"))).join(", ")}</span>` +
       `<a href="${esc(tb.invite_url)}">${esc(t("join"))}</a></div>`).join("") : esc(t("No open table: start one."));
     const mine = await api("/api/mine", { method: "POST", body: { tokens: myTokens() } });
     const seats = mySeats();
@@ -100,12 +106,12 @@ async function loadLists() {
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
       `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(refusalText(e)); }
 }
 
 async function main() {
   await loadLang();
-  try { botKinds = (await api("/api/bots")).bots; } catch { /* keep random */ }
+  try { levels = (await api("/api/bots")).levels; } catch { /* keep the beginner */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));
   ["c-players", "c-edition"].forEach((id) => $(id).addEventListener("change", renderSeats));

@@ -4,13 +4,27 @@ import { esc } from "./api.js";
 import { cardText } from "./cards.js";
 import { t } from "./i18n.js";
 
-// A bot's level in a word, for its seat name ("Bot 3 (easy)").
+// A bot's level in a word, for its seat name ("Bot 3 (easy)"); the server's level names
+// (the words of meio.bots.levels) and the bot kinds behind them alike.
+const LEVEL = { random: "beginner", heuristic: "easy", search: "strong", "search:2": "strong", expert: "expert", "search:4": "expert" };
 export function botKind(kind) {
-  if (kind === "random") return t("beginner");
-  if (kind === "heuristic") return t("easy");
-  if (kind === "search") return t("strong");
-  if (kind && kind.startsWith("search:")) return t("strong {n}", { n: kind.slice(7) });
-  return kind;
+  const name = LEVEL[kind] ?? kind;
+  switch (name) {
+    case "beginner": return t("beginner");
+    case "easy": return t("easy");
+    case "strong": return t("strong");
+    case "expert": return t("expert");
+    default: return kind ?? "";
+  }
+}
+
+// A level as a seat menu lists it: "easy bot".
+export function botLabel(kind) { return t("{level} bot", { level: botKind(kind) }); }
+
+// A seat's name as every page writes it: a person's name, or "Bot 3 (easy)".
+export function seatName(s) {
+  if (s.kind === "bot") return t("Bot {n} ({kind})", { n: s.seat + 1, kind: botKind(s.bot) });
+  return s.name ?? t("seat {n}", { n: s.seat + 1 });
 }
 
 // One line on each option, shown next to it in the lobby and on the table.
@@ -21,7 +35,7 @@ export function optionHelp(name, value) {
     case "reveal_specials=true": return t("Everyone knows which special cards are in the deck.");
     case "reveal_specials=false": return t("Nobody is told which special cards are in the deck.");
     case "partnership=true": return t("Seats 1 and 3 play against seats 2 and 4; you play the second half with your partner's pack.");
-    case "edition=meio": return t("The box edition: a 65-card deck with special cards.");
+    case "edition=meio": return t("The box edition: a deck with special cards, fewer ranks at smaller tables.");
     case "edition=classic": return t("The Portuguese rules with an ordinary deck, no special cards.");
     default: return "";
   }
@@ -35,7 +49,8 @@ export function tableRules(src, known = null) {
   const reveal = src.reveal_specials ?? true;
   const specials = src.specials ?? null;
   const items = [];
-  items.push([t("Edition"), edition === "meio" ? t("MEIO (65-card deck, specials)") : t("Classic (52 cards)"), optionHelp("edition", edition)]);
+  items.push([t("Edition"), edition === "meio" ? t("MEIO (with special cards)") : t("Classic (ordinary cards)"), optionHelp("edition", edition)]);
+  items.push([t("Deck"), deckText(edition, src.players), ""]);
   items.push([t("Players"), String(src.players) + (src.partnership ? ` · ${t("partnership")}` : ""), src.partnership ? optionHelp("partnership", true) : ""]);
   if (src.players === 2) {
     items.push([t("Match"), edition === "classic" ? t("3 rounds; the lower total wins") : t("first to 2 round victories"), ""]);
@@ -59,6 +74,19 @@ export function tableRules(src, known = null) {
   return items;
 }
 
+// The deck of an edition at a table of this size (RULES.md §2), 13 cards a player.
+export function deckText(edition, players) {
+  if (edition === "meio") {
+    const low = { 2: "9", 3: "6", 4: "3", 5: "0" }[players] ?? "0";
+    return t("{n} cards: ranks {low} to A in each suit and {s} special cards", { n: 13 * players, low, s: players });
+  }
+  const high = { 2: "7", 3: "10", 4: "K" }[players] ?? "K";
+  const aside = { 2: 2, 3: 1 }[players] ?? 0;
+  const n = { 2: 28, 3: 40, 4: 52 }[players] ?? 52;
+  return aside ? t("{n} cards: A to {high} in each suit; {aside} set aside unseen", { n, high, aside })
+    : t("{n} cards: A to {high} in each suit", { n, high });
+}
+
 // The fixed readings of the rules where the two rule books leave a point open.
 export function clarifications() {
   return [
@@ -76,6 +104,6 @@ export function rulesHtml(src, known = null) {
   const rows = tableRules(src, known).map(([k, v, help]) =>
     `<div class="rule"><strong>${esc(k)}:</strong> ${esc(v)}${help ? `<div class="help">${esc(help)}</div>` : ""}</div>`).join("");
   return `<div class="rules-list">${rows}</div>` +
-    `<h4>${esc(t("Where the rule books are open"))}</h4><ul class="clar">${clarifications().map((c) => `<li>${esc(c)}</li>`).join("")}</ul>` +
+    `<h3 class="h4">${esc(t("Where the rule books are open"))}</h3><ul class="clar">${clarifications().map((c) => `<li>${esc(c)}</li>`).join("")}</ul>` +
     `<p class="help">${esc(t("Scoring: each round you score the difference between your H and V tricks; the lowest total wins."))}</p>`;
 }

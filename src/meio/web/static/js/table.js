@@ -2,10 +2,10 @@
 // frame carries this seat's view; the page draws the latest one, and paces what
 // just happened (a finished trick stays on the table a moment, a round's summary
 // waits for a click or a few seconds) so that people can follow it.
-import { api, esc, mySeats, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, refusalText, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, reasonTemplate, t } from "./i18n.js";
-import { botKind, rulesHtml } from "./rules.js";
+import { rulesHtml, seatName } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -26,7 +26,7 @@ const S = {
   match: null, seq: 0, view: null, log: [], lastTrick: null, deadline: null, skew: 0,
   pending: new Map(), selected: new Set(), hint: null, declaring: null, summary: null,
   ws: null, retry: 0, counter: 0, hello: false, newCard: null, cursor: null, lostFocus: null,
-  held: null, showLast: false, chat: [],
+  held: null, showLast: false, chat: [], nextMatch: null, problem: null,
 };
 
 function save() {
@@ -47,9 +47,7 @@ function restore() {
 const busy = () => S.pending.size > 0;
 const nameOf = (seat) => {
   const s = S.table?.seats[seat];
-  if (!s) return t("seat {n}", { n: seat + 1 });
-  if (s.kind === "bot") return t("Bot {n} ({kind})", { n: seat + 1, kind: botKind(s.bot) });
-  return s.name ?? t("seat {n}", { n: seat + 1 });
+  return s ? seatName(s) : t("seat {n}", { n: seat + 1 });
 };
 const me = () => S.seat;
 const pileName = (p) => (p === 1 ? "H" : "V");
@@ -69,7 +67,11 @@ function connect() {
   ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     $("conn").textContent = t("reconnecting…");
-    if ([4403, 4404].includes(ev.code)) { $("conn").textContent = t("not allowed at this table"); return; }
+    if ([4403, 4404].includes(ev.code)) {
+      $("conn").textContent = t("not allowed at this table");
+      if (!S.problem) showProblem(ev.code === 4404 ? "no_table" : S.token ? "bad_token" : "bad_code");
+      return;
+    }
     const wait = Math.min(5000, 300 * 2 ** S.retry++);
     setTimeout(connect, wait);
   };
@@ -100,23 +102,42 @@ function handle(f) {
       break;
     case "table": S.table = f.table; break;
     case "snapshot":
-      if (f.match !== S.match) { S.log = []; S.lastTrick = null; S.summary = null; S.held = null; }
+      if (f.match !== S.match) {
+        S.log = S.nextMatch ? [{ k: "match", number: S.nextMatch }] : [];
+        S.lastTrick = null; S.summary = null; S.held = null;
+      }
       S.match = f.match; S.seq = f.seq; S.view = f.view; setDeadline(f);
       if (!S.log.length && f.view) seedLog(f.view);
       break;
     case "match":
-      S.log = [{ k: "match", number: f.number }]; S.lastTrick = null; S.summary = null; S.held = null;
-      S.selected.clear(); S.hint = null; break;
+      // a rematch: its snapshot follows and starts the log; the page goes back to the top
+      S.nextMatch = f.number; S.lastTrick = null; S.summary = null; S.held = null;
+      S.selected.clear(); S.hint = null;
+      if (f.match !== S.match) window.scrollTo({ top: 0 });
+      break;
     case "event": onEvent(f); break;
     case "ack": S.pending.delete(f.id); break;
     case "reject": onReject(f); break;
     case "advice": onAdvice(f); break;
     case "chat": S.chat.push(f); S.chat = S.chat.slice(-200); renderChat(); return;
     case "chat_log": S.chat = f.messages; renderChat(); return;
-    case "error": toast(t("The server could not read a message: {reason}", { reason: f.reason })); break;
+    case "error": onError(f); break;
     default: break;
   }
   save(); render();
+}
+
+// What an error frame means, in the page's language (the server's words are English).
+function onError(f) {
+  if (["not_found", "bad_code", "bad_token"].includes(f.code)) {
+    showProblem({ not_found: "no_table", bad_code: "bad_code", bad_token: "bad_token" }[f.code]);
+    return;
+  }
+  toast({
+    rate_limited: t("Slow down: a few messages at a time."),
+    too_large: t("That message is too long for the server."),
+    internal: t("Something went wrong on the server; try again."),
+  }[f.code] ?? t("The server did not understand that message."));
 }
 
 function setDeadline(f) {
@@ -137,7 +158,8 @@ function onEvent(f) {
   S.seq = f.seq; S.view = f.view; setDeadline(f);
   if (f.source === "timeout") {
     S.log.push({ k: "timeout", seat: f.actor });
-    toast(t("{name} ran out of time: a bot played for them", { name: nameOf(f.actor) }));
+    toast(f.actor === me() ? t("You ran out of time: a bot played for you.")
+      : t("{name} ran out of time: a bot played for them", { name: nameOf(f.actor) }));
   }
   if (f.action === "pack" || f.action.startsWith("pack:")) S.log.push({ k: "pack", seat: f.actor });
   else if (!f.action.startsWith("pile=")) S.newCard = f.actor;
@@ -182,6 +204,9 @@ function reasonText(f) {
     if (name === "card") return cardText(String(value), edition);
     if (name === "cards" && Array.isArray(value)) return value.map((c) => cardText(String(c), edition)).join(" ");
     if (name === "suit") return SUIT_SYMBOL[value] ?? String(value);
+    // the engine counts seats from 0, players from 1
+    if (name === "seat" || name === "mover") return String(Number(value) + 1);
+    if (name === "seats" && Array.isArray(value)) return value.map((x) => Number(x) + 1).join(", ");
     return Array.isArray(value) ? value.join(", ") : String(value);
   };
   const shown = Object.fromEntries(Object.entries(f.reason_params).map(([k, v]) => [k, show(k, v)]));
@@ -222,13 +247,19 @@ function hintText(h) {
   const num = (x) => Number(x).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 });
   const best = h.candidates?.[0];
   const parts = [];
-  if (best) parts.push(t("Expected score with the highlighted pack: {mean} (likely between {low} and {high}); lower is better.", { mean: num(best.mean), low: num(best.low), high: num(best.high) }));
+  if (best) {
+    const low = Math.max(0, best.low), high = Math.max(low, best.high);
+    parts.push(num(low) === num(high)
+      ? t("Expected score with the highlighted pack: {mean}; lower is better.", { mean: num(best.mean) })
+      : t("Expected score with the highlighted pack: {mean} (likely between {low} and {high}); lower is better.", { mean: num(Math.max(0, best.mean)), low: num(low), high: num(high) }));
+  }
   if (h.chosen) parts.push(t("With your pack: {mean}.", { mean: num(h.chosen.mean) }));
   return parts.join(" ");
 }
 
 function onAdvice(f) {
-  if (f.error) { toast(t("No hint now: {reason}", { reason: f.error })); return; }
+  // the server's one advice error: the advisor failed (its words are English)
+  if (f.error) { toast(t("No hint now: the advisor failed. Try again.")); return; }
   S.hint = f;
   toast(t("Hint: the highlighted cards make a balanced pack."), 6000);
 }
@@ -244,6 +275,7 @@ function posOf(seat, n) { const base = me() ?? 0; return POS[n][(seat - base + n
 
 function render() {
   const v = S.view;
+  if (S.problem) return;
   const focus = focusKey();
   $("waiting").classList.toggle("hidden", !!v);
   $("play").classList.toggle("hidden", !v);
@@ -254,7 +286,8 @@ function render() {
   $("play").dataset.match = S.match ?? ""; $("play").dataset.seq = S.seq;
   // the summary of a round that is over closes by itself once the next round is under way
   if (S.summary && (v.tricks.length || v.current_trick.length || v.is_over)) S.summary = null;
-  renderBoard(v); renderBalance(v); renderHand(v); renderPrompt(v); renderSheet(v); renderLog(v); renderSummary(v); renderStatus(v);
+  renderBoard(S.summary ? endedRound(v, S.summary) : v); renderBalance(v); renderHand(v); renderPrompt(v);
+  renderSheet(v); renderLog(v); renderSummary(v); renderStatus(v);
   $("keys").classList.toggle("hidden", v.is_over || me() == null);
   $("last-trick").setAttribute("aria-pressed", S.showLast ? "true" : "false");
   $("last-trick").disabled = !previousTrick(v);
@@ -320,20 +353,72 @@ function onHandKey(ev) {
   next.focus();
 }
 
+// The links to pass on: only codes this page knows are good (a wrong one has its page).
 function renderLinks() {
   const mine = mySeats()[tableId];
-  const invite = mine?.invite ?? params.get("invite");
-  const watch = mine?.spectate ?? params.get("watch");
+  const invite = mine?.invite ?? (S.table?.key === "invite" ? params.get("invite") : null);
+  const watching = S.table?.key === "spectate" || (S.seat === null && S.hello);
+  const watch = mine?.spectate ?? S.table?.spectate ?? (watching ? params.get("watch") : null);
   const free = S.table && S.table.free_seats.length;
-  $("links").classList.toggle("hidden", !(invite && (free || !S.view)) && !(watch && !S.view));
+  const showInvite = !!invite && !!free, showWatch = !!watch && !S.view;
+  $("links").classList.toggle("hidden", S.problem !== null || !(showInvite || showWatch));
+  $("invite-row").classList.toggle("hidden", !showInvite);
+  $("watch-row").classList.toggle("hidden", !showWatch);
   if (invite) $("invite-link").textContent = `${location.origin}/t/${tableId}?invite=${invite}`;
   if (watch) $("watch-link").textContent = `${location.origin}/t/${tableId}?watch=${watch}`;
+}
+
+async function copyLink(button) {
+  const text = $(button.dataset.copy).textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // no clipboard here (an insecure origin): select the link for a manual copy
+    const range = document.createRange(); range.selectNodeContents($(button.dataset.copy));
+    getSelection().removeAllRanges(); getSelection().addRange(range);
+    toast(t("Select the link and copy it."));
+    return;
+  }
+  button.textContent = t("Copied");
+  setTimeout(() => { button.textContent = t("Copy"); }, 2000);
+}
+
+// A page that says what went wrong and what to do instead of an empty table.
+function showProblem(kind) {
+  const watch = S.table?.spectate ?? mySeats()[tableId]?.spectate;
+  const lobby = ["/", t("Go to the lobby")];
+  const pages = {
+    no_table: [t("There is no such table"), t("The link may be cut short or mistyped, or the table is gone. Start a table of your own or join an open one in the lobby."), [lobby]],
+    bad_invite: [t("This invite link does not work"), t("The code in the link is not this table's invite. Ask whoever invited you to send the link again, or start a table of your own."), [lobby]],
+    bad_code: [t("This spectator link does not work"), t("The code in the link is not this table's spectator code. Ask for the link again, or find a table in the lobby."), [lobby]],
+    bad_token: [t("Your seat at this table is gone"), t("This browser held a seat at this table, but the server no longer knows it. Ask for a new invite link, or start a table in the lobby."), [lobby]],
+    full: [t("Every seat is taken"), t("The match is played without a free seat. You can watch it as a spectator, or start a table of your own."),
+      [...(watch ? [[`/t/${encodeURIComponent(tableId)}?watch=${encodeURIComponent(watch)}`, t("Watch this match")]] : []), lobby]],
+    private: [t("This table is private"), t("Only its invite link or spectator link opens it. Ask the person who started it for a link, or find a table in the lobby."), [lobby]],
+    no_link: [t("You need a link to this table"), t("Open the table with its invite link to take a seat, or with its spectator link to watch."), [lobby]],
+  };
+  const [title, text, actions] = pages[kind] ?? pages.no_table;
+  S.problem = kind;
+  $("problem").dataset.kind = kind;
+  $("problem-title").textContent = title;
+  $("problem-text").textContent = text;
+  $("problem-actions").innerHTML = actions.map(([href, label], i) =>
+    `<a class="button${i ? "" : " primary"}" href="${esc(href)}">${esc(label)}</a>`).join("");
+  $("problem").classList.remove("hidden");
+  for (const id of ["join", "links", "waiting", "play", "rules"]) $(id).classList.add("hidden");
+  $("conn").textContent = "";
 }
 
 function renderWaiting() {
   if (!S.table) return;
   $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` +
     S.table.seats.map((s) => `<div>${esc(t("Seat {n}:", { n: s.seat + 1 }))} ${s.filled ? esc(nameOf(s.seat)) : `<em>${esc(t("free"))}</em>`}</div>`).join("");
+}
+
+// The table as a round ended (under its summary): its piles, empty hands, no one to move.
+function endedRound(v, r) {
+  return { ...v, piles: r.piles, hand_sizes: v.hand_sizes.map(() => 0), phase: "play", to_move: -1,
+    pending_pile: -1, current_trick: [], tricks: [], led_suit: null, round: r.round, trick_number: 13, half: 2 };
 }
 
 // the trick just before now: the last finished one of this round, else of the last round
@@ -343,11 +428,18 @@ function previousTrick(v) {
   return S.lastTrick;
 }
 
+// Who took a trick and where it went; your own tricks in the second person.
 function takesText(tr) {
   const win = tr.cards.find(([s]) => s === tr.winner)?.[1];
-  if (win === "+.5") return t("{name} won with +½ and chose {pile}", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
-  if (win === "Q+") return t("{name} takes it → {pile} (Q+ sends it to the other half)", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
-  return t("{name} takes it → {pile}", { name: nameOf(tr.winner), pile: pileName(tr.pile) });
+  const pile = pileName(tr.pile), name = nameOf(tr.winner);
+  if (tr.winner === me()) {
+    if (win === "+.5") return t("You won with +½ and chose {pile}", { pile });
+    if (win === "Q+") return t("You take it → {pile} (Q+ sends it to the other half)", { pile });
+    return t("You take it → {pile}", { pile });
+  }
+  if (win === "+.5") return t("{name} won with +½ and chose {pile}", { name, pile });
+  if (win === "Q+") return t("{name} takes it → {pile} (Q+ sends it to the other half)", { name, pile });
+  return t("{name} takes it → {pile}", { name, pile });
 }
 
 function renderBoard(v) {
@@ -535,7 +627,7 @@ function renderPrompt(v) {
 
 function sheetTable(v, { final = false } = {}) {
   const n = v.config.players, part = v.config.partnership;
-  const head = `<tr><th>${esc(t("round"))}</th>${Array.from({ length: n }, (_, s) => `<th>${esc(nameOf(s))}</th>`).join("")}` +
+  const head = `<tr><th>${esc(t("round"))}</th>${Array.from({ length: n }, (_, s) => `<th>${nameHtml(s)}</th>`).join("")}` +
     `${part ? `<th>${esc(t("teams"))}</th>` : ""}${v.victories ? `<th>${esc(t("victory"))}</th>` : ""}</tr>`;
   const rows = v.rounds.map((r, i) => {
     const vic = v.victories ? `<td>${r.victory == null ? "" : esc(part ? teamName(r.victory) : nameOf(r.victory))}</td>` : "";
@@ -543,9 +635,15 @@ function sheetTable(v, { final = false } = {}) {
       `${r.team_scores ? `<td>${r.team_scores.join(" : ")}</td>` : ""}${vic}</tr>`;
   }).join("");
   const win = new Set(v.winners);
-  const tot = part ? "" : `<tr class="totals"><th>${esc(t("total"))}</th>${v.totals.map((x, s) => `<th class="${final && win.has(s) ? "win" : ""}">${x}</th>`).join("")}${v.victories ? "<th></th>" : ""}</tr>`;
+  const tot = part ? "" : `<tr class="totals"><th>${esc(t("total"))}</th>${v.totals.map((x, s) => `<th class="${final && win.has(s) ? "win" : ""}">${x}</th>`).join("")}${v.victories ? "<td></td>" : ""}</tr>`;
   const vic = v.victories ? `<p class="victories">${esc(t("Victories"))}: ${v.victories.map((x, i) => `${esc(part ? teamName(i) : nameOf(i))} ${x}`).join(" · ")}</p>` : "";
   return `<table class="sheet">${head}${rows}${tot}</table>${vic}`;
+}
+
+// A seat's name for a narrow column: a bot's level on a line of its own, so that a
+// wrap never leaves "(expert" on one line and ")" on the next.
+function nameHtml(seat) {
+  return esc(nameOf(seat)).replace(/\s*\(([^()]*)\)$/, (m, level) => ` <span class="lvl">${level}</span>`);
 }
 
 function renderSheet(v) { $("sheet").innerHTML = sheetTable(v); }
@@ -571,9 +669,11 @@ function renderLog(v) {
       if (e.round !== round) { round = e.round; add("log-round", [["", t("Round {n}", { n: e.round })]]); }
       const l = trickLine(e, v.config.edition);
       add("log-trick", [["n", l.head], ["plays", l.body], ["takes", l.end]]);
-    } else if (e.k === "pack") add("log-note", [["", t("{name} chose a pack", { name: nameOf(e.seat) })]]);
-    else if (e.k === "timeout") add("log-note", [["", t("time ran out: a bot played for {name}", { name: nameOf(e.seat) })]]);
-    else if (e.k === "round") {
+    } else if (e.k === "pack") {
+      add("log-note", [["", e.seat === me() ? t("You chose a pack") : t("{name} chose a pack", { name: nameOf(e.seat) })]]);
+    } else if (e.k === "timeout") {
+      add("log-note", [["", e.seat === me() ? t("time ran out: a bot played for you") : t("time ran out: a bot played for {name}", { name: nameOf(e.seat) })]]);
+    } else if (e.k === "round") {
       const scores = e.scores.map((x, s) => `${nameOf(s)} ${x}`).join(" · ");
       add("log-end", [["", t("Round {n} over: {scores}", { n: e.round, scores })]]);
     } else if (e.k === "match") add("log-end", [["", t("Match {n} begins", { n: e.number })]]);
@@ -593,7 +693,8 @@ function renderSummary(v) {
     const winners = v.winners.map(nameOf).join(t(" and "));
     box.classList.remove("hidden");
     box.className = "panel summary over";
-    const last = S.lastTrick ? `<div class="sum-trick"><h4>${esc(t("Last trick"))}</h4>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
+    box.removeAttribute("role"); box.setAttribute("aria-labelledby", "match-over");
+    const last = S.lastTrick ? `<div class="sum-trick"><h3>${esc(t("Last trick"))}</h3>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
     box.innerHTML = `<h2 id="match-over">${esc(v.winners.length > 1 ? t("Match over — {names} win!", { names: winners }) : t("Match over — {names} wins!", { names: winners }))}</h2>` +
       `<div class="sum-grid"><div>${sheetTable(v, { final: true })}</div>${last}</div>` +
       `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button">${esc(t("Rematch"))}</button>` : ""}` +
@@ -603,16 +704,17 @@ function renderSummary(v) {
     return;
   }
   box.className = "panel summary";
+  box.setAttribute("role", "dialog"); box.setAttribute("aria-labelledby", "round-over");
   if (!S.summary) { box.classList.add("hidden"); return; }
   const r = S.summary, part = v.config.partnership;
-  const rows = r.piles.map((p, s) => `<tr><td>${esc(nameOf(s))}${part ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : ""}</td><td>${p[0]}</td><td>${p[1]}</td><td>${part ? "" : r.scores[s]}</td></tr>`).join("");
+  const rows = r.piles.map((p, s) => `<tr><td>${nameHtml(s)}${part ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : ""}</td><td>${p[0]}</td><td>${p[1]}</td><td>${part ? "" : r.scores[s]}</td></tr>`).join("");
   const teams = r.team_scores ? r.team_scores.map((x, i) => `<tr class="team"><td>${esc(teamName(i))}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[0], 0)}</td><td>${r.piles.filter((_, s) => s % 2 === i).reduce((a, p) => a + p[1], 0)}</td><td>${x}</td></tr>`).join("") : "";
   const vic = r.victory != null ? `<p class="victory">${esc(t("Round victory: {name}", { name: part ? teamName(r.victory) : nameOf(r.victory) }))}</p>` : "";
   const left = Math.max(0, Math.ceil((r.until - Date.now()) / 1000));
   box.classList.remove("hidden");
-  box.innerHTML = `<h3 id="round-over">${esc(t("Round {n} over", { n: r.round }))}</h3>` +
-    `<div class="sum-grid"><table class="sheet"><tr><th></th><th>H</th><th>V</th><th>${esc(t("score"))}</th></tr>${rows}${teams}</table>` +
-    (r.trick ? `<div class="sum-trick"><h4>${esc(t("Last trick"))}</h4>${trickCards(r.trick, v)}<p>${esc(takesText(r.trick))}</p></div>` : "") + `</div>${vic}` +
+  box.innerHTML = `<h2 id="round-over">${esc(t("Round {n} over", { n: r.round }))}</h2>` +
+    `<div class="sum-grid"><table class="sheet"><tr><th>${esc(t("player"))}</th><th>H</th><th>V</th><th>${esc(t("score"))}</th></tr>${rows}${teams}</table>` +
+    (r.trick ? `<div class="sum-trick"><h3>${esc(t("Last trick"))}</h3>${trickCards(r.trick, v)}<p>${esc(takesText(r.trick))}</p></div>` : "") + `</div>${vic}` +
     `<div class="row"><button type="button" class="primary" id="summary-close">${esc(t("Next round"))}</button>` +
     `<span class="muted" id="summary-wait">${esc(t("The next deal in {s} s", { s: left }))}</span></div>`;
   $("summary-close").onclick = closeSummary;
@@ -693,24 +795,43 @@ setInterval(() => {
 
 // -- joining ----------------------------------------------------------------------------
 async function showJoin(invite) {
-  $("join").classList.remove("hidden");
+  let tb;
   try {
-    const tb = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`);
-    S.table = tb;
-    $("join-seat").innerHTML = tb.free_seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
-    if (!tb.free_seats.length) $("join-title").textContent = t("Every seat is taken");
-    render();
-  } catch (e) { toast(e.message); }
+    tb = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`);
+  } catch (e) {
+    showProblem(e.code === "no_table" || e.status === 404 ? "no_table" : "bad_invite");
+    return;
+  }
+  S.table = tb;
+  if (tb.key !== "invite") { showProblem("bad_invite"); return; }
+  if (!tb.free_seats.length) { showProblem("full"); return; }
+  // the invite opens the spectator link too: kept with the seat, to pass on
+  const spectate = tb.spectate;
+  const offer = (seats) => {
+    $("join-seat").innerHTML = seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
+  };
+  $("join").classList.remove("hidden");
+  offer(tb.free_seats);
+  render();
   const name = localStorage.getItem("meio:name"); if (name) $("join-name").value = name;
   $("join-form").onsubmit = async (ev) => {
     ev.preventDefault();
     try {
       const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value) } });
       localStorage.setItem("meio:name", $("join-name").value);
-      saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite });
+      saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite, spectate });
       $("join").classList.add("hidden");
       S.token = res.token; connect();
-    } catch (e) { toast(e.message); }
+    } catch (e) {
+      if (e.code === "full") { showProblem("full"); return; }
+      if (e.code === "bad_invite") { showProblem("bad_invite"); return; }
+      if (e.code === "seat_taken") {   // someone was quicker: offer the seats still free
+        try { S.table = await api(`/api/tables/${encodeURIComponent(tableId)}?key=${encodeURIComponent(invite)}`); } catch { /* keep the old list */ }
+        if (!S.table.free_seats.length) { showProblem("full"); return; }
+        offer(S.table.free_seats);
+      }
+      toast(refusalText(e), 8000);
+    }
   };
 }
 
@@ -737,7 +858,11 @@ async function main() {
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
   else if (params.get("invite")) showJoin(params.get("invite"));
-  else { $("conn").textContent = ""; toast(t("You need an invite or spectator link to see this table."), 10000); }
+  else {
+    try { await api(`/api/tables/${encodeURIComponent(tableId)}`); showProblem("no_link"); }
+    catch (e) { showProblem(e.status === 404 ? "no_table" : e.code === "private" ? "private" : "no_link"); }
+  }
+  for (const b of document.querySelectorAll("button.copy")) b.onclick = () => copyLink(b);
   render();
 }
 main();

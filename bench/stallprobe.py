@@ -1,0 +1,116 @@
+"""What stops a `meio serve` process, measured inside it (bench/load.py --probe).
+
+Imported before the server starts (``python -c "import stallprobe; ..."``), it records
+every garbage collection, every commit of the writer (``Store.append_events``) and the
+event loop's lag (how late a 10 ms timer fires) that take longer than ``THRESHOLD_S``,
+with when they happened, and writes them as JSON to ``$MEIO_STALLPROBE_OUT`` when the
+server stops. With ``$MEIO_STALLPROBE_SQL`` it also runs those statements on each new
+database connection (an A/B experiment: ``bench/load.py --ab``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+THRESHOLD_S = 0.05
+#: per kind: (when, seconds it took, CPU seconds its thread spent meanwhile); a stall with
+#: little CPU is one where the thread waited (for the disk, the GIL, or a CPU the machine
+#: gave to other processes)
+seen: dict[str, list[tuple[float, float, float]]] = {"gc": [], "commit": [], "loop_lag": []}
+counts: dict[str, int] = {"gc": 0, "gc_full": 0, "commit": 0, "loop_ticks": 0}
+_gc_began: list[float] = [0.0, 0.0]
+
+
+def _note(kind: str, began: float, took: float, cpu: float) -> None:
+    if took >= THRESHOLD_S:
+        seen[kind].append((round(time.time() - (time.perf_counter() - began), 3),
+                           round(took, 4), round(cpu, 4)))
+
+
+def _gc(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_began[:] = [time.perf_counter(), time.thread_time()]
+    else:
+        counts["gc"] += 1
+        counts["gc_full"] += info.get("generation") == 2
+        _note("gc", _gc_began[0], time.perf_counter() - _gc_began[0],
+              time.thread_time() - _gc_began[1])
+
+
+def _timed_commit(inner: Callable[..., None]) -> Callable[..., None]:
+    def append_events(self: Any, events: Any) -> None:
+        began, cpu = time.perf_counter(), time.thread_time()
+        try:
+            inner(self, events)
+        finally:
+            counts["commit"] += 1
+            _note("commit", began, time.perf_counter() - began, time.thread_time() - cpu)
+
+    return append_events
+
+
+async def _lag() -> None:
+    while True:
+        began, cpu = time.perf_counter(), time.thread_time()
+        await asyncio.sleep(0.01)
+        counts["loop_ticks"] += 1
+        _note("loop_lag", began, time.perf_counter() - began - 0.01, time.thread_time() - cpu)
+
+
+def _install() -> None:
+    from meio.web import db, runtime, store
+
+    sql = os.environ.get("MEIO_STALLPROBE_SQL")
+    if sql:
+        # an experiment: statements run on each new SQLite connection (bench/load.py --ab)
+        from sqlalchemy import event
+
+        open_engine = db.open_engine
+
+        def open_engine_with(url: str) -> Any:
+            engine = open_engine(url)
+
+            @event.listens_for(engine, "connect")
+            def _run(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                for statement in sql.split(";"):
+                    if statement.strip():
+                        cur.execute(statement)
+                cur.close()
+
+            return engine
+
+        db.open_engine = open_engine_with
+
+    store.Store.append_events = _timed_commit(store.Store.append_events)  # type: ignore[method-assign]
+    start = runtime.Hub.start
+
+    async def hub_start(self: Any) -> None:
+        await start(self)
+        self._stallprobe = asyncio.get_running_loop().create_task(_lag())
+
+    stop = runtime.Hub.stop
+
+    async def hub_stop(self: Any) -> None:
+        _write()
+        await stop(self)
+
+    runtime.Hub.start = hub_start  # type: ignore[method-assign]
+    runtime.Hub.stop = hub_stop  # type: ignore[method-assign]
+    gc.callbacks.append(_gc)
+
+
+def _write() -> None:
+    out = os.environ.get("MEIO_STALLPROBE_OUT")
+    if out:
+        with open(out, "w") as fh:
+            json.dump({"threshold_s": THRESHOLD_S, "counts": counts, **seen}, fh)
+
+
+_install()

@@ -1,0 +1,130 @@
+"""Every error of the ``meio`` command as one line in its language, with exit status 2.
+
+Typer draws its usage errors (a missing argument, a bad number, an unknown option) in a
+box of several lines, in English; an error of the system about a file (a folder that
+vanished, a full disk) would end the command with a Python traceback. :class:`MeioGroup`,
+the class of the ``meio`` application, catches both where a command is parsed and run and
+writes one line instead:
+
+    Error: Invalid value for '--delay': -1 is not from 0 to 60. Help: meio demo --help
+"""
+
+from __future__ import annotations
+
+import errno
+from typing import Any
+
+import typer
+from typer._click.core import Context
+from typer._click.exceptions import (
+    BadParameter,
+    ClickException,
+    MissingParameter,
+    NoArgsIsHelpError,
+    UsageError,
+)
+from typer.core import TyperGroup
+
+from meio.cli.files import os_error_line
+from meio.i18n import N_, _
+
+#: the help of the options Typer adds for shell completion, in the catalogue
+COMPLETION_HELP = {
+    "install_completion": N_("Install completion for the current shell."),
+    "show_completion": N_(
+        "Show completion for the current shell, to copy it or customize the installation."
+    ),
+}
+
+
+def _number_range(error: BadParameter) -> str | None:
+    """A number out of its option's range, said with the range (Typer's number check says
+    only "Input should be greater than or equal to 2", and of ``nan`` that it should be
+    less than the maximum)."""
+    cause = error.__cause__
+    param = error.param
+    errors = getattr(cause, "errors", None)
+    if param is None or errors is None:
+        return None
+    found = errors()
+    if not found or found[0].get("type") not in ("greater_than_equal", "less_than_equal"):
+        return None
+    value = found[0].get("input")
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if low is not None and high is not None:
+        return _("{value} is not from {min} to {max}").format(value=value, min=low, max=high)
+    if low is not None:
+        return _("{value} is less than {min}").format(value=value, min=low)
+    return _("{value} is more than {max}").format(value=value, max=high)
+
+
+def error_text(error: ClickException) -> str:
+    """The message of a usage error of Typer's Click, in the current language."""
+    from meio.cli.lang import usage_error
+
+    if isinstance(error, BadParameter) and not isinstance(error, MissingParameter):
+        ranged = _number_range(error)
+        message = ranged if ranged is not None else error.message.removeprefix("Value error, ")
+        error.message = message
+    return usage_error(error.format_message())
+
+
+def error_line(error: ClickException) -> str:
+    """The one line ``meio`` writes for ``error``: the message, and where to find help."""
+    message = error_text(error).strip()
+    if not message.endswith((".", "?", "!")):
+        message += "."
+    line = _("Error: {message}").format(message=message)
+    ctx = error.ctx if isinstance(error, UsageError) else None
+    if ctx is not None:
+        line += " " + _("Help: {command} --help").format(command=ctx.command_path)
+    return line
+
+
+def _refuse(error: ClickException) -> typer.Exit:
+    typer.echo(error_line(error), err=True)
+    return typer.Exit(2 if isinstance(error, UsageError) else error.exit_code)
+
+
+def _refuse_os_error(error: OSError) -> typer.Exit:
+    typer.echo(os_error_line(error), err=True)
+    return typer.Exit(2)
+
+
+class MeioGroup(TyperGroup):
+    """Typer's group of commands, writing each usage error and each error of the system
+    about a file as one line (see the module), and the help of the completion options in
+    the current language."""
+
+    def get_params(self, ctx: Context) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            if param.name in COMPLETION_HELP:
+                param.help = _(COMPLETION_HELP[param.name])  # type: ignore[attr-defined]
+        return params
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Context | None = None,
+        **extra: Any,
+    ) -> Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except ClickException as exc:
+            raise _refuse(exc) from None
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NoArgsIsHelpError:
+            raise
+        except ClickException as exc:
+            raise _refuse(exc) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader of a pipe went away: Typer handles it
+                raise
+            raise _refuse_os_error(exc) from None
+
+
+__all__ = ["MeioGroup", "error_line", "error_text"]
