@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
-from meio.bots.advisor import advise_view
+from meio.bots.advisor import MAX_WORLDS, MIN_WORLDS, advise_view, budget_worlds
 from meio.bots.playout import play_out
 from meio.bots.policy import rank_packs
 from meio.bots.search import split_worlds
+from meio.cli import app
 from meio.engine import MatchConfig, PackChoices, State
 from meio.engine import actions as A
 from meio.engine.errors import MeioError
@@ -85,3 +87,54 @@ def test_pack_ranking_rows_follow_pack_choices_order() -> None:
     for i in (0, 1, 500, 1715):
         assert A.pack_action(ranking.pack(i)) == choices[i]
         assert ranking.index_of(ranking.pack(i)) == i
+
+
+def test_a_budget_sizes_the_work_so_the_same_input_gives_the_same_advice() -> None:
+    # the budget used to be a deadline: under load the same hand and seed gave 0.667,
+    # then 0.644, then 0.674; now it fixes the number of worlds
+    view = State.new(MatchConfig(players=4, seed=3)).view(0)
+    first = advise_view(view, budget_s=0.5, seed=7)
+    again = advise_view(view, budget_s=0.5, seed=7)
+    assert first.worlds == again.worlds == budget_worlds(0.5) == MIN_WORLDS
+    assert first.candidates == again.candidates
+    # asking about a pack of one's own (in the race or not) does not change the others
+    worst = rank_packs(view.hand, view.config)
+    outsider = worst.pack(int(worst.cost.argmax()))
+    for other in (first.candidates[1].pack, outsider):
+        mine = advise_view(view, chosen_pack=other, budget_s=0.5, seed=7)
+        assert mine.best == first.best
+        assert mine.chosen is not None and mine.chosen.pack == other
+        assert [c for c in mine.candidates if c.pack != other] == [
+            c for c in first.candidates if c.pack != other
+        ]
+
+
+def test_budget_worlds_grow_with_the_budget_and_refuse_nonsense() -> None:
+    assert budget_worlds(1.0) < budget_worlds(2.0) <= MAX_WORLDS
+    assert budget_worlds(1e9) == MAX_WORLDS
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="positive"):
+            budget_worlds(bad)
+
+
+def test_no_interval_reaches_below_zero() -> None:
+    # a round score is never negative; a low mean with spread made the normal
+    # approximation's interval start below 0 ("likely between -0.1 and 0.4")
+    cut = 0
+    for seed in range(1, 6):
+        view = State.new(MatchConfig(players=4, seed=seed)).view(1)
+        for c in advise_view(view, worlds=MIN_WORLDS, seed=seed).candidates:
+            assert 0 <= c.low <= c.mean <= c.high
+            cut += c.low == 0 < c.mean
+    assert cut, "no candidate had an interval that needed cutting at 0"
+
+
+def test_meio_advise_prints_the_same_answer_for_the_same_input() -> None:
+    # --budget 1 --seed S printed 0.667, then 0.644, then 0.674 for one hand
+    runner = CliRunner()
+    args = ["advise", "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1", "--players", "4",
+            "--specials=-1,A+,+.5,Q+", "--budget", "0.5", "--seed", "5"]
+    outputs = [runner.invoke(app, args) for _run in range(2)]
+    assert all(out.exit_code == 0 for out in outputs), outputs[0].output
+    assert outputs[0].output == outputs[1].output
+    assert f"({budget_worlds(0.5)} simulated" in outputs[0].output

@@ -85,8 +85,8 @@ def test_the_game_words_of_the_portuguese_seed() -> None:
     assert t.gettext("hearts") == "copas"
     assert "vaza" in t.gettext("trick {n}/13")
     assert "rodada" in t.gettext("Round {n}/{total}").lower()
-    assert "primeira metade" in t.gettext("{name} won the trick → pile H (first half).")
-    assert "segunda metade" in t.gettext("{name} won the trick → pile V (second half).")
+    assert "primeira parte" in t.gettext("{name} won the trick → pile H (first half).")
+    assert "segunda parte" in t.gettext("{name} won the trick → pile V (second half).")
     assert "trunfo" in t.gettext("Classic: the Ace is the card 1, the lowest; hearts are trumps.")
     assert "naipe" in t.gettext(
         "Press S, H, D or C (Escape to choose another card)."

@@ -62,7 +62,7 @@ def test_root_help_is_portuguese_under_lang() -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     for word in ("Uso:", "Opções", "Comandos", "Mostra esta mensagem e sai.",
-                 "Mostra a versão e sai.", "o jogo de vazas das metades equilibradas",
+                 "Mostra a versão e sai.", "o jogo de vazas do equilíbrio entre as duas partes",
                  "Refaz registros de partidas"):
         assert word in text, word
     for english in ("Usage", "Options", "Commands", "Show this message", "Print the version",
@@ -121,8 +121,8 @@ def test_replay_prints_its_account_in_portuguese() -> None:
     lines = out.stdout.splitlines()
     assert lines[0].startswith("MEIO (edição meio), 4 jogadores, em duplas; especiais ")
     assert "Rodada 1" in lines and "Rodada 3" in lines
-    assert "  vaza  1 (primeira metade), lugar 1 sai: 3S +.5 KS 9S" in out.stdout
-    assert "  vaza  8 (segunda metade), lugar" in out.stdout
+    assert "  vaza  1 (primeira parte), lugar 1 sai: 3S +.5 KS 9S" in out.stdout
+    assert "  vaza  8 (segunda parte), lugar" in out.stdout
     assert "  duplas  lugares 0+2: 0  lugares 1+3: 3" in out.stdout
     assert lines[-1].startswith("Vencedor: lugar")
     for english in ("Round", "trick", "seat", "pile", "half", "Winner", "Totals"):
@@ -160,7 +160,7 @@ def test_a_record_that_breaks_a_rule_names_it_in_portuguese() -> None:
     ]
     out = meio("replay", str(RECORDS / "illegal-short-pack.json"))
     assert out.stderr.strip().splitlines() == [
-        "rodada 1, campo splits (lugar 2): um monte tem exatamente 6 cartas, não 5"
+        "rodada 1, campo splits (lugar 2): a pilha separada tem exatamente 6 cartas, não 5"
     ]
     # the viewer says the same
     broken = RECORDS / "illegal-not-following.json"
@@ -270,8 +270,9 @@ def test_the_advice_in_portuguese(portuguese: None) -> None:
         tried = dataclasses.replace(best, first_half_tricks=first, second_half_tricks=second)
         mine = dataclasses.replace(tried, pack=C.parse_cards("9H 4H TD 8D 5D A+"), mean=2.0)
         text = explanation(Advice([tried, mine], tried, mine, "", 8), hand)
-        assert "Melhor monte encontrado: " in text and "O seu monte " in text
-        assert "o -1 vai no monte, onde vale 15" in text and "a Q+ joga na primeira metade" in text
+        assert "Melhor pilha de 6 encontrada: " in text and "A sua pilha de 6 " in text
+        assert "o -1 vai na pilha de 6 cartas, onde vale 15" in text
+        assert "a Q+ é jogada na primeira parte" in text
         assert not re.search(r"\b(the|pack|half|tricks|your|which)\b", text), text
 
 

@@ -61,10 +61,11 @@ def test_the_terminal_shows_reasons_in_english_with_its_cards() -> None:
 def test_the_terminal_shows_reasons_in_portuguese(portuguese: None) -> None:
     exc = error("in_pack", card="QS", seat=1)
     assert describe_illegal(exc, ascii=False) == (
-        "Jogada não permitida: Q♠ não está na mão do lugar 1 (está no monte da segunda metade)."
+        "Jogada não permitida: Q♠ não está na mão do lugar 1 "
+        "(está na pilha de 6 cartas da segunda parte)."
     )
     exc = error("pack_not_in_hand", cards=["QS", "2H"], seat=0)
-    assert reason_text(exc, ascii=True) == "o monte tem QS 2H, que não estão na mão do lugar 0"
+    assert reason_text(exc, ascii=True) == "a pilha de 6 tem QS 2H, que não estão na mão do lugar 0"
 
 
 def test_without_a_code_the_english_is_all_there_is(portuguese: None) -> None:

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.tui.app import TableScreen
+from meio.tui.app import PlayApp, TableScreen
 from meio.tui.screens import DeclareScreen, PileScreen, SaveScreen, SummaryScreen
 from meio.tui.session import PlaySettings, Session
 from meio.tui.widgets import HandView
@@ -113,3 +113,20 @@ def ascii_screen(app: App[object]) -> str:
             segments = line_filter.apply(segments, black)
         lines.append("".join(seg.text for seg in segments))
     return "\n".join(lines)
+
+
+def table(app: PlayApp) -> TableScreen:
+    """The app's table screen (there must be one)."""
+    assert app.table is not None
+    return app.table
+
+
+async def ready_table(pilot: Pilot[object], app: PlayApp) -> TableScreen:
+    """Wait until the table is up and the bots wait for the human."""
+    await wait_for(pilot, lambda: app.table is not None and not table(app).driving)
+    return table(app)
+
+
+def footer_line(app: App[object]) -> str:
+    """The footer's keys, as the last non-empty line of the screen."""
+    return [line for line in screen_text(app).splitlines() if line.strip()][-1]

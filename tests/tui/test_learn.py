@@ -108,3 +108,73 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
             assert "Pick 6 cards for the second half" in screen_text(app)
 
     asyncio.run(run())
+
+
+def test_the_lesson_at_80x24_keeps_its_advice_in_view_and_ends_cleanly() -> None:
+    async def run() -> None:
+        app = LearnApp(speed="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _note in range(2):
+                await wait_for(pilot, lambda: isinstance(app.screen, NoteScreen))
+                await pilot.press("enter")
+                await pilot.pause(0.02)
+            screen = app.table
+            assert isinstance(screen, LearnScreen)
+            session = screen.session
+            for step in LESSON.moves:
+                assert step.action is not None
+                action = A.parse_action(step.action)
+                if A.is_pile(action):
+                    await wait_for(pilot, lambda: isinstance(app.screen, PileScreen))
+                    # the dialog covers the coach's panel: it says the step itself
+                    assert _(step.text).split(". ")[0] in screen_text(app)
+                    await pilot.press("2")
+                    await pilot.pause(0.05)
+                    await wait_for(pilot, lambda: isinstance(app.screen, PileScreen))
+                    assert "In this lesson, put the trick in pile H (1)." in screen_text(app)
+                    await pilot.press("1")
+                    await wait_for(pilot, lambda a=action: screen.expected() != a)
+                    await wait_for(pilot, lambda: isinstance(app.screen, LearnScreen))
+                    # the refusal was about a choice now made: it is gone
+                    assert "put the trick in pile" not in screen_text(app)
+                    continue
+                await wait_for(
+                    pilot,
+                    lambda: (
+                        session.human_to_act()
+                        and not screen.driving
+                        and isinstance(app.screen, LearnScreen)
+                    ),
+                )
+                before = len(session.state.history)
+                if A.is_pack(action):
+                    # h does nothing in the lesson: the prompt does not offer it
+                    assert "c confirm" in screen_text(app) and "h hint" not in screen_text(app)
+                    hand = app.screen.query_one(HandView).cards
+                    keys = ["home"]
+                    for card in hand:
+                        if A.pack_of(action) >> card & 1:
+                            keys.append("space")
+                        keys.append("right")
+                    await pilot.press(*keys, "c")
+                elif A.is_declare(action):
+                    # another wild is refused at once, before any suit is asked
+                    await press_card(pilot, C.Q_PLUS)
+                    assert not isinstance(app.screen, DeclareScreen)
+                    assert "In this lesson, play A+." in screen_text(app)
+                    await press_card(pilot, A.card_of(action))
+                    await wait_for(pilot, lambda: isinstance(app.screen, DeclareScreen))
+                    await pilot.press(KEYS[A.declared_suit(action)])
+                else:
+                    await press_card(pilot, A.card_of(action))
+                await wait_for(pilot, lambda b=before: len(session.state.history) > b)
+            await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+            # one dialog at a time, over a table that no longer shows next round's hand
+            assert [type(s) for s in app.screen_stack[-2:]] == [LearnScreen, SummaryScreen]
+            assert not screen.query_one(HandView).display
+            assert "Enter: continue" in screen_text(app)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, NoteScreen))
+            assert [type(s) for s in app.screen_stack[-2:]] == [LearnScreen, NoteScreen]
+
+    asyncio.run(run())

@@ -182,3 +182,18 @@ def test_undo_stops_at_the_round_and_can_be_switched_off() -> None:
     play_out(session, random.Random(1), stop_after=3)
     with pytest.raises(SessionError, match="not allowed at this table"):
         session.undo_last_card()
+
+
+@pytest.mark.parametrize("bad", [{"seed": "x"}, {"seed": None}, {"seat": "zero"}, {"seat": 1.5}])
+def test_a_sidecar_with_a_bad_number_is_refused_in_one_line(
+    tmp_path: Path, bad: dict[str, object]
+) -> None:
+    session = Session.new(PlaySettings(seed=3, bots=("random",)).checked())
+    path = tmp_path / "g.json"
+    session.save(path)
+    side = json.loads(sidecar_path(path).read_text())
+    side.update(bad)
+    sidecar_path(path).write_text(json.dumps(side))
+    (key,) = bad
+    with pytest.raises(SessionError, match=f"'{key}' must be a whole number"):
+        Session.load(path)

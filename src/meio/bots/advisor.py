@@ -10,13 +10,15 @@ see, every other seat splitting with
 the heuristic, the round played out by the heuristic policy), so the
 comparison between packs is fair. The terminal and web interfaces show its
 hints; ``meio advise`` prints it.
+
+:func:`advise_play` is the card hint of the terminal: on the seat's turn in a
+trick, every legal play ranked the same way, from worlds dealt from the view.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +26,7 @@ import numpy as np
 from meio.bots.playout import play_out
 from meio.bots.policy import rank_packs
 from meio.bots.search import split_worlds
-from meio.engine import PackChoices, Phase, State, View
+from meio.engine import PackChoices, Phase, State, View, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
@@ -37,6 +39,21 @@ MIN_WORLDS = 8
 #: worlds of the compiled screen that picks half of the simulated pool
 SCREEN_WORLDS = 16
 MAX_WORLDS = 400
+#: sampled worlds per second of ``budget_s``: the budget sizes the work, not the clock,
+#: so the same hand and seed give the same advice on any machine and under any load
+#: (about a second for a 4-player hand on an idle core of the reference machine)
+WORLDS_PER_SECOND = 16
+
+
+def budget_worlds(budget_s: float) -> int:
+    """How many worlds a budget of ``budget_s`` seconds simulates.
+
+    >>> budget_worlds(1.0), budget_worlds(0.1), budget_worlds(60)
+    (16, 8, 400)
+    """
+    if not budget_s > 0:
+        raise ValueError("budget_s must be positive")
+    return max(MIN_WORLDS, min(MAX_WORLDS, round(WORLDS_PER_SECOND * budget_s)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +62,7 @@ class Candidate:
 
     pack: int  #: bitmask of the 6 packed cards
     mean: float  #: expected round score (team score in partnership); lower is better
-    low: float  #: 95% confidence interval of ``mean``
+    low: float  #: 95% confidence interval of ``mean`` (never below 0, as no score is)
     high: float
     first_half_tricks: float  #: expected tricks in the first-half pile (the team's in partnership)
     second_half_tricks: float  #: expected tricks in the second-half pile
@@ -101,8 +118,9 @@ def advise_view(
     """Rank packs for ``view.seat`` during the split (its 13 cards in ``view``).
 
     ``chosen_pack`` (a bitmask of 6 of the seat's cards) is evaluated too and
-    returned as ``chosen``. The work is bounded by ``budget_s`` seconds, or fixed
-    by ``worlds`` (then the answer depends only on ``seed``). The heuristic's
+    returned as ``chosen``. The work is ``worlds`` sampled worlds, or
+    :func:`budget_worlds` of ``budget_s``; either way the answer depends only on the
+    view, the chosen pack and ``seed``, never on the clock. The heuristic's
     ``pool`` best packs are all simulated at first; after 4, 8, 16... worlds the
     worse half is dropped (successive halving) until ``candidates`` remain.
     """
@@ -117,8 +135,7 @@ def advise_view(
         chosen_pack = view.pack
     if chosen_pack is not None and (chosen_pack & ~hand or chosen_pack.bit_count() != 6):
         raise MeioError(f"{C.format_cards(chosen_pack)} is not 6 cards of this hand")
-    if budget_s <= 0 and worlds is None:
-        raise ValueError("budget_s must be positive")
+    limit = worlds if worlds is not None else budget_worlds(budget_s)
     view13 = view if not view.pack else _unsplit(view)
 
     ranking = rank_packs(hand, view.config)
@@ -134,19 +151,19 @@ def advise_view(
                 break
             if pack not in packs:
                 packs.append(pack)
+    # the packs that race (successive halving drops the worse half) are the same whether
+    # or not the player asks about a pack of their own: that one is simulated beside
+    # them and never takes a place, so asking about it cannot change the best found
+    race = list(packs)
     if chosen_pack is not None and chosen_pack not in packs:
         packs.append(chosen_pack)
     rng = random.Random(seed)
     seat = view.seat
     samples: dict[int, list[tuple[int, int, int]]] = {p: [] for p in packs}
     alive = list(packs)
-    limit = worlds if worlds is not None else MAX_WORLDS
-    deadline = time.perf_counter() + budget_s
     done = 0
     next_cut = 4
     while done < limit:
-        if worlds is None and done >= MIN_WORLDS and time.perf_counter() >= deadline:
-            break
         (world,) = split_worlds(view13, 1, rng)
         for pack in alive:
             st = world.clone()
@@ -154,17 +171,18 @@ def advise_view(
             play_out(st, "heuristic", rng)
             samples[pack].append(_outcome(st, seat))
         done += 1
-        if done == next_cut and len(alive) > candidates:
+        if done == next_cut and len(race) > candidates:
             # successive halving: keep the better half (and the player's own pack)
-            alive.sort(key=lambda p: (sum(r[0] for r in samples[p]), packs.index(p)))
-            keep = max(candidates, len(alive) // 2)
-            alive = alive[:keep] + [p for p in alive[keep:] if p == chosen_pack]
+            race.sort(key=lambda p: (sum(r[0] for r in samples[p]), packs.index(p)))
+            race = race[: max(candidates, len(race) // 2)]
+            alive = race + [p for p in (chosen_pack,) if p is not None and p not in race]
             next_cut *= 2
 
     packs = alive
     samples_list = [samples[p] for p in packs]
-    evaluated = [_candidate(pack, rows, view)
-                 for pack, rows in zip(packs, samples_list, strict=True)]
+    evaluated = [
+        _candidate(pack, rows, view) for pack, rows in zip(packs, samples_list, strict=True)
+    ]
     order = sorted(range(len(packs)), key=lambda i: (evaluated[i].mean, i))
     ranked = [evaluated[i] for i in order]
     best = ranked[0]
@@ -172,6 +190,70 @@ def advise_view(
     if chosen_pack is not None:
         chosen = evaluated[packs.index(chosen_pack)]
     return Advice(ranked, best, chosen, _explain(best, chosen, hand, view), done)
+
+
+#: sampled worlds of a card hint (each played out :data:`PLAY_PLAYOUTS` times)
+PLAY_WORLDS = 24
+PLAY_PLAYOUTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOption:
+    """One legal card (a led wild with its declared suit) and how the round ends after it."""
+
+    action: int  #: the engine action (a card, or a wild with its declared suit)
+    mean: float  #: expected round score (the team's in partnership); lower is better
+    low: float  #: 95% confidence interval of ``mean`` over the sampled worlds (never below 0)
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAdvice:
+    """The card hint: every legal play, best first, played out in the same worlds."""
+
+    options: list[PlayOption]
+    worlds: int
+
+    @property
+    def best(self) -> PlayOption:
+        return self.options[0]
+
+
+def advise_play(
+    view: View, *, worlds: int = PLAY_WORLDS, playouts: int = PLAY_PLAYOUTS, seed: int = 0
+) -> PlayAdvice:
+    """Rank the legal plays of ``view.seat`` on its turn in a trick by expected round score.
+
+    The unseen cards are dealt ``worlds`` times at random from what the seat can
+    see (:func:`~meio.engine.sample_world`); in each world every legal play is
+    followed by ``playouts`` heuristic playouts of the rest of the round on the
+    compiled core, on the same random streams, so the plays are compared fairly.
+    The answer depends only on the view and ``seed``. It costs a few
+    milliseconds once the core is compiled, so a player may ask on every card.
+    """
+    from meio.sim import evaluate_actions
+
+    if view.seat is None:
+        raise MeioError("the advisor needs a seat's view, not a spectator's")
+    if view.phase is not Phase.PLAY or view.to_move != view.seat:
+        raise MeioError("the card hint is for your turn in a trick")
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    legal = list(view.legal_actions())
+    rng = random.Random(seed)
+    seat = view.seat
+    rows = np.empty((len(legal), worlds))
+    for w in range(worlds):
+        world = sample_world(view, rng)
+        means = evaluate_actions([world], legal, playouts, rng.getrandbits(32))
+        rows[:, w] = means[:, seat]
+    options = []
+    for action, scores in zip(legal, rows, strict=True):
+        mean = float(scores.mean())
+        half = 1.96 * float(scores.std(ddof=1)) / math.sqrt(worlds) if worlds > 1 else 0.0
+        options.append(PlayOption(action, mean, max(0.0, mean - half), mean + half))
+    order = sorted(range(len(legal)), key=lambda i: (options[i].mean, i))
+    return PlayAdvice([options[i] for i in order], worlds)
 
 
 def _screen(view13: View, hand: int, seed: int) -> list[int]:
@@ -193,8 +275,13 @@ def _unsplit(view: View) -> View:
 
     n = view.config.players
     split_done = tuple(False if s == view.seat else d for s, d in enumerate(view.split_done))
-    return dataclasses.replace(view, hand=view.hand | view.pack, pack=0, split_done=split_done,
-                               seats_to_act=tuple(range(n)))
+    return dataclasses.replace(
+        view,
+        hand=view.hand | view.pack,
+        pack=0,
+        split_done=split_done,
+        seats_to_act=tuple(range(n)),
+    )
 
 
 def _outcome(state: State, seat: int) -> tuple[int, int, int]:
@@ -212,8 +299,16 @@ def _candidate(pack: int, rows: list[tuple[int, int, int]], view: View) -> Candi
     half = 1.96 * float(scores.std(ddof=1)) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
     first = float(np.mean([r[1] for r in rows]))
     second = float(np.mean([r[2] for r in rows]))
-    return Candidate(pack, mean, mean - half, mean + half, first, second,
-                     _reason(pack, first, second, view))
+    # a round score is never negative: the normal approximation's interval is cut at 0
+    return Candidate(
+        pack,
+        mean,
+        max(0.0, mean - half),
+        mean + half,
+        first,
+        second,
+        _reason(pack, first, second, view),
+    )
 
 
 def _reason(pack: int, first: float, second: float, view: View) -> str:
@@ -231,10 +326,16 @@ def _reason(pack: int, first: float, second: float, view: View) -> str:
 def _special_notes(pack: int, hand: int) -> list[str]:
     notes: list[str] = []
     for card, early, late in (
-        (C.MINUS_ONE, "-1 is kept where it is worth -1, a sure loser",
-         "-1 is packed where it is worth 15, a sure winner"),
-        (C.A_PLUS, "A+ is kept where it is worth 15, a sure winner",
-         "A+ is packed where it is worth -1, a sure loser"),
+        (
+            C.MINUS_ONE,
+            "-1 is kept where it is worth -1, a sure loser",
+            "-1 is packed where it is worth 15, a sure winner",
+        ),
+        (
+            C.A_PLUS,
+            "A+ is kept where it is worth 15, a sure winner",
+            "A+ is packed where it is worth -1, a sure loser",
+        ),
     ):
         if hand >> card & 1:
             notes.append(late if pack >> card & 1 else early)

@@ -128,6 +128,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translator(_current).ngettext(singular, plural, n)
 
 
+def decimal(value: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals, as the current language writes it.
+
+    >>> decimal(0.4237), decimal(1.25, 1)
+    ('0.42', '1.2')
+    """
+    text = f"{value:.{digits}f}"
+    # Brazilian Portuguese writes a decimal comma: 0,42
+    return text.replace(".", ",") if _current == "pt" else text
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it yet (translate when shown)."""
     return message
@@ -142,6 +153,7 @@ __all__ = [
     "Language",
     "LanguageError",
     "_",
+    "decimal",
     "detect_language",
     "language",
     "ngettext",

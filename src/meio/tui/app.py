@@ -8,10 +8,12 @@ log. Bots think in a worker thread, so the screen stays live while they do.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events, work
@@ -20,16 +22,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
-from meio.bots.advisor import Advice, advise_view
+from meio.bots.advisor import Advice, PlayAdvice, advise_play, advise_view
 from meio.engine import IllegalActionError, MeioError, Phase, Trick, View
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.i18n import N_, _
+from meio.i18n import N_, _, decimal
 from meio.i18n.reasons import explain
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
 from meio.tui.screens import (
+    SUMMARY_WIDTH,
     DeclareScreen,
     HelpScreen,
     LastTrickScreen,
@@ -51,8 +54,8 @@ Screen { layout: vertical; }
 #status { height: 1; background: $primary-background; color: $text; }
 #rules { height: 1; color: $text-muted; }
 #top { height: 7; }
-#seats { width: 1fr; }
-#trick { width: 32; border-left: solid $primary; padding-left: 1; }
+#seats { width: auto; height: 100%; }
+#trick { width: 1fr; min-width: 30; height: 100%; border-left: solid $primary; padding-left: 1; }
 #balance { height: 1; }
 #log { height: 1fr; color: $text-muted; }
 #split { height: 1fr; }
@@ -77,8 +80,48 @@ App.-ascii .dialog Button { height: 1; }
 App.-ascii Input { border: ascii $primary; }
 """
 
+ResultT = TypeVar("ResultT")
+
 #: where ``q`` saves an unfinished match when no file was given
 AUTOSAVE_NAME = "meio-autosave.json"
+#: the split hint's budget (:func:`~meio.bots.advisor.budget_worlds`: a fixed number of
+#: sampled deals, so ``h`` twice on the same hand gives the same answer)
+HINT_BUDGET_S = 1.0
+
+
+def score_text(mean: float, low: float, high: float) -> str:
+    """An expected score with its 95% interval: ``0.30 (likely 0.10–0.50)``, or
+    ``0.00 in every sampled deal`` when the deals all agreed (no "between 0 and 0")."""
+    if high - low < 0.005:
+        return _("{score} in every sampled deal").format(score=decimal(mean))
+    return _("{score} (likely {low}–{high})").format(
+        score=decimal(mean), low=decimal(low), high=decimal(high)
+    )
+
+
+async def thinking(work: Callable[..., ResultT], *args: object) -> ResultT:
+    """``work(*args)`` in a daemon thread, awaited: the screen stays live while a bot or
+    the advisor thinks, and quitting never waits for them to finish (a thread of
+    ``asyncio.to_thread`` would hold the exit until its search was done)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[ResultT] = loop.create_future()
+
+    def settle(setter: Callable[[Any], None], value: object) -> None:
+        if not done.done():  # not cancelled by a quit meanwhile
+            setter(value)
+
+    def run() -> None:
+        setter: Callable[[Any], None]
+        value: object
+        try:
+            setter, value = done.set_result, work(*args)
+        except BaseException as exc:  # raised again in the awaiting task
+            setter, value = done.set_exception, exc
+        with contextlib.suppress(RuntimeError):  # the app, and its loop, closed meanwhile
+            loop.call_soon_threadsafe(settle, setter, value)
+
+    threading.Thread(target=run, name="meio-thinking", daemon=True).start()
+    return await done
 
 
 def reason_text(exc: IllegalActionError, ascii: bool) -> str:
@@ -199,6 +242,12 @@ class TableScreen(SizedScreen[None]):
         session.label = lambda card: card_label(card, ascii)
         self.ascii = ascii
         self.save_path = save_path
+        #: the number of moves the match had when it was last saved (-1: never saved)
+        #: the key and position at which saving failed (pressed again: leave unsaved)
+        self.unsaved_leave: tuple[str, int] | None = None
+        self.saved_moves = -1
+        if save_path is not None and session.source == save_path:
+            self.saved_moves = len(session.state.history)  # resumed from that very file
         self.picked: set[int] = set()
         self.speed = session.settings.speed
         self.shown_rounds = len(session.state.rounds)
@@ -209,8 +258,13 @@ class TableScreen(SizedScreen[None]):
         self.footer_keys: tuple[bool | None, ...] = ()
         #: the round whose end is on show (its last trick stays on the table until the summary)
         self.round_end: int | None = None
-        #: a message for the player (an error, a confirmation) kept until their next action
+        #: a message for the player (an error, a confirmation, a card hint), shown until
+        #: the match moves on (anyone's move) or the player acts again
         self.notice: str | Text | None = None
+        #: the number of moves the match had when the notice was given
+        self.notice_step = 0
+        #: the card hint's best play and the position it was given for
+        self.hint_play: int | None = None
         translate_bindings(self)
 
     # -- layout --------------------------------------------------------------------------
@@ -253,11 +307,17 @@ class TableScreen(SizedScreen[None]):
     def splitting(self, view: View) -> bool:
         return view.phase is Phase.SPLIT and not view.split_done[self.session.seat]
 
+    def my_turn(self, view: View) -> bool:
+        """Whether the player is to play a card now."""
+        return view.phase is Phase.PLAY and view.to_move == self.session.seat
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keep the footer to the keys that do something now."""
         view = self.session.view()
-        if action in ("confirm_split", "hint", "best"):
+        if action == "confirm_split":
             return self.splitting(view)
+        if action in ("hint", "best"):
+            return self.splitting(view) or self.my_turn(view)
         if action == "undo":
             return self.session.settings.undo and not view.is_over and view.phase is not Phase.SPLIT
         if action == "last_trick":
@@ -290,9 +350,15 @@ class TableScreen(SizedScreen[None]):
     def refresh_table(self, message: str | Text | None = None) -> None:
         """Redraw everything from the human seat's view; ``message`` replaces the prompt
         until the player's next action."""
-        if message is not None:
-            self.notice = message
         s = self.session
+        moves = len(s.state.history)
+        if message is not None:
+            self.notice, self.notice_step = message, moves
+        elif self.notice is not None and self.notice_step != moves:
+            # the match moved on: "wait for Bot 1" or "put the trick in H" no longer holds
+            self.notice = None
+        if self.notice_step != moves:
+            self.hint_play = None
         view = s.view()
         cfg = view.config
         ascii = self.ascii
@@ -357,7 +423,8 @@ class TableScreen(SizedScreen[None]):
             self.notice if self.notice is not None else self._prompt(view)
         )
         keys = tuple(
-            self.check_action(action, ()) for action in ("confirm_split", "undo", "last_trick")
+            self.check_action(action, ())
+            for action in ("confirm_split", "hint", "undo", "last_trick")
         )
         if keys != self.footer_keys:
             # the footer redraws itself on this call: only when its keys change, or it flickers
@@ -393,6 +460,13 @@ class TableScreen(SizedScreen[None]):
                 "bold green",
             )
         if self.splitting(view):
+            if not self.check_action("hint", ()):
+                return Text(
+                    _("Pick 6 cards for the second half ({n}/6): ←/→ Space; c confirm").format(
+                        n=len(self.picked)
+                    ),
+                    "bold",
+                )
             return Text(
                 _("Pick 6 cards for the second half ({n}/6): ←/→ Space; c confirm · h hint").format(
                     n=len(self.picked)
@@ -419,7 +493,7 @@ class TableScreen(SizedScreen[None]):
                     _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
                     "bold",
                 )
-            if view.config.wild_lead == "next":
+            if view.config.wild_lead == "next" or view.config.edition != "meio":
                 return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
             return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")
         return Text(_("{name} is thinking…").format(name=s.names[view.to_move]), "dim")
@@ -450,7 +524,7 @@ class TableScreen(SizedScreen[None]):
                 if not splitting and self.delay:
                     await asyncio.sleep(self.delay)
                 bot, view, legal = s.bot_request(seat)
-                action = await asyncio.to_thread(bot.choose, view, legal)
+                action = await thinking(bot.choose, view, legal)
                 tricks = len(s.state.tricks) + 13 * s.state.round_index
                 s.play(action, seat)
                 self.refresh_table()
@@ -506,7 +580,7 @@ class TableScreen(SizedScreen[None]):
             self.round_end = None
             self.refresh_table()
             if choice == "quit":
-                self.app.exit()
+                self.action_quit_table()
                 return True
             if choice == "new":
                 self.action_new_match()
@@ -525,8 +599,12 @@ class TableScreen(SizedScreen[None]):
         else:
             h, v = view.piles[seat]
             detail = _("Your piles now: H {h}, V {v}. Keys 1 or 2.").format(h=h, v=v)
+        refusal: str | None = None
         while True:
-            pile = await self.app.push_screen_wait(PileScreen(detail))
+            note = self.pile_note()
+            if refusal is not None:
+                note = (note + "\n" if note else Text()).append(refusal, "bold red")
+            pile = await self.app.push_screen_wait(PileScreen(detail, note))
             action = A.PILE_1 if pile == 1 else A.PILE_2
             refusal = self.allowed(action)
             if refusal is None:
@@ -570,6 +648,11 @@ class TableScreen(SizedScreen[None]):
             self.refresh_table(Text(wait, "red"))
             return
         if C.is_wild(card) and not view.current_trick and view.config.wild_lead == "declare":
+            refusals = [self.allowed(A.declare(card, suit)) for suit in range(4)]
+            if None not in refusals:
+                # no suit would do (the lesson wants another card): say so before asking one
+                self.refresh_table(Text(str(refusals[0]), "bold red"))
+                return
 
             def declared(suit: int | None) -> None:
                 if suit is None:
@@ -580,6 +663,10 @@ class TableScreen(SizedScreen[None]):
             self.app.push_screen(DeclareScreen(card_label(card, self.ascii), self.ascii), declared)
             return
         self._play(card)
+
+    def pile_note(self) -> Text | None:
+        """What the pile dialog should say besides the piles (the lesson's advice)."""
+        return None
 
     def allowed(self, action: int) -> str | None:
         """Why the player may not make this legal move here (None: they may).
@@ -631,8 +718,14 @@ class TableScreen(SizedScreen[None]):
     def action_hint(self) -> None:
         self.notice = None
         view = self.session.view()
+        if self.my_turn(view):
+            self.refresh_table(Text(_("The advisor is thinking…"), "dim"))
+            self._advise_play(view)
+            return
         if not self.splitting(view):
-            self.refresh_table(Text(_("The hint is for the split, before each round."), "red"))
+            self.refresh_table(
+                Text(_("The hint is for your split and for your turn in a trick."), "red")
+            )
             return
         chosen = C.mask_of(self.picked) if len(self.picked) == 6 else None
         self.hint_text = Text(_("The advisor is thinking…"), "dim")
@@ -641,41 +734,85 @@ class TableScreen(SizedScreen[None]):
 
     @work(exclusive=True, group="hint")
     async def _advise(self, view: View, chosen: int | None) -> None:
-        advice = await asyncio.to_thread(
-            advise_view, view, chosen_pack=chosen, budget_s=1.0, seed=0
+        advice = await thinking(
+            lambda: advise_view(view, chosen_pack=chosen, budget_s=HINT_BUDGET_S, seed=0)
         )
         self.hint_text = self._hint_body(advice, chosen)
         self.refresh_table()
+
+    @work(exclusive=True, group="hint")
+    async def _advise_play(self, view: View) -> None:
+        moves = len(self.session.state.history)
+        advice = await thinking(lambda: advise_play(view, seed=0))
+        if len(self.session.state.history) != moves:
+            return  # the player moved while the advisor thought: the hint is stale
+        self.refresh_table(self._play_hint(advice))
+        self.hint_play = advice.best.action
+
+    def _play_hint(self, advice: PlayAdvice) -> Text:
+        """The card hint in two lines: the best play with its interval, then the others."""
+        best = advice.best
+        out = Text(_("Hint:") + " ", "bold")
+        out.append(
+            _("play {card} · expected |H−V| {score} · b selects it").format(
+                card=self._play_label(best.action),
+                score=score_text(best.mean, best.low, best.high),
+            )
+        )
+        others = [f"{self._play_label(o.action)} {decimal(o.mean)}" for o in advice.options[1:6]]
+        if others:
+            out.append("\n" + _("Others:") + " " + " · ".join(others), "dim")
+        return out
+
+    def _play_label(self, action: int) -> str:
+        card = card_label(A.card_of(action), self.ascii)
+        if A.is_declare(action):
+            return f"{card}={suit_symbol(A.declared_suit(action), self.ascii)}"
+        return card
 
     def _hint_body(self, advice: Advice, chosen: int | None) -> Text:
         """The advisor's answer in three lines (they fit 80 columns in both languages)."""
         view = self.session.view()
         ed = view.config.edition
         best, mine = advice.best, advice.chosen
-        out = Text(_("Advisor (expected |H−V|, lower is better):") + " ", "bold")
-        if mine is not None and chosen is not None:
-            out.append(
-                _("yours {mine:.2f} · best found {best:.2f}").format(mine=mine.mean, best=best.mean)
-            )
-        else:
-            out.append(
-                _("best found {best:.2f} (pick 6 cards to score yours)").format(best=best.mean)
-            )
-        out.append("\n" + _("Best pack:") + " ", "bold")
+        out = Text(_("Best pack:") + " ", "bold")
         out.append_text(cards_text(sorted_cards(best.pack, ed), self.ascii, half=2, edition=ed))
         out.append("  " + _("(b: use it)") + "\n", "dim")
         out.append(
-            _("About {h:.1f} tricks in H and {v:.1f} in V with that pack.").format(
-                h=best.first_half_tricks, v=best.second_half_tricks
-            ),
-            "italic",
+            _("Expected |H−V| {score} · about {h} tricks in H, {v} in V").format(
+                score=score_text(best.mean, best.low, best.high),
+                h=decimal(best.first_half_tricks, 1),
+                v=decimal(best.second_half_tricks, 1),
+            )
+            + "\n"
         )
+        if mine is not None and chosen is not None:
+            if mine.pack == best.pack:
+                out.append(_("Your 6 cards are that pack: the best found."), "italic")
+            else:
+                out.append(
+                    _("Your 6 cards: {score} (lower is better)").format(
+                        score=score_text(mine.mean, mine.low, mine.high)
+                    ),
+                    "italic",
+                )
+        else:
+            out.append(_("Pick 6 cards and press h again to score your own pack."), "italic")
         self.best_pack = int(best.pack)
         return out
 
     def action_best(self) -> None:
+        view = self.session.view()
+        if self.my_turn(view):
+            if self.hint_play is None:
+                self.refresh_table(
+                    Text(_("Press h first: b selects the card the hint suggests."), "red")
+                )
+                return
+            self.query_one(HandView).select(A.card_of(self.hint_play))
+            return
         self.notice = None
-        if not self.splitting(self.session.view()):
+        if not self.splitting(view):
             return
         if not self.best_pack:
             self.refresh_table(Text(_("Press h first: b takes the pack the hint suggests."), "red"))
@@ -740,42 +877,66 @@ class TableScreen(SizedScreen[None]):
             if path is None:
                 self.refresh_table()
                 return
-            try:
-                self.session.save(Path(path))
-            except MeioError as exc:
-                self.refresh_table(Text(_("Could not save: {error}").format(error=exc), "bold red"))
-                return
-            self.save_path = Path(path)
-            self.refresh_table(
-                Text(
-                    _("Saved {file}. Resume: meio play --resume {path}").format(
-                        file=Path(path).name, path=path
-                    ),
-                    "bold green",
-                )
-            )
+            saved = self.save_to(Path(path))
+            if saved is not None:
+                self.refresh_table(Text(saved, "bold green"))
 
-        self.app.push_screen(SaveScreen(default), chosen)
+        self.app.push_screen(SaveScreen(default, own=self.save_path), chosen)
 
-    def action_quit_table(self) -> None:
-        """Quit; an unfinished match is saved first, so nothing is lost."""
-        if self.session.is_over:
-            self.app.exit()
-            return
-        path = self.save_path or Path(AUTOSAVE_NAME)
+    def save_to(self, path: Path) -> str | None:
+        """Save the match at ``path``; the line that says so, or None (the error is shown)."""
         try:
             self.session.save(path)
         except MeioError as exc:
+            self.refresh_table(Text(_("Could not save: {error}").format(error=exc), "bold red"))
+            return None
+        self.save_path = path
+        self.saved_moves = len(self.session.state.history)
+        return _("Saved {file}. Resume: meio play --resume {path}").format(
+            file=path.name, path=path
+        )
+
+    def keep_match(self, key: str) -> tuple[bool, str | None]:
+        """Save the match before leaving it (with ``key``), unless it is saved as it stands.
+
+        It goes to its own file (given with ``--save``, resumed from, or saved with
+        ``s``), else to the first free ``meio-autosave*.json``: an earlier save is
+        never overwritten. Returns whether the player may leave, and the line that
+        says where the match went (None when nothing had to be written). When
+        saving fails the error is on the table and the player stays; the same key
+        pressed again, with the match as it stands, leaves without saving.
+        """
+        moves = len(self.session.state.history)
+        if self.saved_moves == moves:
+            return True, None
+        if self.unsaved_leave == (key, moves):
+            return True, None
+        path = self.save_path or free_path(Path(AUTOSAVE_NAME))
+        try:
+            self.session.save(path)
+        except MeioError as exc:
+            self.unsaved_leave = (key, moves)
             self.refresh_table(
                 Text(
-                    _("Could not save: {error}").format(error=exc) + " " + _("Not quitting."),
+                    _("Could not save: {error}").format(error=exc)
+                    + " "
+                    + _("Press {key} again to leave without saving.").format(key=key),
                     "bold red",
                 )
             )
-            return
-        self.app.exit(
-            _("Match saved to {path}. Resume it with: meio play --resume {path}").format(path=path)
-        )
+            return False, None
+        self.save_path = path
+        self.saved_moves = len(self.session.state.history)
+        said = _("Match saved to {path}. Resume it with: meio play --resume {path}")
+        if self.session.is_over:
+            said = _("Match saved to {path}. Replay it with: meio view {path}")
+        return True, said.format(path=path)
+
+    def action_quit_table(self) -> None:
+        """Save the match (finished or not) and quit, so that nothing is lost."""
+        leave, said = self.keep_match("q")
+        if leave:
+            self.app.exit(said)
 
     def action_new_match(self) -> None:
         if not self.session.is_over:
@@ -783,20 +944,46 @@ class TableScreen(SizedScreen[None]):
                 Text(_("n starts a new match once this one is over (q saves and quits)."), "red")
             )
             return
+        leave, said = self.keep_match("n")
+        if not leave:
+            return
         app = self.app
         if isinstance(app, PlayApp):
-            app.open_start(self.session.settings)
+            # the next match gets a file of its own: it never overwrites this one's
+            app.save_path = None
+            app.open_start(self.session.settings, note=said)
+
+
+def free_path(path: Path) -> Path:
+    """``path``, or ``NAME-2.json``, ``NAME-3.json``… if it exists: a file to write anew.
+
+    >>> free_path(Path("/nonexistent/meio-autosave.json")).name
+    'meio-autosave.json'
+    """
+    if not path.exists():
+        return path
+    number = 2
+    while True:
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        number += 1
 
 
 def trick_line(trick: Trick, names: Sequence[str], ascii: bool, seat: int = -1) -> Text:
-    """A completed trick in one line: the cards in play order, who took it, its pile."""
-    out = Text()
-    for i, (seat, card) in enumerate(trick.plays):
-        if i:
-            out.append(" ")
-        out.append(f"{names[seat]} {card_label(card, ascii)}")
-    out.append(" — ")
-    out.append(taken_line(names[trick.winner], trick.pile, ascii, you=trick.winner == seat), "bold")
+    """A completed trick: the cards in play order, then who took it and its pile (``seat``
+    is the player's, who "take" it rather than "takes").
+
+    The two parts are kept apart by a line break when both do not fit one line of
+    the summary, so that "takes it → H" never breaks in the middle.
+    """
+    plays = " ".join(f"{names[s]} {card_label(card, ascii)}" for s, card in trick.plays)
+    taken = taken_line(names[trick.winner], trick.pile, you=trick.winner == seat)
+    out = Text(plays)
+    # the summary prints it after "Last trick: "
+    room = SUMMARY_WIDTH - len(_("Last trick:")) - 1
+    out.append("\n" if len(plays) + len(taken) + 3 > room else " — ")
+    out.append(taken, "bold")
     return out
 
 
@@ -837,6 +1024,14 @@ class PlayApp(App[str | None]):
     def on_mount(self) -> None:
         self.open_first()
 
+    def run(self, *args: Any, **kwargs: Any) -> str | None:
+        """Run the app; once it is closed, spare the interpreter's teardown the garbage
+        collector's passes over every object of the session (q used to take ~1-2 s)."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            gc.freeze()
+
     def open_first(self) -> None:
         """The first screen: the resumed table, the start screen, or a table at once."""
         if self.resumed is not None:
@@ -846,14 +1041,14 @@ class PlayApp(App[str | None]):
         else:
             self.start(Session.new(self.settings))
 
-    def open_start(self, settings: PlaySettings) -> None:
-        """Show the start screen; Start deals a new match."""
+    def open_start(self, settings: PlaySettings, note: str | None = None) -> None:
+        """Show the start screen (with ``note`` on it); Start deals a new match."""
 
         def begin(chosen: PlaySettings | None) -> None:
             if chosen is not None:
                 self.start(Session.new(chosen))
 
-        self.push_screen(StartScreen(settings, ascii=self.ascii), begin)
+        self.push_screen(StartScreen(settings, ascii=self.ascii, note=note), begin)
 
     def start(self, session: Session) -> None:
         """Sit down at the table of ``session``."""

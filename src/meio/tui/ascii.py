@@ -21,7 +21,7 @@ _FIXED = {
     "—": "-",
     "–": "-",
     "−": "-",
-    "·": "-",
+    "·": "|",  # a separator: a "-" would read as the card -1 or a minus sign
     "…": ".",
     "→": ">",
     "←": "<",

@@ -29,6 +29,7 @@ from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, suit_name
 from meio.tui.screens import SummaryScreen, round_summary
 from meio.tui.session import PlaySettings, Session
+from meio.tui.widgets import HandView
 from meio.tutorial import LESSON, Lesson, ScriptedBot, Step
 
 #: the bots of the first real game
@@ -107,8 +108,8 @@ class LearnScreen(TableScreen):
         step = self.current
         if step is None or step.action is not None or self.noting:
             return
-        if self.step == len(self.lesson.steps) - 1 and not self.session.state.rounds:
-            return  # the closing note waits for the end of the round
+        if self.step == len(self.lesson.steps) - 1:
+            return  # the closing note comes after the round's summary (_show_summaries)
 
         def closed(_result: None) -> None:
             self.noting = False
@@ -136,14 +137,37 @@ class LearnScreen(TableScreen):
             out.append(_("Watch the bots play; your move comes next."), "dim")
         return out
 
+    @property
+    def over(self) -> bool:
+        """Whether the lesson's round is over (the state has dealt a round it does not play)."""
+        return bool(self.session.state.rounds)
+
     def refresh_table(self, message: str | Text | None = None) -> None:
         super().refresh_table(message)
         coach = self.coach_text()
         self.query_one("#rules", Static).update(Text(" " + _("Learn to play MEIO"), "bold"))
-        if self.splitting(self.session.view()):
+        if self.over:
+            # the next round's cards are dealt, but the lesson ends with its one round
+            self.query_one("#status", Static).update(
+                Text(" MEIO · " + _("Round {n} is over.").format(n=1), "bold")
+            )
+            self.query_one("#split").display = False
+            self.query_one(HandView).display = False
+            self.query_one("#packline", Static).update("")
+            self.query_one("#prompt", Static).update("")
+            log = self.query_one("#log", Static)
+            log.display = True
+            log.update(Text(_("The lesson's round is over."), "bold"))
+        elif self.splitting(self.session.view()):
             self.query_one("#hint", Static).update(coach)
         else:
             self.query_one("#log", Static).update(coach)
+
+    def pile_note(self) -> Text | None:
+        step = self.current
+        if step is None or step.action is None:
+            return None
+        return Text(_(step.text), "cyan")
 
     def allowed(self, action: int) -> str | None:
         """None when ``action`` is the lesson's move now, else what to do instead."""
@@ -175,6 +199,8 @@ class LearnScreen(TableScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("save", "undo", "hint", "best", "new_match"):
             return False
+        if self.over and action in ("confirm_split", "last_trick"):
+            return False
         return super().check_action(action, parameters)
 
     def action_save(self) -> None:
@@ -200,7 +226,9 @@ class LearnScreen(TableScreen):
             trick_line(result.tricks[-1], s.names, self.ascii, s.seat),
         )
 
-        await self.app.push_screen_wait(SummaryScreen(_("Round 1 is over."), body, final=False))
+        await self.app.push_screen_wait(
+            SummaryScreen(_("Round 1 is over."), body, final=False, hint=_("Enter: continue"))
+        )
         step = self.lesson.steps[-1]
         await self.app.push_screen_wait(NoteScreen(_(step.title), _(step.text)))
         self.step = len(self.lesson.steps)

@@ -8,6 +8,7 @@ as it loads it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -24,9 +25,16 @@ from meio.i18n import N_, _
 from meio.i18n.reasons import error_line
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
-from meio.tui.cards import card_label, cards_text, sorted_cards
+from meio.tui.cards import CARD_WIDTH, card_label, cards_text, sorted_cards
 from meio.tui.screens import HelpScreen, viewer_help_text
-from meio.tui.session import PlaySettings, Session, SessionError
+from meio.tui.session import (
+    PlaySettings,
+    Session,
+    SessionError,
+    read_sidecar,
+    seat_names,
+    sidecar_path,
+)
 from meio.tui.widgets import seats_table, trick_panel
 
 
@@ -53,12 +61,27 @@ class Replay:
     4
     """
 
-    def __init__(self, final: State, *, ascii: bool = False) -> None:
+    def __init__(
+        self,
+        final: State,
+        *,
+        ascii: bool = False,
+        seat: int | None = None,
+        levels: Sequence[str] = (),
+    ) -> None:
+        """``seat`` (the human's, from the ``.play.json`` of a terminal game) names the
+        seats "You" and "Bot N" as at the table, and ``levels`` gives their bot levels;
+        without them the seats are "Player 1", "Player 2"…"""
         cfg = final.config
         deals = [(s.deal, s.aside, s.leader) for s in final.round_starts()]
         fresh = State.new(cfg, deals=deals)
-        names = [_("Player {n}").format(n=s + 1) for s in range(cfg.players)]
-        short = [f"P{s + 1}" for s in range(cfg.players)]
+        if seat is not None and 0 <= seat < cfg.players:
+            names = seat_names(cfg.players, seat)
+            short = [name[: CARD_WIDTH - 1] for name in names]
+        else:
+            names = [_("Player {n}").format(n=s + 1) for s in range(cfg.players)]
+            short = [f"P{s + 1}" for s in range(cfg.players)]
+        self.levels = list(levels) if len(levels) == cfg.players else [""] * cfg.players
         settings = PlaySettings(
             edition=cfg.edition, players=cfg.players, partnership=cfg.partnership, seat=-1
         )
@@ -101,7 +124,14 @@ class Replay:
             state = Record.from_json(text).to_state()
         except MeioError as exc:
             raise SessionError(f"{path}: {error_line(exc)}") from None
-        return cls(state, ascii=ascii)
+        side = read_sidecar(sidecar_path(path))
+        seat, bots = side.get("seat"), side.get("bots")
+        return cls(
+            state,
+            ascii=ascii,
+            seat=seat if isinstance(seat, int) else None,
+            levels=[str(b) for b in bots] if isinstance(bots, list) else (),
+        )
 
     def next_trick(self, index: int, step: int) -> int:
         """The position of the next (``step`` 1) or previous (-1) completed trick."""
@@ -128,8 +158,9 @@ class ReplayApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary-background; }
     #top { height: 7; }
-    #seats { width: 1fr; }
-    #trick { width: 32; border-left: solid $primary; padding-left: 1; }
+    #seats { width: auto; height: 100%; }
+    #trick { width: 1fr; min-width: 30; height: 100%; }
+    #trick { border-left: solid $primary; padding-left: 1; }
     #hands { height: auto; max-height: 6; }
     #log { height: 1fr; color: $text-muted; }
     .dialog { width: 76; height: auto; border: thick $accent; background: $surface; }
@@ -138,11 +169,12 @@ class ReplayApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", N_("Next card")),
-        Binding("left", "step(-1)", N_("Back")),
+        # the way back is in the help (?): the footer keeps to what fits 80 columns
+        Binding("left", "step(-1)", N_("Back"), show=False),
         Binding("n", "trick(1)", N_("Next trick")),
-        Binding("p", "trick(-1)", N_("Prev trick")),
+        Binding("p", "trick(-1)", N_("Prev trick"), show=False),
         Binding("right_square_bracket", "round(1)", N_("Next round")),
-        Binding("left_square_bracket", "round(-1)", N_("Prev round")),
+        Binding("left_square_bracket", "round(-1)", N_("Prev round"), show=False),
         Binding("home", "jump(0)", N_("Start"), show=False),
         Binding("end", "jump(-1)", N_("End"), show=False),
         Binding("question_mark", "help", N_("Help")),
@@ -190,8 +222,9 @@ class ReplayApp(App[None]):
             title=self.record_title, n=st.round_index + 1, where=where, step=pos.step, total=total
         )
         self.query_one("#status", Static).update(Text(status, style="bold"))
-        levels = [""] * len(names)
-        self.query_one("#seats", Static).update(seats_table(view, names, levels, self.ascii))
+        self.query_one("#seats", Static).update(
+            seats_table(view, names, self.replay.levels, self.ascii)
+        )
         self.query_one("#trick", Static).update(
             trick_panel(
                 view, self.replay.short_names, pos.last_trick, pos.last_trick_half, self.ascii

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -25,6 +26,8 @@ from meio.tui.cards import suit_name, suit_symbol
 from meio.tui.session import SPEED_ORDER, PlaySettings, SessionError, default_bot_kind
 from meio.tui.widgets import Choice, taken_line, trick_faces
 
+#: the text width of a wide dialog (the round summary): 78 columns less border and padding
+SUMMARY_WIDTH = 74
 #: the smallest terminal the table fits in (13 cards of 6 columns; the table's rows)
 MIN_WIDTH = 78
 MIN_HEIGHT = 22
@@ -79,13 +82,13 @@ def help_text(ascii: bool = False, rules: str = "") -> str:
         "  ←/→ Home/End   " + _("move along your hand (or click a card)"),
         "  " + space.ljust(15) + _("split: pick or unpick a card · play: play the card"),
         "  c              " + _("confirm the split (6 cards picked)"),
-        "  h / b          " + _("split hint from the advisor / use its pack"),
+        "  h / b          " + _("the advisor's hint (split or card) / take it"),
         "  u              " + _("take back your last card (against bots)"),
         "  l              " + _("show the last trick"),
         "  + / -          " + _("bots play faster / slower"),
         "  s              " + _("save the match (resume with meio play --resume FILE)"),
         "  n              " + _("new match (once the match is over)"),
-        "  q              " + _("save and quit (quit once the match is over)"),
+        "  q              " + _("save the match and quit"),
         "  S H D C / 1-4  " + _("declare {suits} when you lead a wild").format(suits=suits),
         "  1 / 2          " + _("put a +.5 trick in the H or V pile"),
         "[b]"
@@ -96,7 +99,7 @@ def help_text(ascii: bool = False, rules: str = "") -> str:
     ]
     if rules:
         lines += ["[b]" + _("This table") + "[/b]", rules]
-    lines.append(_("The rules and every reading of the seeds: docs/rules.md (Clarifications)."))
+    lines.append(_("The full rules, every case explained: docs/rules.md."))
     return "\n".join(lines)
 
 
@@ -175,16 +178,21 @@ class DeclareScreen(ModalScreen[int | None]):
 
 
 class PileScreen(ModalScreen[int]):
-    """A trick won by ``+.5``: its winner chooses the pile."""
+    """A trick won by ``+.5``: its winner chooses the pile.
+
+    The dialog covers the middle of the table, so what the player must read
+    while choosing (the lesson's advice, why a choice was refused) is in it.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1,h,H", "pick(1)", N_("H pile")),
         Binding("2,v,V", "pick(2)", N_("V pile")),
     ]
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, note: Text | None = None) -> None:
         super().__init__()
         self.detail = detail
+        self.note = note
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -193,6 +201,8 @@ class PileScreen(ModalScreen[int]):
                 _("You won the trick with [b]+.5[/b]: choose its pile.") + "\n" + self.detail,
                 id="pile-text",
             )
+            if self.note is not None:
+                yield Static(self.note, id="pile-note")
             yield Button("1  " + _("first-half pile (H)"), id="pile-1")
             yield Button("2  " + _("second-half pile (V)"), id="pile-2")
 
@@ -230,7 +240,7 @@ def trick_body(
 ) -> Text:
     """A completed trick drawn face up, with who took it and where it went."""
     you = trick.winner == seat
-    out = Text(taken_line(names[trick.winner], trick.pile, ascii, you=you) + "\n", "bold green")
+    out = Text(taken_line(names[trick.winner], trick.pile, you=you) + "\n", "bold green")
     out.append_text(
         trick_faces(
             trick.plays, names, half=half, edition=edition, ascii=ascii, winner=trick.winner
@@ -252,11 +262,13 @@ class SummaryScreen(ModalScreen[str]):
     #: (Enter plays a card) does not skip the summary the moment it opens
     GUARD_S = 0.5
 
-    def __init__(self, title: str, body: Text, final: bool) -> None:
+    def __init__(self, title: str, body: Text, final: bool, hint: str | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.final = final
+        #: the keys line (default: the next round, or the match's end)
+        self.hint = hint
         self.opened = time.monotonic()
         translate_bindings(self)
 
@@ -264,7 +276,7 @@ class SummaryScreen(ModalScreen[str]):
         with Vertical(classes="dialog wide"):
             yield Static(Text(self.title_text, style="bold"), id="summary-title")
             yield Static(self.body, id="summary-body")
-            hint = (
+            hint = self.hint or (
                 _("n new match · q quit · Enter back to the table")
                 if self.final
                 else _("Enter: next round")
@@ -320,23 +332,58 @@ def round_summary(
 
 
 class SaveScreen(ModalScreen[str | None]):
-    """Ask where to save the match."""
+    """Ask where to save the match; a file that exists is overwritten only on a second Enter.
+
+    ``own`` is the match's own file (saved to before, or resumed from): writing it
+    again needs no warning.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, default: str) -> None:
+    def __init__(self, default: str, own: Path | None = None) -> None:
         super().__init__()
         self.default = default
+        self.own = own
+        #: the existing file the player was warned about
+        self.warned: Path | None = None
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(_("Save the match as (Enter to save, Escape to cancel):"))
             yield Input(value=self.default, id="save-path")
+            yield Static(
+                Text(
+                    _(
+                        "The file holds every hand of the match, the bots' too: opening it "
+                        "shows their cards."
+                    ),
+                    "dim",
+                ),
+                id="save-note",
+            )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
-        self.dismiss(value or None)
+        if not value:
+            self.dismiss(None)
+            return
+        path = Path(value)
+        if path.is_dir():
+            self.warn(_("{path} is a folder: give a file name.").format(path=value))
+            return
+        if path.exists() and path != self.own and path != self.warned:
+            self.warned = path
+            self.warn(
+                _("{file} exists: Enter again replaces it, or type another name.").format(
+                    file=path.name
+                )
+            )
+            return
+        self.dismiss(value)
+
+    def warn(self, text: str) -> None:
+        self.query_one("#save-note", Static).update(Text(text, "bold red"))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -352,19 +399,24 @@ SPEED_NAMES = {
 
 
 class StartScreen(SizedScreen[PlaySettings]):
-    """Choose the table; Enter on *Start* (focused at first) deals with the defaults."""
+    """Choose the table; Enter deals (from any field: *Start* is focused at first)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
+        Binding("enter", "start", N_("Start")),
         Binding("question_mark", "app.help", N_("Help")),
         Binding("q", "app.quit", N_("Quit")),
     ]
 
-    def __init__(self, settings: PlaySettings, *, ascii: bool = False) -> None:
+    def __init__(
+        self, settings: PlaySettings, *, ascii: bool = False, note: str | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.ascii = ascii
+        #: a line about the match just left (where it was saved)
+        self.note = note
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -434,13 +486,15 @@ class StartScreen(SizedScreen[PlaySettings]):
                 shown=[_(SPEED_NAMES[k]) for k in SPEED_ORDER],
             )
             specials = " ".join(C.card_code(c) for c in s.specials or ())
-            yield Static(" " + _("Special cards (codes, or empty for random):"))
+            yield Static(
+                " " + _("Special cards (codes, or empty for random):"), id="specials-label"
+            )
             yield Input(
                 value=specials,
                 placeholder=_("random, e.g. -1 A+ +.5 Q+"),
                 id="specials",
             )
-            yield Static("", id="start-error")
+            yield Static(Text(self.note or "", "green"), id="start-error")
             yield Button(_("Start"), id="start", variant="primary")
         yield self.too_small_notice()
         yield Footer()
@@ -462,6 +516,7 @@ class StartScreen(SizedScreen[PlaySettings]):
         seat.set_options([str(i) for i in range(players)])
         edition = self.query_one("#edition", Choice).value
         self.query_one("#specials", Input).display = edition == "meio"
+        self.query_one("#specials-label", Static).display = edition == "meio"
         self.query_one("#wild-lead", Choice).display = edition == "meio"
         self.query_one("#reveal", Choice).display = edition == "meio" and players < 5
         partnership = self.query_one("#partnership", Choice)
@@ -516,9 +571,16 @@ class StartScreen(SizedScreen[PlaySettings]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
-            try:
-                settings = self.gather()
-            except SessionError as exc:
-                self.query_one("#start-error", Static).update(Text(str(exc), style="bold red"))
-                return
-            self.dismiss(settings)
+            self.action_start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        """Deal with the settings on the form, or say what is wrong with them."""
+        try:
+            settings = self.gather()
+        except SessionError as exc:
+            self.query_one("#start-error", Static).update(Text(str(exc), style="bold red"))
+            return
+        self.dismiss(settings)

@@ -18,10 +18,9 @@ from typing import Any
 from meio.bots import Bot, bot_kinds, make_bot
 from meio.engine import MatchConfig, MeioError, Phase, State, Trick, View
 from meio.engine import actions as A
-from meio.engine import cards as C
 from meio.engine.reasons import illegal, reason
 from meio.i18n import _
-from meio.tui.cards import card_label, suit_name
+from meio.tui.cards import card_label, sorted_cards, suit_name
 
 #: the sidecar that sits next to a saved record: who played which seat
 SIDECAR_FORMAT = "meio-play/1"
@@ -149,6 +148,8 @@ class Session:
     titles: list[str] | None = None
     #: names short enough to sit under a card (default: :attr:`names`)
     short_titles: list[str] | None = None
+    #: the file the match was resumed from (it holds the match as it stood then)
+    source: Path | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -171,9 +172,10 @@ class Session:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise SessionError(f"cannot read {path}: {exc.strerror}") from None
-        side = _read_sidecar(sidecar_path(path))
+        side_path = sidecar_path(path)
+        side = read_sidecar(side_path)
         base = overrides or PlaySettings()
-        seed = int(side.get("seed", base.seed))
+        seed = _whole_number(side, "seed", base.seed, side_path)
         try:
             state = Record.from_json(text).to_state(seed=seed)
         except MeioError as exc:
@@ -188,12 +190,13 @@ class Session:
             specials=cfg.specials,
             wild_lead=cfg.wild_lead,
             reveal_specials=cfg.reveal_specials,
-            seat=int(side.get("seat", base.seat)),
+            seat=_whole_number(side, "seat", base.seat, side_path),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
             speed=str(side.get("speed", base.speed)),
         ).checked()
-        session = cls(settings, state, _make_bots(settings))
+        session = cls(settings, state, _make_bots(settings), source=path)
+        session.retell()
         session.log.append(
             LogEntry(
                 state.round_index,
@@ -203,8 +206,36 @@ class Session:
         )
         return session
 
+    def retell(self) -> None:
+        """Write the log (and the last trick) of the match so far, as the human saw it.
+
+        A resumed match starts with the log it had: the moves are replayed on a
+        copy of the deal, each logged as at the table (the bots' packs unnamed).
+        """
+        starts = self.state.round_starts()
+        fresh = State.new(self.state.config, deals=[(r.deal, r.aside, r.leader) for r in starts])
+        told = Session(
+            self.settings,
+            fresh,
+            [None] * len(self.bots),
+            label=self.label,
+            titles=self.titles,
+            short_titles=self.short_titles,
+        )
+        for seat, action in self.state.history:
+            told.play(action, seat)
+        self.log = told.log
+        self.last_trick = told.last_trick
+        self.last_trick_round = told.last_trick_round
+        self.last_trick_half = told.last_trick_half
+
     def save(self, path: Path) -> None:
-        """Write the match as a ``meio-record/1`` record, and the sidecar next to it."""
+        """Write the match as a ``meio-record/1`` record, and the sidecar next to it.
+
+        The record is the whole match, every seat's hands included (so that it can
+        be resumed and replayed): a player who opens the file sees the bots' cards.
+        The terminal says so where it saves.
+        """
         from meio.engine.record import Record
 
         text = Record.from_state(self.state).to_text()
@@ -403,7 +434,8 @@ class Session:
             )
 
     def _labels(self, mask: int) -> str:
-        return " ".join(self.label(c) for c in sorted(C.cards_of(mask), key=C.sort_key))
+        # in the order of the hand on the screen (classic: the Ace first)
+        return " ".join(self.label(c) for c in sorted_cards(mask, self.state.config.edition))
 
     def _log_trick(self, round_index: int, trick: Trick, half: int) -> None:
         self.last_trick = trick
@@ -445,7 +477,8 @@ def sidecar_path(path: Path) -> Path:
     return path.with_name(path.name + ".play.json")
 
 
-def _read_sidecar(path: Path) -> dict[str, Any]:
+def read_sidecar(path: Path) -> dict[str, Any]:
+    """The ``meio-play/1`` sidecar at ``path`` (empty when there is none)."""
     if not path.exists():
         return {}
     try:
@@ -455,6 +488,14 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
         raise SessionError(f"{path} is not a {SIDECAR_FORMAT} file")
     return data
+
+
+def _whole_number(side: dict[str, Any], key: str, default: int, path: Path) -> int:
+    """The sidecar's ``key`` (a whole number), or ``default`` when it has none."""
+    value = side.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SessionError(f"{path}: {key!r} must be a whole number, not {json.dumps(value)}")
+    return value
 
 
 def _make_bots(settings: PlaySettings) -> list[Bot | None]:

@@ -40,7 +40,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "move(-99)", show=False),
         Binding("end", "move(99)", show=False),
-        Binding("space,enter", "activate", N_("Pick/Play")),
+        Binding("space,enter", "activate", N_("Pick/Play"), key_display=N_("Space")),
     ]
 
     DEFAULT_CSS = """
@@ -113,6 +113,12 @@ class HandView(Widget, can_focus=True):
         if not faces:
             return Text("(no cards)", style="dim")
         return join_rows(faces)
+
+    def select(self, card: int) -> None:
+        """Put the cursor on ``card`` (if it is in the hand)."""
+        if card in self.cards:
+            self.cursor = self.cards.index(card)
+            self.refresh()
 
     def action_move(self, step: int) -> None:
         if self.cards:
@@ -188,9 +194,7 @@ def trick_panel(
         )
     elif last is not None:
         you = last.winner == view.seat
-        out.append(
-            taken_line(names[last.winner], last.pile, ascii, you=you) + "\n", style="bold green"
-        )
+        out.append(taken_line(names[last.winner], last.pile, you=you) + "\n", style="bold green")
         out.append_text(
             trick_faces(
                 last.plays,
@@ -207,10 +211,19 @@ def trick_panel(
     return out
 
 
-def taken_line(name: str, pile: int, ascii: bool = False, *, you: bool = False) -> str:
-    """``Bot 1 takes it → V`` (``You take it → V``): who won a trick and its pile."""
-    arrow = "->" if ascii else "→"
-    where = "H" if pile == 1 else "V" if pile == 2 else "?"
+def taken_line(name: str, pile: int, *, you: bool = False) -> str:
+    """``Bot 1 takes it → V`` (``You take it → V``): who won a trick and its pile.
+
+    The arrow is the log's (``--ascii`` draws both as ``>``).
+    """
+    arrow = "→"
+    if pile not in (1, 2):  # a +.5 trick whose winner is choosing
+        return (
+            _("You take it: which pile?")
+            if you
+            else _("{name} takes it: which pile?").format(name=name)
+        )
+    where = "H" if pile == 1 else "V"
     if you:
         return _("You take it {arrow} {pile}").format(arrow=arrow, pile=where)
     return _("{name} takes it {arrow} {pile}").format(name=name, arrow=arrow, pile=where)
@@ -219,12 +232,25 @@ def taken_line(name: str, pile: int, ascii: bool = False, *, you: bool = False) 
 def seats_table(
     view: View, names: Sequence[str], levels: Sequence[str], ascii: bool = False
 ) -> Text:
-    """Each seat: whose turn, name, bot level, H and V piles, cards left, the score sheet."""
+    """Each seat: whose turn, name, bot level, H and V piles, cards left, the score sheet.
+
+    In partnership only the team scores count, so each seat's score columns show
+    its team's score (both partners' rows read the same).
+    """
     cfg = view.config
     rounds_shown = max(len(view.rounds), 3 if cfg.rounds else 1)
+    scores = [_score_row(view, s) for s in range(cfg.players)]
+    unplayed = "." if ascii else "·"
     out = Text()
     seat, level, cards, total = _("Seat"), _("Level"), _("Cards"), _("Tot")
-    head = f"   {seat:<8} {level:<9}  H  V {cards:>5} "
+    labels = [names[s] + (f" {'AB'[s % 2]}" if cfg.partnership else "") for s in range(cfg.players)]
+    shown = [_(lv) if lv in LEVEL_NAMES else lv for lv in levels]
+    # columns as wide as their words (within reason), so no two names are cut alike
+    # ("Jogador 1" and "Jogador 2") and no level loses its last letter ("heurístico")
+    name_w = max(8, min(NAME_WIDTH, max(len(t) for t in labels)))
+    level_w = max(len(level), min(LEVEL_WIDTH, max((len(t) for t in shown), default=0)))
+    cards_w = max(3, len(cards))
+    head = f"   {seat:<{name_w}} {level:<{level_w}}  H  V {cards:>{cards_w}} "
     head += "".join(f" R{r + 1}" for r in range(rounds_shown)) + f" {total:>4}"
     out.append(head + "\n", style="bold underline")
     acting = set(view.seats_to_act)
@@ -233,18 +259,28 @@ def seats_table(
         mark = turn if s in acting and view.phase.name != "SPLIT" else " "
         if view.phase.name == "SPLIT":
             mark = waiting if not view.split_done[s] else done
-        team = ""
-        if cfg.partnership:
-            team = "AB"[s % 2]
-        name = (names[s] + (f" {team}" if team else ""))[:8]
-        level = _(levels[s]) if levels[s] in LEVEL_NAMES else levels[s]
-        line = f" {mark} {name:<8} {level[:9]:<9} {view.piles[s][0]:>2} {view.piles[s][1]:>2}"
-        line += f" {view.hand_sizes[s]:>5} "
+        name = labels[s][:name_w]
+        line = f" {mark} {name:<{name_w}} {shown[s][:level_w]:<{level_w}}"
+        line += f" {view.piles[s][0]:>2} {view.piles[s][1]:>2} {view.hand_sizes[s]:>{cards_w}} "
         for r in range(rounds_shown):
-            line += f" {view.rounds[r].scores[s]:>2}" if r < len(view.rounds) else "  ·"
-        line += f" {view.totals[s]:>4}"
+            line += f" {scores[s][r]:>2}" if r < len(view.rounds) else f"  {unplayed}"
+        line += f" {sum(scores[s]):>4}"
         style = "bold yellow" if s in acting else ("bold" if levels[s] == "human" else "")
         out.append(line + "\n", style=style)
+    return out
+
+
+#: the widest a seat's name and level may grow in the seats table
+NAME_WIDTH = 10
+LEVEL_WIDTH = 10
+
+
+def _score_row(view: View, seat: int) -> list[int]:
+    """The scores that count for ``seat``, round by round: its team's in partnership."""
+    out = []
+    for result in view.rounds:
+        teams = result.team_scores
+        out.append(teams[seat % 2] if teams is not None else result.scores[seat])
     return out
 
 

@@ -1,0 +1,54 @@
+"""The round summary: its last trick, and who takes it, in the right person."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from meio.engine import Phase
+from meio.tui.app import PlayApp
+from meio.tui.screens import (
+    SummaryScreen,
+)
+from meio.tui.session import Session
+from tests.tui.pilot import (
+    SIZES,
+    ready_table,
+    screen_text,
+    session_where,
+    take_turn,
+)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_round_summary_shows_the_rounds_last_trick(size: tuple[int, int]) -> None:
+    def ready(s: Session) -> bool:
+        v = s.view()
+        return not v.rounds and v.phase is Phase.PLAY and v.trick_number == 13
+
+    session = session_where(ready, players=2)
+
+    async def run() -> None:
+        app = PlayApp(session.settings, session=session)
+        async with app.run_test(size=size) as pilot:
+            await ready_table(pilot, app)
+            seen: set[str] = set()
+            for _ in range(300):
+                if isinstance(app.screen, SummaryScreen):
+                    break
+                await take_turn(pilot, session, seen)
+            assert isinstance(app.screen, SummaryScreen)
+            last = session.state.rounds[0].tricks[-1]
+            text = screen_text(app)
+            assert "Last trick:" in text
+            cards = " ".join(
+                f"{session.names[seat]} {session.label(card)}" for seat, card in last.plays
+            )
+            assert cards in text
+            taker = (
+                "You take" if last.winner == session.seat else f"{session.names[last.winner]} takes"
+            )
+            assert f"{taker} it →" in text
+
+    asyncio.run(run())
