@@ -115,5 +115,21 @@ def test_two_people_and_two_bots_play_a_match_in_chromium(server: tuple[str, Any
     assert m.finished_at is not None
     assert assert_no_leak(config, actions, 0, got["a"]) > len(actions) // 2
     assert assert_no_leak(config, actions, 1, got["b"]) > len(actions) // 4
+    # a rematch needs both people: Ana asks and waits for Bo, who is told and agrees
+    a.click("#rematch")
+    a.wait_for_selector(".rematch-note")
+    assert "Waiting for Bo" in (a.text_content(".rematch-note") or "")
+    assert a.is_disabled("#rematch")
+    b.wait_for_selector(".rematch-note")
+    assert "Ana asked for a rematch" in (b.text_content(".rematch-note") or "")
+    assert store.table(table_id).current_match == match_id  # nothing started yet
+    b.click("#rematch")
+    deadline = time.monotonic() + 20
+    while store.table(table_id).current_match == match_id:
+        assert time.monotonic() < deadline, "the rematch did not start"
+        time.sleep(0.05)
+    a.wait_for_selector("#match-over", state="hidden")
+    b.wait_for_selector("#match-over", state="hidden")
+    assert not a.is_visible(".rematch-note") and not b.is_visible(".rematch-note")
     ctx_a.close()
     ctx_b.close()

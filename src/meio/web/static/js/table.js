@@ -23,7 +23,7 @@ function pace() {
 
 const S = {
   seat: null, token: null, spectate: null, table: null,
-  match: null, seq: 0, view: null, log: [], lastTrick: null, deadline: null, skew: 0,
+  match: null, rematch: null, seq: 0, view: null, log: [], lastTrick: null, deadline: null, skew: 0,
   pending: new Map(), selected: new Set(), hint: null, declaring: null, summary: null,
   ws: null, retry: 0, counter: 0, hello: false, newCard: null, cursor: null, lostFocus: null,
   held: null, showLast: false, chat: [], nextMatch: null, problem: null,
@@ -112,11 +112,16 @@ function handle(f) {
     case "match":
       // a rematch: its snapshot follows and starts the log; the page goes back to the top
       S.nextMatch = f.number; S.lastTrick = null; S.summary = null; S.held = null;
-      S.selected.clear(); S.hint = null;
+      S.selected.clear(); S.hint = null; S.rematch = null;
       if (f.match !== S.match) window.scrollTo({ top: 0 });
       break;
     case "event": onEvent(f); break;
-    case "ack": S.pending.delete(f.id); break;
+    case "ack":
+      S.pending.delete(f.id);
+      // a rematch asked for: the others still have to agree
+      if (f.waiting) S.rematch = { match: f.match, asked: [S.seat], waiting: f.waiting };
+      break;
+    case "rematch": S.rematch = { match: f.match, asked: f.asked, waiting: f.waiting }; break;
     case "reject": onReject(f); break;
     case "advice": onAdvice(f); break;
     case "chat": S.chat.push(f); S.chat = S.chat.slice(-200); renderChat(); return;
@@ -221,6 +226,7 @@ function rejectText(f) {
     forbidden: t("You cannot do that from this seat."),
     not_started: t("The match has not started yet."),
     not_over: t("A rematch starts once the match is over."),
+    closed: t("This table is closed: start a new one in the lobby."),
     rate_limited: t("Slow down: a few messages at a time."),
     too_long: t("A chat message is at most 200 characters."),
     busy: t("Still working on your last request: a moment, please."),
@@ -687,6 +693,21 @@ function renderLog(v) {
 
 function closeSummary() { S.summary = null; render(); }
 
+// A rematch starts once every seated person has asked: who asked, who is awaited.
+function askedRematch() {
+  return S.rematch?.match === S.match && S.rematch.asked.includes(S.seat);
+}
+
+function rematchNote() {
+  const r = S.rematch;
+  if (!r || r.match !== S.match) return "";
+  const names = (seats) => seats.map(nameOf).join(t(" and "));
+  const text = askedRematch()
+    ? t("Waiting for {names} to agree to a rematch.", { names: names(r.waiting) })
+    : t("{names} asked for a rematch: press Rematch to play again.", { names: names(r.asked) });
+  return `<p class="rematch-note" role="status">${esc(text)}</p>`;
+}
+
 function renderSummary(v) {
   const box = $("summary");
   if (v.is_over) {
@@ -697,7 +718,8 @@ function renderSummary(v) {
     const last = S.lastTrick ? `<div class="sum-trick"><h3>${esc(t("Last trick"))}</h3>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
     box.innerHTML = `<h2 id="match-over">${esc(v.winners.length > 1 ? t("Match over — {names} win!", { names: winners }) : t("Match over — {names} wins!", { names: winners }))}</h2>` +
       `<div class="sum-grid"><div>${sheetTable(v, { final: true })}</div>${last}</div>` +
-      `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button">${esc(t("Rematch"))}</button>` : ""}` +
+      rematchNote() +
+      `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button"${askedRematch() ? " disabled" : ""}>${esc(t("Rematch"))}</button>` : ""}` +
       `<a id="download" href="/api/matches/${esc(S.match)}/record" download>${esc(t("Download the record"))}</a>` +
       `<a href="/history#${esc(S.match)}">${esc(t("Replay"))}</a></div>`;
     const b = $("rematch"); if (b) b.onclick = () => send({ type: "rematch", id: `rm-${S.counter++}` });
