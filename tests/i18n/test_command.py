@@ -274,6 +274,10 @@ def test_the_advice_in_portuguese(portuguese: None) -> None:
         assert "o -1 vai na pilha de 6 cartas, onde vale 15" in text
         assert "a Q+ é jogada na primeira parte" in text
         assert not re.search(r"\b(the|pack|half|tricks|your|which)\b", text), text
+        # Brazilian numbers: a decimal comma, never a point
+        assert "Pontuação esperada na rodada 1,20 (IC 95% de 1,00 a 1,40)" in text
+        assert "faz 2,00 em média (+0,80 em relação à melhor)" in text
+        assert not re.search(r"\d\.\d", text), text
 
 
 # -- no string shown unmarked -----------------------------------------------------------------

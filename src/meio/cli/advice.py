@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meio.engine import cards as C
-from meio.i18n import _
+from meio.i18n import _, decimal
 
 if TYPE_CHECKING:
     from meio.bots.advisor import Advice, Candidate
@@ -52,13 +52,13 @@ def reason(candidate: Candidate, hand: int) -> str:
     first, second = candidate.first_half_tricks, candidate.second_half_tricks
     gap = first - second
     if abs(gap) < 0.35:
-        balance = _("the halves balance (about {first:.1f} and {second:.1f} tricks)")
+        balance = _("the halves balance (about {first} and {second} tricks)")
     elif gap > 0:
-        balance = _("the first half is heavier ({first:.1f} tricks against {second:.1f})")
+        balance = _("the first half is heavier ({first} tricks against {second})")
     else:
-        balance = _("the second half is heavier ({second:.1f} tricks against {first:.1f})")
+        balance = _("the second half is heavier ({second} tricks against {first})")
     notes = special_notes(candidate.pack, hand)
-    text = balance.format(first=first, second=second)
+    text = balance.format(first=decimal(first, 1), second=decimal(second, 1))
     return text + ("; " + "; ".join(notes) if notes else "")
 
 
@@ -69,8 +69,9 @@ def explanation(advice: Advice, hand: int) -> str:
         _("Best pack found: {pack} (keep {keep} for the first half).").format(
             pack=C.format_cards(best.pack), keep=C.format_cards(hand & ~best.pack)
         ),
-        _("Expected round score {mean:.2f} (95% CI {low:.2f} to {high:.2f}): {reason}.").format(
-            mean=best.mean, low=best.low, high=best.high, reason=reason(best, hand)
+        _("Expected round score {mean} (95% CI {low} to {high}): {reason}.").format(
+            mean=decimal(best.mean), low=decimal(best.low), high=decimal(best.high),
+            reason=reason(best, hand),
         ),
     ]
     gap = best.first_half_tricks - best.second_half_tricks
@@ -99,12 +100,12 @@ def explanation(advice: Advice, hand: int) -> str:
     if chosen is not None and chosen.pack != best.pack:
         lines.append(
             _(
-                "Your pack {pack} scores {mean:.2f} on average ({delta:+.2f} against the "
+                "Your pack {pack} scores {mean} on average ({delta} against the "
                 "best): {reason}."
             ).format(
                 pack=C.format_cards(chosen.pack),
-                mean=chosen.mean,
-                delta=chosen.mean - best.mean,
+                mean=decimal(chosen.mean),
+                delta=("+" if chosen.mean >= best.mean else "") + decimal(chosen.mean - best.mean),
                 reason=reason(chosen, hand),
             )
         )

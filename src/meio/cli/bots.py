@@ -24,7 +24,7 @@ from meio.cli.options import (
     rules_text,
     seed_option,
 )
-from meio.i18n import _
+from meio.i18n import _, decimal
 
 if TYPE_CHECKING:
     from meio.engine import MatchConfig
@@ -128,9 +128,9 @@ def advise(
         shown.append(advice.chosen)
     for i, c in enumerate(shown, 1):
         mark = _(" (yours)") if advice.chosen is not None and c.pack == advice.chosen.pack else ""
-        table.add_row(str(i), C.format_cards(c.pack) + mark, f"{c.mean:.2f}",
-                      f"{c.low:.2f}–{c.high:.2f}", f"{c.first_half_tricks:.1f}",
-                      f"{c.second_half_tricks:.1f}")
+        table.add_row(str(i), C.format_cards(c.pack) + mark, decimal(c.mean),
+                      f"{decimal(c.low)}–{decimal(c.high)}", decimal(c.first_half_tricks, 1),
+                      decimal(c.second_half_tricks, 1))
     console.print(table)
     console.print(explanation(advice, mask))
 
@@ -255,9 +255,9 @@ def tournament(
                 _("mean round score"), _("95% CI"), _("rating")):
         table.add_column(col)
     for b in summary.bots:
-        table.add_row(b.bot, str(b.matches), str(b.seats), f"{b.wins:.1f}",
-                      f"{100 * b.win_rate:.1f}",
-                      f"{b.mean_score:.3f}", f"{b.ci_low:.3f}–{b.ci_high:.3f}",
+        table.add_row(b.bot, str(b.matches), str(b.seats), decimal(b.wins, 1),
+                      decimal(100 * b.win_rate, 1),
+                      decimal(b.mean_score, 3), f"{decimal(b.ci_low, 3)}–{decimal(b.ci_high, 3)}",
                       f"{b.rating:.0f}")
     out_console = Console()
     out_console.print(table)
