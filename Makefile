@@ -12,8 +12,7 @@ STAMP   := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
-	$(PY) -m meio.sim.warm
-	$(PY) -m meio.rl.warm
+	$(PY) -m meio.warm
 	touch $(STAMP)
 
 venv: $(STAMP)
