@@ -53,7 +53,7 @@ COPY --from=build /opt/meio /opt/meio
 # compile the numba core once, at build time, into a cache the server then loads
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin meio \
  && mkdir -p "$NUMBA_CACHE_DIR" \
- && python -m meio.sim.warm \
+ && python -m meio.warm \
  && chown -R meio:meio "$NUMBA_CACHE_DIR"
 USER meio
 EXPOSE 8000

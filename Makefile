@@ -17,8 +17,7 @@ STACK   ?= 1
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
-	$(PY) -m meio.sim.warm
-	$(PY) -m meio.rl.warm
+	$(PY) -m meio.warm
 	touch $(STAMP)
 
 venv: $(STAMP)

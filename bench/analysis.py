@@ -19,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from meio.analysis import AnalysisSpec, LocalBackend, run_analysis
-from meio.analysis.cluster import RayBackend, local_head
+from meio.analysis import AnalysisSpec, LocalBackend, RayBackend, run_analysis
 from meio.analysis.runner import Backend
+from meio.ray_tasks import local_head
 
 
 def timed(spec: AnalysisSpec, backend: Backend) -> tuple[float, int]:

@@ -86,7 +86,7 @@ def test_the_wheel_installs_and_plays_in_a_clean_venv(tmp_path: Path) -> None:
     assert "PASSED" in _run([sys.executable, "-m", "twine", "check", "--strict", wheel, sdist],
                             tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("meio/sim/_core.py", "meio/rl/_vector.py", "meio/rl/policies/ppo-4p.npz",
+    for needed in ("meio/sim/kernels.py", "meio/rl/kernels.py", "meio/bots/policies/ppo-4p.npz",
                    "meio/web/static/index.html", "meio/py.typed"):
         assert needed in names, needed
 

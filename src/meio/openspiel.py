@@ -17,7 +17,7 @@ index among the ``C(5, N)`` sets), round 1's leader, every card dealt (outcome:
 the card id; seat 0 gets the first 13, and so on; where no card is set aside,
 the last seat's hand is the 13 cards left, dealt without chance nodes of their
 own) and each next-round leader drawn among tied seats. Player actions are
-:mod:`meio.rl.spaces` flat actions: the split as one of 1,716 packs, or with
+:mod:`meio.bots.spaces` flat actions: the split as one of 1,716 packs, or with
 ``split_mode="sequential"`` as six picks, seats splitting in turn without
 seeing each other's packs. Rewards (``RewardModel.REWARDS``): the decision that ends a
 round rewards every seat with minus its round score (its team's in
@@ -47,6 +47,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from meio.bots import observation as O
+from meio.bots import spaces as S
 from meio.engine import (
     ConfigError,
     IllegalActionError,
@@ -59,8 +61,6 @@ from meio.engine import (
 )
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.rl import observation as O
-from meio.rl import spaces as S
 from meio.rl.table import _config
 
 _DEFAULTS: dict[str, Any] = {

@@ -27,7 +27,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if IN_CI:
             pytest.fail("Ray is not installed: pip install -e '.[cluster]'")
         pytest.skip("Ray is not installed (the cluster extra)")
-    from meio.analysis.cluster import local_head
+    from meio.ray_tasks import local_head
 
     log = tmp_path_factory.mktemp("ray") / "head.log"
     with local_head(2, log=log, pythonpath=str(ROOT / "src")) as address:
@@ -35,7 +35,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_ray_and_local_workers_give_the_same_summary(ray_head: str, tmp_path: Path) -> None:
-    from meio.analysis.cluster import RayBackend
+    from meio.analysis import RayBackend
 
     spec = AnalysisSpec(questions=("seats", "skill", "length"), players=(3,),
                         editions=("meio",), games=400, seed=21, chunk=20,

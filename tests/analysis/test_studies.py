@@ -168,10 +168,10 @@ def test_rate_intervals_stay_between_0_and_1(summary: dict[str, Any]) -> None:
 
 
 def test_each_reading_is_played_where_it_is_played_faithfully() -> None:
-    from meio.analysis.play import core_knows_next, core_plays
+    from meio.analysis.play import core_plays
 
     hidden = Table("meio", 3, reveal_specials=False)
     assert core_plays(hidden, "random")  # random play knows nothing to hide
     assert not core_plays(hidden, "heuristic")  # the core's heuristic knows the deck
-    assert core_plays(Table("meio", 3, wild_lead="next"), "heuristic") == core_knows_next()
+    assert core_plays(Table("meio", 3, wild_lead="next"), "heuristic")
     assert not core_plays(Table("meio", 3), "search")

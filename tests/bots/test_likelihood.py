@@ -1,4 +1,4 @@
-"""The compiled likelihoods (meio.bots._likelihood) equal the Python reference."""
+"""The compiled likelihoods (meio.bots.likelihood) equal the Python reference."""
 
 from __future__ import annotations
 
@@ -112,9 +112,9 @@ def test_compiled_likelihoods_follow_the_split_evidence() -> None:
 
 @pytest.mark.parametrize("options", CONFIGS)
 def test_compiled_pack_costs_equal_the_heuristic_ranking(options: dict[str, Any]) -> None:
-    from meio.bots._likelihood import pack_logits_of
     from meio.bots.features import TRUMP_RISK
     from meio.bots.inference import _kernel_tables, _words, sample_packs
+    from meio.bots.likelihood import pack_logits_of
     from meio.bots.policy import _PARTNER_VAR_PER_CARD, rank_packs
 
     state = State.new(MatchConfig(seed=2, **options))

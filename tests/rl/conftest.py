@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from meio.rl.table import options_supported
-
 #: (players, edition, partnership) of every table kind
 TABLES: list[tuple[int, str, bool]] = [
     (2, "meio", False), (3, "meio", False), (4, "meio", False), (5, "meio", False),
@@ -14,8 +12,6 @@ TABLES: list[tuple[int, str, bool]] = [
 
 
 def option_sets() -> list[dict[str, Any]]:
-    """The §10 table options to test: both values of each, where the engine has them."""
-    if not options_supported():
-        return [{}]
+    """The §10 table options to test: both values of each."""
     return [{}, {"wild_lead": "next"}, {"reveal_specials": False},
             {"wild_lead": "next", "reveal_specials": False}]

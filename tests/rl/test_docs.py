@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
-MODULES = ["meio.rl.spaces", "meio.rl.observation", "meio.rl.env", "meio.rl.vector",
-           "meio.rl.pettingzoo", "meio.rl.learned", "meio.openspiel"]
+MODULES = ["meio.bots.spaces", "meio.bots.observation", "meio.rl.env", "meio.rl.vector",
+           "meio.rl.pettingzoo", "meio.bots.learned", "meio.openspiel"]
 TEXT = DOCS.read_text()
 #: (first line, text) of each ``pycon`` block
 BLOCKS = [(TEXT[: m.start(1)].count("\n"), m.group(1))

@@ -13,9 +13,9 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import meio.openspiel  # noqa: E402  (registers "meio")
 import meio.rl  # noqa: E402
+from meio.bots import spaces as S  # noqa: E402
 from meio.engine import IllegalActionError, Phase  # noqa: E402
 from meio.engine import cards as C  # noqa: E402
-from meio.rl import spaces as S  # noqa: E402
 from tests.rl.conftest import TABLES, option_sets  # noqa: E402
 
 PARAMS = [

@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from meio.bots import spaces as S
 from meio.engine import IllegalActionError, State
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import VectorEnv, legal_mask, observe
-from meio.rl import spaces as S
 from meio.rl.compiled import MatchRecord
-from meio.sim import _core as K
+from meio.sim import kernels as K
 
 CASES: list[dict[str, Any]] = [
     {"players": 2, "seats": "all"},

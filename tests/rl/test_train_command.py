@@ -34,7 +34,7 @@ def test_train_saves_a_policy_the_learned_bot_plays(
     assert rows[0] == "steps,seconds,mean_match_score" and len(rows) > 3
     assert rows[-4].startswith("1024,")  # two updates of 16 x 32 steps
     assert any(r.startswith("reference,random_agent,") for r in rows)
-    from meio.rl.learned import load_policy
+    from meio.bots.learned import load_policy
 
     assert load_policy(out).hidden == 16  # the width asked for
     from meio.bots import make_bot, play_match
@@ -67,7 +67,7 @@ def test_train_refuses_to_write_into_the_installed_package() -> None:
     pytest.importorskip("torch")
     import meio
 
-    out = Path(meio.__file__).parent / "rl" / "policies" / "mine.npz"
+    out = Path(meio.__file__).parent / "bots" / "policies" / "mine.npz"
     result = runner.invoke(app, ["train", "--out", str(out), "--steps", "10"])
     assert result.exit_code == 2
     assert "inside the installed meio package" in result.output

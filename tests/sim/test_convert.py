@@ -7,8 +7,8 @@ import random
 import pytest
 
 from meio.engine import MatchConfig, Phase, State, sample_world
-from meio.sim import _core as K
 from meio.sim import arrays_to_state, position_of_round, state_to_arrays
+from meio.sim import kernels as K
 from tests.sim.conftest import CONFIGS, config_id
 
 

@@ -15,8 +15,8 @@ from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record, result_json
-from meio.sim import _core as K
 from meio.sim import arrays_to_state, simulate, state_to_arrays
+from meio.sim import kernels as K
 from meio.sim.tables import tables_for
 from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 

@@ -180,7 +180,7 @@ def test_dockerfile_runs_as_a_user_warms_the_core_and_checks_readiness() -> None
     env, entry, user = dockerfile()
     text = (ROOT / "Dockerfile").read_text()
     assert user not in ("root", "0") and user
-    assert "meio.sim.warm" in text and env.get("NUMBA_CACHE_DIR")
+    assert "meio.warm" in text and env.get("NUMBA_CACHE_DIR")
     assert "HEALTHCHECK" in text and "/readyz" in text
     assert entry[:2] == ["meio", "serve"] and "0.0.0.0" in entry
     ignored = (ROOT / ".dockerignore").read_text().split()

@@ -8,13 +8,14 @@ per-game tables. See docs/analysis.md.
 
 from meio.analysis.output import read_table, write_run
 from meio.analysis.plan import STUDIES, AnalysisError, AnalysisSpec, Table
-from meio.analysis.runner import LocalBackend, Run, run_analysis
+from meio.analysis.runner import LocalBackend, RayBackend, Run, run_analysis
 
 __all__ = [
     "STUDIES",
     "AnalysisError",
     "AnalysisSpec",
     "LocalBackend",
+    "RayBackend",
     "Run",
     "Table",
     "read_table",

@@ -64,27 +64,16 @@ def core_plays(table: Table, policy: str) -> bool:
     The core plays random and heuristic self-play. Hidden specials change nothing
     for random play, but the core's heuristic judges its cards against the whole
     deck, so it would know which specials are in: that reading goes to the engine.
-    A ``next`` wild lead needs a core that implements it (see :func:`core_knows_next`).
+    Both wild-lead readings are played by the core.
     """
     if policy not in ("random", "heuristic"):
         return False
-    if not table.reveal_specials and policy != "random":
-        return False
-    return table.wild_lead == "declare" or core_knows_next()
+    return table.reveal_specials or policy == "random"
 
 
 def on_core(cell: Cell) -> bool:
     """Whether ``cell``'s games are played by the compiled core."""
     return cell.pair is None and not cell.engine and core_plays(cell.table, cell.policy)
-
-
-def core_knows_next() -> bool:
-    """Whether this build's compiled core plays the ``wild_lead: next`` reading (a
-    core that does keeps the reading in a position slot, ``WILD_NEXT``); without it
-    those tables are played through the engine."""
-    from meio.sim import _core
-
-    return hasattr(_core, "WILD_NEXT")
 
 
 def play_chunk(chunk: Chunk) -> Columns:

@@ -35,6 +35,7 @@ from meio.analysis.plan import (
     Table,
 )
 from meio.analysis.play import core_plays, on_core, play_chunk
+from meio.ray_tasks import RayError, connect, ray_map
 
 FORMAT = "meio-analysis/1"
 #: most games of one engine-played chunk (a chunk should take seconds, not minutes)
@@ -46,7 +47,7 @@ Progress = Callable[[Chunk, float], None]
 
 
 class Backend(Protocol):
-    """Where chunks are played: :class:`LocalBackend` or a Ray cluster."""
+    """Where chunks are played: :class:`LocalBackend` or :class:`RayBackend`."""
 
     def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
         """Play ``chunks``; yield each with its rows as soon as it is done."""
@@ -98,6 +99,22 @@ class LocalBackend:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+class RayBackend:
+    """Chunks as Ray tasks on the cluster at ``address`` (needs ``meio[cluster]``):
+    each runs the same :func:`~meio.analysis.play.play_chunk` as a local worker,
+    so a seed gives the same rows, and the same ``summary.json``, wherever it ran."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        try:
+            connect(address)
+        except RayError as exc:
+            raise AnalysisError(str(exc)) from None
+
+    def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
+        yield from ray_map(self.address, play_chunk, chunks)
 
 
 def cost(cell: Cell) -> int:

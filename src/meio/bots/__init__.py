@@ -1,17 +1,15 @@
 """Bots: one interface (:class:`Bot`), from random to search."""
 
-from meio.bots.base import (
-    Bot,
+from meio.bots.base import Bot, bot_turn, play_match
+from meio.bots.levels import LEVELS, BotLevel, level_name, level_of
+from meio.bots.registry import (
     UnknownBotError,
     bot_kinds,
-    bot_turn,
     builtin_bots,
     make_bot,
-    play_match,
     register,
     unregister,
 )
-from meio.bots.levels import LEVELS, BotLevel, level_name, level_of
 
 __all__ = [
     "LEVELS",

@@ -34,7 +34,7 @@ decide.
 
 **Speed.** :meth:`Reader.log_likelihood` is the reference, in plain Python;
 :meth:`Reader.log_likelihoods` and :meth:`Reader.log_likelihoods_of` score a whole
-pool with the compiled kernel (:mod:`meio.bots._likelihood`), and
+pool with the compiled kernel (:mod:`meio.bots.likelihood`), and
 :func:`infer_positions` takes its pool from :class:`~meio.bots.pool.WorldPool`
 (worlds dealt in bulk, as core positions) rather than from ``sample_world``.
 """
@@ -220,7 +220,7 @@ class Reader:
 
     def log_likelihoods(self, worlds: Sequence[State]) -> F64:
         """:meth:`log_likelihood` of every world, computed by the compiled kernel
-        (:mod:`meio.bots._likelihood`) in one call: the same numbers up to rounding."""
+        (:mod:`meio.bots.likelihood`) in one call: the same numbers up to rounding."""
         n = self.view.config.players
         deal = np.zeros((len(worlds), n, 2), dtype=np.uint64)
         packs = np.zeros((len(worlds), n, 2), dtype=np.uint64)
@@ -236,7 +236,7 @@ class Reader:
         """:meth:`log_likelihoods` of worlds given as card sets: ``deal[w, seat]``,
         ``packs[w, seat]`` and ``deck[w]``, each two ``uint64`` words (cards 0..63,
         card 64), as :class:`~meio.bots.pool.WorldPool` holds them."""
-        from meio.bots._likelihood import log_likelihoods, split_terms
+        from meio.bots.likelihood import log_likelihoods, split_terms
 
         cfg = self.view.config
         n = cfg.players
@@ -532,7 +532,7 @@ def sample_packs(hands: Sequence[int], config: MatchConfig, rng: random.Random,
     """A pack for each of ``hands`` (13 cards each) drawn from the split model, in
     order; the packs' probabilities are those of :func:`pack_probabilities`, computed
     by the compiled kernel for all hands at once."""
-    from meio.bots._likelihood import pack_logits_of
+    from meio.bots.likelihood import pack_logits_of
 
     if not hands:
         return []

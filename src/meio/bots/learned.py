@@ -1,23 +1,135 @@
 """The learned bot: a policy trained with reinforcement learning, played greedily.
 
 ``make_bot("learned")`` plays the policy shipped with meio
-(``meio/rl/policies/ppo-4p.npz``, trained by ``examples/train_ppo.py`` at the
+(``meio/bots/policies/ppo-4p.npz``, trained by ``examples/train_ppo.py`` at the
 4-seat table); ``make_bot("learned:PATH")`` plays the policy file at ``PATH``.
-It sees only its seat's view, like every bot, and needs NumPy alone.
+It sees only its seat's view, like every bot, and needs NumPy alone: the policy
+is NumPy arrays, saved, loaded and played without PyTorch (:mod:`meio.rl` trains
+and saves them).
+
+A policy file is an ``.npz`` of float16 weights of a two-layer MLP
+(``w1 b1 w2 b2 w3 b3``) mapping an observation (:mod:`meio.bots.observation`) to
+one logit per *local* action: the 83 play, declare and pile actions and the 13
+sequential split picks (:data:`LOCAL_ACTIONS`). The split is made as six picks.
+
+>>> import numpy as np, tempfile, os
+>>> rng = np.random.default_rng(0)
+>>> shapes = {"w1": (716, 8), "b1": (8,), "w2": (8, 8), "b2": (8,), "w3": (8, 96), "b3": (96,)}
+>>> weights = {k: rng.normal(size=s).astype(np.float32) for k, s in shapes.items()}
+>>> path = os.path.join(tempfile.mkdtemp(), "p.npz")
+>>> save_policy(path, weights, players=4)
+>>> policy = load_policy(path)
+>>> policy.hidden, policy.players
+(8, 4)
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from meio.engine import View
+import numpy as np
+import numpy.typing as npt
+
+from meio.bots import spaces as S
+from meio.bots.observation import OBS_SIZE, observe
+from meio.engine import Phase, View
 from meio.engine import actions as A
-from meio.rl.learned import LearnedPolicy, PolicyFileError, load_policy
+from meio.engine.errors import MeioError
+
+#: flat actions the policy has an output for, in output order
+LOCAL_ACTIONS: tuple[int, ...] = (*range(S.PACK_BASE), *range(S.PICK_BASE, S.NUM_ACTIONS))
+_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+F32 = npt.NDArray[np.float32]
+
+
+class PolicyFileError(MeioError, ValueError):
+    """A policy file that is missing or not a MEIO policy."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LearnedPolicy:
+    """The weights of a policy, in float32 for playing."""
+
+    weights: tuple[F32, ...]
+    players: int
+
+    @property
+    def hidden(self) -> int:
+        return int(self.weights[0].shape[1])
+
+    def logits(self, obs: F32) -> F32:
+        """The local-action logits of one observation."""
+        w1, b1, w2, b2, w3, b3 = self.weights
+        h = np.maximum(obs @ w1 + b1, 0.0)
+        h = np.maximum(h @ w2 + b2, 0.0)
+        out: F32 = h @ w3 + b3
+        return out
+
+    def best(self, obs: F32, mask: npt.NDArray[np.bool_]) -> int:
+        """The flat action with the highest logit among those ``mask`` allows."""
+        local_mask = mask[list(LOCAL_ACTIONS)]
+        if not local_mask.any():
+            raise PolicyFileError("the policy has no output for any legal action here")
+        logits = np.where(local_mask, self.logits(obs), -np.inf)
+        return LOCAL_ACTIONS[int(np.argmax(logits))]
+
+    def choose(self, view: View) -> int:
+        """The engine action this policy plays in ``view`` (greedy)."""
+        if view.phase is Phase.SPLIT:
+            picked = 0
+            for _ in range(6):
+                mask = S.legal_mask(view, split_mode="sequential", picked=picked)
+                flat = self.best(observe(view, picked=picked), mask)
+                picked |= 1 << S.pick_card(flat, view.hand)
+            return A.pack_action(picked)
+        return self.best(observe(view), S.legal_mask(view))
+
+
+def save_policy(path: str | os.PathLike[str], weights: dict[str, Any], *, players: int) -> None:
+    """Write ``weights`` (arrays named ``w1 b1 w2 b2 w3 b3``) as float16."""
+    arrays: dict[str, Any] = {name: np.asarray(weights[name], dtype=np.float16)
+                              for name in _NAMES}
+    arrays["players"] = np.array(players)
+    arrays["format"] = np.array("meio-policy/1")
+    np.savez_compressed(path, **arrays)
+
+
+def load_policy(path: str | os.PathLike[str]) -> LearnedPolicy:
+    """Read a policy file; raises :class:`PolicyFileError` with the reason."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["format"]) != "meio-policy/1":
+                raise PolicyFileError(f"{path}: not a meio-policy/1 file")
+            weights = tuple(np.asarray(data[name], dtype=np.float32) for name in _NAMES)
+            players = int(data["players"])
+    except FileNotFoundError:
+        raise PolicyFileError(f"no policy file at {path}") from None
+    except (KeyError, ValueError, OSError) as exc:
+        if isinstance(exc, PolicyFileError):
+            raise
+        raise PolicyFileError(f"{path}: not a MEIO policy file ({exc})") from None
+    if weights[0].shape[0] != OBS_SIZE or weights[4].shape[1] != len(LOCAL_ACTIONS):
+        raise PolicyFileError(
+            f"{path}: the policy reads {weights[0].shape[0]} inputs and has "
+            f"{weights[4].shape[1]} outputs; this meio needs {OBS_SIZE} and {len(LOCAL_ACTIONS)}"
+        )
+    return LearnedPolicy(weights, players)
+
+
+def describe(policy: LearnedPolicy) -> str:
+    """A one-line summary of a policy."""
+    params = sum(w.size for w in policy.weights)
+    return f"MLP {OBS_SIZE}-{policy.hidden}-{policy.hidden}-{len(LOCAL_ACTIONS)}, " \
+        f"{params:,} weights, trained at a {policy.players}-seat table"
+
 
 #: the policy file that ``make_bot("learned")`` plays
-DEFAULT_POLICY = Path(__file__).resolve().parent.parent / "rl" / "policies" / "ppo-4p.npz"
+DEFAULT_POLICY = Path(__file__).resolve().parent / "policies" / "ppo-4p.npz"
 
 
 @lru_cache(maxsize=8)
@@ -54,3 +166,7 @@ def learned_bot(kind: str, seed: int = 0) -> LearnedBot:
 def default_learned_bot(seed: int = 0) -> LearnedBot:
     """The bot of ``"learned"``: the policy shipped with meio."""
     return LearnedBot(DEFAULT_POLICY, seed)
+
+
+__all__ = ["DEFAULT_POLICY", "LOCAL_ACTIONS", "LearnedBot", "LearnedPolicy", "PolicyFileError",
+           "default_learned_bot", "describe", "learned_bot", "load_policy", "save_policy"]

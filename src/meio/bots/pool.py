@@ -5,7 +5,7 @@ each one as an engine :class:`~meio.engine.State` (deal, replay of the round) wo
 cost more than weighing and playing them. A :class:`WorldPool` deals the unseen
 cards of every world of the pool at once with numpy and hands them over in the
 two forms that are needed: card sets for the compiled likelihoods
-(:mod:`meio.bots._likelihood`) and positions of the compiled core for playouts
+(:mod:`meio.bots.likelihood`) and positions of the compiled core for playouts
 (:func:`meio.sim.rollout.evaluate_positions`).
 
 It follows :func:`~meio.engine.sample_world` exactly in what a world is: one
@@ -240,7 +240,7 @@ class WorldPool:
     def positions(self, chosen: npt.ArrayLike) -> I32:
         """Core positions (:mod:`meio.sim.convert`) of the worlds ``chosen``, each
         the array ``state_to_arrays`` makes of that world as an engine state."""
-        from meio.sim import _core as K
+        from meio.sim import kernels as K
         from meio.sim.convert import state_to_arrays
 
         base = state_to_arrays(self.template).array

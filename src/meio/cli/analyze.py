@@ -95,7 +95,7 @@ def analyze(
             seed=seed,
         )
         if ray is not None:
-            from meio.analysis.cluster import RayBackend
+            from meio.analysis import RayBackend
 
             backend: LocalBackend | RayBackend = RayBackend(ray)
         else:

@@ -71,11 +71,6 @@ def card_suit(card: int) -> int:
     return HEARTS if card == MINUS_TWO_H else -1
 
 
-def card_rank(card: int) -> int:
-    """The rank index ``0..14`` of an ordinary card; -1 for a special card."""
-    return card % 15 if card < 60 else -1
-
-
 def is_wild(card: int) -> bool:
     """Whether the card always follows suit (``-1``, ``A+``, ``+.5``, ``Q+``)."""
     return bool(WILD_MASK >> card & 1) if 0 <= card < NUM_CARDS else False

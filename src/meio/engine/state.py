@@ -213,6 +213,9 @@ class State:
     trick_leader: int
     current_trick: list[tuple[int, int]]
     led_suit: int
+    #: the one seat to act next (the ``+.5`` winner while it chooses a pile); -1 when
+    #: no single seat is: during the split (every seat still to split acts, see
+    #: :meth:`seats_to_act`) and once the match is over
     to_move: int
     pending_pile: int
     tricks: list[Trick]
@@ -289,7 +292,7 @@ class State:
         self.trick_leader = start.leader
         self.current_trick = []
         self.led_suit = -1
-        self.to_move = 0
+        self.to_move = -1  # the split: every seat acts (seats_to_act)
         self.pending_pile = -1
         self.tricks = []
         self.piles = [[0, 0] for _ in range(n)]
@@ -387,7 +390,8 @@ class State:
         return ()
 
     def current_seat(self) -> int:
-        """The seat that acts next (the lowest seat still to split during the split)."""
+        """The seat that acts next: :attr:`to_move`, except during the split, where it
+        is the lowest seat still to split (for callers that drive the seats in turn)."""
         if self.phase is _SPLIT:
             for s, p in enumerate(self.packs):
                 if not p:
@@ -571,6 +575,7 @@ class State:
         if pile == 0:
             self.phase = _PILE
             self.pending_pile = winner
+            self.to_move = winner
         else:
             self._finish_trick(pile)
 

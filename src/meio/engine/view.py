@@ -32,6 +32,8 @@ class View:
     round_leader: int
     half: int
     trick_number: int
+    #: the one seat to act next, as :attr:`State.to_move <meio.engine.State.to_move>` (-1
+    #: during the split and once the match is over)
     to_move: int
     seats_to_act: tuple[int, ...]
     #: own cards in play now (all 13 before the split); 0 for a spectator
@@ -195,7 +197,7 @@ def make_view(state: State, seat: int | None) -> View:
         round_leader=state.round_leader,
         half=state.half,
         trick_number=state.trick_number,
-        to_move=state.current_seat() if state.phase is not Phase.SPLIT else -1,
+        to_move=state.to_move,
         seats_to_act=state.seats_to_act(),
         hand=hand,
         pack=pack,

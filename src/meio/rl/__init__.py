@@ -1,7 +1,7 @@
 """MEIO for learning agents: a flat action space, observations, and environments.
 
-* :data:`NUM_ACTIONS`, :func:`legal_mask` — the flat action space (:mod:`meio.rl.spaces`).
-* :func:`observe` — a seat's view as a ``float32`` vector (:mod:`meio.rl.observation`).
+* :data:`NUM_ACTIONS`, :func:`legal_mask` — the flat action space (:mod:`meio.bots.spaces`).
+* :func:`observe` — a seat's view as a ``float32`` vector (:mod:`meio.bots.observation`).
 * :class:`MeioEnv` — Gymnasium, registered as ``"meio/Meio-v0"``.
 * :class:`VectorEnv` — many matches stepped in the compiled core, a Gymnasium
   vector env: ``gym.make_vec("meio/Meio-v0", num_envs=N)`` makes one.
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from meio.rl.observation import OBS_SIZE, observe
-from meio.rl.spaces import (
+from meio.bots.observation import OBS_SIZE, observe
+from meio.bots.spaces import (
     NUM_ACTIONS,
     PACK_BASE,
     PICK_BASE,

@@ -3,7 +3,7 @@
 The agent plays seat ``seat`` (0 by default); every other seat is an opponent.
 An episode is one match. The reward comes at the end of each round: minus the
 agent's round score (its team's score in partnership), so a perfect match
-scores 0. Each step returns ``info["action_mask"]`` (see :mod:`meio.rl.spaces`)
+scores 0. Each step returns ``info["action_mask"]`` (see :mod:`meio.bots.spaces`)
 and ``info["view"]``, the engine :class:`~meio.engine.View` of the agent's seat
 for agents that want structure.
 
@@ -35,16 +35,16 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 
-from meio.bots.base import Bot, make_bot
+from meio.bots import Bot, make_bot
+from meio.bots import spaces as S
+from meio.bots.observation import F32, OBS_SIZE, observe
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl import _vector as V
-from meio.rl import spaces as S
+from meio.rl import kernels as V
 from meio.rl.compiled import CompiledMatch, StepInfo
-from meio.rl.observation import F32, OBS_SIZE, observe
-from meio.rl.table import OPPONENT_POLICIES, Table, make_table, next_leader
+from meio.rl.table import OPPONENT_POLICIES, TableArrays, make_table, next_leader
 from meio.rl.vector import VectorEnv
 from meio.sim.convert import state_to_arrays
 
@@ -65,7 +65,7 @@ class MatchDealer:
     """Plays the chance part of MEIO matches from the core's stream (see
     :mod:`meio.rl.table`), and the compiled opponents' decisions from it too."""
 
-    def __init__(self, table: Table, seed: int, episode: int) -> None:
+    def __init__(self, table: TableArrays, seed: int, episode: int) -> None:
         self.table = table
         self.rng, self.combo, leader = table.start_match(seed, episode)
         self.config = table.config(self.combo, leader)

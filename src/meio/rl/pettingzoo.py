@@ -42,12 +42,12 @@ import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv, ParallelEnv
 
+from meio.bots import spaces as S
+from meio.bots.observation import OBS_SIZE, observe
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl import spaces as S
-from meio.rl.observation import OBS_SIZE, observe
 from meio.rl.table import make_table
 
 Obs = dict[str, npt.NDArray[Any]]

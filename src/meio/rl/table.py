@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,7 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.sim import _core as K
+from meio.sim import kernels as K
 from meio.sim.tables import tables_for
 
 I32 = npt.NDArray[np.int32]
@@ -32,13 +32,8 @@ WildLead = Literal["declare", "next"]
 OPPONENT_POLICIES = {"random": K.POLICY_RANDOM, "heuristic": K.POLICY_HEURISTIC}
 
 
-def options_supported() -> bool:
-    """Whether the engine knows the §10 table options (``wild_lead``, ``reveal_specials``)."""
-    return "wild_lead" in MatchConfig.__dataclass_fields__
-
-
 @dataclass(frozen=True, slots=True, eq=False)
-class Table:
+class TableArrays:
     """A table's fixed facts and the core arrays for each set of specials it may use.
 
     ``combos[k]`` is the k-th possible set of specials (all ``C(5, N)`` sets when
@@ -74,7 +69,7 @@ class Table:
     def start_match(self, seed: int, episode: int) -> tuple[U64, int, int]:
         """The stream of match ``episode`` of ``seed`` after drawing its specials and
         first leader: ``(rng, combo, leader)``."""
-        from meio.rl import _vector as V
+        from meio.rl import kernels as V
 
         rng = np.zeros(1, dtype=np.uint64)
         K.seed_stream(rng, seed, episode, 0)
@@ -87,18 +82,14 @@ def _config(
     edition: str, players: int, partnership: bool, specials: tuple[int, ...] | None,
     leader: int | None, wild_lead: str, reveal_specials: bool,
 ) -> MatchConfig:
-    kwargs: dict[str, Any] = {}
-    if wild_lead != "declare" or not reveal_specials:
-        if not options_supported():
-            raise ConfigError("this engine does not know the table options of RULES.md §10")
-        kwargs = {"wild_lead": wild_lead, "reveal_specials": reveal_specials}
     return MatchConfig(
         edition="classic" if edition == "classic" else "meio",
         players=players,
         partnership=partnership,
         specials=specials,
         first_leader=leader,
-        **kwargs,
+        wild_lead="next" if wild_lead == "next" else "declare",
+        reveal_specials=reveal_specials,
     )
 
 
@@ -110,7 +101,7 @@ def make_table(
     specials: tuple[int, ...] | list[str] | None = None,
     wild_lead: str = "declare",
     reveal_specials: bool = True,
-) -> Table:
+) -> TableArrays:
     """Check a table's options and build its arrays; raises :class:`ConfigError`."""
     if wild_lead not in ("declare", "next"):
         raise ConfigError(f"wild_lead is 'declare' or 'next', not {wild_lead!r}")
@@ -135,7 +126,7 @@ def make_table(
     base = np.array([c for c in t.deck if c < 60], dtype=np.int32)
     width = len(combos_list[0])
     combos = np.array(combos_list, dtype=np.int32).reshape(len(combos_list), width)
-    return Table(
+    return TableArrays(
         edition=probe.edition,
         players=players,
         partnership=partnership,
@@ -154,7 +145,7 @@ def make_table(
 def next_leader(side_scores: list[int], rng: U64) -> int:
     """The next round's leader: a seat of the top score (its side's, in
     partnership), drawn as the core draws it."""
-    from meio.rl import _vector as V
+    from meio.rl import kernels as V
 
     top = max(side_scores)
     seats = [p for p, v in enumerate(side_scores) if v == top]

@@ -29,11 +29,11 @@ import torch
 from torch import nn
 
 import meio
+from meio.bots.learned import LOCAL_ACTIONS, save_policy
+from meio.bots.observation import OBS_SIZE
 from meio.engine import MatchConfig
 from meio.engine.errors import MeioError
 from meio.rl import VectorEnv
-from meio.rl.learned import LOCAL_ACTIONS, save_policy
-from meio.rl.observation import OBS_SIZE
 from meio.sim.batch import simulate
 
 N_LOCAL = len(LOCAL_ACTIONS)
@@ -56,7 +56,7 @@ class Policy(nn.Module):
         return self.pi(h), self.v(h).squeeze(-1)
 
     def weights(self) -> dict[str, npt.NDArray[np.float32]]:
-        """The policy's layers as the ``.npz`` of :func:`meio.rl.learned.save_policy`."""
+        """The policy's layers as the ``.npz`` of :func:`meio.bots.learned.save_policy`."""
         return {
             name: p.detach().numpy().astype(np.float32)
             for name, p in (

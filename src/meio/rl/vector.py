@@ -56,14 +56,14 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from meio.bots import spaces as S
+from meio.bots.observation import F32, OBS_SIZE
 from meio.engine import IllegalActionError
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl import _vector as V
-from meio.rl import spaces as S
-from meio.rl.observation import F32, OBS_SIZE
+from meio.rl import kernels as V
 from meio.rl.table import OPPONENT_POLICIES, make_table
-from meio.sim import _core as K
+from meio.sim import kernels as K
 
 _MAX_ENVS = 1 << 20
 

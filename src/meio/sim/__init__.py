@@ -17,7 +17,6 @@ from meio.sim.batch import SimResult, as_config, simulate
 from meio.sim.convert import CorePosition, arrays_to_state, position_of_round, state_to_arrays
 from meio.sim.rollout import evaluate_actions
 from meio.sim.tables import POLICIES, CoreTables, tables_for
-from meio.sim.warm import warm_up
 
 __all__ = [
     "POLICIES",
@@ -31,5 +30,4 @@ __all__ = [
     "simulate",
     "state_to_arrays",
     "tables_for",
-    "warm_up",
 ]

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.sim import _core as K
+from meio.sim import kernels as K
 from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
 
 I8 = npt.NDArray[np.int8]

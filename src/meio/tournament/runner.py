@@ -29,7 +29,6 @@ from pathlib import Path
 
 from meio.bots import Bot, bot_turn, make_bot, play_match
 from meio.engine import MatchConfig, State, replay
-from meio.engine import cards as C
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
@@ -241,7 +240,7 @@ def run_tournament(
     tasks = tasks_for(spec, record_dir)
     results: list[MatchResult] = []
     if ray_address is not None:
-        from meio.analysis.cluster import ray_map
+        from meio.ray_tasks import ray_map
 
         for _task, result in ray_map(ray_address, play_task, tasks):
             results.append(result)
@@ -299,9 +298,3 @@ def check_duplicates(record_dir: Path) -> dict[str, int]:
             if len({p.leader for p in present}) > 1:
                 out["leaders_differ"] += 1
     return out
-
-
-def describe_deal(record: Record, round_index: int = 0) -> str:
-    """The hands of one round of a record, as text (for reports)."""
-    rnd = record.rounds[round_index]
-    return "; ".join(f"seat {s}: {C.format_cards(h)}" for s, h in enumerate(rnd.hands))

@@ -90,7 +90,7 @@ class Summary:
         return rows
 
 
-def mean_ci(samples: list[float]) -> tuple[float, float, float]:
+def mean_interval(samples: list[float]) -> tuple[float, float, float]:
     """Mean and normal-approximation 95% interval of ``samples``."""
     n = len(samples)
     if n == 0:
@@ -186,7 +186,7 @@ def summarize(results: list[MatchResult]) -> Summary:
     stats = []
     for b in bots:
         deal_means = [sum(v) / len(v) for v in per_deal[b].values()]
-        _, low, high = mean_ci(deal_means)
+        _, low, high = mean_interval(deal_means)
         mean = sum(scores[b]) / len(scores[b]) if scores[b] else math.nan
         stats.append(BotStats(b, matches[b], seats[b], wins[b], len(scores[b]), mean, low, high,
                               ratings[b]))

@@ -1080,6 +1080,6 @@ class PlayApp(App[str | None]):
 
 
 def _warm_core() -> None:
-    from meio.sim import warm_up
+    from meio.warm import warm_up
 
     warm_up()

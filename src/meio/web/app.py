@@ -158,6 +158,6 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
 
 def _warm_core() -> None:
     """Compile or load the search bots' playout kernels before anyone waits on them."""
-    from meio.sim import warm_up
+    from meio.warm import warm_up
 
     warm_up()

@@ -8,10 +8,15 @@ import numpy as np
 import pytest
 
 from meio.bots import bot_kinds, make_bot, play_match
-from meio.bots.learned import DEFAULT_POLICY
+from meio.bots.learned import (
+    DEFAULT_POLICY,
+    LOCAL_ACTIONS,
+    PolicyFileError,
+    load_policy,
+    save_policy,
+)
+from meio.bots.observation import OBS_SIZE
 from meio.engine import MatchConfig
-from meio.rl.learned import LOCAL_ACTIONS, PolicyFileError, load_policy, save_policy
-from meio.rl.observation import OBS_SIZE
 
 
 def _random_policy(path: Path, hidden: int = 16) -> Path:

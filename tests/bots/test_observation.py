@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.rl.conftest import TABLES, option_sets
 
+from meio.bots import observation as O
 from meio.engine import MatchConfig, Phase, State, sample_world
 from meio.engine import cards as C
-from meio.rl import observation as O
 from meio.rl.table import _config
-from tests.rl.conftest import TABLES, option_sets
 
 
 def _cards(obs: np.ndarray, offset: int) -> int:

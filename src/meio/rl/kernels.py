@@ -1,6 +1,6 @@
 """The compiled kernels of :class:`meio.rl.VectorEnv`: many matches stepped in one call.
 
-Each environment is one core position (:mod:`meio.sim._core`, whose rule and
+Each environment is one core position (:mod:`meio.sim.kernels`, whose rule and
 policy functions are called here, not copied) plus a row of match facts
 (``meta``), its random stream, an observation row for each agent seat (one, or
 several for self-play: the seats whose moves come from ``step``; the others are
@@ -25,7 +25,7 @@ and so on: the same code, not a copy). Together with dealing hands sorted by
 reading the shuffled cards off in id order, the step went from about 0.9 to
 2.1 million agent steps per CPU second at N = 1024 (A/B in one process).
 
-numba keys its disk cache on this file: after changing ``meio/sim/_core.py``
+numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
 touch this file too, or clear ``__pycache__``, so no stale machine code runs.
 """
 
@@ -37,9 +37,9 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
-from meio.rl import observation as O
-from meio.rl import spaces as S
-from meio.sim import _core as K
+from meio.bots import observation as O
+from meio.bots import spaces as S
+from meio.sim import kernels as K
 
 # -- the meta row of an environment ----------------------------------------------------------
 M_EPISODE = 0

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.rl.conftest import TABLES, option_sets
 
+from meio.bots import spaces as S
 from meio.engine import MatchConfig, PackChoices, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.rl import spaces as S
 from meio.rl.table import _config
-from tests.rl.conftest import TABLES, option_sets
 
 
 def _reseed(cfg: MatchConfig, seed: int) -> MatchConfig:

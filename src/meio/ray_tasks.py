@@ -1,8 +1,10 @@
-"""Playing chunks as tasks on a Ray cluster (the optional extra ``meio[cluster]``).
+"""Tasks on a Ray cluster (the optional extra ``meio[cluster]``), for any package.
 
-Each chunk is one Ray task running the same :func:`~meio.analysis.play.play_chunk`
-as a local worker, so a seed gives the same rows, and the same ``summary.json``,
-wherever it ran. Every node of the cluster needs meio installed (the same version).
+:func:`ray_map` runs a function on every item as one Ray task each; the
+tournament runner plays its matches with it and the analysis its chunks
+(:class:`meio.analysis.RayBackend`), so neither imports the other for it.
+:func:`local_head` starts a head on loopback for tests and benchmarks. Every
+node of a cluster needs meio installed (the same version).
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from meio.analysis.frame import Columns
-from meio.analysis.plan import AnalysisError, Chunk
-from meio.analysis.play import play_chunk
+from meio.engine.errors import MeioError
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class RayError(MeioError, ValueError):
+    """Ray is missing, or its cluster cannot be reached or started."""
 
 
 def connect(address: str) -> Any:
@@ -26,13 +30,13 @@ def connect(address: str) -> Any:
     try:
         import ray
     except ModuleNotFoundError:
-        raise AnalysisError("--ray needs Ray: pip install 'meio[cluster]'") from None
+        raise RayError("--ray needs Ray: pip install 'meio[cluster]'") from None
     if not ray.is_initialized():
         _reachable(address)
         try:
             ray.init(address=address, logging_level=40, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise AnalysisError(f"cannot join the Ray cluster at {address}: {exc}") from None
+            raise RayError(f"cannot join the Ray cluster at {address}: {exc}") from None
     return ray
 
 
@@ -46,7 +50,7 @@ def _reachable(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=3).close()
     except OSError as exc:
-        raise AnalysisError(f"cannot join the Ray cluster at {address}: {exc}") from None
+        raise RayError(f"cannot join the Ray cluster at {address}: {exc}") from None
 
 
 def ray_map(address: str, fn: Callable[[T], R], items: list[T]) -> Iterator[tuple[T, R]]:
@@ -62,17 +66,6 @@ def ray_map(address: str, fn: Callable[[T], R], items: list[T]) -> Iterator[tupl
     finally:
         for ref in pending:
             ray.cancel(ref)
-
-
-class RayBackend:
-    """Chunks as Ray tasks on the cluster at ``address``."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        connect(address)
-
-    def run(self, chunks: list[Chunk]) -> Iterator[tuple[Chunk, Columns]]:
-        yield from ray_map(self.address, play_chunk, chunks)
 
 
 @contextlib.contextmanager
@@ -91,7 +84,7 @@ def local_head(cpus: int = 2, log: Path | None = None,
     try:
         import ray
     except ModuleNotFoundError:
-        raise AnalysisError("a Ray head needs Ray: pip install 'meio[cluster]'") from None
+        raise RayError("a Ray head needs Ray: pip install 'meio[cluster]'") from None
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -111,7 +104,7 @@ def local_head(cpus: int = 2, log: Path | None = None,
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AnalysisError("the local Ray head did not start") from None
+                    raise RayError("the local Ray head did not start") from None
                 time.sleep(0.5)
         yield f"127.0.0.1:{port}"
     finally:
