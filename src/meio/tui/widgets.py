@@ -20,7 +20,6 @@ from meio.tui.cards import (
     CARD_WIDTH,
     blank_rows,
     card_face,
-    card_label,
     join_rows,
     suit_name,
     suit_symbol,
@@ -384,7 +383,3 @@ class Choice(Static, can_focus=True):
     def on_blur(self) -> None:
         self.refresh()
 
-
-def short_cards(mask: int, ascii: bool) -> str:
-    """Plain card labels of a mask in hand order (for logs and tests)."""
-    return " ".join(card_label(c, ascii) for c in sorted(C.cards_of(mask), key=C.sort_key))
