@@ -140,7 +140,7 @@ def _start_worker(nice: int, warm: bool) -> None:
         with contextlib.suppress(OSError):
             os.nice(nice)
     if warm:
-        from meio.sim import warm_up
+        from meio.warm import warm_up
 
         warm_up()
 
