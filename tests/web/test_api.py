@@ -103,8 +103,12 @@ def test_history_record_and_replay_of_a_finished_match(client: TestClient,
     with client.websocket_connect(f"/ws/tables/{tid}") as wa:
         a = Player(wa, token=table["token"])
         a.until(lambda f: f["type"] == "snapshot")
-        assert client.get(f"/api/matches/{a.match}/record").status_code == 409
+        early = client.get(f"/api/matches/{a.match}/record")
+        # a code for the page to explain in its own language, beside the English detail
+        assert early.status_code == 409 and early.json()["code"] == "not_finished"
         play_out([a])
+    unknown = client.get("/api/matches/nothing-here/record")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "no_match"
     hist = client.post("/api/history", json={"tokens": []}).json()["matches"]
     assert [m["id"] for m in hist] == [a.match]
     assert hist[0]["names"] == ["Ana", "Bot 2 (beginner)"] and hist[0]["result"]["winners"]

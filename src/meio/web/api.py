@@ -355,9 +355,10 @@ async def history(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]
 async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     m = await asyncio.to_thread(hub.store.match, match_id) if len(match_id) <= 32 else None
     if m is None:
-        raise HTTPException(404, "no such match")
+        raise Refusal(404, "no_match", "no such match")
     if m.finished_at is None:
-        raise HTTPException(409, "the record of a match is published once the match is over")
+        raise Refusal(409, "not_finished",
+                      "the record of a match is published once the match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
     state = replay_actions(MatchConfig.from_dict(m.config),
                            [(ev.seat, A.parse_action(ev.action)) for ev in events])

@@ -45,8 +45,15 @@ export function refusalText(e) {
     no_seat: () => t("There is no seat {n} at this table.", { n: seat }),
     bad_invite: () => t("This invite link is not valid for this table."),
     no_table: () => t("There is no such table"),
+    no_match: () => t("There is no such match: it may have been played on another server."),
+    not_finished: () => t("The record of a match is published once the match is over."),
+    closed: () => t("This table is closed: start a new one in the lobby."),
   }[e.code];
   if (known) return known();
+  // the server's own words are English: the page says what the status means instead
   if (e.status === 429) return t("Too many tables or seats from your address: wait a minute.");
+  if (e.status === 410) return t("This table is closed: start a new one in the lobby.");
+  if (e.status === 422) return t("The server could not accept these choices: check them and try again.");
+  if (e.status >= 500) return t("Something went wrong on the server; try again.");
   return t("The server refused: {reason}", { reason: e.message });
 }
