@@ -34,6 +34,28 @@ from tests.web.helpers import Player, game_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def quiet_port() -> int:
+    """A free port below the kernel's ephemeral range: Docker binds the stack's ports a
+    minute after they are chosen, and a port the kernel hands out (what ``free_port``
+    gives) can meanwhile be taken as the local end of some other test's connection."""
+    import random
+    import socket
+
+    low = 20_000
+    with contextlib.suppress(OSError, ValueError):
+        low = min(low, int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0]))
+    for _ in range(200):
+        port = random.randrange(low - 10_000, low)
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    return free_port()
+
+
 _SERVICE = {
     "type": "object",
     "additionalProperties": False,
@@ -357,8 +379,8 @@ def stack() -> Iterator[Stack]:
         if os.environ.get("MEIO_REQUIRE_DOCKER") == "1":
             pytest.fail(f"MEIO_REQUIRE_DOCKER=1 but {reason}")
         pytest.skip(reason)
-    port = free_port()
-    env = {**os.environ, "MEIO_HTTP_PORT": str(port), "MEIO_HTTPS_PORT": str(free_port()),
+    port, https = quiet_port(), quiet_port()
+    env = {**os.environ, "MEIO_HTTP_PORT": str(port), "MEIO_HTTPS_PORT": str(https),
            "MEIO_BOT_DELAY": "0.05", "MEIO_ALLOW_SEEDS": "1", "MEIO_LEASE_TTL": "2",
            "MEIO_IMAGE": os.environ.get("MEIO_TEST_IMAGE", "meio-local/meio:test"),
            "POSTGRES_PASSWORD": uuid.uuid4().hex}

@@ -79,5 +79,10 @@ def test_the_compose_stack_trusts_exactly_its_proxy() -> None:
     import ipaddress
 
     assert ipaddress.ip_address(proxy_ip) in ipaddress.ip_network(subnet)
+    # Docker gives the containers started before the proxy addresses from this range:
+    # the proxy's own must lie outside it, or the proxy cannot start
+    dynamic = data["networks"]["meio"]["ipam"]["config"][0]["ip_range"]
+    assert ipaddress.ip_network(dynamic).subnet_of(ipaddress.ip_network(subnet))
+    assert ipaddress.ip_address(proxy_ip) not in ipaddress.ip_network(dynamic)
     # the replicas are reached through the proxy only
     assert "ports" not in services["meio"]
