@@ -43,9 +43,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 
 
-#: circles between the files of one package that issue 22 removes in other branches
-#: (the engine's state and view, the web table): strict, so each entry must go
-#: when its circle does
+#: circles between the files of one package still to be removed by issue 22 (part 1:
+#: the web table's runtime, cluster and chat; part 2: the engine's state and view):
+#: strict, so each entry must go when its circle does
 CIRCLES_BEING_REMOVED = {"engine", "web"}
 
 
@@ -217,6 +217,6 @@ def test_the_files_of_a_package_import_one_another_without_a_circle(
     package: str, request: pytest.FixtureRequest
 ) -> None:
     if package in CIRCLES_BEING_REMOVED:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 22, another branch"))
+        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 22: a known circle"))
     mine = [c for c in circles() if any(target(m) == package for m in c)]
     assert mine == []
