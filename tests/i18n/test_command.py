@@ -140,6 +140,10 @@ def test_an_error_line_is_portuguese(tmp_path: Path) -> None:
     out = meio("advise", "AS KS QS")
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == ["erro: uma mão tem 13 cartas; você deu 3"]
+    # the engine's own errors (it writes English) come through in Portuguese too
+    out = meio("advise", "ZZ KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1")
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == ["erro: 'ZZ' não é o código de uma carta"]
     out = meio("replya")  # Typer's own error box
     assert out.returncode == 2 and "Erro" in out.stderr
     assert "Não existe o comando 'replya'. Você quis dizer 'replay', 'play'?" in out.stderr

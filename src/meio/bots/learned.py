@@ -104,11 +104,11 @@ def load_policy(path: str | os.PathLike[str]) -> LearnedPolicy:
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["format"]) != "meio-policy/1":
-                raise PolicyFileError(f"{path}: not a meio-policy/1 file")
+                raise PolicyFileError(template="{path}: not a meio-policy/1 file", path=str(path))
             weights = tuple(np.asarray(data[name], dtype=np.float32) for name in _NAMES)
             players = int(data["players"])
     except FileNotFoundError:
-        raise PolicyFileError(f"no policy file at {path}") from None
+        raise PolicyFileError(template="no policy file at {path}", path=str(path)) from None
     except (KeyError, ValueError, OSError) as exc:
         if isinstance(exc, PolicyFileError):
             raise

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from meio.cli.errors import MeioGroup
+from meio.cli.errors import MeioGroup, meio_error_text
 from meio.cli.lang import speak
 from meio.i18n import _, detect_language
 
@@ -89,6 +89,6 @@ def bot_table(
         )
         bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     except (MeioError, ValueError) as exc:
-        typer.echo(str(exc), err=True)
+        typer.echo(meio_error_text(exc), err=True)
         raise typer.Exit(2) from None
     return config, bots

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.errors import meio_error_text
 from meio.cli.files import OutputFolder
 from meio.cli.options import OldPlayersOption, PlayersOption, either, seed_option
 from meio.i18n import _
@@ -91,7 +92,7 @@ def bench(
             try:
                 ds = load_deal_set(name)
             except MeioError as exc:
-                raise _fail(str(exc)) from None
+                raise _fail(meio_error_text(exc)) from None
             tables = ", ".join(f"{k} ({len(t.deals)})" for k, t in ds.tables.items())
             typer.echo(f"{name}  sha256 {digest}\n  {tables}")
         return
@@ -118,7 +119,7 @@ def bench(
         board = leaderboard(results, reference=reference or names[0], bootstrap=bootstrap,
                             seed=seed)
     except MeioError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     except OSError as exc:
         raise _fail(_("cannot write {path}: {reason}").format(
             path=exc.filename or out, reason=exc.strerror or exc)) from None

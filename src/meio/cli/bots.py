@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.errors import meio_error_text
 from meio.cli.files import OutputFolder
 from meio.cli.options import (
     MAX_PLAYERS,
@@ -110,7 +111,7 @@ def advise(
                 raise _fail(_("--chosen must be 6 cards of your hand"))
         advice = advise_view(view, chosen_pack=chosen_mask, budget_s=budget, seed=seed)
     except MeioError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     if as_json:
         typer.echo(json.dumps(advice.to_dict(), indent=1))
         return
@@ -219,12 +220,12 @@ def tournament(
                              partnership=partnership, wild_lead=wild_lead,  # type: ignore[arg-type]
                              reveal_specials=not hide_specials)
     except MeioError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     try:
         spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
                               wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
     except MeioError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     total = spec.games
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(),
@@ -234,7 +235,7 @@ def tournament(
             results = run_tournament(spec, jobs=jobs, record_dir=out / "records",
                                      progress=lambda _r: bar.advance(task), ray_address=ray)
         except MeioError as exc:
-            raise _fail(str(exc)) from None
+            raise _fail(meio_error_text(exc)) from None
     summary = summarize(results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))

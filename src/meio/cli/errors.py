@@ -128,3 +128,28 @@ class MeioGroup(TyperGroup):
 
 
 __all__ = ["MeioGroup", "error_line", "error_text"]
+
+
+#: the messages of the engine's and the bots' errors that a command line meets, in the
+#: catalogue (the engine writes English and knows nothing of languages): a
+#: :class:`~meio.engine.errors.MeioError` with one of these templates is shown translated
+ERROR_TEMPLATES = (
+    N_("{card} is not a card id"),
+    N_("{text} is not a card code"),
+    N_("{card} is listed twice"),
+    N_("{text} is not a suit (use S, H, D or C)"),
+    N_("{action} is not an action"),
+    N_("{text}: the pile is 1 (first half) or 2 (second half)"),
+    N_("{text}: only a wild card (-1, A+, +.5, Q+) declares a suit"),
+    N_("{path}: not a meio-policy/1 file"),
+    N_("no policy file at {path}"),
+)
+
+
+def meio_error_text(exc: Exception) -> str:
+    """``exc``'s message in the current language where the catalogue has its template,
+    else as it was raised."""
+    template = getattr(exc, "message_template", None)
+    if template in ERROR_TEMPLATES:
+        return _(template).format(**getattr(exc, "message_params", {}))
+    return str(exc)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.errors import meio_error_text
 from meio.cli.files import InputFile, OutputFile
 from meio.cli.options import (
     MAX_PLAYERS,
@@ -38,7 +39,7 @@ def choose_language(lang: str | None) -> None:
     try:
         speak(lang)
     except LanguageError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
 
 
 LANG_HELP = _("language of the game: en (English) or pt (Português); default: from LANG")
@@ -140,7 +141,7 @@ def play(
             check_saved_game(resume)
             session = Session.load(resume, settings)
     except SessionError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     farewell = PlayApp(
         settings, ascii=ascii, session=session, save_path=save or resume, setup=not quick
     ).run()
@@ -220,5 +221,5 @@ def view(
     try:
         replay = Replay.load(file, ascii=ascii)
     except SessionError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(meio_error_text(exc)) from None
     ReplayApp(replay, title=file.name, ascii=ascii).run()

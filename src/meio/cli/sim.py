@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from meio.cli.app import app
+from meio.cli.errors import meio_error_text
 from meio.cli.files import OutputFile, is_dash
 from meio.cli.options import (
     EditionOption,
@@ -100,7 +101,7 @@ def simulate(
         res = run(config, count, seed, policy, record=records is not None,
                   rounds=rounds is not None, jobs=jobs)
     except (MeioError, ValueError) as exc:
-        typer.echo(str(exc), err=True)
+        typer.echo(meio_error_text(exc), err=True)
         raise typer.Exit(2) from None
     elapsed = time.perf_counter() - loaded
     played = int(res.rounds_played.sum())

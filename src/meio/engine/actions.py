@@ -89,7 +89,7 @@ def action_text(action: int) -> str:
         return "pile=1"
     if action == PILE_2:
         return "pile=2"
-    raise CardError(f"{action!r} is not an action")
+    raise CardError(template="{action} is not an action", action=repr(action))
 
 
 def parse_action(text: str) -> int:
@@ -101,7 +101,8 @@ def parse_action(text: str) -> int:
             return PILE_1
         if low == "pile=2":
             return PILE_2
-        raise CardError(f"{text!r}: the pile is 1 (first half) or 2 (second half)")
+        raise CardError(template="{text}: the pile is 1 (first half) or 2 (second half)",
+                        text=repr(text))
     if low.startswith("pack:") or low.startswith("pack("):
         body = t[5:].rstrip(")")
         return pack_action(C.parse_cards(body))
@@ -109,6 +110,7 @@ def parse_action(text: str) -> int:
         card_text, _, suit_text = t.rpartition("=")
         card = C.parse_card(card_text)
         if card not in WILD_SLOT:
-            raise CardError(f"{text!r}: only a wild card (-1, A+, +.5, Q+) declares a suit")
+            raise CardError(template="{text}: only a wild card (-1, A+, +.5, Q+) declares a suit",
+                            text=repr(text))
         return declare(card, C.parse_suit(suit_text))
     return C.parse_card(t)

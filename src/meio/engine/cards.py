@@ -79,7 +79,7 @@ def is_wild(card: int) -> bool:
 def card_code(card: int) -> str:
     """The record code of a card id, e.g. ``"QS"`` or ``"+.5"``."""
     if not 0 <= card < NUM_CARDS:
-        raise CardError(f"{card!r} is not a card id")
+        raise CardError(template="{card} is not a card id", card=repr(card))
     return _ID_TO_CODE[card]
 
 
@@ -102,7 +102,7 @@ def parse_card(text: str) -> int:
         return _CODE_TO_ID[up]
     if up == "-2H":
         return MINUS_TWO_H
-    raise CardError(f"{text!r} is not a card code")
+    raise CardError(template="{text} is not a card code", text=repr(text))
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -143,7 +143,7 @@ def parse_cards(text: str | Iterable[str]) -> int:
     for item in items:
         card = parse_card(item)
         if mask >> card & 1:
-            raise CardError(f"{item} is listed twice")
+            raise CardError(template="{card} is listed twice", card=item)
         mask |= 1 << card
     return mask
 
@@ -171,7 +171,7 @@ def parse_suit(text: str) -> int:
     t = _SYMBOL_SUITS.get(t, t).upper()
     if len(t) == 1 and t in SUITS:
         return SUITS.index(t)
-    raise CardError(f"{text!r} is not a suit (use S, H, D or C)")
+    raise CardError(template="{text} is not a suit (use S, H, D or C)", text=repr(text))
 
 
 def value2(card: int, half: int, edition: str, previous2: int = 0) -> int:

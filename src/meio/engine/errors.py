@@ -7,7 +7,23 @@ from typing import Any
 
 
 class MeioError(Exception):
-    """Base class of every error meio raises on purpose."""
+    """Base class of every error meio raises on purpose.
+
+    ``template`` and its values, where given, are the message before the values went in
+    (kept as ``message_template`` and ``message_params``), so that a client can show it
+    in the player's language; ``str(error)`` is the English.
+
+    >>> e = MeioError(template="{text} is not a card code", text="'ZZ'")
+    >>> str(e), e.message_template, e.message_params
+    ("'ZZ' is not a card code", '{text} is not a card code', {'text': "'ZZ'"})
+    """
+
+    def __init__(self, *args: Any, template: str | None = None, **values: Any) -> None:
+        if template is not None and not args:
+            args = (template.format(**values),)
+        super().__init__(*args)
+        self.message_template = template
+        self.message_params = values
 
 
 class CardError(MeioError, ValueError):
