@@ -130,3 +130,13 @@ async def ready_table(pilot: Pilot[object], app: PlayApp) -> TableScreen:
 def footer_line(app: App[object]) -> str:
     """The footer's keys, as the last non-empty line of the screen."""
     return [line for line in screen_text(app).splitlines() if line.strip()][-1]
+
+
+async def play_to_summary(pilot: Pilot[object], app: PlayApp, session: Session) -> None:
+    """Play the human's turns (the bots play theirs) until the round summary opens."""
+    seen: set[str] = set()
+    for _ in range(300):
+        if isinstance(app.screen, SummaryScreen):
+            return
+        await take_turn(pilot, session, seen)
+    assert isinstance(app.screen, SummaryScreen), "the round summary never opened"

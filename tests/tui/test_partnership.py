@@ -10,16 +10,15 @@ from meio.engine import Phase
 from meio.tui.app import PlayApp
 from meio.tui.screens import (
     PileScreen,
-    SummaryScreen,
 )
 from meio.tui.session import Session
 from tests.tui.pilot import (
     SIZES,
+    play_to_summary,
     ready_table,
     screen_text,
     session_where,
     table,
-    take_turn,
     wait_for,
 )
 
@@ -62,12 +61,7 @@ def test_partnership_summary_scores_teams_not_seats(size: tuple[int, int]) -> No
         app = PlayApp(session.settings, session=session)
         async with app.run_test(size=size) as pilot:
             await ready_table(pilot, app)
-            seen: set[str] = set()
-            for _ in range(300):
-                if isinstance(app.screen, SummaryScreen):
-                    break
-                await take_turn(pilot, session, seen)
-            assert isinstance(app.screen, SummaryScreen)
+            await play_to_summary(pilot, app, session)
             result = session.state.rounds[0]
             assert result.team_scores is not None
             assert "Last trick:" in screen_text(app)

@@ -8,16 +8,13 @@ import pytest
 
 from meio.engine import Phase
 from meio.tui.app import PlayApp
-from meio.tui.screens import (
-    SummaryScreen,
-)
 from meio.tui.session import Session
 from tests.tui.pilot import (
     SIZES,
+    play_to_summary,
     ready_table,
     screen_text,
     session_where,
-    take_turn,
 )
 
 
@@ -33,12 +30,7 @@ def test_round_summary_shows_the_rounds_last_trick(size: tuple[int, int]) -> Non
         app = PlayApp(session.settings, session=session)
         async with app.run_test(size=size) as pilot:
             await ready_table(pilot, app)
-            seen: set[str] = set()
-            for _ in range(300):
-                if isinstance(app.screen, SummaryScreen):
-                    break
-                await take_turn(pilot, session, seen)
-            assert isinstance(app.screen, SummaryScreen)
+            await play_to_summary(pilot, app, session)
             last = session.state.rounds[0].tricks[-1]
             text = screen_text(app)
             assert "Last trick:" in text

@@ -17,13 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from meio.web import create_app
-from tests.web.conftest import _new_pg_database, free_port, make_settings
+from tests.web.conftest import _new_pg_database, free_port
 from tests.web.helpers import Player, game_of, next_id
 from tests.web.test_restart import TABLE, SyncWS, drive
+from tests.web.test_restart import calm_record as calm
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
 
@@ -81,17 +80,7 @@ def two_servers(postgres_server: str, tmp_path: Path) -> Iterator[tuple[Server, 
 @pytest.fixture(scope="module")
 def calm_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The record of TABLE's match on one server that never stopped (SQLite)."""
-    db = tmp_path_factory.mktemp("calm") / "calm.db"
-    with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
-        t = c.post("/api/tables", json=TABLE).json()
-        bo = c.post(f"/api/tables/{t['table_id']}/join",
-                    json={"invite": t["invite"], "name": "Bo"}).json()
-        with c.websocket_connect(f"/ws/tables/{t['table_id']}") as w1, \
-                c.websocket_connect(f"/ws/tables/{t['table_id']}") as w2:
-            x, y = Player(w1, token=t["token"]), Player(w2, token=bo["token"])
-            drive([x, y], stop_at=None)
-        record: dict[str, Any] = c.get(f"/api/matches/{x.match}/record").json()
-    return record
+    return calm(TABLE, tmp_path_factory.mktemp("calm") / "calm.db")
 
 
 def _seated(a: Server, b: Server) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -516,23 +516,9 @@ def _finish(stack: Stack, seats: list[Seat], calm: dict[str, Any],
 @pytest.fixture(scope="module")
 def calm(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The record of STACK_TABLE's match on one process that nothing disturbed."""
-    from fastapi.testclient import TestClient
+    from tests.web.test_restart import calm_record
 
-    from meio.web import create_app
-    from tests.web.conftest import make_settings
-    from tests.web.test_restart import drive
-
-    db = tmp_path_factory.mktemp("calm") / "calm.db"
-    with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
-        t = c.post("/api/tables", json=STACK_TABLE).json()
-        bo = c.post(f"/api/tables/{t['table_id']}/join",
-                    json={"invite": t["invite"], "name": "Bo"}).json()
-        with c.websocket_connect(f"/ws/tables/{t['table_id']}") as w1, \
-                c.websocket_connect(f"/ws/tables/{t['table_id']}") as w2:
-            x, y = Player(w1, token=t["token"]), Player(w2, token=bo["token"])
-            drive([x, y], stop_at=None)
-        record: dict[str, Any] = c.get(f"/api/matches/{x.match}/record").json()
-    return record
+    return calm_record(STACK_TABLE, tmp_path_factory.mktemp("calm") / "calm.db")
 
 
 @pytest.mark.timeout(1800)

@@ -76,6 +76,21 @@ def drive(players: list[Player], stop_at: int | None) -> None:
         assert ans["type"] == "ack" or ans["code"] == "stale", ans
 
 
+def calm_record(table: dict[str, Any], db: Path) -> dict[str, Any]:
+    """The record of ``table``'s match (Ana creates it, Bo joins) played on one server,
+    on the SQLite file ``db``, that nothing disturbed: what a disturbed run must equal."""
+    with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
+        t = c.post("/api/tables", json=table).json()
+        bo = c.post(f"/api/tables/{t['table_id']}/join",
+                    json={"invite": t["invite"], "name": "Bo"}).json()
+        with c.websocket_connect(f"/ws/tables/{t['table_id']}") as w1, \
+                c.websocket_connect(f"/ws/tables/{t['table_id']}") as w2:
+            x, y = Player(w1, token=t["token"]), Player(w2, token=bo["token"])
+            drive([x, y], stop_at=None)
+        record: dict[str, Any] = c.get(f"/api/matches/{x.match}/record").json()
+    return record
+
+
 def test_kill_9_mid_match_loses_nothing(tmp_path: Path) -> None:
     db, port = tmp_path / "meio.db", free_port()
     base, wsbase = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
