@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,9 +24,24 @@ SOCKET = f"meio-test-{uuid.uuid4().hex[:8]}"
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(
-        ["tmux", "-L", SOCKET, *args], check=True, capture_output=True, text=True, timeout=10
-    ).stdout
+    done = subprocess.run(
+        ["tmux", "-L", SOCKET, *args], capture_output=True, text=True, timeout=10
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server() -> Iterator[None]:
+    """One tmux server for the module, kept up by an idle session between tests.
+
+    Without it the server exits with each test's last session, and a session started
+    while it is going away fails ("server exited unexpectedly").
+    """
+    tmux("new-session", "-d", "-s", "keep", "sleep", "3600")
+    yield
+    subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True, timeout=10)
 
 
 def wait_screen(session: str, ready: Callable[[str], bool], timeout: float = 30) -> str:
