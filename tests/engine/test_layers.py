@@ -32,6 +32,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "rl": frozenset({"meio", "engine", "sim", "bots"}),
     "openspiel": frozenset({"engine", "bots", "rl"}),
     "ray_tasks": frozenset({"engine"}),
+    "ratings": frozenset({"engine"}),
     "tournament": frozenset({"engine", "bots", "ray_tasks"}),
     "analysis": frozenset({"engine", "sim", "bots", "tournament", "ray_tasks"}),
     "warm": frozenset({"engine", "sim", "bots", "rl"}),
