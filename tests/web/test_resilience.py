@@ -185,7 +185,7 @@ def test_advice_does_not_hold_up_the_seats_moves(
         assert first["id"] == "split"
         assert first["type"] == "ack" or first["code"] == "stale"
         advice = a.until(lambda f: f.get("id") == "hint")
-        assert advice["type"] == "advice" and len(advice["best"]) == 6
+        assert advice["type"] == "advice" and len(advice["best"]["pack"]) == 6
 
 
 def test_a_reconnection_costs_only_the_events_it_missed(

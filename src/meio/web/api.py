@@ -15,7 +15,8 @@ from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import replay as replay_actions
-from meio.web.runtime import Hub, JoinError, TableRuntime, public_table, same_secret
+from meio.web.frames import public_table
+from meio.web.runtime import Hub, JoinError, TableRuntime, same_secret
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 

@@ -29,6 +29,7 @@ from sqlalchemy import Float, ForeignKey, Integer, String, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from meio.web import frames as F
 from meio.web.db import Base
 from meio.web.limits import KeyedLimiter
 
@@ -106,12 +107,6 @@ def load(engine: Engine, match_id: str, limit: int = HISTORY) -> list[tuple[int,
     return [(r.seat, r.kind, r.text, r.created_at) for r in reversed(rows)]
 
 
-def _frame(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> Frame:
-    seats = rt.info.seats
-    name = seats[seat].name if 0 <= seat < len(seats) and seats[seat].name else f"seat {seat + 1}"
-    return {"type": "chat", "seat": seat, "name": name, "kind": kind, "text": text, "at": at}
-
-
 async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
     """Check, store and broadcast one chat message or reaction; the answer to its sender."""
     kind = "react" if msg.kind == "react" else "text"
@@ -134,14 +129,14 @@ async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
     relay(rt, seat, kind, text, at)
     # the pages connected to the other server processes hear it over the bus
     rt.hub.cluster.chat_posted(rt, match_id, seat, kind, text, at)
-    return {"type": "ack", "id": msg.id, "chat": True}
+    return F.chat_ack(msg.id)
 
 
 def relay(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> None:
     """Send a stored message to every page connected to this process."""
     if kind not in ("text", "react") or not 0 <= seat < len(rt.info.seats):
         return
-    frame = _frame(rt, seat, kind, text, at)
+    frame = F.chat(rt.info, seat, kind, text, at)
     for c in rt.conns:
         c.send(frame)
 
@@ -151,5 +146,4 @@ async def send_log(rt: TableRuntime, conn: Connection) -> None:
     if rt.match is None:
         return
     rows = await asyncio.to_thread(load, rt.store.engine, rt.match.id)
-    conn.send({"type": "chat_log", "match": rt.match.id,
-               "messages": [_frame(rt, *row) for row in rows]})
+    conn.send(F.chat_log(rt.info, rt.match.id, rows))

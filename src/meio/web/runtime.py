@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meio.bots.levels import level_name
 from meio.engine import (
     IllegalActionError,
     MatchConfig,
@@ -33,8 +32,8 @@ from meio.engine import (
 )
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.web import frames as F
 from meio.web import metrics as M
-from meio.web import protocol as P
 from meio.web import think
 from meio.web.limits import Caps, KeyedLimiter
 from meio.web.settings import Settings
@@ -79,7 +78,7 @@ class Connection:
 
     def send(self, frame: Frame | str) -> None:
         """Queue a frame for this client (a dict, or one already encoded as JSON text
-        with :func:`meio.web.protocol.encode`)."""
+        with :func:`meio.web.frames.encode`)."""
         self.queue.put_nowait(frame)
 
     def close(self, code: int = 1001) -> None:
@@ -108,37 +107,6 @@ def bot_seed(match_seed: int, seat: int, turn: int) -> int:
 
 #: the bot that moves for a seat whose turn timer ran out
 TIMEOUT_BOT = "heuristic"
-
-
-def public_table(info: TableInfo, online: set[int]) -> Frame:
-    """What anyone at the table may know of it (no codes, no token hashes)."""
-    opts = info.options
-    return {
-        "id": info.id,
-        "edition": opts["edition"],
-        "players": opts["players"],
-        "partnership": opts["partnership"],
-        # chosen specials stay secret at a table that hides them
-        "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
-        "wild_lead": opts.get("wild_lead", "declare"),
-        "reveal_specials": opts.get("reveal_specials", True),
-        "turn_timer_s": opts.get("turn_timer_s"),
-        "listed": info.listed,
-        "seats": [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "bot": s.bot,
-                "name": s.name if s.kind == "human"
-                else f"Bot {s.seat + 1} ({level_name(s.bot or 'random')})",
-                "filled": s.filled,
-                "online": s.kind == "bot" or s.seat in online,
-            }
-            for s in info.seats
-        ],
-        "free_seats": [s.seat for s in info.seats if not s.filled],
-        "match": info.current_match,
-    }
 
 
 class TableRuntime:
@@ -285,18 +253,11 @@ class TableRuntime:
         return None
 
     def table_frame(self) -> Frame:
-        return {"type": "table", "table": public_table(self.info, self.online())}
+        return F.table(self.info, self.online())
 
     def snapshot(self, seat: int | None) -> Frame:
-        frame = P.snapshot_frame(
-            None if self.match is None else self.match.id,
-            self.seq,
-            self.state,
-            seat,
-            self.deadline(),
-        )
-        frame["now"] = time.time()
-        return frame
+        return F.snapshot(None if self.match is None else self.match.id, self.seq,
+                          self.state, seat, self.deadline())
 
     def broadcast_table(self) -> None:
         frame = self.table_frame()
@@ -330,8 +291,7 @@ class TableRuntime:
             self.conns.add(conn)
             M.CONNECTIONS.inc()
             self.last_used = time.monotonic()
-            conn.send({"type": "welcome", "seat": conn.seat, "table": public_table(
-                self.info, self.online())})
+            conn.send(F.welcome(conn.seat, self.info, self.online()))
             if (
                 self.match is not None
                 and self.state is not None
@@ -386,9 +346,7 @@ class TableRuntime:
             steps = zip(self.events, self._replay(self.config, self.events), strict=True)
         for ev, (state, outcome) in steps:
             if ev.seq > since:
-                out.append(
-                    P.event_frame(match.id, ev.seq, state, outcome, ev.source, seat, None)
-                )
+                out.append(F.event(match.id, ev.seq, state, outcome, ev.source, seat, None))
         if out:
             out[-1]["deadline"] = self.deadline()
             out[-1]["now"] = time.time()
@@ -490,10 +448,9 @@ class TableRuntime:
             self.hub.cluster.rematch_asked(self, seat)
             waiting = await self._rematch_vote_locked(match.id, seat)
             if waiting:
-                return {"type": "ack", "id": msg_id, "seq": self.seq, "match": match.id,
-                        "waiting": waiting}
+                return F.ack(msg_id, self.seq, match=match.id, waiting=waiting)
             assert self.match is not None
-            return {"type": "ack", "id": msg_id, "seq": self.seq, "match": self.match.id}
+            return F.ack(msg_id, self.seq, match=self.match.id)
 
     async def rematch_remote(self, match_id: str, seat: int) -> None:
         """A seat connected to another process asked for a rematch."""
@@ -515,14 +472,13 @@ class TableRuntime:
         waiting = sorted(humans - asked)
         if waiting:
             for c in self.conns:
-                c.send({"type": "rematch", "match": match_id, "asked": sorted(asked & humans),
-                        "waiting": waiting})
+                c.send(F.rematch(match_id, sorted(asked & humans), waiting))
             return waiting
         assert self.match is not None
         await self._start_match(self.match.number + 1)
         if self.match.id != match_id:
             for c in self.conns:
-                c.send({"type": "match", "match": self.match.id, "number": self.match.number})
+                c.send(F.new_match(self.match.id, self.match.number))
         self.broadcast_table()
         self.broadcast_snapshots()
         self._after_change()
@@ -551,7 +507,7 @@ class TableRuntime:
                                "the match starts when every seat is filled", self, seat)
             key = (seat, cid)
             if client_id and key in self.accepted:
-                return {**_ack(cid, self.accepted[key]), "duplicate": True}
+                return {**F.ack(cid, self.accepted[key]), "duplicate": True}
             if client_id and key in self.rejected:
                 return {**self.rejected[key], "duplicate": True}
             answer = await self._submit_locked(self.match, self.state, seat, action_text,
@@ -613,7 +569,7 @@ class TableRuntime:
         self._accept(ev, new, outcome)
         self.hub.cluster.event_accepted(self, ev)
         self._after_change()
-        return _ack(cid, seq)
+        return F.ack(cid, seq)
 
     def _accept(self, ev: EventInfo, new: State, outcome: Outcome) -> None:
         """Make committed action ``ev`` (``new`` is the state after it, ``outcome``
@@ -632,16 +588,10 @@ class TableRuntime:
         deadline = self.deadline()
         # each seat's frame is built from its own view and encoded once, however many
         # of its pages are open; every spectator gets the one spectator frame
-        texts: dict[int | None, str] = {}
+        texts = F.event_texts(self.match.id, ev, new, outcome, (c.seat for c in self.conns),
+                              deadline)
         for c in self.conns:
-            text = texts.get(c.seat)
-            if text is None:
-                frame = P.event_frame(
-                    self.match.id, ev.seq, new, outcome, ev.source, c.seat, deadline
-                )
-                frame["now"] = ev.created_at
-                text = texts[c.seat] = P.encode(frame)
-            c.send(text)
+            c.send(texts[c.seat])
 
     # -- news from the other server processes ---------------------------------------------
     async def apply_remote(self, match_id: str, ev: EventInfo) -> None:
@@ -672,8 +622,7 @@ class TableRuntime:
             await self.load()
             if self.match is not None and self.match.id != before:
                 for c in self.conns:
-                    c.send({"type": "match", "match": self.match.id,
-                            "number": self.match.number})
+                    c.send(F.new_match(self.match.id, self.match.number))
             self.broadcast_table()
             self.broadcast_snapshots()
             self._after_change()
@@ -877,7 +826,7 @@ class TableRuntime:
             self.advising.discard(seat)
         if "error" in payload:
             return _reject(msg_id, "illegal", str(payload["error"]), self, seat)
-        return {"type": "advice", "id": msg_id, **payload}
+        return F.advice(msg_id, payload)
 
     async def close(self) -> None:
         for task in (self._bot_task, self._timer_task):
@@ -910,20 +859,11 @@ class JoinError(Exception):
         self.params = params
 
 
-def _ack(msg_id: str, seq: int) -> Frame:
-    return {"type": "ack", "id": msg_id, "seq": seq}
-
-
 def _reject(
     msg_id: str, code: str, reason: str, rt: TableRuntime, seat: int | None = None,
     why: IllegalActionError | None = None,
 ) -> Frame:
-    frame: Frame = {"type": "reject", "id": msg_id, "code": code, "reason": reason}
-    if why is not None and why.code is not None:
-        # the engine's reason as a code and parameters, for the page to translate
-        frame["reason_code"], frame["reason_params"] = why.code, why.params
-    frame["snapshot"] = rt.snapshot(seat)
-    return frame
+    return F.reject(msg_id, code, reason, rt.snapshot(seat), why)
 
 
 def _result(state: State) -> dict[str, Any]:

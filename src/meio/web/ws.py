@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meio.web import chat
+from meio.web import frames as F
 from meio.web.limits import Bucket
 from meio.web.protocol import (
     Act,
@@ -27,7 +28,6 @@ from meio.web.protocol import (
     Ping,
     ProtocolError,
     Rematch,
-    encode,
     parse_message,
 )
 from meio.web.runtime import Connection, Hub, TableRuntime, same_secret
@@ -45,7 +45,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
         if isinstance(frame, int):
             await ws.close(frame)
             return
-        await ws.send_text(frame if isinstance(frame, str) else encode(frame))
+        await ws.send_text(frame if isinstance(frame, str) else F.encode(frame))
 
 
 async def _read(ws: WebSocket) -> str:
@@ -78,10 +78,6 @@ def client_address(ws: WebSocket) -> str:
     return ws.client.host if ws.client is not None else "?"
 
 
-def _error(code: str, reason: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "reason": reason}
-
-
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
@@ -93,7 +89,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     address = client_address(ws)
     if not hub.sockets.open(address):
-        await ws.send_json(_error("too_many_connections", "too many connections from your "
+        await ws.send_json(F.error("too_many_connections", "too many connections from your "
                                   "address or to this server: close some pages"))
         await ws.close(4429)
         return
@@ -108,7 +104,7 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
     limit = settings.max_message_bytes
     rt = await hub.get(table_id) if len(table_id) <= 32 else None
     if rt is None or rt.info.closed:
-        await ws.send_json(_error("not_found", "no such table" if rt is None else
+        await ws.send_json(F.error("not_found", "no such table" if rt is None else
                                   "this table has closed; its matches are in the history"))
         await ws.close(4404)
         return
@@ -122,7 +118,7 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
             raise ProtocolError("too_many_connections", "this table has as many spectators "
                                                         "as it can take")
     except ProtocolError as exc:
-        await ws.send_json(_error(exc.code, exc.reason))
+        await ws.send_json(F.error(exc.code, exc.reason))
         await ws.close({"too_large": 1009, "bad_token": 4403, "bad_code": 4403,
                         "rate_limited": 4429, "too_many_connections": 4429,
                         "invalid_text": 1007}.get(exc.code, 4400))
@@ -171,13 +167,13 @@ class _Session:
         """Answer one message; False when the connection is to be closed."""
         conn = self.conn
         if not self.bucket.take():
-            conn.send(_error("rate_limited", "you are sending messages too fast: this one "
+            conn.send(F.error("rate_limited", "you are sending messages too fast: this one "
                                              "was dropped, slow down"))
             return True
         try:
             msg = _parse(raw, limit)
         except ProtocolError as exc:
-            conn.send(_error(exc.code, exc.reason))
+            conn.send(F.error(exc.code, exc.reason))
             if exc.code == "too_large":
                 conn.close(1009)
                 return False
@@ -187,7 +183,7 @@ class _Session:
         except Exception:
             # a bug of ours, not the client's: say so, keep the socket, keep the details
             log.exception("table %s: a message could not be handled", self.rt.info.id)
-            answer = _error("internal", "the server failed on this message; try again")
+            answer = F.error("internal", "the server failed on this message; try again")
         if answer is not None:
             conn.send(answer)
         return True
@@ -195,9 +191,9 @@ class _Session:
     async def handle(self, msg: Message) -> dict[str, Any] | None:
         rt, conn = self.rt, self.conn
         if isinstance(msg, Ping):
-            return {"type": "pong"}
+            return F.pong()
         if isinstance(msg, Hello):
-            return _error("bad_message", "already said hello")
+            return F.error("bad_message", "already said hello")
         if isinstance(msg, Act):
             return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq,
                                    client_id=msg.id)
@@ -218,7 +214,7 @@ class _Session:
             answer = await self.rt.advise(msg.id, self.conn.seat, msg.pack)
         except Exception:
             log.exception("table %s: advice failed", self.rt.info.id)
-            answer = {"type": "advice", "id": msg.id, "error": "the advisor failed; try again"}
+            answer = F.advice_failed(msg.id)
         self.conn.send(answer)
 
     def stop(self) -> None:
