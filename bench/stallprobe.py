@@ -64,7 +64,7 @@ async def _lag() -> None:
 
 
 def _install() -> None:
-    from meio.web import db, runtime, store
+    from meio.web import db, hub, store
 
     sql = os.environ.get("MEIO_STALLPROBE_SQL")
     if sql:
@@ -89,20 +89,20 @@ def _install() -> None:
         db.open_engine = open_engine_with
 
     store.Store.append_events = _timed_commit(store.Store.append_events)  # type: ignore[method-assign]
-    start = runtime.Hub.start
+    start = hub.Hub.start
 
     async def hub_start(self: Any) -> None:
         await start(self)
         self._stallprobe = asyncio.get_running_loop().create_task(_lag())
 
-    stop = runtime.Hub.stop
+    stop = hub.Hub.stop
 
     async def hub_stop(self: Any) -> None:
         _write()
         await stop(self)
 
-    runtime.Hub.start = hub_start  # type: ignore[method-assign]
-    runtime.Hub.stop = hub_stop  # type: ignore[method-assign]
+    hub.Hub.start = hub_start  # type: ignore[method-assign]
+    hub.Hub.stop = hub_stop  # type: ignore[method-assign]
     gc.callbacks.append(_gc)
 
 

@@ -16,7 +16,8 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import replay as replay_actions
 from meio.web.frames import public_table
-from meio.web.runtime import Hub, JoinError, TableRuntime, same_secret
+from meio.web.hub import Hub
+from meio.web.runtime import JoinError, TableRuntime, same_secret
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 

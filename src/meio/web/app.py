@@ -21,8 +21,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from meio.bots import bot_kinds
 from meio.web import api, health, i18n, ws
 from meio.web.db import migrate, open_engine
+from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
-from meio.web.runtime import Hub
 from meio.web.settings import Settings
 from meio.web.store import Store
 

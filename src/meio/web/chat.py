@@ -3,9 +3,10 @@
 Spectators read the chat but cannot write in it. A message is plain text (the
 browser shows it with ``textContent``, never as HTML), at most
 :data:`MAX_CHARS` characters on one line, and a seat may send at most
-:data:`BURST` messages in any :data:`WINDOW_S` seconds. Every message is stored
-with its match (table ``meio_chat``) before it is broadcast (to the pages of the
-other server processes too, over the :mod:`~meio.web.bus`), and a page that
+:data:`BURST` messages in any :data:`WINDOW_S` seconds (the hub keeps each
+seat's allowance). Every message is stored with its match (table ``meio_chat``,
+through :class:`~meio.web.store.Store`) before it is broadcast (to the pages of
+the other server processes too, over the :mod:`~meio.web.bus`), and a page that
 (re)connects gets the match's chat so far in one ``chat_log`` frame.
 
 Client → server::
@@ -25,43 +26,20 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Mapped, Session, mapped_column
-
 from meio.web import frames as F
-from meio.web.db import Base
-from meio.web.limits import KeyedLimiter
+from meio.web.db import CHAT_MAX_CHARS as MAX_CHARS
 
 if TYPE_CHECKING:
     from meio.web.protocol import Chat
     from meio.web.runtime import Connection, TableRuntime
 
-#: the longest chat message, in characters
-MAX_CHARS = 200
 #: a seat may send BURST messages at once, then BURST more in each WINDOW_S seconds
 BURST = 5
 WINDOW_S = 10.0
-#: how many of a match's last messages a (re)connecting page receives
-HISTORY = 100
 #: the quick reactions (each page shows them in its own language)
 REACTIONS = ("thumbs", "gg")
 
 Frame = dict[str, Any]
-
-
-class ChatRow(Base):
-    """One chat message or reaction, kept with its match."""
-
-    __tablename__ = "meio_chat"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("meio_matches.id"), index=True
-    )
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
-    text: Mapped[str] = mapped_column(String(MAX_CHARS * 4))
-    created_at: Mapped[float] = mapped_column(Float)
 
 
 class ChatError(Exception):
@@ -89,24 +67,6 @@ def clean_text(text: str) -> str:
     return line
 
 
-#: each seat's allowance: BURST messages at once, then one every WINDOW_S / BURST seconds
-_limits = KeyedLimiter(BURST / WINDOW_S, BURST)
-
-
-def save(engine: Engine, match_id: str, seat: int, kind: str, text: str, at: float) -> None:
-    """Store one message with its match."""
-    with Session(engine) as s, s.begin():
-        s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
-
-
-def load(engine: Engine, match_id: str, limit: int = HISTORY) -> list[tuple[int, str, str, float]]:
-    """The last ``limit`` messages of a match, oldest first: ``(seat, kind, text, at)``."""
-    with Session(engine) as s:
-        rows = list(s.scalars(select(ChatRow).where(ChatRow.match_id == match_id)
-                              .order_by(ChatRow.id.desc()).limit(limit)))
-    return [(r.seat, r.kind, r.text, r.created_at) for r in reversed(rows)]
-
-
 async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
     """Check, store and broadcast one chat message or reaction; the answer to its sender."""
     kind = "react" if msg.kind == "react" else "text"
@@ -118,14 +78,14 @@ async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
         text = clean_text(msg.text)
         if rt.match is None:
             raise ChatError("not_started", "the chat opens when the match starts")
-        if not _limits.take(f"{rt.info.id}:{seat}"):
+        if not rt.hub.chat_limiter.take(f"{rt.info.id}:{seat}"):
             raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
                                             "wait a moment")
     except ChatError as exc:
         return rt.refuse(msg.id, exc.code, exc.reason, seat)
     at = time.time()
     match_id = rt.match.id
-    await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)
+    await asyncio.to_thread(rt.store.add_chat, match_id, seat, kind, text, at)
     relay(rt, seat, kind, text, at)
     # the pages connected to the other server processes hear it over the bus
     rt.hub.cluster.chat_posted(rt, match_id, seat, kind, text, at)
@@ -145,5 +105,5 @@ async def send_log(rt: TableRuntime, conn: Connection) -> None:
     """Send a (re)connected page the current match's chat so far."""
     if rt.match is None:
         return
-    rows = await asyncio.to_thread(load, rt.store.engine, rt.match.id)
+    rows = await asyncio.to_thread(rt.store.chat, rt.match.id)
     conn.send(F.chat_log(rt.info, rt.match.id, rows))

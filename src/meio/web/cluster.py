@@ -43,7 +43,8 @@ from meio.web.peers import MISSED_BEATS, Peers, Word
 from meio.web.store import EventInfo
 
 if TYPE_CHECKING:
-    from meio.web.runtime import Hub, TableRuntime
+    from meio.web.hub import Hub
+    from meio.web.runtime import TableRuntime
 
 log = logging.getLogger("meio.web.cluster")
 

@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meio.web import chat
 from meio.web import frames as F
+from meio.web.hub import Hub
 from meio.web.limits import Bucket
 from meio.web.protocol import (
     Act,
@@ -30,7 +31,7 @@ from meio.web.protocol import (
     Rematch,
     parse_message,
 )
-from meio.web.runtime import Connection, Hub, TableRuntime, same_secret
+from meio.web.runtime import Connection, TableRuntime, same_secret
 
 router = APIRouter()
 log = logging.getLogger("meio.web")
