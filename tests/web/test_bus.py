@@ -4,6 +4,7 @@ PostgreSQL's payload limit, and reach the other processes all, once, in order.""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -21,7 +22,6 @@ def test_a_burst_goes_in_batches_under_the_payload_limit_and_in_order(
     sender = B.bus_for(url, "proc-a")
     listener = B.bus_for(url, "proc-b")
     assert isinstance(sender, B.PostgresBus) and isinstance(listener, B.PostgresBus)
-    payloads: list[int] = []
     heard: list[dict[str, Any]] = []
     own: list[dict[str, Any]] = []
 
@@ -39,13 +39,6 @@ def test_a_burst_goes_in_batches_under_the_payload_limit_and_in_order(
         async def resync() -> None:
             pass
 
-        real = sender._notify
-
-        async def counted(payload: str) -> None:
-            payloads.append(len(payload.encode()))
-            await real(payload)
-
-        sender._notify = counted  # type: ignore[method-assign]
         await listener.start(on_b, resync)
         await sender.start(on_a, resync)
         # 400 messages of ~250 bytes (with text that JSON escapes) at once: about
@@ -62,19 +55,32 @@ def test_a_burst_goes_in_batches_under_the_payload_limit_and_in_order(
     assert heard[-1]["k"] == "last" and all(m["o"] == "proc-a" for m in heard)
     assert heard[0]["x"] == "é\"\\" * 60
     assert own == []  # a process skips what it sent itself
-    assert 12 <= len(payloads) < 401  # batched, and split to fit
-    assert max(payloads) < 8000
+    assert listener.received == 401
+
+
+def test_a_burst_is_cut_into_payloads_under_the_limit_that_read_back_in_order() -> None:
+    messages = [{"k": "ev", "t": "table", "s": i, "x": "é\"\\" * 60} for i in range(400)]
+    texts = [json.dumps(m, separators=(",", ":")) for m in messages]
+    payloads = []
+    while texts:
+        payload, count = B.next_batch("proc-a", texts)
+        assert count >= 1
+        payloads.append(payload)
+        del texts[:count]
+    assert 12 <= len(payloads) < 400  # batched, and split to fit
+    assert max(len(p.encode()) for p in payloads) <= B.MAX_PAYLOAD < 8000
+    heard = [m for p in payloads for m in B.decode(p, "proc-b")]
+    assert heard == [{**m, "o": "proc-a"} for m in messages]
+    assert all(B.decode(p, "proc-a") == [] for p in payloads)  # its own are skipped
+    # one message too big for a payload still goes, alone
+    big = json.dumps({"x": "y" * B.MAX_PAYLOAD})
+    assert B.next_batch("proc-a", [big, "{}"])[1] == 1
 
 
 def test_a_message_of_an_older_server_is_still_understood() -> None:
     """A single message without a batch around it (what servers sent before)."""
-    got: list[dict[str, Any]] = []
-    bus = B.PostgresBus("me", "postgresql://unused")
-
-    async def handler(msg: dict[str, Any]) -> None:
-        got.append(msg)
-
-    asyncio.run(bus._deliver('{"k":"tb","t":"x","o":"other"}', handler))
-    asyncio.run(bus._deliver('{"o":"other","b":[{"k":"tb","t":"y"},5]}', handler))
-    asyncio.run(bus._deliver('{"o":"me","b":[{"k":"tb","t":"z"}]}', handler))
+    got = [*B.decode('{"k":"tb","t":"x","o":"other"}', "me"),
+           *B.decode('{"o":"other","b":[{"k":"tb","t":"y"},5]}', "me"),
+           *B.decode('{"o":"me","b":[{"k":"tb","t":"z"}]}', "me"),
+           *B.decode('not json', "me")]
     assert [(m["t"], m["o"]) for m in got] == [("x", "other"), ("y", "other")]

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from meio.web import create_app
-from meio.web.runtime import PRESENCE_DELAY_S
+from meio.web.table import PRESENCE_DELAY_S
 from tests.web.conftest import create, join, make_settings
 from tests.web.helpers import Player, choose, play_out
 

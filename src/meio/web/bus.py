@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 log = logging.getLogger("meio.web.bus")
@@ -119,19 +119,7 @@ class PostgresBus(Bus):
             pause = min(pause * 2, 5.0)
 
     async def _deliver(self, payload: str, handler: Handler) -> None:
-        try:
-            message = json.loads(payload)
-        except ValueError:
-            log.warning("bus: a message that is not JSON was ignored")
-            return
-        if not isinstance(message, dict) or message.get("o") == self.origin:
-            return
-        batch = message.get("b")
-        # a batch, or one message on its own (as older servers sent them)
-        for one in batch if isinstance(batch, list) else [message]:
-            if not isinstance(one, dict):
-                continue
-            one["o"] = message.get("o")
+        for one in decode(payload, self.origin):
             self.received += 1
             try:
                 await handler(one)
@@ -154,16 +142,10 @@ class PostgresBus(Bus):
     async def _send_all(self) -> None:
         try:
             while self._outbox:
-                head = f'{{"o":{json.dumps(self.origin)},"b":['
-                size, count = len(head) + 2, 0
-                for text, _ in self._outbox:
-                    if count and size + len(text.encode()) + 1 > MAX_PAYLOAD:
-                        break
-                    size += len(text.encode()) + 1
-                    count += 1
+                payload, count = next_batch(self.origin, [t for t, _ in self._outbox])
                 batch = self._outbox[:count]
                 del self._outbox[:count]
-                await self._notify(head + ",".join(t for t, _ in batch) + "]}")
+                await self._notify(payload)
                 for _, fut in batch:
                     if fut is not None and not fut.done():
                         fut.set_result(None)
@@ -196,6 +178,49 @@ class PostgresBus(Bus):
         if self._pub is not None:
             with contextlib.suppress(Exception):
                 await self._pub.close()
+
+
+def next_batch(origin: str, texts: Sequence[str]) -> tuple[str, int]:
+    """The payload of one NOTIFY from ``origin`` carrying the first of ``texts``
+    (messages encoded as JSON), and how many it carries: as many as fit under
+    :data:`MAX_PAYLOAD` bytes, and at least one.
+
+    >>> next_batch("a", ['{"k":"x"}', '{"k":"y"}'])
+    ('{"o":"a","b":[{"k":"x"},{"k":"y"}]}', 2)
+    """
+    head = f'{{"o":{json.dumps(origin)},"b":['
+    size, count = len(head) + 2, 0
+    for text in texts:
+        if count and size + len(text.encode()) + 1 > MAX_PAYLOAD:
+            break
+        size += len(text.encode()) + 1
+        count += 1
+    return head + ",".join(texts[:count]) + "]}", count
+
+
+def decode(payload: str, origin: str) -> list[dict[str, Any]]:
+    """The messages of one NOTIFY payload for process ``origin`` to act on: none of
+    its own, each with its sender's name under ``o``; what cannot be read is left
+    out (and a payload that is not JSON logged).
+
+    >>> decode('{"o":"b","b":[{"k":"x"},5]}', "a"), decode('{"o":"a","b":[{"k":"x"}]}', "a")
+    ([{'k': 'x', 'o': 'b'}], [])
+    """
+    try:
+        message = json.loads(payload)
+    except ValueError:
+        log.warning("bus: a message that is not JSON was ignored")
+        return []
+    if not isinstance(message, dict) or message.get("o") == origin:
+        return []
+    batch = message.get("b")
+    out = []
+    # a batch, or one message on its own (as older servers sent them)
+    for one in batch if isinstance(batch, list) else [message]:
+        if isinstance(one, dict):
+            one["o"] = message.get("o")
+            out.append(one)
+    return out
 
 
 def bus_for(database_url: str, origin: str) -> Bus:

@@ -24,22 +24,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
 
 from meio.web import frames as F
 from meio.web.db import CHAT_MAX_CHARS as MAX_CHARS
-
-if TYPE_CHECKING:
-    from meio.web.protocol import Chat
-    from meio.web.runtime import Connection, TableRuntime
+from meio.web.protocol import Chat
+from meio.web.services import Connection, Frame
+from meio.web.table import LiveTable
 
 #: a seat may send BURST messages at once, then BURST more in each WINDOW_S seconds
 BURST = 5
 WINDOW_S = 10.0
 #: the quick reactions (each page shows them in its own language)
 REACTIONS = ("thumbs", "gg")
-
-Frame = dict[str, Any]
 
 
 class ChatError(Exception):
@@ -67,7 +63,7 @@ def clean_text(text: str) -> str:
     return line
 
 
-async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
+async def post(table: LiveTable, seat: int | None, msg: Chat) -> Frame:
     """Check, store and broadcast one chat message or reaction; the answer to its sender."""
     kind = "react" if msg.kind == "react" else "text"
     try:
@@ -76,34 +72,32 @@ async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
         if kind == "react" and msg.text not in REACTIONS:
             raise ChatError("bad_message", f"a reaction is one of {', '.join(REACTIONS)}")
         text = clean_text(msg.text)
-        if rt.match is None:
+        if table.match is None:
             raise ChatError("not_started", "the chat opens when the match starts")
-        if not rt.hub.chat_limiter.take(f"{rt.info.id}:{seat}"):
+        if not table.services.chat_limiter.take(f"{table.info.id}:{seat}"):
             raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
                                             "wait a moment")
     except ChatError as exc:
-        return rt.refuse(msg.id, exc.code, exc.reason, seat)
+        return table.refuse(msg.id, exc.code, exc.reason, seat)
     at = time.time()
-    match_id = rt.match.id
-    await asyncio.to_thread(rt.store.add_chat, match_id, seat, kind, text, at)
-    relay(rt, seat, kind, text, at)
+    match_id = table.match.id
+    await asyncio.to_thread(table.store.add_chat, match_id, seat, kind, text, at)
+    relay(table, seat, kind, text, at)
     # the pages connected to the other server processes hear it over the bus
-    rt.hub.cluster.chat_posted(rt, match_id, seat, kind, text, at)
+    table.group.chat_posted(table.info.id, match_id, seat, kind, text, at)
     return F.chat_ack(msg.id)
 
 
-def relay(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> None:
+def relay(table: LiveTable, seat: int, kind: str, text: str, at: float) -> None:
     """Send a stored message to every page connected to this process."""
-    if kind not in ("text", "react") or not 0 <= seat < len(rt.info.seats):
+    if kind not in ("text", "react") or not 0 <= seat < len(table.info.seats):
         return
-    frame = F.chat(rt.info, seat, kind, text, at)
-    for c in rt.conns:
-        c.send(frame)
+    table.broadcast(F.chat(table.info, seat, kind, text, at))
 
 
-async def send_log(rt: TableRuntime, conn: Connection) -> None:
+async def send_log(table: LiveTable, conn: Connection) -> None:
     """Send a (re)connected page the current match's chat so far."""
-    if rt.match is None:
+    if table.match is None:
         return
-    rows = await asyncio.to_thread(rt.store.chat, rt.match.id)
-    conn.send(F.chat_log(rt.info, rt.match.id, rows))
+    rows = await asyncio.to_thread(table.store.chat, table.match.id)
+    conn.send(F.chat_log(table.info, table.match.id, rows))

@@ -32,19 +32,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meio.web import chat
 from meio.web import metrics as M
 from meio.web.bus import Bus, bus_for
+from meio.web.hub import Hub, Room
 from meio.web.lease import Leases, LeaseStore, process_id
 from meio.web.logs import context
 from meio.web.peers import MISSED_BEATS, Peers, Word
 from meio.web.store import EventInfo
-
-if TYPE_CHECKING:
-    from meio.web.hub import Hub
-    from meio.web.runtime import TableRuntime
 
 log = logging.getLogger("meio.web.cluster")
 
@@ -53,7 +50,8 @@ _BUS_IN = M.BUS_MESSAGES.labels("in")
 
 
 class Cluster:
-    """This process's part in a group of servers sharing one database."""
+    """This process's part in a group of servers sharing one database: the
+    :class:`~meio.web.group.Group` that the app hands to the hub."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -68,10 +66,14 @@ class Cluster:
         self._beat: asyncio.Task[None] | None = None
         self.draining = False
 
+    @property
+    def live(self) -> bool:
+        return self.bus.live
+
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
         """Listen to the others and start the lease and eviction loop."""
-        await self.bus.start(self._on_message, self._resync)
+        await self.bus.start(self.receive, self._resync)
         self._loop = asyncio.get_running_loop().create_task(self._maintain())
         if self.bus.live:
             self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
@@ -93,98 +95,97 @@ class Cluster:
                 await asyncio.to_thread(self.leases.store.release, held)
             log.info("released %d table leases", len(held))
         if self.bus.live:
-            for rt in list(self.hub.tables.values()):
-                if rt.conns:
-                    await self._publish({"k": "on", "t": rt.info.id, "seats": []})
+            for room in list(self.hub.tables.values()):
+                if room.table.conns:
+                    await self._publish({"k": "on", "t": room.id, "seats": []})
             if held:
                 await self._publish({"k": "rel", "t": held})
             # the others forget this process now rather than after its heartbeats stop
             await self._publish({"k": "bye"})
         await self.bus.stop()
 
-    # -- what the runtime tells us -------------------------------------------------------
-    def event_accepted(self, rt: TableRuntime, ev: EventInfo) -> None:
+    # -- what the tables tell us -------------------------------------------------------
+    def event_accepted(self, table_id: str, match_id: str, ev: EventInfo) -> None:
         """A committed action: the other processes hear of it."""
-        if not self.bus.live or rt.match is None:
-            return
-        self._post({
-            "k": "ev", "t": rt.info.id, "m": rt.match.id, "s": ev.seq, "p": ev.seat,
-            "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
-        })
+        if self.bus.live:
+            self._post({
+                "k": "ev", "t": table_id, "m": match_id, "s": ev.seq, "p": ev.seat,
+                "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
+            })
 
-    def table_changed(self, rt: TableRuntime) -> None:
+    def table_changed(self, table_id: str) -> None:
         """Seats were taken or a match began: the others reload the table."""
         if self.bus.live:
-            self._post({"k": "tb", "t": rt.info.id})
+            self._post({"k": "tb", "t": table_id})
 
-    def presence(self, rt: TableRuntime) -> None:
+    def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
-            self._post({"k": "on", "t": rt.info.id, "seats": rt.local_seats()})
+            self._post({"k": "on", "t": table_id, "seats": seats})
 
-    def rematch_asked(self, rt: TableRuntime, seat: int) -> None:
+    def rematch_asked(self, table_id: str, match_id: str, seat: int) -> None:
         """A seat here asked for a rematch: the others count it too."""
-        if self.bus.live and rt.match is not None:
-            self._post({"k": "rm", "t": rt.info.id, "m": rt.match.id, "p": seat})
+        if self.bus.live:
+            self._post({"k": "rm", "t": table_id, "m": match_id, "p": seat})
 
-    def table_loaded(self, rt: TableRuntime) -> None:
+    def table_loaded(self, table_id: str) -> None:
         """A table came into memory here: the others say which of its seats are
         connected to them (their earlier word of it was not kept)."""
         if self.bus.live:
-            self._post({"k": "who", "t": rt.info.id})
+            self._post({"k": "who", "t": table_id})
 
-    def chat_posted(self, rt: TableRuntime, match_id: str, seat: int, kind: str, text: str,
+    def chat_posted(self, table_id: str, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
         if self.bus.live:
-            self._post({"k": "chat", "t": rt.info.id, "m": match_id, "p": seat, "n": kind,
+            self._post({"k": "chat", "t": table_id, "m": match_id, "p": seat, "n": kind,
                         "x": text, "at": at})
 
-    def holds(self, rt: TableRuntime) -> bool:
-        """Whether this process may move the bots and run the timer of ``rt``."""
-        return not self.draining and self.leases.holds(rt.info.id)
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may move the bots and run the timer of the table."""
+        return not self.draining and self.leases.holds(table_id)
 
-    def may_act(self, rt: TableRuntime) -> bool:
+    def may_act(self, table_id: str) -> bool:
         """Like :meth:`holds`; when the lease looks free, ask for it in the background
         (the table is woken again once it is ours)."""
-        if self.holds(rt):
+        if self.holds(table_id):
             return True
-        if not self.draining and self.leases.worth_trying(rt.info.id):
-            self._try_acquire(rt)
+        if not self.draining and self.leases.worth_trying(table_id):
+            self._try_acquire(table_id)
         return False
 
-    def done_with(self, rt: TableRuntime) -> None:
+    def done_with(self, table_id: str) -> None:
         """The match is over: nothing to run, hand the lease back."""
-        table_id = rt.info.id
         if table_id in self.leases.held:
             self.leases.forget(table_id)
             M.LEASES.set(len(self.leases.held))
             self.hub.spawn(asyncio.to_thread(self.leases.store.release, [table_id]))
 
     # -- leases ------------------------------------------------------------------------
-    def _try_acquire(self, rt: TableRuntime) -> None:
-        table_id = rt.info.id
+    def _try_acquire(self, table_id: str) -> None:
         if table_id in self._acquiring:
             return
         self._acquiring.add(table_id)
-        self.hub.spawn(self._acquire(rt))
+        self.hub.spawn(self._acquire(table_id))
 
-    async def _acquire(self, rt: TableRuntime) -> None:
-        table_id = rt.info.id
+    async def _acquire(self, table_id: str) -> None:
         try:
             lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
             fresh = table_id not in self.leases.held
             if not self.leases.record(lease) or self.draining:
                 return
             M.LEASES.set(len(self.leases.held))
-            async with rt.lock:
+            room = self.hub.tables.get(table_id)
+            if room is None:
+                return  # evicted meanwhile: it is woken when it is loaded again
+            async with room.table.lock:
                 if fresh:
-                    with context(table_id, None if rt.match is None else rt.match.id):
+                    with context(table_id, room.table.match_id):
                         log.info("took the table's lease", extra={"holder": self.origin})
                     # the previous holder may have stored actions we never heard of
-                    await rt.catch_up_locked()
+                    await room.table.catch_up_locked()
                 else:
-                    rt._after_change()
+                    room.auto.schedule()
         finally:
             self._acquiring.discard(table_id)
 
@@ -198,20 +199,20 @@ class Cluster:
                 log.warning("lost the table's lease; another process acts for it now")
         M.LEASES.set(len(self.leases.held))
 
-    async def _wake(self, rt: TableRuntime) -> None:
-        async with rt.lock:
-            rt._after_change()
+    async def _wake(self, room: Room) -> None:
+        async with room.table.lock:
+            room.auto.schedule()
 
     async def _adopt_orphans(self) -> None:
         """Tables whose lease ran out (their holder died): load them and act."""
         for table_id in await asyncio.to_thread(self.leases.store.expired):
             if table_id in self.leases.held:
                 continue  # ours, only late: the renewal takes care of it
-            rt = await self.hub.get(table_id)
-            if rt is None:
+            room = await self.hub.get(table_id)
+            if room is None:
                 continue
-            if rt.needs_actor():
-                self.may_act(rt)
+            if room.auto.needs_actor():
+                self.may_act(table_id)
             elif self.leases.worth_trying(table_id):
                 # nothing to run there: clear the stale row by taking and releasing it
                 lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
@@ -225,15 +226,15 @@ class Cluster:
             await asyncio.sleep(period)
             try:
                 await self._renew()
-                for rt in list(self.hub.tables.values()):
-                    if not rt.needs_actor():
+                for room in list(self.hub.tables.values()):
+                    if not room.auto.needs_actor():
                         continue
-                    if not self.holds(rt):
-                        self.may_act(rt)
-                    elif not rt.busy_acting():
+                    if not self.holds(room.id):
+                        self.may_act(room.id)
+                    elif not room.auto.busy():
                         # the lease became valid again (renewed after a slow write)
                         # while nothing ran: wake the table
-                        self.hub.spawn(self._wake(rt))
+                        self.hub.spawn(self._wake(room))
                 await self._adopt_orphans()
                 await self._evict_idle()
             except asyncio.CancelledError:
@@ -244,12 +245,12 @@ class Cluster:
     async def _evict_idle(self) -> None:
         limit = self.hub.settings.evict_after_s
         now = time.monotonic()
-        for rt in list(self.hub.tables.values()):
-            if now - rt.last_used < limit or rt.busy() or rt.needs_actor():
+        for room in list(self.hub.tables.values()):
+            if now - room.table.last_used < limit or room.busy() or room.auto.needs_actor():
                 continue
-            if await self.hub.evict(rt):
-                table_id = rt.info.id
-                rt.remote_online.clear()
+            if await self.hub.evict(room):
+                table_id = room.id
+                room.table.remote_online.clear()
                 if table_id in self.leases.held:
                     self.leases.forget(table_id)
                     await asyncio.to_thread(self.leases.store.release, [table_id])
@@ -263,13 +264,13 @@ class Cluster:
             self._post({"k": "hb", "p": period})
             await asyncio.sleep(period)
             try:
-                await self._expire_peers()
+                await self.expire_peers()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the heartbeat loop failed; trying again")
 
-    async def _expire_peers(self) -> None:
+    async def expire_peers(self) -> None:
         """One heartbeat period passed: the processes silent too long are forgotten."""
         for origin in self.peers.tick():
             log.warning("no word from process %s for %d heartbeats: its seats are shown "
@@ -279,10 +280,10 @@ class Cluster:
 
     async def _drop_seats(self, origin: str) -> None:
         # every table shows the seats connected to ``origin`` offline, at once
-        for rt in list(self.hub.tables.values()):
-            if origin in rt.remote_online:
-                async with rt.lock:
-                    rt.set_remote_online(origin, [])
+        for room in list(self.hub.tables.values()):
+            if origin in room.table.remote_online:
+                async with room.table.lock:
+                    room.table.set_remote_online(origin, [])
 
     def _answer_who(self, msg: dict[str, Any]) -> None:
         """Say which seats are connected here: at one table (``t``), or, asked by
@@ -294,13 +295,13 @@ class Cluster:
             self._post({"k": "here", "to": msg.get("o"), "n": msg["n"]})
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
-            tables = [] if one is None else [one]
+            rooms = [] if one is None else [one]
         else:
-            tables = list(self.hub.tables.values())
-        for rt in tables:
-            seats = rt.local_seats()
+            rooms = list(self.hub.tables.values())
+        for room in rooms:
+            seats = room.table.local_seats()
             if seats:
-                self._post({"k": "on", "t": rt.info.id, "seats": seats})
+                self._post({"k": "on", "t": room.id, "seats": seats})
 
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
@@ -312,7 +313,8 @@ class Cluster:
         _BUS_OUT.inc()
         self.bus.post(message)
 
-    async def _on_message(self, msg: dict[str, Any]) -> None:
+    async def receive(self, msg: dict[str, Any]) -> None:
+        """Act on one message of another process, as the bus delivers it."""
         _BUS_IN.inc()
         kind, table_id, origin = msg.get("k"), msg.get("t"), str(msg.get("o"))
         if kind == "bye":
@@ -344,15 +346,16 @@ class Cluster:
         if kind == "rel" and isinstance(table_id, list):
             for t in table_id:
                 self.leases.others.pop(str(t), None)
-                rt = self.hub.tables.get(str(t))
-                if rt is not None and rt.needs_actor():
-                    self.may_act(rt)
+                room = self.hub.tables.get(str(t))
+                if room is not None and room.auto.needs_actor():
+                    self.may_act(room.id)
             return
         if not isinstance(table_id, str):
             return
-        rt = self.hub.tables.get(table_id)
-        if rt is None:
+        room = self.hub.tables.get(table_id)
+        if room is None:
             return  # nobody here plays at that table: it is read afresh when needed
+        rt = room.table
         if kind == "ev":
             ev = EventInfo(int(msg["s"]), int(msg["p"]), str(msg["a"]), str(msg["r"]),
                            msg.get("c"), float(msg["at"]))
@@ -364,7 +367,7 @@ class Cluster:
             if rt.match is not None and rt.match.id == msg.get("m"):
                 chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
         elif kind == "rm":
-            await rt.rematch_remote(str(msg["m"]), int(msg["p"]))
+            await room.seating.rematch_remote(str(msg["m"]), int(msg["p"]))
         elif kind == "tb":
             async with rt.lock:
                 await rt.catch_up_locked()
@@ -377,6 +380,6 @@ class Cluster:
                     rt.set_remote_online(origin, [int(s) for s in seats])
 
     async def _resync(self) -> None:
-        for rt in list(self.hub.tables.values()):
-            async with rt.lock:
-                await rt.catch_up_locked()
+        for room in list(self.hub.tables.values()):
+            async with room.table.lock:
+                await room.table.catch_up_locked()

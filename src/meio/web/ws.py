@@ -18,7 +18,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meio.web import chat
 from meio.web import frames as F
-from meio.web.hub import Hub
+from meio.web.advice import BUSY
+from meio.web.hub import Hub, Room
 from meio.web.limits import Bucket
 from meio.web.protocol import (
     Act,
@@ -31,7 +32,8 @@ from meio.web.protocol import (
     Rematch,
     parse_message,
 )
-from meio.web.runtime import Connection, TableRuntime, same_secret
+from meio.web.services import Connection
+from meio.web.table import LiveTable, same_secret
 
 router = APIRouter()
 log = logging.getLogger("meio.web")
@@ -103,10 +105,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
     settings = hub.settings
     limit = settings.max_message_bytes
-    rt = await hub.get(table_id) if len(table_id) <= 32 else None
-    if rt is None or rt.info.closed:
-        await ws.send_json(F.error("not_found", "no such table" if rt is None else
-                                  "this table has closed; its matches are in the history"))
+    room = await hub.get(table_id) if len(table_id) <= 32 else None
+    if room is None or room.table.info.closed:
+        await ws.send_json(F.error("not_found", "no such table" if room is None else
+                                   "this table has closed; its matches are in the history"))
         await ws.close(4404)
         return
     try:
@@ -114,8 +116,8 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         hello = _parse(raw, limit)
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "say 'hello' first, with your seat token")
-        seat = await _identify(rt, hello, address)
-        if seat is None and _spectators(rt) >= settings.max_sockets_per_table:
+        seat = await _identify(hub, room.table, hello, address)
+        if seat is None and _spectators(room.table) >= settings.max_sockets_per_table:
             raise ProtocolError("too_many_connections", "this table has as many spectators "
                                                         "as it can take")
     except ProtocolError as exc:
@@ -130,9 +132,9 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         return
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
-    session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
-    rt = await rt.attach(conn, hello.since_match, hello.since_seq, address)
-    await chat.send_log(rt, conn)
+    room = await hub.attach(room, conn, hello.since_match, hello.since_seq, address)
+    session = _Session(room, conn, Bucket(settings.message_rate, settings.message_burst))
+    await chat.send_log(room.table, conn)
     try:
         while True:
             raw = await _read(ws)
@@ -142,7 +144,7 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         pass
     finally:
         session.stop()
-        await rt.detach(conn)
+        await room.table.detach(conn)
         if not writer.done():
             # let queued frames (an error before a close) go out, then stop
             conn.close()
@@ -158,8 +160,8 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
 class _Session:
     """What one connection has in flight: its rate limit and its advice task."""
 
-    def __init__(self, rt: TableRuntime, conn: Connection, bucket: Bucket) -> None:
-        self.rt = rt
+    def __init__(self, room: Room, conn: Connection, bucket: Bucket) -> None:
+        self.room = room
         self.conn = conn
         self.bucket = bucket
         self.advice: asyncio.Task[None] | None = None
@@ -183,38 +185,37 @@ class _Session:
             answer = await self.handle(msg)
         except Exception:
             # a bug of ours, not the client's: say so, keep the socket, keep the details
-            log.exception("table %s: a message could not be handled", self.rt.info.id)
+            log.exception("table %s: a message could not be handled", self.room.id)
             answer = F.error("internal", "the server failed on this message; try again")
         if answer is not None:
             conn.send(answer)
         return True
 
     async def handle(self, msg: Message) -> dict[str, Any] | None:
-        rt, conn = self.rt, self.conn
+        room, conn = self.room, self.conn
         if isinstance(msg, Ping):
             return F.pong()
         if isinstance(msg, Hello):
             return F.error("bad_message", "already said hello")
         if isinstance(msg, Act):
-            return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq,
-                                   client_id=msg.id)
+            return await room.table.submit(conn.seat, msg.action, expected_seq=msg.seq,
+                                           client_id=msg.id)
         if isinstance(msg, Advise):
             if self.advice is not None and not self.advice.done():
-                return rt.refuse(msg.id, "busy", "your last request for advice is still "
-                                                 "being worked out", conn.seat)
+                return room.table.refuse(msg.id, "busy", BUSY, conn.seat)
             self.advice = asyncio.get_running_loop().create_task(self._advise(msg))
             return None
         if isinstance(msg, Rematch):
-            return await rt.rematch(msg.id, conn.seat)
+            return await room.seating.rematch(msg.id, conn.seat)
         if isinstance(msg, Chat):
-            return await chat.post(rt, conn.seat, msg)
+            return await chat.post(room.table, conn.seat, msg)
         raise TypeError(f"unhandled message {msg!r}")
 
     async def _advise(self, msg: Advise) -> None:
         try:
-            answer = await self.rt.advise(msg.id, self.conn.seat, msg.pack)
+            answer = await self.room.adviser.advise(msg.id, self.conn.seat, msg.pack)
         except Exception:
-            log.exception("table %s: advice failed", self.rt.info.id)
+            log.exception("table %s: advice failed", self.room.id)
             answer = F.advice_failed(msg.id)
         self.conn.send(answer)
 
@@ -229,11 +230,11 @@ def _parse(raw: str, limit: int) -> Message:
     return parse_message(raw, limit)
 
 
-def _spectators(rt: TableRuntime) -> int:
+def _spectators(rt: LiveTable) -> int:
     return sum(1 for c in rt.conns if c.seat is None)
 
 
-async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
+async def _identify(hub: Hub, rt: LiveTable, hello: Hello, address: str) -> int | None:
     """The seat of a hello's token (None: a spectator with the right code).
 
     A right token or code always gets in. Wrong ones are counted for the address
@@ -241,7 +242,6 @@ async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
     wrong ones are refused (``rate_limited``) without a database read until the
     count refills (a wrong one refused then does not count).
     """
-    hub = rt.hub
     if hello.token is not None:
         seat = rt.seat_of_token(hello.token)
         if seat is not None:
@@ -260,7 +260,7 @@ async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
     raise ProtocolError("bad_code", "this spectator link is not valid for this table")
 
 
-def _not_locked(hub: Hub, rt: TableRuntime, address: str) -> None:
+def _not_locked(hub: Hub, rt: LiveTable, address: str) -> None:
     if not hub.bad_hello_limiter.peek(address):
         raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator codes "
                                             "from your address: wait a minute")
@@ -269,6 +269,6 @@ def _not_locked(hub: Hub, rt: TableRuntime, address: str) -> None:
                                             "were tried on this table: wait a minute")
 
 
-def _count_bad(hub: Hub, rt: TableRuntime, address: str) -> None:
+def _count_bad(hub: Hub, rt: LiveTable, address: str) -> None:
     hub.bad_hello_limiter.take(address)
     hub.bad_hello_table_limiter.take(rt.info.id)
