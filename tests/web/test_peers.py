@@ -117,13 +117,13 @@ def test_a_silent_process_s_seats_are_shown_offline_and_late_words_do_not_revive
             ana = Player(ws, token=table["token"])
             assert _online(ana.welcome)[:2] == [True, False]
             # Bo sits at another process, which says so
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, True])
             rt = hub.tables[tid].table
             # it keeps beating: its seat stays online however long it lasts
             for _ in range(10):
                 tick()
-                heard({"o": "proc-b", "k": "hb", "p": hub.group.peers.period})
+                heard({"origin": "proc-b", "type": "beat", "period": hub.group.peers.period})
             assert 1 in rt.online()
             assert _metric(c, "meio_bus_peers") == 1.0
             # then nothing: two periods later still online, after the third offline
@@ -135,26 +135,26 @@ def test_a_silent_process_s_seats_are_shown_offline_and_late_words_do_not_revive
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
             assert _metric(c, "meio_bus_peers") == 0.0
             # late words of the dead process do not show its seat again
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 not in rt.online()
             # nor an echo of a token it was not asked with; once it echoes the right
             # one it is alive after all, and what it says from then on counts
-            heard({"o": "proc-b", "k": "here", "to": hub.group.origin, "n": "0"})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "here", "to": hub.group.origin, "token": "0"})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 not in rt.online()
             token = hub.group.peers.doubt("proc-b")
             assert token is not None
-            heard({"o": "proc-b", "k": "here", "to": hub.group.origin, "n": token})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "here", "to": hub.group.origin, "token": token})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 in rt.online()
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, True])
-            heard({"o": "proc-b", "k": "bye"})
+            heard({"origin": "proc-b", "type": "bye"})
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
             # a process that leaves cleanly has its seats shown offline at once
-            heard({"o": "proc-c", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-c", "type": "online", "table": tid, "seats": [1]})
             assert 1 in rt.online()
-            heard({"o": "proc-c", "k": "bye"})
+            heard({"origin": "proc-c", "type": "bye"})
             assert 1 not in rt.online()
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
 
@@ -177,20 +177,21 @@ def test_asked_who_a_process_echoes_the_token_then_names_its_seats(sqlite_url: s
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             Player(ws, token=table["token"])
             # a process never heard of is asked in turn (no token: it is trusted)
-            assert heard({"o": "proc-b", "k": "hb", "p": 0.5}) == [
-                {"k": "who", "to": "proc-b"}]
-            assert heard({"o": "proc-b", "k": "who", "to": me, "n": "7"}) == [
-                {"k": "here", "to": "proc-b", "n": "7"}, {"k": "on", "t": tid, "seats": [0]}]
-            assert heard({"o": "proc-b", "k": "who", "t": tid}) == [
-                {"k": "on", "t": tid, "seats": [0]}]
-            assert heard({"o": "proc-b", "k": "who", "t": "elsewhere"}) == []
-            assert heard({"o": "proc-b", "k": "who", "to": "proc-c", "n": "8"}) == []
+            assert heard({"origin": "proc-b", "type": "beat", "period": 0.5}) == [
+                {"type": "who", "to": "proc-b"}]
+            assert heard({"origin": "proc-b", "type": "who", "to": me, "token": "7"}) == [
+                {"type": "here", "to": "proc-b", "token": "7"},
+                {"type": "online", "table": tid, "seats": [0]}]
+            assert heard({"origin": "proc-b", "type": "who", "table": tid}) == [
+                {"type": "online", "table": tid, "seats": [0]}]
+            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == []
+            assert heard({"origin": "proc-b", "type": "who", "to": "proc-c", "token": "8"}) == []
             # one that said goodbye and speaks again is asked with a token
-            heard({"o": "proc-b", "k": "bye"})
-            asked = heard({"o": "proc-b", "k": "hb", "p": 0.5})
+            heard({"origin": "proc-b", "type": "bye"})
+            asked = heard({"origin": "proc-b", "type": "beat", "period": 0.5})
             token = hub.group.peers.doubt("proc-b")
             assert token is not None
-            assert asked == [{"k": "who", "to": "proc-b", "n": token}]
+            assert asked == [{"type": "who", "to": "proc-b", "token": token}]
 
 
 def _metric(c: TestClient, name: str) -> float:

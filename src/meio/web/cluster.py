@@ -14,14 +14,28 @@ same database. It
   posts a heartbeat every third of the lease TTL, and a process silent for three
   of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline.
 
-The presence messages: ``{"k": "on", "t": table, "seats": [...]}`` (the seats of a
-table connected to the sender), ``{"k": "hb", "p": period}`` (the heartbeat),
-``{"k": "who", "t": table}`` (a process loaded the table: the others say ``on``),
-``{"k": "rm", "t": table, "m": match, "p": seat}`` (a seat asked for a rematch),
-``{"k": "who", "to": origin, "n": token}`` (a process newly heard from, or heard
-again after it was taken for dead, is asked for all its seats; it first echoes the
-token, if any, with ``{"k": "here", "to": asker, "n": token}``) and ``{"k": "bye"}``
-(a clean stop). The bus adds the sender's name, ``o``, to each.
+The messages, each named by its ``type`` and keyed by whole words that mean one
+thing in every message (the bus adds the sender's name, ``origin``, to each)::
+
+    {"type": "event", "table", "match", "seq", "seat", "action", "source",
+     "client_id", "at"}                            an action committed
+    {"type": "reload", "table"}                    seats taken, or a match began
+    {"type": "rematch", "table", "match", "seat"}  a seat asked for a rematch
+    {"type": "chat", "table", "match", "seat", "kind", "text", "at"}
+    {"type": "released", "tables": [...]}          leases handed back
+    {"type": "online", "table", "seats": [...]}    the seats connected to the sender
+    {"type": "beat", "period": seconds}            the heartbeat
+    {"type": "who", "table"}                       a process loaded the table: the
+                                                   others say ``online``
+    {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
+                                                   again after it was taken for dead,
+                                                   is asked for all its seats; it first
+                                                   echoes the token, if any, with
+    {"type": "here", "to": asker, "token"}
+    {"type": "bye"}                                a clean stop
+
+Every process on one bus must run the same version: these keys replaced the
+one-letter ones of earlier versions, whose messages are ignored (docs/web.md).
 
 A lone process on SQLite runs the same code with a silent bus.
 """
@@ -97,11 +111,11 @@ class Cluster:
         if self.bus.live:
             for room in list(self.hub.tables.values()):
                 if room.table.conns:
-                    await self._publish({"k": "on", "t": room.id, "seats": []})
+                    await self._publish({"type": "online", "table": room.id, "seats": []})
             if held:
-                await self._publish({"k": "rel", "t": held})
+                await self._publish({"type": "released", "tables": held})
             # the others forget this process now rather than after its heartbeats stop
-            await self._publish({"k": "bye"})
+            await self._publish({"type": "bye"})
         await self.bus.stop()
 
     # -- what the tables tell us -------------------------------------------------------
@@ -109,37 +123,39 @@ class Cluster:
         """A committed action: the other processes hear of it."""
         if self.bus.live:
             self._post({
-                "k": "ev", "t": table_id, "m": match_id, "s": ev.seq, "p": ev.seat,
-                "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
+                "type": "event", "table": table_id, "match": match_id, "seq": ev.seq,
+                "seat": ev.seat, "action": ev.action, "source": ev.source,
+                "client_id": ev.client_id, "at": ev.created_at,
             })
 
     def table_changed(self, table_id: str) -> None:
         """Seats were taken or a match began: the others reload the table."""
         if self.bus.live:
-            self._post({"k": "tb", "t": table_id})
+            self._post({"type": "reload", "table": table_id})
 
     def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
-            self._post({"k": "on", "t": table_id, "seats": seats})
+            self._post({"type": "online", "table": table_id, "seats": seats})
 
     def rematch_asked(self, table_id: str, match_id: str, seat: int) -> None:
         """A seat here asked for a rematch: the others count it too."""
         if self.bus.live:
-            self._post({"k": "rm", "t": table_id, "m": match_id, "p": seat})
+            self._post({"type": "rematch", "table": table_id, "match": match_id,
+                        "seat": seat})
 
     def table_loaded(self, table_id: str) -> None:
         """A table came into memory here: the others say which of its seats are
         connected to them (their earlier word of it was not kept)."""
         if self.bus.live:
-            self._post({"k": "who", "t": table_id})
+            self._post({"type": "who", "table": table_id})
 
     def chat_posted(self, table_id: str, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
         if self.bus.live:
-            self._post({"k": "chat", "t": table_id, "m": match_id, "p": seat, "n": kind,
-                        "x": text, "at": at})
+            self._post({"type": "chat", "table": table_id, "match": match_id, "seat": seat,
+                        "kind": kind, "text": text, "at": at})
 
     def holds(self, table_id: str) -> bool:
         """Whether this process may move the bots and run the timer of the table."""
@@ -261,7 +277,7 @@ class Cluster:
     async def _heartbeat(self) -> None:
         period = self.peers.period
         while True:
-            self._post({"k": "hb", "p": period})
+            self._post({"type": "beat", "period": period})
             await asyncio.sleep(period)
             try:
                 await self.expire_peers()
@@ -286,13 +302,13 @@ class Cluster:
                     room.table.set_remote_online(origin, [])
 
     def _answer_who(self, msg: dict[str, Any]) -> None:
-        """Say which seats are connected here: at one table (``t``), or, asked by
-        name (``to``), at every table, after echoing the asker's token (``n``)."""
-        to, table_id = msg.get("to"), msg.get("t")
+        """Say which seats are connected here: at one table (``table``), or, asked by
+        name (``to``), at every table, after echoing the asker's ``token``."""
+        to, table_id = msg.get("to"), msg.get("table")
         if to is not None and to != self.origin:
             return
-        if msg.get("n") is not None:
-            self._post({"k": "here", "to": msg.get("o"), "n": msg["n"]})
+        if msg.get("token") is not None:
+            self._post({"type": "here", "to": msg.get("origin"), "token": msg["token"]})
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
             rooms = [] if one is None else [one]
@@ -301,7 +317,7 @@ class Cluster:
         for room in rooms:
             seats = room.table.local_seats()
             if seats:
-                self._post({"k": "on", "t": room.id, "seats": seats})
+                self._post({"type": "online", "table": room.id, "seats": seats})
 
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
@@ -316,13 +332,13 @@ class Cluster:
     async def receive(self, msg: dict[str, Any]) -> None:
         """Act on one message of another process, as the bus delivers it."""
         _BUS_IN.inc()
-        kind, table_id, origin = msg.get("k"), msg.get("t"), str(msg.get("o"))
+        kind, table_id, origin = msg.get("type"), msg.get("table"), str(msg.get("origin"))
         if kind == "bye":
             self.peers.forget(origin)
             M.PEERS.set(len(self.peers))
             await self._drop_seats(origin)
             return
-        period = msg.get("p") if kind == "hb" else None
+        period = msg.get("period") if kind == "beat" else None
         word = self.peers.heard(origin, float(period) if isinstance(period, int | float)
                                 and 0 < period <= 3600 else None)
         if word is not Word.KNOWN:
@@ -330,21 +346,22 @@ class Cluster:
             # it says which seats are connected to it; one taken for dead echoes a
             # token first, and none of its seats count until it does
             M.PEERS.set(len(self.peers))
-            ask: dict[str, Any] = {"k": "who", "to": origin}
+            ask: dict[str, Any] = {"type": "who", "to": origin}
             if word is Word.BACK:
-                ask["n"] = self.peers.doubt(origin)
+                ask["token"] = self.peers.doubt(origin)
             self._post(ask)
-        if kind == "hb":
+        if kind == "beat":
             return
         if kind == "who":
             self._answer_who(msg)
             return
         if kind == "here":
             if msg.get("to") == self.origin:
-                self.peers.confirm(origin, msg.get("n"))
+                self.peers.confirm(origin, msg.get("token"))
             return
-        if kind == "rel" and isinstance(table_id, list):
-            for t in table_id:
+        tables = msg.get("tables")
+        if kind == "released" and isinstance(tables, list):
+            for t in tables:
                 self.leases.others.pop(str(t), None)
                 room = self.hub.tables.get(str(t))
                 if room is not None and room.auto.needs_actor():
@@ -356,22 +373,23 @@ class Cluster:
         if room is None:
             return  # nobody here plays at that table: it is read afresh when needed
         rt = room.table
-        if kind == "ev":
-            ev = EventInfo(int(msg["s"]), int(msg["p"]), str(msg["a"]), str(msg["r"]),
-                           msg.get("c"), float(msg["at"]))
-            await rt.apply_remote(str(msg["m"]), ev)
+        if kind == "event":
+            ev = EventInfo(int(msg["seq"]), int(msg["seat"]), str(msg["action"]),
+                           str(msg["source"]), msg.get("client_id"), float(msg["at"]))
+            await rt.apply_remote(str(msg["match"]), ev)
             M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
         elif kind == "chat":
             # a message of the match this process shows (a page that connects later,
             # or to a later match, reads the stored chat instead)
-            if rt.match is not None and rt.match.id == msg.get("m"):
-                chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
-        elif kind == "rm":
-            await room.seating.rematch_remote(str(msg["m"]), int(msg["p"]))
-        elif kind == "tb":
+            if rt.match is not None and rt.match.id == msg.get("match"):
+                chat.relay(rt, int(msg["seat"]), str(msg["kind"]), str(msg["text"]),
+                           float(msg["at"]))
+        elif kind == "rematch":
+            await room.seating.rematch_remote(str(msg["match"]), int(msg["seat"]))
+        elif kind == "reload":
             async with rt.lock:
                 await rt.catch_up_locked()
-        elif kind == "on":
+        elif kind == "online":
             seats = msg.get("seats")
             # a process taken for dead shows no seat on a late word: only once it has
             # answered "who" (what it sends from then on is news)
