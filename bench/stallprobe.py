@@ -64,7 +64,14 @@ async def _lag() -> None:
 
 
 def _install() -> None:
-    from meio.web import db, hub, store
+    import importlib
+
+    from meio.web import db, store
+
+    try:
+        hub: Any = importlib.import_module("meio.web.hub")
+    except ImportError:  # an older tree (bench/load.py --src), whose hub was in runtime.py
+        hub = importlib.import_module("meio.web.runtime")
 
     sql = os.environ.get("MEIO_STALLPROBE_SQL")
     if sql:
