@@ -64,7 +64,14 @@ async def _lag() -> None:
 
 
 def _install() -> None:
-    from meio.web import db, runtime, store
+    import importlib
+
+    from meio.web import db, store
+
+    try:
+        hub: Any = importlib.import_module("meio.web.hub")
+    except ImportError:  # an older tree (bench/load.py --src), whose hub was in runtime.py
+        hub = importlib.import_module("meio.web.runtime")
 
     sql = os.environ.get("MEIO_STALLPROBE_SQL")
     if sql:
@@ -89,20 +96,20 @@ def _install() -> None:
         db.open_engine = open_engine_with
 
     store.Store.append_events = _timed_commit(store.Store.append_events)  # type: ignore[method-assign]
-    start = runtime.Hub.start
+    start = hub.Hub.start
 
     async def hub_start(self: Any) -> None:
         await start(self)
         self._stallprobe = asyncio.get_running_loop().create_task(_lag())
 
-    stop = runtime.Hub.stop
+    stop = hub.Hub.stop
 
     async def hub_stop(self: Any) -> None:
         _write()
         await stop(self)
 
-    runtime.Hub.start = hub_start  # type: ignore[method-assign]
-    runtime.Hub.stop = hub_stop  # type: ignore[method-assign]
+    hub.Hub.start = hub_start  # type: ignore[method-assign]
+    hub.Hub.stop = hub_stop  # type: ignore[method-assign]
     gc.callbacks.append(_gc)
 
 

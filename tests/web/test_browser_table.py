@@ -480,7 +480,7 @@ def test_the_hint_never_shows_a_negative_score_or_a_one_point_interval(
     ctx = chromium.new_context(viewport={"width": 1200, "height": 900})
     instant(ctx)
     page = ctx.new_page()
-    figures = [{"mean": 0.1, "low": -0.1, "high": 0.4}, {"mean": 0.0, "low": 0.0, "high": 0.0}]
+    figures = [{"mean": 0.1, "ci95": [-0.1, 0.4]}, {"mean": 0.0, "ci95": [0.0, 0.0]}]
 
     def advisor_says(ws: Any) -> None:
         # the server's advice, with the figures of the case under test

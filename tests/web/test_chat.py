@@ -46,7 +46,7 @@ def test_chat_reaches_everyone_as_text_is_stored_and_resent_on_reconnect(
         assert say(a, "a\x07b")["code"] == "bad_message"
     store = client.app.state.hub.store  # type: ignore[attr-defined]
     match_id = store.table(tid).current_match
-    rows = chat.load(store.engine, match_id)
+    rows = store.chat(match_id)
     assert [(s, k, t) for s, k, t, _ in rows] == [(0, "text", html), (1, "react", "gg")]
     # a page that comes back gets the match's chat in one frame
     with client.websocket_connect(f"/ws/tables/{tid}") as wa:

@@ -89,7 +89,7 @@ class Table:
         self.table = create(c, players=2, name="Ana", seed=21)
         self.bo = join(c, self.table, "Bo")
         self.url = f"/ws/tables/{self.table['table_id']}"
-        self.rt = c.app.state.hub.tables[self.table["table_id"]]  # type: ignore[attr-defined]
+        self.rt = c.app.state.hub.tables[self.table["table_id"]].table  # type: ignore[attr-defined]
         self.players: list[Player] = []
         self._ctx: list[Any] = []
         for i in range(3):

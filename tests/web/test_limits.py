@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from meio.web import create_app
-from meio.web.runtime import PRESENCE_DELAY_S
+from meio.web.table import PRESENCE_DELAY_S
 from tests.web.conftest import create, join, make_settings
 from tests.web.helpers import Player, choose, play_out
 
@@ -38,7 +38,7 @@ def test_advice_is_one_request_in_flight_per_seat_whatever_its_pages(sqlite_url:
             second = p2.until(lambda f: f.get("id") == "a2")
             assert second["type"] == "reject" and second["code"] == "busy", second
             first = p1.until(lambda f: f.get("id") == "a1")
-            assert first["type"] == "advice" and len(first["best"]) == 6
+            assert first["type"] == "advice" and len(first["best"]["pack"]) == 6
             # the seat's budget (2) is spent by a1 and a3, whichever page asks
             w2.send_json({"type": "advise", "id": "a3"})
             assert p2.until(lambda f: f.get("id") == "a3")["type"] == "advice"

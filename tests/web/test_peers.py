@@ -99,31 +99,31 @@ def test_a_silent_process_s_seats_are_shown_offline_and_late_words_do_not_revive
         hub: Any = c.app.state.hub  # type: ignore[attr-defined]
         assert c.portal is not None
         clock = FakeClock()
-        hub.cluster.peers.clock = clock
+        hub.group.peers.clock = clock
         table = create(c, **TABLE)
         join(c, table, "Bo")
         tid = table["table_id"]
 
         def heard(msg: dict[str, Any]) -> None:
             assert c.portal is not None
-            c.portal.call(hub.cluster._on_message, msg)
+            c.portal.call(hub.group.receive, msg)
 
         def tick() -> None:
-            clock.now += hub.cluster.peers.period
+            clock.now += hub.group.peers.period
             assert c.portal is not None
-            c.portal.call(hub.cluster._expire_peers)
+            c.portal.call(hub.group.expire_peers)
 
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             ana = Player(ws, token=table["token"])
             assert _online(ana.welcome)[:2] == [True, False]
             # Bo sits at another process, which says so
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, True])
-            rt = hub.tables[tid]
+            rt = hub.tables[tid].table
             # it keeps beating: its seat stays online however long it lasts
             for _ in range(10):
                 tick()
-                heard({"o": "proc-b", "k": "hb", "p": hub.cluster.peers.period})
+                heard({"origin": "proc-b", "type": "beat", "period": hub.group.peers.period})
             assert 1 in rt.online()
             assert _metric(c, "meio_bus_peers") == 1.0
             # then nothing: two periods later still online, after the third offline
@@ -135,26 +135,26 @@ def test_a_silent_process_s_seats_are_shown_offline_and_late_words_do_not_revive
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
             assert _metric(c, "meio_bus_peers") == 0.0
             # late words of the dead process do not show its seat again
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 not in rt.online()
             # nor an echo of a token it was not asked with; once it echoes the right
             # one it is alive after all, and what it says from then on counts
-            heard({"o": "proc-b", "k": "here", "to": hub.cluster.origin, "n": "0"})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "here", "to": hub.group.origin, "token": "0"})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 not in rt.online()
-            token = hub.cluster.peers.doubt("proc-b")
+            token = hub.group.peers.doubt("proc-b")
             assert token is not None
-            heard({"o": "proc-b", "k": "here", "to": hub.cluster.origin, "n": token})
-            heard({"o": "proc-b", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-b", "type": "here", "to": hub.group.origin, "token": token})
+            heard({"origin": "proc-b", "type": "online", "table": tid, "seats": [1]})
             assert 1 in rt.online()
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, True])
-            heard({"o": "proc-b", "k": "bye"})
+            heard({"origin": "proc-b", "type": "bye"})
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
             # a process that leaves cleanly has its seats shown offline at once
-            heard({"o": "proc-c", "k": "on", "t": tid, "seats": [1]})
+            heard({"origin": "proc-c", "type": "online", "table": tid, "seats": [1]})
             assert 1 in rt.online()
-            heard({"o": "proc-c", "k": "bye"})
+            heard({"origin": "proc-c", "type": "bye"})
             assert 1 not in rt.online()
             ana.until(lambda f: f["type"] == "table" and _online(f)[:2] == [True, False])
 
@@ -162,35 +162,36 @@ def test_a_silent_process_s_seats_are_shown_offline_and_late_words_do_not_revive
 def test_asked_who_a_process_echoes_the_token_then_names_its_seats(sqlite_url: str) -> None:
     with TestClient(create_app(make_settings(sqlite_url))) as c:
         hub: Any = c.app.state.hub  # type: ignore[attr-defined]
-        me = hub.cluster.origin
+        me = hub.group.origin
         sent: list[dict[str, Any]] = []
-        hub.cluster.bus.post = sent.append  # what would go on the bus
+        hub.group.bus.post = sent.append  # what would go on the bus
         table = create(c, **TABLE)
         tid = table["table_id"]
 
         def heard(msg: dict[str, Any]) -> list[dict[str, Any]]:
             assert c.portal is not None
             sent.clear()
-            c.portal.call(hub.cluster._on_message, msg)
+            c.portal.call(hub.group.receive, msg)
             return list(sent)
 
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             Player(ws, token=table["token"])
             # a process never heard of is asked in turn (no token: it is trusted)
-            assert heard({"o": "proc-b", "k": "hb", "p": 0.5}) == [
-                {"k": "who", "to": "proc-b"}]
-            assert heard({"o": "proc-b", "k": "who", "to": me, "n": "7"}) == [
-                {"k": "here", "to": "proc-b", "n": "7"}, {"k": "on", "t": tid, "seats": [0]}]
-            assert heard({"o": "proc-b", "k": "who", "t": tid}) == [
-                {"k": "on", "t": tid, "seats": [0]}]
-            assert heard({"o": "proc-b", "k": "who", "t": "elsewhere"}) == []
-            assert heard({"o": "proc-b", "k": "who", "to": "proc-c", "n": "8"}) == []
+            assert heard({"origin": "proc-b", "type": "beat", "period": 0.5}) == [
+                {"type": "who", "to": "proc-b"}]
+            assert heard({"origin": "proc-b", "type": "who", "to": me, "token": "7"}) == [
+                {"type": "here", "to": "proc-b", "token": "7"},
+                {"type": "online", "table": tid, "seats": [0]}]
+            assert heard({"origin": "proc-b", "type": "who", "table": tid}) == [
+                {"type": "online", "table": tid, "seats": [0]}]
+            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == []
+            assert heard({"origin": "proc-b", "type": "who", "to": "proc-c", "token": "8"}) == []
             # one that said goodbye and speaks again is asked with a token
-            heard({"o": "proc-b", "k": "bye"})
-            asked = heard({"o": "proc-b", "k": "hb", "p": 0.5})
-            token = hub.cluster.peers.doubt("proc-b")
+            heard({"origin": "proc-b", "type": "bye"})
+            asked = heard({"origin": "proc-b", "type": "beat", "period": 0.5})
+            token = hub.group.peers.doubt("proc-b")
             assert token is not None
-            assert asked == [{"k": "who", "to": "proc-b", "n": token}]
+            assert asked == [{"type": "who", "to": "proc-b", "token": token}]
 
 
 def _metric(c: TestClient, name: str) -> float:

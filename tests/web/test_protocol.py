@@ -297,7 +297,8 @@ def test_split_advice_is_built_from_the_view(client: TestClient) -> None:
         wa.send_json({"type": "advise", "id": "h1"})
         adv = a.until(lambda f: f.get("id") == "h1")
         assert adv["type"] == "advice" and "error" not in adv, adv
-        assert len(adv["best"]) == 6 and set(adv["best"]) <= set(a.seen["hand"])
+        assert len(adv["best"]["pack"]) == 6 and set(adv["best"]["pack"]) <= set(a.seen["hand"])
+        assert adv["best"] == adv["candidates"][0]  # the advisor's one form (Advice.to_dict)
         assert adv["candidates"] and all(set(c["pack"]) <= set(a.seen["hand"])
                                          for c in adv["candidates"])
         assert adv["explanation"].startswith("Best pack found")

@@ -14,7 +14,7 @@ from meio.bots import register, unregister
 from meio.bots.random_bot import RandomBot
 from meio.engine import View
 from meio.web import create_app
-from meio.web.runtime import CHECKPOINT_EVERY
+from meio.web.table import CHECKPOINT_EVERY
 from tests.web.conftest import create, make_settings
 from tests.web.helpers import Player, play_out
 
@@ -102,9 +102,9 @@ def test_a_bot_that_keeps_failing_is_replaced_by_the_random_bot(
 def test_a_turn_timer_whose_bot_fails_still_moves_for_the_late_seat(
     sqlite_url: str, test_bots: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from meio.web import runtime
+    from meio.web import autoplay
 
-    monkeypatch.setattr(runtime, "TIMEOUT_BOT", "broken-test")
+    monkeypatch.setattr(autoplay, "TIMEOUT_BOT", "broken-test")
     with TestClient(create_app(make_settings(sqlite_url))) as c:
         table = create(c, players=2, name="Ana", seed=5, turn_timer_s=0.2,
                        seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
@@ -185,7 +185,7 @@ def test_advice_does_not_hold_up_the_seats_moves(
         assert first["id"] == "split"
         assert first["type"] == "ack" or first["code"] == "stale"
         advice = a.until(lambda f: f.get("id") == "hint")
-        assert advice["type"] == "advice" and len(advice["best"]) == 6
+        assert advice["type"] == "advice" and len(advice["best"]["pack"]) == 6
 
 
 def test_a_reconnection_costs_only_the_events_it_missed(
@@ -257,7 +257,7 @@ def test_rejected_answers_are_remembered_within_a_bound(sqlite_url: str) -> None
                 a.until(lambda f: f["type"] == "event" and my_turn(f["view"]))
             for n in range(20):
                 assert a.act("pile=3", msg_id=f"bad{n}")["code"] == "illegal"
-            rt = c.app.state.hub.tables[table["table_id"]]  # type: ignore[attr-defined]
+            rt = c.app.state.hub.tables[table["table_id"]].table  # type: ignore[attr-defined]
             assert list(rt.rejected) == [(0, f"bad{n}") for n in range(15, 20)]
             again = a.act("pile=3", msg_id="bad19")
             assert again["code"] == "illegal" and again["duplicate"] is True

@@ -97,7 +97,7 @@ def test_idle_finished_tables_are_evicted_and_come_back(tmp_path: Path) -> None:
         while tid in hub.tables and time.time() < deadline:
             time.sleep(0.05)
         assert tid not in hub.tables, "a finished table nobody watches stayed in memory"
-        assert hub.cluster.leases.held == {}
+        assert hub.group.leases.held == {}
         # asked for again, it is read back from the database as it was
         r = c.get(f"/api/tables/{tid}")
         assert r.status_code == 200 and tid in hub.tables
@@ -125,9 +125,9 @@ def test_readiness_and_metrics(client: TestClient) -> None:
                  "meio_db_commit_seconds_count", "meio_bot_think_seconds_count",
                  "meio_leases_held"):
         assert name in text, name
-    client.app.state.hub.cluster.draining = True  # type: ignore[attr-defined]
+    client.app.state.hub.group.draining = True  # type: ignore[attr-defined]
     assert client.get("/readyz").status_code == 503
-    client.app.state.hub.cluster.draining = False  # type: ignore[attr-defined]
+    client.app.state.hub.group.draining = False  # type: ignore[attr-defined]
 
 
 def _metric(client: TestClient, name: str) -> float:
@@ -181,7 +181,7 @@ def test_a_closed_socket_leaves_no_cycle_that_keeps_its_table(server: tuple[str,
             with connect(f"{base.replace('http', 'ws', 1)}/ws/tables/{table['table_id']}") as ws:
                 ws.send(json.dumps({"type": "hello", "token": table["token"]}))
                 assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
-            rt = hub.tables[table["table_id"]]
+            rt = hub.tables[table["table_id"]].table
             deadline = time.monotonic() + 30
             while rt.conns and time.monotonic() < deadline:
                 time.sleep(0.05)

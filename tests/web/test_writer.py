@@ -1,9 +1,9 @@
-"""Group commit (meio.web.writer) and the frames each connection is sent.
+"""Group commit (meio.web.writer), and a frame echoing a client's text going out.
 
 The writer stores the actions of many tables in one transaction; it must keep
 each action's promise (stored before its caller goes on), refuse only the action
-that lost a race, and store a match's result with its last action. The broadcast
-encodes each seat's frame once: no seat may ever get another seat's frame.
+that lost a race, and store a match's result with its last action. (What each seat
+is sent: tests/web/test_frames.py.)
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from meio.engine import MatchConfig, State
-from meio.engine import cards as C
 from meio.web.db import migrate, open_engine
 from meio.web.store import EventInfo, NewEvent, SeatInfo, Store, StoreError
 from meio.web.writer import Writer
@@ -111,53 +107,6 @@ def test_a_database_failure_reaches_every_waiting_caller(tmp_path: Path) -> None
     answers = asyncio.run(run())
     assert all(isinstance(a, OSError) for a in answers)
     store.engine.dispose()
-
-
-class _Hub:
-    """What TableRuntime._accept needs of its hub."""
-
-    def __init__(self) -> None:
-        from meio.web.settings import Settings
-
-        self.settings = Settings(database_url="sqlite://")
-
-
-def test_each_connection_gets_the_frame_of_its_own_seat() -> None:
-    """Several pages of one seat and several spectators share a frame; seats never do."""
-    from meio.web.runtime import Connection, TableRuntime
-    from meio.web.store import MatchInfo, TableInfo
-
-    config = MatchConfig(edition="meio", players=4, partnership=False, seed=11)
-    state = State.new(config)
-    seats = tuple(SeatInfo(s, "human", None, f"p{s}", "h") for s in range(4))
-    info = TableInfo("t", 0.0, {**OPTIONS, "players": 4}, "i", "s", False, "m", seats)
-    rt = TableRuntime(_Hub(), info)  # type: ignore[arg-type]
-    rt.match = MatchInfo("m", "t", 1, config.to_dict(), 0.0, None, None)
-    rt.config, rt.state = config, state
-    conns = [Connection(0), Connection(1), Connection(0), Connection(None), Connection(None),
-             Connection(3)]
-    rt.conns = set(conns)
-    # seat 2 splits: its pack is shown to seat 2 only
-    new = state.clone()
-    hand = new.view(2).hand
-    pack = C.codes(hand)[:6]
-    from meio.engine import actions as A
-
-    action = A.parse_action("pack:" + ",".join(pack))
-    outcome = new.apply(action, 2)
-    rt._accept(EventInfo(1, 2, A.action_text(action), "human", None, 1.0), new, outcome)
-    got = [json.loads(c.queue.get_nowait()) for c in conns]  # type: ignore[arg-type]
-    for c, frame in zip(conns, got, strict=True):
-        assert frame["type"] == "event" and frame["seq"] == 1
-        assert frame["view"]["seat"] == c.seat
-        expected = new.view(c.seat) if c.seat is not None else new.spectator_view()
-        assert frame["view"]["hand"] == C.codes(expected.hand)
-        assert frame["action"] == "pack"  # seat 2 is not connected: nobody sees the pack
-    assert got[0] == got[2] and got[3] == got[4]
-    assert got[0]["view"]["hand"] != got[1]["view"]["hand"]
-    assert got[3]["view"]["hand"] == []
-    with pytest.raises(asyncio.QueueEmpty):
-        conns[0].queue.get_nowait()
 
 
 def test_a_frame_echoing_a_lone_surrogate_still_goes_out(client: Any) -> None:

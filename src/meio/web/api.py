@@ -1,5 +1,5 @@
 """HTTP routes: tables, seats, the lobby, history and records. Thin: the work is in
-:mod:`meio.web.runtime` and :mod:`meio.web.store`."""
+:mod:`meio.web.seating`, :mod:`meio.web.table` and :mod:`meio.web.store`."""
 
 from __future__ import annotations
 
@@ -15,9 +15,12 @@ from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import replay as replay_actions
-from meio.web.runtime import Hub, JoinError, TableRuntime, public_table, same_secret
+from meio.web.frames import public_table
+from meio.web.hub import Hub, Room
+from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
+from meio.web.table import same_secret
 
 router = APIRouter(prefix="/api")
 
@@ -239,32 +242,32 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     options, seats = _check_options(body, hub.settings)
     creator = await _limit_tables(hub, request, seats)
     info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator)
-    rt = await _runtime(hub, info.id)
+    room = await _room(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
-        seat, token = await rt.join(info.invite_code, body.name, None)
+        seat, token = await room.seating.join(info.invite_code, body.name, None)
         out.update(seat=seat, token=token)
     else:
-        await rt.ensure_started()
-    out["table"] = public_table(rt.info, rt.online())
+        await room.seating.ensure_started()
+    out["table"] = public_table(room.table.info, room.table.online())
     return out
 
 
-async def _runtime(hub: Hub, table_id: str) -> TableRuntime:
+async def _room(hub: Hub, table_id: str) -> Room:
     if len(table_id) > 32:
         raise Refusal(404, "no_table", "no such table")
-    rt = await hub.get(table_id)
-    if rt is None:
+    room = await hub.get(table_id)
+    if room is None:
         raise Refusal(404, "no_table", "no such table")
-    return rt
+    return room
 
 
 @router.get("/tables/{table_id}")
 async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str, Any]:
     """A table's public facts, for holders of its invite or spectator code (or any
     visitor of a listed table)."""
-    rt = await _runtime(hub, table_id)
+    rt = (await _room(hub, table_id)).table
     invite = key is not None and same_secret(key, rt.info.invite_code)
     spectate = key is not None and same_secret(key, rt.info.spectate_code)
     if not rt.info.listed and not (invite or spectate):
@@ -284,13 +287,13 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
     """Take a free seat. The token in the answer is the only way to act for the seat:
     it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
-    rt = await _runtime(hub, table_id)
+    room = await _room(hub, table_id)
     try:
-        seat, token = await rt.join(body.invite, body.name, body.seat)
+        seat, token = await room.seating.join(body.invite, body.name, body.seat)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     return {"table_id": table_id, "seat": seat, "token": token,
-            "table": public_table(rt.info, rt.online())}
+            "table": public_table(room.table.info, room.table.online())}
 
 
 @router.get("/lobby")

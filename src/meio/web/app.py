@@ -20,9 +20,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
 from meio.web import api, health, i18n, ws
+from meio.web.cluster import Cluster
 from meio.web.db import migrate, open_engine
+from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
-from meio.web.runtime import Hub
 from meio.web.settings import Settings
 from meio.web.store import Store
 
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm_core and settings.think_processes == 0:
             # (worker processes warm the core themselves, off this process)
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
-        hub = Hub(settings, Store(engine))
+        hub = Hub(settings, Store(engine), Cluster)
         app.state.hub = hub
         began = time.perf_counter()
         await hub.start()

@@ -6,9 +6,13 @@ sends it to its clients. On PostgreSQL the bus is the database's own
 ``LISTEN``/``NOTIFY`` (no extra component to run); on SQLite, where one process
 serves alone, the bus is silent.
 
-Messages are small JSON objects. A process sends them in batches, one
-``NOTIFY`` each: ``{"o": origin, "b": [message, ...]}`` (``o`` names the process,
-so that it skips its own), each payload kept under PostgreSQL's 8,000-byte limit.
+Messages are small JSON objects (:mod:`meio.web.cluster` lists them). A process
+sends them in batches, one ``NOTIFY`` each: ``{"origin": name, "batch": [message,
+...]}`` (``origin`` names the process, so that it skips its own), each payload kept
+under PostgreSQL's 8,000-byte limit. For one version the bus also reads and sends
+the form of the version before (one-letter keys, ``{"o", "b"}``, beside this
+version's in each payload), so that the old and the new replicas of a rolling
+upgrade understand one another (docs/web.md).
 While one batch is on its way, what is published meanwhile waits for the next: a
 quiet server sends each message alone at once, a busy one sends many per round
 trip, in the order they were published. The bus is a fast path, never the source
@@ -22,7 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 log = logging.getLogger("meio.web.bus")
@@ -74,11 +78,14 @@ class PostgresBus(Bus):
         self.dsn = dsn
         self._pub: Any = None
         #: encoded messages waiting for the next NOTIFY, each with what waits for it
-        self._outbox: list[tuple[str, asyncio.Future[None] | None]] = []
+        #: (this version's form, the version before's or None, who waits for it)
+        self._outbox: list[tuple[str, str | None, asyncio.Future[None] | None]] = []
         self._sender: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.received = 0
+        #: whether a payload that could not be read was seen (warned once)
+        self.unreadable = False
 
     async def start(self, handler: Handler, resync: Resync) -> None:
         self._task = asyncio.get_running_loop().create_task(self._listen(handler, resync))
@@ -119,19 +126,15 @@ class PostgresBus(Bus):
             pause = min(pause * 2, 5.0)
 
     async def _deliver(self, payload: str, handler: Handler) -> None:
-        try:
-            message = json.loads(payload)
-        except ValueError:
-            log.warning("bus: a message that is not JSON was ignored")
+        messages = decode(payload, self.origin)
+        if messages is None:
+            if not self.unreadable:
+                log.warning("bus: a payload that is no message of this server version nor "
+                            "of the one before was ignored (is a much older server on "
+                            "this database?)")
+            self.unreadable = True
             return
-        if not isinstance(message, dict) or message.get("o") == self.origin:
-            return
-        batch = message.get("b")
-        # a batch, or one message on its own (as older servers sent them)
-        for one in batch if isinstance(batch, list) else [message]:
-            if not isinstance(one, dict):
-                continue
-            one["o"] = message.get("o")
+        for one in messages:
             self.received += 1
             try:
                 await handler(one)
@@ -147,24 +150,19 @@ class PostgresBus(Bus):
         self._queue(message, None)
 
     def _queue(self, message: dict[str, Any], fut: asyncio.Future[None] | None) -> None:
-        self._outbox.append((json.dumps(message, separators=(",", ":")), fut))
+        earlier = to_earlier_form(message)
+        self._outbox.append((_dumps(message), None if earlier is None else _dumps(earlier), fut))
         if self._sender is None:
             self._sender = asyncio.get_running_loop().create_task(self._send_all())
 
     async def _send_all(self) -> None:
         try:
             while self._outbox:
-                head = f'{{"o":{json.dumps(self.origin)},"b":['
-                size, count = len(head) + 2, 0
-                for text, _ in self._outbox:
-                    if count and size + len(text.encode()) + 1 > MAX_PAYLOAD:
-                        break
-                    size += len(text.encode()) + 1
-                    count += 1
+                payload, count = next_batch(self.origin, [(t, e) for t, e, _ in self._outbox])
                 batch = self._outbox[:count]
                 del self._outbox[:count]
-                await self._notify(head + ",".join(t for t, _ in batch) + "]}")
-                for _, fut in batch:
+                await self._notify(payload)
+                for _, _, fut in batch:
                     if fut is not None and not fut.done():
                         fut.set_result(None)
         finally:
@@ -196,6 +194,129 @@ class PostgresBus(Bus):
         if self._pub is not None:
             with contextlib.suppress(Exception):
                 await self._pub.close()
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def next_batch(origin: str, items: Sequence[tuple[str, str | None]]) -> tuple[str, int]:
+    """The payload of one NOTIFY from ``origin`` carrying the first of ``items`` (each
+    a message encoded as JSON, and the same in the form of the version before, or
+    None), and how many it carries: as many as fit under :data:`MAX_PAYLOAD` bytes,
+    and at least one. For one version a payload carries both forms, ``batch`` for
+    this version and ``b`` for the one before, so that the replicas of a rolling
+    upgrade understand one another whichever runs which.
+
+    >>> next_batch("a", [('{"type":"x"}', '{"k":"x"}'), ('{"type":"y"}', None)])
+    ('{"origin":"a","batch":[{"type":"x"},{"type":"y"}],"o":"a","b":[{"k":"x"}]}', 2)
+    """
+    name = json.dumps(origin)
+    size, count = len(f'{{"origin":{name},"batch":[],"o":{name},"b":[]}}'), 0
+    for text, earlier in items:
+        more = len(text.encode()) + 1 + (0 if earlier is None else len(earlier.encode()) + 1)
+        if count and size + more > MAX_PAYLOAD:
+            break
+        size += more
+        count += 1
+    chosen = items[:count]
+    return (f'{{"origin":{name},"batch":[{",".join(t for t, _ in chosen)}],"o":{name},'
+            f'"b":[{",".join(e for _, e in chosen if e is not None)}]}}', count)
+
+
+#: the messages of the version before this one, whose keys were letters (``p`` a seat
+#: in one message and a period in another): their type, and their keys in this
+#: version's words. Read and sent for one version, so that the old and the new
+#: replicas of a rolling upgrade understand one another (docs/web.md); the next
+#: version drops it.
+_EARLIER_FORMS: dict[str, tuple[str, dict[str, str]]] = {
+    "ev": ("event", {"t": "table", "m": "match", "s": "seq", "p": "seat", "a": "action",
+                     "r": "source", "c": "client_id"}),
+    "tb": ("reload", {"t": "table"}),
+    "on": ("online", {"t": "table"}),
+    "hb": ("beat", {"p": "period"}),
+    "who": ("who", {"t": "table", "n": "token"}),
+    "here": ("here", {"n": "token"}),
+    "rm": ("rematch", {"t": "table", "m": "match", "p": "seat"}),
+    "chat": ("chat", {"t": "table", "m": "match", "p": "seat", "n": "kind", "x": "text"}),
+    "rel": ("released", {"t": "tables"}),
+    "bye": ("bye", {}),
+}
+
+
+def from_earlier_form(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A message of the version before this one in this version's words (None: not
+    one of its messages).
+
+    >>> from_earlier_form({"k": "rm", "t": "T", "m": "M", "p": 2})
+    {'type': 'rematch', 'table': 'T', 'match': 'M', 'seat': 2}
+    >>> from_earlier_form({"k": "hb", "p": 0.5})
+    {'type': 'beat', 'period': 0.5}
+    """
+    form = _EARLIER_FORMS.get(str(message.get("k")))
+    if form is None:
+        return None
+    kind, keys = form
+    out: dict[str, Any] = {"type": kind}
+    for key, value in message.items():
+        if key not in ("k", "o"):
+            out[keys.get(key, key)] = value
+    return out
+
+
+def to_earlier_form(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A message in the form of the version before this one (None: it had none).
+
+    >>> to_earlier_form({"type": "event", "table": "T", "seq": 4, "seat": 1, "at": 2.0})
+    {'k': 'ev', 't': 'T', 's': 4, 'p': 1, 'at': 2.0}
+    """
+    kind = message.get("type")
+    for old, (new, keys) in _EARLIER_FORMS.items():
+        if new == kind:
+            back = {word: letter for letter, word in keys.items()}
+            return {"k": old, **{back.get(k, k): v for k, v in message.items() if k != "type"}}
+    return None
+
+
+def decode(payload: str, origin: str) -> list[dict[str, Any]] | None:
+    """The messages of one NOTIFY payload for process ``origin`` to act on: none of
+    its own, each with its sender's name under ``origin``; an item that is no
+    message is left out. The earlier version's payloads (``{"o", "b"}``, or one
+    message alone) are read too, their messages put in this version's words
+    (:func:`from_earlier_form`). None: no payload of either version.
+
+    >>> decode('{"origin":"b","batch":[{"type":"x"},5]}', "a")
+    [{'type': 'x', 'origin': 'b'}]
+    >>> decode('{"o":"b","b":[{"k":"tb","t":"T"}]}', "a")
+    [{'type': 'reload', 'table': 'T', 'origin': 'b'}]
+    >>> decode('{"origin":"a","batch":[{"type":"x"}]}', "a"), decode('[1]', "a")
+    ([], None)
+    """
+    try:
+        message = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(message, dict):
+        return None
+    # this version's form first; a payload of the version before has only "o"
+    sender, batch = message.get("origin"), message.get("batch")
+    earlier = sender is None and isinstance(message.get("o"), str)
+    if earlier:
+        sender, batch = message["o"], message.get("b")
+        if not isinstance(batch, list):
+            batch = [message]  # one message alone, as the version before that sent them
+    if not isinstance(sender, str) or not isinstance(batch, list):
+        return None
+    if sender == origin:
+        return []
+    out = []
+    for one in batch:
+        if isinstance(one, dict) and earlier:
+            one = from_earlier_form(one)
+        if isinstance(one, dict):
+            one["origin"] = sender
+            out.append(one)
+    return out
 
 
 def bus_for(database_url: str, origin: str) -> Bus:

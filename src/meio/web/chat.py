@@ -3,9 +3,10 @@
 Spectators read the chat but cannot write in it. A message is plain text (the
 browser shows it with ``textContent``, never as HTML), at most
 :data:`MAX_CHARS` characters on one line, and a seat may send at most
-:data:`BURST` messages in any :data:`WINDOW_S` seconds. Every message is stored
-with its match (table ``meio_chat``) before it is broadcast (to the pages of the
-other server processes too, over the :mod:`~meio.web.bus`), and a page that
+:data:`BURST` messages in any :data:`WINDOW_S` seconds (the hub keeps each
+seat's allowance). Every message is stored with its match (table ``meio_chat``,
+through :class:`~meio.web.store.Store`) before it is broadcast (to the pages of
+the other server processes too, over the :mod:`~meio.web.bus`), and a page that
 (re)connects gets the match's chat so far in one ``chat_log`` frame.
 
 Client → server::
@@ -23,44 +24,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from meio.web import frames as F
+from meio.web.db import CHAT_MAX_CHARS as MAX_CHARS
+from meio.web.protocol import Chat
+from meio.web.services import Connection, Frame
+from meio.web.table import LiveTable
 
-from meio.web.db import Base
-from meio.web.limits import KeyedLimiter
-
-if TYPE_CHECKING:
-    from meio.web.protocol import Chat
-    from meio.web.runtime import Connection, TableRuntime
-
-#: the longest chat message, in characters
-MAX_CHARS = 200
 #: a seat may send BURST messages at once, then BURST more in each WINDOW_S seconds
 BURST = 5
 WINDOW_S = 10.0
-#: how many of a match's last messages a (re)connecting page receives
-HISTORY = 100
 #: the quick reactions (each page shows them in its own language)
 REACTIONS = ("thumbs", "gg")
-
-Frame = dict[str, Any]
-
-
-class ChatRow(Base):
-    """One chat message or reaction, kept with its match."""
-
-    __tablename__ = "meio_chat"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("meio_matches.id"), index=True
-    )
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
-    text: Mapped[str] = mapped_column(String(MAX_CHARS * 4))
-    created_at: Mapped[float] = mapped_column(Float)
 
 
 class ChatError(Exception):
@@ -88,31 +63,7 @@ def clean_text(text: str) -> str:
     return line
 
 
-#: each seat's allowance: BURST messages at once, then one every WINDOW_S / BURST seconds
-_limits = KeyedLimiter(BURST / WINDOW_S, BURST)
-
-
-def save(engine: Engine, match_id: str, seat: int, kind: str, text: str, at: float) -> None:
-    """Store one message with its match."""
-    with Session(engine) as s, s.begin():
-        s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
-
-
-def load(engine: Engine, match_id: str, limit: int = HISTORY) -> list[tuple[int, str, str, float]]:
-    """The last ``limit`` messages of a match, oldest first: ``(seat, kind, text, at)``."""
-    with Session(engine) as s:
-        rows = list(s.scalars(select(ChatRow).where(ChatRow.match_id == match_id)
-                              .order_by(ChatRow.id.desc()).limit(limit)))
-    return [(r.seat, r.kind, r.text, r.created_at) for r in reversed(rows)]
-
-
-def _frame(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> Frame:
-    seats = rt.info.seats
-    name = seats[seat].name if 0 <= seat < len(seats) and seats[seat].name else f"seat {seat + 1}"
-    return {"type": "chat", "seat": seat, "name": name, "kind": kind, "text": text, "at": at}
-
-
-async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
+async def post(table: LiveTable, seat: int | None, msg: Chat) -> Frame:
     """Check, store and broadcast one chat message or reaction; the answer to its sender."""
     kind = "react" if msg.kind == "react" else "text"
     try:
@@ -121,35 +72,32 @@ async def post(rt: TableRuntime, seat: int | None, msg: Chat) -> Frame:
         if kind == "react" and msg.text not in REACTIONS:
             raise ChatError("bad_message", f"a reaction is one of {', '.join(REACTIONS)}")
         text = clean_text(msg.text)
-        if rt.match is None:
+        if table.match is None:
             raise ChatError("not_started", "the chat opens when the match starts")
-        if not _limits.take(f"{rt.info.id}:{seat}"):
+        if not table.services.chat_limiter.take(f"{table.info.id}:{seat}"):
             raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
                                             "wait a moment")
     except ChatError as exc:
-        return rt.refuse(msg.id, exc.code, exc.reason, seat)
+        return table.refuse(msg.id, exc.code, exc.reason, seat)
     at = time.time()
-    match_id = rt.match.id
-    await asyncio.to_thread(save, rt.store.engine, match_id, seat, kind, text, at)
-    relay(rt, seat, kind, text, at)
+    match_id = table.match.id
+    await asyncio.to_thread(table.store.add_chat, match_id, seat, kind, text, at)
+    relay(table, seat, kind, text, at)
     # the pages connected to the other server processes hear it over the bus
-    rt.hub.cluster.chat_posted(rt, match_id, seat, kind, text, at)
-    return {"type": "ack", "id": msg.id, "chat": True}
+    table.group.chat_posted(table.info.id, match_id, seat, kind, text, at)
+    return F.chat_ack(msg.id)
 
 
-def relay(rt: TableRuntime, seat: int, kind: str, text: str, at: float) -> None:
+def relay(table: LiveTable, seat: int, kind: str, text: str, at: float) -> None:
     """Send a stored message to every page connected to this process."""
-    if kind not in ("text", "react") or not 0 <= seat < len(rt.info.seats):
+    if kind not in ("text", "react") or not 0 <= seat < len(table.info.seats):
         return
-    frame = _frame(rt, seat, kind, text, at)
-    for c in rt.conns:
-        c.send(frame)
+    table.broadcast(F.chat(table.info, seat, kind, text, at))
 
 
-async def send_log(rt: TableRuntime, conn: Connection) -> None:
+async def send_log(table: LiveTable, conn: Connection) -> None:
     """Send a (re)connected page the current match's chat so far."""
-    if rt.match is None:
+    if table.match is None:
         return
-    rows = await asyncio.to_thread(load, rt.store.engine, rt.match.id)
-    conn.send({"type": "chat_log", "match": rt.match.id,
-               "messages": [_frame(rt, *row) for row in rows]})
+    rows = await asyncio.to_thread(table.store.chat, table.match.id)
+    conn.send(F.chat_log(table.info, table.match.id, rows))

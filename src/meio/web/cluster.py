@@ -14,14 +14,28 @@ same database. It
   posts a heartbeat every third of the lease TTL, and a process silent for three
   of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline.
 
-The presence messages: ``{"k": "on", "t": table, "seats": [...]}`` (the seats of a
-table connected to the sender), ``{"k": "hb", "p": period}`` (the heartbeat),
-``{"k": "who", "t": table}`` (a process loaded the table: the others say ``on``),
-``{"k": "rm", "t": table, "m": match, "p": seat}`` (a seat asked for a rematch),
-``{"k": "who", "to": origin, "n": token}`` (a process newly heard from, or heard
-again after it was taken for dead, is asked for all its seats; it first echoes the
-token, if any, with ``{"k": "here", "to": asker, "n": token}``) and ``{"k": "bye"}``
-(a clean stop). The bus adds the sender's name, ``o``, to each.
+The messages, each named by its ``type`` and keyed by whole words that mean one
+thing in every message (the bus adds the sender's name, ``origin``, to each)::
+
+    {"type": "event", "table", "match", "seq", "seat", "action", "source",
+     "client_id", "at"}                            an action committed
+    {"type": "reload", "table"}                    seats taken, or a match began
+    {"type": "rematch", "table", "match", "seat"}  a seat asked for a rematch
+    {"type": "chat", "table", "match", "seat", "kind", "text", "at"}
+    {"type": "released", "tables": [...]}          leases handed back
+    {"type": "online", "table", "seats": [...]}    the seats connected to the sender
+    {"type": "beat", "period": seconds}            the heartbeat
+    {"type": "who", "table"}                       a process loaded the table: the
+                                                   others say ``online``
+    {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
+                                                   again after it was taken for dead,
+                                                   is asked for all its seats; it first
+                                                   echoes the token, if any, with
+    {"type": "here", "to": asker, "token"}
+    {"type": "bye"}                                a clean stop
+
+Every process on one bus must run the same version: these keys replaced the
+one-letter ones of earlier versions, whose messages are ignored (docs/web.md).
 
 A lone process on SQLite runs the same code with a silent bus.
 """
@@ -32,18 +46,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meio.web import chat
 from meio.web import metrics as M
 from meio.web.bus import Bus, bus_for
+from meio.web.hub import Hub, Room
 from meio.web.lease import Leases, LeaseStore, process_id
 from meio.web.logs import context
 from meio.web.peers import MISSED_BEATS, Peers, Word
 from meio.web.store import EventInfo
-
-if TYPE_CHECKING:
-    from meio.web.runtime import Hub, TableRuntime
 
 log = logging.getLogger("meio.web.cluster")
 
@@ -52,7 +64,8 @@ _BUS_IN = M.BUS_MESSAGES.labels("in")
 
 
 class Cluster:
-    """This process's part in a group of servers sharing one database."""
+    """This process's part in a group of servers sharing one database: the
+    :class:`~meio.web.group.Group` that the app hands to the hub."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -67,10 +80,14 @@ class Cluster:
         self._beat: asyncio.Task[None] | None = None
         self.draining = False
 
+    @property
+    def live(self) -> bool:
+        return self.bus.live
+
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
         """Listen to the others and start the lease and eviction loop."""
-        await self.bus.start(self._on_message, self._resync)
+        await self.bus.start(self.receive, self._resync)
         self._loop = asyncio.get_running_loop().create_task(self._maintain())
         if self.bus.live:
             self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
@@ -92,98 +109,99 @@ class Cluster:
                 await asyncio.to_thread(self.leases.store.release, held)
             log.info("released %d table leases", len(held))
         if self.bus.live:
-            for rt in list(self.hub.tables.values()):
-                if rt.conns:
-                    await self._publish({"k": "on", "t": rt.info.id, "seats": []})
+            for room in list(self.hub.tables.values()):
+                if room.table.conns:
+                    await self._publish({"type": "online", "table": room.id, "seats": []})
             if held:
-                await self._publish({"k": "rel", "t": held})
+                await self._publish({"type": "released", "tables": held})
             # the others forget this process now rather than after its heartbeats stop
-            await self._publish({"k": "bye"})
+            await self._publish({"type": "bye"})
         await self.bus.stop()
 
-    # -- what the runtime tells us -------------------------------------------------------
-    def event_accepted(self, rt: TableRuntime, ev: EventInfo) -> None:
+    # -- what the tables tell us -------------------------------------------------------
+    def event_accepted(self, table_id: str, match_id: str, ev: EventInfo) -> None:
         """A committed action: the other processes hear of it."""
-        if not self.bus.live or rt.match is None:
-            return
-        self._post({
-            "k": "ev", "t": rt.info.id, "m": rt.match.id, "s": ev.seq, "p": ev.seat,
-            "a": ev.action, "r": ev.source, "c": ev.client_id, "at": ev.created_at,
-        })
+        if self.bus.live:
+            self._post({
+                "type": "event", "table": table_id, "match": match_id, "seq": ev.seq,
+                "seat": ev.seat, "action": ev.action, "source": ev.source,
+                "client_id": ev.client_id, "at": ev.created_at,
+            })
 
-    def table_changed(self, rt: TableRuntime) -> None:
+    def table_changed(self, table_id: str) -> None:
         """Seats were taken or a match began: the others reload the table."""
         if self.bus.live:
-            self._post({"k": "tb", "t": rt.info.id})
+            self._post({"type": "reload", "table": table_id})
 
-    def presence(self, rt: TableRuntime) -> None:
+    def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats connected here changed: the others show them online."""
         if self.bus.live:
-            self._post({"k": "on", "t": rt.info.id, "seats": rt.local_seats()})
+            self._post({"type": "online", "table": table_id, "seats": seats})
 
-    def rematch_asked(self, rt: TableRuntime, seat: int) -> None:
+    def rematch_asked(self, table_id: str, match_id: str, seat: int) -> None:
         """A seat here asked for a rematch: the others count it too."""
-        if self.bus.live and rt.match is not None:
-            self._post({"k": "rm", "t": rt.info.id, "m": rt.match.id, "p": seat})
+        if self.bus.live:
+            self._post({"type": "rematch", "table": table_id, "match": match_id,
+                        "seat": seat})
 
-    def table_loaded(self, rt: TableRuntime) -> None:
+    def table_loaded(self, table_id: str) -> None:
         """A table came into memory here: the others say which of its seats are
         connected to them (their earlier word of it was not kept)."""
         if self.bus.live:
-            self._post({"k": "who", "t": rt.info.id})
+            self._post({"type": "who", "table": table_id})
 
-    def chat_posted(self, rt: TableRuntime, match_id: str, seat: int, kind: str, text: str,
+    def chat_posted(self, table_id: str, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
         if self.bus.live:
-            self._post({"k": "chat", "t": rt.info.id, "m": match_id, "p": seat, "n": kind,
-                        "x": text, "at": at})
+            self._post({"type": "chat", "table": table_id, "match": match_id, "seat": seat,
+                        "kind": kind, "text": text, "at": at})
 
-    def holds(self, rt: TableRuntime) -> bool:
-        """Whether this process may move the bots and run the timer of ``rt``."""
-        return not self.draining and self.leases.holds(rt.info.id)
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may move the bots and run the timer of the table."""
+        return not self.draining and self.leases.holds(table_id)
 
-    def may_act(self, rt: TableRuntime) -> bool:
+    def may_act(self, table_id: str) -> bool:
         """Like :meth:`holds`; when the lease looks free, ask for it in the background
         (the table is woken again once it is ours)."""
-        if self.holds(rt):
+        if self.holds(table_id):
             return True
-        if not self.draining and self.leases.worth_trying(rt.info.id):
-            self._try_acquire(rt)
+        if not self.draining and self.leases.worth_trying(table_id):
+            self._try_acquire(table_id)
         return False
 
-    def done_with(self, rt: TableRuntime) -> None:
+    def done_with(self, table_id: str) -> None:
         """The match is over: nothing to run, hand the lease back."""
-        table_id = rt.info.id
         if table_id in self.leases.held:
             self.leases.forget(table_id)
             M.LEASES.set(len(self.leases.held))
             self.hub.spawn(asyncio.to_thread(self.leases.store.release, [table_id]))
 
     # -- leases ------------------------------------------------------------------------
-    def _try_acquire(self, rt: TableRuntime) -> None:
-        table_id = rt.info.id
+    def _try_acquire(self, table_id: str) -> None:
         if table_id in self._acquiring:
             return
         self._acquiring.add(table_id)
-        self.hub.spawn(self._acquire(rt))
+        self.hub.spawn(self._acquire(table_id))
 
-    async def _acquire(self, rt: TableRuntime) -> None:
-        table_id = rt.info.id
+    async def _acquire(self, table_id: str) -> None:
         try:
             lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
             fresh = table_id not in self.leases.held
             if not self.leases.record(lease) or self.draining:
                 return
             M.LEASES.set(len(self.leases.held))
-            async with rt.lock:
+            room = self.hub.tables.get(table_id)
+            if room is None:
+                return  # evicted meanwhile: it is woken when it is loaded again
+            async with room.table.lock:
                 if fresh:
-                    with context(table_id, None if rt.match is None else rt.match.id):
+                    with context(table_id, room.table.match_id):
                         log.info("took the table's lease", extra={"holder": self.origin})
                     # the previous holder may have stored actions we never heard of
-                    await rt.catch_up_locked()
+                    await room.table.catch_up_locked()
                 else:
-                    rt._after_change()
+                    room.auto.schedule()
         finally:
             self._acquiring.discard(table_id)
 
@@ -197,20 +215,20 @@ class Cluster:
                 log.warning("lost the table's lease; another process acts for it now")
         M.LEASES.set(len(self.leases.held))
 
-    async def _wake(self, rt: TableRuntime) -> None:
-        async with rt.lock:
-            rt._after_change()
+    async def _wake(self, room: Room) -> None:
+        async with room.table.lock:
+            room.auto.schedule()
 
     async def _adopt_orphans(self) -> None:
         """Tables whose lease ran out (their holder died): load them and act."""
         for table_id in await asyncio.to_thread(self.leases.store.expired):
             if table_id in self.leases.held:
                 continue  # ours, only late: the renewal takes care of it
-            rt = await self.hub.get(table_id)
-            if rt is None:
+            room = await self.hub.get(table_id)
+            if room is None:
                 continue
-            if rt.needs_actor():
-                self.may_act(rt)
+            if room.auto.needs_actor():
+                self.may_act(table_id)
             elif self.leases.worth_trying(table_id):
                 # nothing to run there: clear the stale row by taking and releasing it
                 lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
@@ -224,15 +242,15 @@ class Cluster:
             await asyncio.sleep(period)
             try:
                 await self._renew()
-                for rt in list(self.hub.tables.values()):
-                    if not rt.needs_actor():
+                for room in list(self.hub.tables.values()):
+                    if not room.auto.needs_actor():
                         continue
-                    if not self.holds(rt):
-                        self.may_act(rt)
-                    elif not rt.busy_acting():
+                    if not self.holds(room.id):
+                        self.may_act(room.id)
+                    elif not room.auto.busy():
                         # the lease became valid again (renewed after a slow write)
                         # while nothing ran: wake the table
-                        self.hub.spawn(self._wake(rt))
+                        self.hub.spawn(self._wake(room))
                 await self._adopt_orphans()
                 await self._evict_idle()
             except asyncio.CancelledError:
@@ -243,12 +261,12 @@ class Cluster:
     async def _evict_idle(self) -> None:
         limit = self.hub.settings.evict_after_s
         now = time.monotonic()
-        for rt in list(self.hub.tables.values()):
-            if now - rt.last_used < limit or rt.busy() or rt.needs_actor():
+        for room in list(self.hub.tables.values()):
+            if now - room.table.last_used < limit or room.busy() or room.auto.needs_actor():
                 continue
-            if await self.hub.evict(rt):
-                table_id = rt.info.id
-                rt.remote_online.clear()
+            if await self.hub.evict(room):
+                table_id = room.id
+                room.table.remote_online.clear()
                 if table_id in self.leases.held:
                     self.leases.forget(table_id)
                     await asyncio.to_thread(self.leases.store.release, [table_id])
@@ -259,16 +277,16 @@ class Cluster:
     async def _heartbeat(self) -> None:
         period = self.peers.period
         while True:
-            self._post({"k": "hb", "p": period})
+            self._post({"type": "beat", "period": period})
             await asyncio.sleep(period)
             try:
-                await self._expire_peers()
+                await self.expire_peers()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the heartbeat loop failed; trying again")
 
-    async def _expire_peers(self) -> None:
+    async def expire_peers(self) -> None:
         """One heartbeat period passed: the processes silent too long are forgotten."""
         for origin in self.peers.tick():
             log.warning("no word from process %s for %d heartbeats: its seats are shown "
@@ -278,28 +296,28 @@ class Cluster:
 
     async def _drop_seats(self, origin: str) -> None:
         # every table shows the seats connected to ``origin`` offline, at once
-        for rt in list(self.hub.tables.values()):
-            if origin in rt.remote_online:
-                async with rt.lock:
-                    rt.set_remote_online(origin, [])
+        for room in list(self.hub.tables.values()):
+            if origin in room.table.remote_online:
+                async with room.table.lock:
+                    room.table.set_remote_online(origin, [])
 
     def _answer_who(self, msg: dict[str, Any]) -> None:
-        """Say which seats are connected here: at one table (``t``), or, asked by
-        name (``to``), at every table, after echoing the asker's token (``n``)."""
-        to, table_id = msg.get("to"), msg.get("t")
+        """Say which seats are connected here: at one table (``table``), or, asked by
+        name (``to``), at every table, after echoing the asker's ``token``."""
+        to, table_id = msg.get("to"), msg.get("table")
         if to is not None and to != self.origin:
             return
-        if msg.get("n") is not None:
-            self._post({"k": "here", "to": msg.get("o"), "n": msg["n"]})
+        if msg.get("token") is not None:
+            self._post({"type": "here", "to": msg.get("origin"), "token": msg["token"]})
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
-            tables = [] if one is None else [one]
+            rooms = [] if one is None else [one]
         else:
-            tables = list(self.hub.tables.values())
-        for rt in tables:
-            seats = rt.local_seats()
+            rooms = list(self.hub.tables.values())
+        for room in rooms:
+            seats = room.table.local_seats()
             if seats:
-                self._post({"k": "on", "t": rt.info.id, "seats": seats})
+                self._post({"type": "online", "table": room.id, "seats": seats})
 
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
@@ -311,15 +329,16 @@ class Cluster:
         _BUS_OUT.inc()
         self.bus.post(message)
 
-    async def _on_message(self, msg: dict[str, Any]) -> None:
+    async def receive(self, msg: dict[str, Any]) -> None:
+        """Act on one message of another process, as the bus delivers it."""
         _BUS_IN.inc()
-        kind, table_id, origin = msg.get("k"), msg.get("t"), str(msg.get("o"))
+        kind, table_id, origin = msg.get("type"), msg.get("table"), str(msg.get("origin"))
         if kind == "bye":
             self.peers.forget(origin)
             M.PEERS.set(len(self.peers))
             await self._drop_seats(origin)
             return
-        period = msg.get("p") if kind == "hb" else None
+        period = msg.get("period") if kind == "beat" else None
         word = self.peers.heard(origin, float(period) if isinstance(period, int | float)
                                 and 0 < period <= 3600 else None)
         if word is not Word.KNOWN:
@@ -327,47 +346,50 @@ class Cluster:
             # it says which seats are connected to it; one taken for dead echoes a
             # token first, and none of its seats count until it does
             M.PEERS.set(len(self.peers))
-            ask: dict[str, Any] = {"k": "who", "to": origin}
+            ask: dict[str, Any] = {"type": "who", "to": origin}
             if word is Word.BACK:
-                ask["n"] = self.peers.doubt(origin)
+                ask["token"] = self.peers.doubt(origin)
             self._post(ask)
-        if kind == "hb":
+        if kind == "beat":
             return
         if kind == "who":
             self._answer_who(msg)
             return
         if kind == "here":
             if msg.get("to") == self.origin:
-                self.peers.confirm(origin, msg.get("n"))
+                self.peers.confirm(origin, msg.get("token"))
             return
-        if kind == "rel" and isinstance(table_id, list):
-            for t in table_id:
+        tables = msg.get("tables")
+        if kind == "released" and isinstance(tables, list):
+            for t in tables:
                 self.leases.others.pop(str(t), None)
-                rt = self.hub.tables.get(str(t))
-                if rt is not None and rt.needs_actor():
-                    self.may_act(rt)
+                room = self.hub.tables.get(str(t))
+                if room is not None and room.auto.needs_actor():
+                    self.may_act(room.id)
             return
         if not isinstance(table_id, str):
             return
-        rt = self.hub.tables.get(table_id)
-        if rt is None:
+        room = self.hub.tables.get(table_id)
+        if room is None:
             return  # nobody here plays at that table: it is read afresh when needed
-        if kind == "ev":
-            ev = EventInfo(int(msg["s"]), int(msg["p"]), str(msg["a"]), str(msg["r"]),
-                           msg.get("c"), float(msg["at"]))
-            await rt.apply_remote(str(msg["m"]), ev)
+        rt = room.table
+        if kind == "event":
+            ev = EventInfo(int(msg["seq"]), int(msg["seat"]), str(msg["action"]),
+                           str(msg["source"]), msg.get("client_id"), float(msg["at"]))
+            await rt.apply_remote(str(msg["match"]), ev)
             M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
         elif kind == "chat":
             # a message of the match this process shows (a page that connects later,
             # or to a later match, reads the stored chat instead)
-            if rt.match is not None and rt.match.id == msg.get("m"):
-                chat.relay(rt, int(msg["p"]), str(msg["n"]), str(msg["x"]), float(msg["at"]))
-        elif kind == "rm":
-            await rt.rematch_remote(str(msg["m"]), int(msg["p"]))
-        elif kind == "tb":
+            if rt.match is not None and rt.match.id == msg.get("match"):
+                chat.relay(rt, int(msg["seat"]), str(msg["kind"]), str(msg["text"]),
+                           float(msg["at"]))
+        elif kind == "rematch":
+            await room.seating.rematch_remote(str(msg["match"]), int(msg["seat"]))
+        elif kind == "reload":
             async with rt.lock:
                 await rt.catch_up_locked()
-        elif kind == "on":
+        elif kind == "online":
             seats = msg.get("seats")
             # a process taken for dead shows no seat on a late word: only once it has
             # answered "who" (what it sends from then on is news)
@@ -376,6 +398,6 @@ class Cluster:
                     rt.set_remote_online(origin, [int(s) for s in seats])
 
     async def _resync(self) -> None:
-        for rt in list(self.hub.tables.values()):
-            async with rt.lock:
-                await rt.catch_up_locked()
+        for room in list(self.hub.tables.values()):
+            async with room.table.lock:
+                await room.table.catch_up_locked()

@@ -112,6 +112,24 @@ class EventRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+#: the longest chat message, in characters (:mod:`meio.web.chat` checks it)
+CHAT_MAX_CHARS = 200
+
+
+class ChatRow(Base):
+    """One chat message or reaction, kept with its match."""
+
+    __tablename__ = "meio_chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_matches.id"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    text: Mapped[str] = mapped_column(String(CHAT_MAX_CHARS * 4))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 def open_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout."""
     if url.startswith("sqlite"):

@@ -39,7 +39,7 @@ async def readyz(request: Request) -> JSONResponse:
     hub = getattr(request.app.state, "hub", None)
     if hub is None:
         return JSONResponse({"status": "starting"}, status_code=503)
-    if hub.cluster.draining or getattr(request.app.state, "draining", False):
+    if hub.group.draining or getattr(request.app.state, "draining", False):
         return JSONResponse({"status": "draining"}, status_code=503)
     try:
         await asyncio.wait_for(asyncio.to_thread(_ping, request), 1.0)
@@ -49,7 +49,7 @@ async def readyz(request: Request) -> JSONResponse:
     if not hub.settings.readyz_details:
         return JSONResponse({"status": "ok"})
     # the process name holds the host name and pid: shown only where asked for
-    return JSONResponse({"status": "ok", "process": hub.cluster.origin,
+    return JSONResponse({"status": "ok", "process": hub.group.origin,
                          "tables": len(hub.tables)})
 
 

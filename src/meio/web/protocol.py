@@ -1,9 +1,6 @@
-"""The WebSocket protocol: reading client messages, building per-seat frames.
+"""The WebSocket protocol's incoming side: reading and checking client messages.
 
-Every frame a client receives that says anything about the match is built here
-from that seat's :class:`~meio.engine.View` (``state.view(seat)`` or
-``spectator_view()``) and from public facts only. The one hidden action, a split,
-is shown in full only to the seat that made it.
+What the server sends back is built in :mod:`meio.web.frames`.
 
 Client → server (JSON text frames, at most ``max_message_bytes``)::
 
@@ -14,9 +11,7 @@ Client → server (JSON text frames, at most ``max_message_bytes``)::
     {"type": "advise", "id": "c-18", "pack": ["QS", ...]}           # split hint (optional pack)
     {"type": "rematch", "id": "c-19"}
     {"type": "ping"}
-
-Server → client: ``welcome``, ``table``, ``snapshot``, ``event``, ``ack``, ``reject``,
-``advice``, ``error``, ``pong`` (see docs/web.md).
+    {"type": "chat", "id": "c-20", "text": "nice trick"}           # also "react"
 """
 
 from __future__ import annotations
@@ -24,12 +19,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
-
-import orjson
-
-from meio.engine import Outcome, State, Trick, View
-from meio.engine import actions as A
-from meio.engine import cards as C
 
 
 class ProtocolError(Exception):
@@ -188,90 +177,3 @@ def parse_message(raw: str, max_bytes: int) -> Message:
             raise ProtocolError("bad_message", f"a '{kind}' message needs a 'text'")
         return Chat(msg_id, kind, text)
     return Rematch(msg_id)
-
-
-def encode(frame: dict[str, Any]) -> str:
-    """A frame as the compact JSON text that goes on the wire.
-
-    A text a client sent may come back in a frame (a message id in a ``reject``) and
-    may hold a lone surrogate, which orjson refuses: the stdlib escapes it instead.
-
-    >>> encode({"type": "pong"})
-    '{"type":"pong"}'
-    >>> encode({"type": "reject", "id": "a\\ud800"})
-    '{"type":"reject","id":"a\\\\ud800"}'
-    """
-    try:
-        # orjson: a tenth of the stdlib's time, and this runs for every frame sent
-        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(frame, separators=(",", ":"))
-
-
-# -- frames built from views ---------------------------------------------------------------
-def view_payload(view: View) -> dict[str, Any]:
-    """The JSON form of a view, with the public configuration (no seed)."""
-    data = view.to_dict()
-    cfg = view.config.to_dict()
-    cfg.pop("seed", None)
-    data["config"] = cfg
-    return data
-
-
-def public_action(recipient: int | None, actor: int, action: int) -> str:
-    """The text of ``action`` as ``recipient`` may see it: a split only to its maker."""
-    if A.is_pack(action):
-        return A.action_text(action) if recipient == actor else "pack"
-    return A.action_text(action)
-
-
-def trick_payload(trick: Trick) -> dict[str, Any]:
-    """The public facts of a completed trick (``pile`` is None while a ``+.5`` winner
-    has still to choose it)."""
-    return {
-        "leader": trick.leader,
-        "cards": [[s, C.card_code(c)] for s, c in trick.plays],
-        "declared": C.SUITS[trick.declared] if trick.declared >= 0 else None,
-        "winner": trick.winner,
-        "pile": trick.pile or None,
-    }
-
-
-def event_frame(
-    match_id: str,
-    seq: int,
-    state: State,
-    outcome: Outcome,
-    source: str,
-    recipient: int | None,
-    deadline: float | None,
-) -> dict[str, Any]:
-    """The frame telling ``recipient`` (a seat, or None for a spectator) of one action:
-    ``outcome`` is what :meth:`State.apply` reported, ``state`` the state after it."""
-    view = state.view(recipient) if recipient is not None else state.spectator_view()
-    return {
-        "type": "event",
-        "match": match_id,
-        "seq": seq,
-        "actor": outcome.seat,
-        "action": public_action(recipient, outcome.seat, outcome.action),
-        "source": source,
-        "trick": None if outcome.trick is None else trick_payload(outcome.trick),
-        "round_over": outcome.round_over is not None,
-        "view": view_payload(view),
-        "deadline": deadline,
-    }
-
-
-def snapshot_frame(
-    match_id: str | None, seq: int, state: State | None, recipient: int | None,
-    deadline: float | None,
-) -> dict[str, Any]:
-    """The whole of what ``recipient`` may know now (no match yet: ``view`` is null)."""
-    view = None
-    if state is not None:
-        view = view_payload(
-            state.view(recipient) if recipient is not None else state.spectator_view()
-        )
-    return {"type": "snapshot", "match": match_id, "seq": seq, "view": view,
-            "deadline": deadline}

@@ -17,9 +17,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meio.web.db import EventRow, MatchRow, SeatRow, TableRow
+from meio.web.db import ChatRow, EventRow, MatchRow, SeatRow, TableRow
 
 _INSERT_EVENT = insert(EventRow)
+
+#: how many of a match's last chat messages a (re)connecting page receives
+CHAT_HISTORY = 100
 
 
 class StoreError(Exception):
@@ -272,7 +275,21 @@ class Store:
                 for r in s.scalars(q)
             ]
 
+    def chat(self, match_id: str, limit: int = CHAT_HISTORY
+             ) -> list[tuple[int, str, str, float]]:
+        """The last ``limit`` chat messages of a match, oldest first:
+        ``(seat, kind, text, at)``."""
+        with Session(self.engine) as s:
+            rows = list(s.scalars(select(ChatRow).where(ChatRow.match_id == match_id)
+                                  .order_by(ChatRow.id.desc()).limit(limit)))
+        return [(r.seat, r.kind, r.text, r.created_at) for r in reversed(rows)]
+
     # -- writing ---------------------------------------------------------------------
+    def add_chat(self, match_id: str, seat: int, kind: str, text: str, at: float) -> None:
+        """Store one chat message or reaction with its match."""
+        with Session(self.engine) as s, s.begin():
+            s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
+
     def create_table(
         self, options: dict[str, Any], seats: list[SeatInfo], listed: bool,
         creator: str | None = None,

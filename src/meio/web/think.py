@@ -43,7 +43,6 @@ from typing import Any, TypeVar
 from meio.bots.advisor import advise_view
 from meio.engine import MeioError
 from meio.engine import actions as A
-from meio.engine import cards as C
 from meio.engine.view import View
 
 T = TypeVar("T")
@@ -157,20 +156,12 @@ def bot_choice(kind: str, seed: int, view: View) -> str:
 
 
 def advice(view: View, chosen: int | None, budget_s: float) -> dict[str, Any]:
-    """The split advisor's answer for ``view`` as a frame's payload, or
-    ``{"error": reason}`` when it cannot advise. Runs on a worker."""
+    """The split advisor's answer for ``view`` in its one JSON form
+    (:meth:`~meio.bots.advisor.Advice.to_dict`), or ``{"error": reason}`` when it
+    cannot advise. Runs on a worker."""
     try:
         adv = advise_view(view, chosen_pack=chosen, budget_s=budget_s, seed=0)
     except MeioError as exc:
         return {"error": str(exc)}
 
-    def one(c: Any) -> dict[str, Any]:
-        return {"pack": C.codes(c.pack), "mean": c.mean, "low": c.low, "high": c.high,
-                "reason": c.reason}
-
-    return {
-        "best": C.codes(adv.best.pack),
-        "chosen": None if adv.chosen is None else one(adv.chosen),
-        "candidates": [one(c) for c in adv.candidates],
-        "explanation": adv.explanation,
-    }
+    return adv.to_dict()

@@ -17,6 +17,9 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meio.web import chat
+from meio.web import frames as F
+from meio.web.advice import BUSY
+from meio.web.hub import Hub, Room
 from meio.web.limits import Bucket
 from meio.web.protocol import (
     Act,
@@ -27,10 +30,10 @@ from meio.web.protocol import (
     Ping,
     ProtocolError,
     Rematch,
-    encode,
     parse_message,
 )
-from meio.web.runtime import Connection, Hub, TableRuntime, same_secret
+from meio.web.services import Connection
+from meio.web.table import LiveTable, same_secret
 
 router = APIRouter()
 log = logging.getLogger("meio.web")
@@ -45,7 +48,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
         if isinstance(frame, int):
             await ws.close(frame)
             return
-        await ws.send_text(frame if isinstance(frame, str) else encode(frame))
+        await ws.send_text(frame if isinstance(frame, str) else F.encode(frame))
 
 
 async def _read(ws: WebSocket) -> str:
@@ -78,10 +81,6 @@ def client_address(ws: WebSocket) -> str:
     return ws.client.host if ws.client is not None else "?"
 
 
-def _error(code: str, reason: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "reason": reason}
-
-
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
@@ -93,7 +92,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     address = client_address(ws)
     if not hub.sockets.open(address):
-        await ws.send_json(_error("too_many_connections", "too many connections from your "
+        await ws.send_json(F.error("too_many_connections", "too many connections from your "
                                   "address or to this server: close some pages"))
         await ws.close(4429)
         return
@@ -106,10 +105,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
     settings = hub.settings
     limit = settings.max_message_bytes
-    rt = await hub.get(table_id) if len(table_id) <= 32 else None
-    if rt is None or rt.info.closed:
-        await ws.send_json(_error("not_found", "no such table" if rt is None else
-                                  "this table has closed; its matches are in the history"))
+    room = await hub.get(table_id) if len(table_id) <= 32 else None
+    if room is None or room.table.info.closed:
+        await ws.send_json(F.error("not_found", "no such table" if room is None else
+                                   "this table has closed; its matches are in the history"))
         await ws.close(4404)
         return
     try:
@@ -117,12 +116,12 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         hello = _parse(raw, limit)
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "say 'hello' first, with your seat token")
-        seat = await _identify(rt, hello, address)
-        if seat is None and _spectators(rt) >= settings.max_sockets_per_table:
+        seat = await _identify(hub, room.table, hello, address)
+        if seat is None and _spectators(room.table) >= settings.max_sockets_per_table:
             raise ProtocolError("too_many_connections", "this table has as many spectators "
                                                         "as it can take")
     except ProtocolError as exc:
-        await ws.send_json(_error(exc.code, exc.reason))
+        await ws.send_json(F.error(exc.code, exc.reason))
         await ws.close({"too_large": 1009, "bad_token": 4403, "bad_code": 4403,
                         "rate_limited": 4429, "too_many_connections": 4429,
                         "invalid_text": 1007}.get(exc.code, 4400))
@@ -133,9 +132,9 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         return
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
-    session = _Session(rt, conn, Bucket(settings.message_rate, settings.message_burst))
-    rt = await rt.attach(conn, hello.since_match, hello.since_seq, address)
-    await chat.send_log(rt, conn)
+    room = await hub.attach(room, conn, hello.since_match, hello.since_seq, address)
+    session = _Session(room, conn, Bucket(settings.message_rate, settings.message_burst))
+    await chat.send_log(room.table, conn)
     try:
         while True:
             raw = await _read(ws)
@@ -145,7 +144,7 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         pass
     finally:
         session.stop()
-        await rt.detach(conn)
+        await room.table.detach(conn)
         if not writer.done():
             # let queued frames (an error before a close) go out, then stop
             conn.close()
@@ -161,8 +160,8 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
 class _Session:
     """What one connection has in flight: its rate limit and its advice task."""
 
-    def __init__(self, rt: TableRuntime, conn: Connection, bucket: Bucket) -> None:
-        self.rt = rt
+    def __init__(self, room: Room, conn: Connection, bucket: Bucket) -> None:
+        self.room = room
         self.conn = conn
         self.bucket = bucket
         self.advice: asyncio.Task[None] | None = None
@@ -171,13 +170,13 @@ class _Session:
         """Answer one message; False when the connection is to be closed."""
         conn = self.conn
         if not self.bucket.take():
-            conn.send(_error("rate_limited", "you are sending messages too fast: this one "
+            conn.send(F.error("rate_limited", "you are sending messages too fast: this one "
                                              "was dropped, slow down"))
             return True
         try:
             msg = _parse(raw, limit)
         except ProtocolError as exc:
-            conn.send(_error(exc.code, exc.reason))
+            conn.send(F.error(exc.code, exc.reason))
             if exc.code == "too_large":
                 conn.close(1009)
                 return False
@@ -186,39 +185,38 @@ class _Session:
             answer = await self.handle(msg)
         except Exception:
             # a bug of ours, not the client's: say so, keep the socket, keep the details
-            log.exception("table %s: a message could not be handled", self.rt.info.id)
-            answer = _error("internal", "the server failed on this message; try again")
+            log.exception("table %s: a message could not be handled", self.room.id)
+            answer = F.error("internal", "the server failed on this message; try again")
         if answer is not None:
             conn.send(answer)
         return True
 
     async def handle(self, msg: Message) -> dict[str, Any] | None:
-        rt, conn = self.rt, self.conn
+        room, conn = self.room, self.conn
         if isinstance(msg, Ping):
-            return {"type": "pong"}
+            return F.pong()
         if isinstance(msg, Hello):
-            return _error("bad_message", "already said hello")
+            return F.error("bad_message", "already said hello")
         if isinstance(msg, Act):
-            return await rt.submit(conn.seat, msg.action, expected_seq=msg.seq,
-                                   client_id=msg.id)
+            return await room.table.submit(conn.seat, msg.action, expected_seq=msg.seq,
+                                           client_id=msg.id)
         if isinstance(msg, Advise):
             if self.advice is not None and not self.advice.done():
-                return rt.refuse(msg.id, "busy", "your last request for advice is still "
-                                                 "being worked out", conn.seat)
+                return room.table.refuse(msg.id, "busy", BUSY, conn.seat)
             self.advice = asyncio.get_running_loop().create_task(self._advise(msg))
             return None
         if isinstance(msg, Rematch):
-            return await rt.rematch(msg.id, conn.seat)
+            return await room.seating.rematch(msg.id, conn.seat)
         if isinstance(msg, Chat):
-            return await chat.post(rt, conn.seat, msg)
+            return await chat.post(room.table, conn.seat, msg)
         raise TypeError(f"unhandled message {msg!r}")
 
     async def _advise(self, msg: Advise) -> None:
         try:
-            answer = await self.rt.advise(msg.id, self.conn.seat, msg.pack)
+            answer = await self.room.adviser.advise(msg.id, self.conn.seat, msg.pack)
         except Exception:
-            log.exception("table %s: advice failed", self.rt.info.id)
-            answer = {"type": "advice", "id": msg.id, "error": "the advisor failed; try again"}
+            log.exception("table %s: advice failed", self.room.id)
+            answer = F.advice_failed(msg.id)
         self.conn.send(answer)
 
     def stop(self) -> None:
@@ -232,11 +230,11 @@ def _parse(raw: str, limit: int) -> Message:
     return parse_message(raw, limit)
 
 
-def _spectators(rt: TableRuntime) -> int:
+def _spectators(rt: LiveTable) -> int:
     return sum(1 for c in rt.conns if c.seat is None)
 
 
-async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
+async def _identify(hub: Hub, rt: LiveTable, hello: Hello, address: str) -> int | None:
     """The seat of a hello's token (None: a spectator with the right code).
 
     A right token or code always gets in. Wrong ones are counted for the address
@@ -244,7 +242,6 @@ async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
     wrong ones are refused (``rate_limited``) without a database read until the
     count refills (a wrong one refused then does not count).
     """
-    hub = rt.hub
     if hello.token is not None:
         seat = rt.seat_of_token(hello.token)
         if seat is not None:
@@ -263,7 +260,7 @@ async def _identify(rt: TableRuntime, hello: Hello, address: str) -> int | None:
     raise ProtocolError("bad_code", "this spectator link is not valid for this table")
 
 
-def _not_locked(hub: Hub, rt: TableRuntime, address: str) -> None:
+def _not_locked(hub: Hub, rt: LiveTable, address: str) -> None:
     if not hub.bad_hello_limiter.peek(address):
         raise ProtocolError("rate_limited", "too many wrong seat tokens or spectator codes "
                                             "from your address: wait a minute")
@@ -272,6 +269,6 @@ def _not_locked(hub: Hub, rt: TableRuntime, address: str) -> None:
                                             "were tried on this table: wait a minute")
 
 
-def _count_bad(hub: Hub, rt: TableRuntime, address: str) -> None:
+def _count_bad(hub: Hub, rt: LiveTable, address: str) -> None:
     hub.bad_hello_limiter.take(address)
     hub.bad_hello_table_limiter.take(rt.info.id)

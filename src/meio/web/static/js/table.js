@@ -254,7 +254,7 @@ function hintText(h) {
   const best = h.candidates?.[0];
   const parts = [];
   if (best) {
-    const low = Math.max(0, best.low), high = Math.max(low, best.high);
+    const low = Math.max(0, best.ci95[0]), high = Math.max(low, best.ci95[1]);
     parts.push(num(low) === num(high)
       ? t("Expected score with the highlighted pack: {mean}; lower is better.", { mean: num(best.mean) })
       : t("Expected score with the highlighted pack: {mean} (likely between {low} and {high}); lower is better.", { mean: num(Math.max(0, best.mean)), low: num(low), high: num(high) }));
@@ -548,7 +548,7 @@ function renderHand(v) {
   if (me() == null || v.is_over || S.summary) return;
   const splitting = v.phase === "split" && !v.split_done[me()];
   const legal = new Set(v.legal.map((a) => a.split("=")[0]));
-  const hint = new Set(S.hint?.best ?? []);
+  const hint = new Set(S.hint?.best.pack ?? []);
   for (const code of sortCards(v.hand, v.config.edition)) {
     const el = cardEl(code, { half: v.half, edition: v.config.edition, button: true });
     if (splitting) {
@@ -608,7 +608,7 @@ function renderPrompt(v) {
     hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
     const useHint = button(t("Use hint"), { id: "split-use-hint" });
     hint.disabled = busy();
-    useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best); render(); };
+    useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); render(); };
     p.append(go, hint, useHint);
     if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
