@@ -44,9 +44,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 
 
 #: circles between the files of one package still to be removed by issue 22 (part 1:
-#: the web table's runtime, cluster and chat; part 2: the engine's state and view):
-#: strict, so each entry must go when its circle does
-CIRCLES_BEING_REMOVED = {"engine", "web"}
+#: the web table's runtime, cluster and chat): strict, so each entry must go when its
+#: circle does
+CIRCLES_BEING_REMOVED = {"web"}
 
 
 def package_of(path: Path) -> str:

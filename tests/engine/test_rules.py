@@ -7,7 +7,7 @@ import pytest
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.state import RoundResult, eligible_leaders
+from meio.engine.scoring import RoundResult, eligible_leaders
 from meio.engine.tricks import pile_for, value_table, winning_index
 from tests.engine.helpers import play, scripted, snapshot
 

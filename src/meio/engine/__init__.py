@@ -9,18 +9,10 @@ from meio.engine.errors import (
     MeioError,
     RecordError,
 )
+from meio.engine.legal import PackChoices, Phase, legal_plays
 from meio.engine.sampling import sample_world
-from meio.engine.state import (
-    Outcome,
-    PackChoices,
-    Phase,
-    RoundResult,
-    State,
-    eligible_leaders,
-    legal_plays,
-    replay,
-    replay_steps,
-)
+from meio.engine.scoring import RoundResult, eligible_leaders
+from meio.engine.state import Outcome, State, replay, replay_steps
 from meio.engine.tricks import Trick
 from meio.engine.view import View
 

@@ -23,7 +23,9 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig, Rules, parse_rules
 from meio.engine.errors import CardError, ConfigError, IllegalActionError, MeioError, RecordError
-from meio.engine.state import Phase, State, eligible_leaders
+from meio.engine.legal import Phase
+from meio.engine.scoring import eligible_leaders
+from meio.engine.state import State
 from meio.engine.tricks import Trick
 
 FORMAT = "meio-record/1"

@@ -41,7 +41,7 @@ from meio.engine import MatchConfig, eligible_leaders
 from meio.engine import cards as C
 from meio.engine.config import Edition
 from meio.engine.errors import MeioError
-from meio.engine.state import RoundResult
+from meio.engine.scoring import RoundResult
 
 FORMAT = "meio-deals/1"
 #: the shipped sets, by name: the SHA-256 of their file (``sha256sum`` gives the same)
