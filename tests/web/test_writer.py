@@ -17,6 +17,7 @@ import pytest
 
 from meio.engine import MatchConfig, State
 from meio.engine import cards as C
+from meio.engine.wire import config_json
 from meio.web.db import migrate, open_engine
 from meio.web.store import EventInfo, NewEvent, SeatInfo, Store, StoreError
 from meio.web.writer import Writer
@@ -132,7 +133,7 @@ def test_each_connection_gets_the_frame_of_its_own_seat() -> None:
     seats = tuple(SeatInfo(s, "human", None, f"p{s}", "h") for s in range(4))
     info = TableInfo("t", 0.0, {**OPTIONS, "players": 4}, "i", "s", False, "m", seats)
     rt = TableRuntime(_Hub(), info)  # type: ignore[arg-type]
-    rt.match = MatchInfo("m", "t", 1, config.to_dict(), 0.0, None, None)
+    rt.match = MatchInfo("m", "t", 1, config_json(config), 0.0, None, None)
     rt.config, rt.state = config, state
     conns = [Connection(0), Connection(1), Connection(0), Connection(None), Connection(None),
              Connection(3)]

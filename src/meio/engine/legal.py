@@ -148,7 +148,7 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
             return reason("in_pack", card=C.card_code(card), seat=mover)
         return reason("not_in_hand", card=C.card_code(card), seat=mover)
     leading = not pos.current_trick
-    declares = pos.config.declares
+    declares = pos.config.options.declares
     if action >= A.DECLARE_BASE:
         if not declares:
             return reason("no_declare_table", card=C.card_code(card))

@@ -323,7 +323,7 @@ class State:
             self.pending_pile,
             self.led_suit,
             bool(self.current_trick),
-            self.config.declares,
+            self.config.options.declares,
         )
 
     def is_legal(self, action: int, seat: int | None = None) -> bool:
@@ -402,7 +402,7 @@ class State:
         index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
         winner = trick[index][0]
         lead_card = cards[0]
-        declared = self.led_suit if self.config.declares and _WILD >> lead_card & 1 else -1
+        declared = self.led_suit if self.config.options.declares and _WILD >> lead_card & 1 else -1
         pile = pile_for(cards[index], self.half)
         self.tricks.append(
             Trick(self.trick_leader, tuple(trick), declared, winner, pile, self.led_suit)
@@ -569,7 +569,7 @@ def replay_steps(
         yield state, state.apply(action, seat)
 
 
-def replay(
+def replay_actions(
     config: MatchConfig,
     actions: Iterable[tuple[int, int]],
     deals: Sequence[tuple[Sequence[int], int, int]] | None = None,
@@ -580,7 +580,7 @@ def replay(
 
     >>> st = State.new(MatchConfig(players=2, seed=5))
     >>> pairs = [(s, st.legal_actions(s)[0]) for s in (0, 1)]
-    >>> replay(MatchConfig(players=2, seed=5), pairs).phase.name
+    >>> replay_actions(MatchConfig(players=2, seed=5), pairs).phase.name
     'PLAY'
     """
     last = deque(replay_steps(config, actions, deals), maxlen=1)

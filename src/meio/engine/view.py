@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.legal import Phase, legal_actions
@@ -81,7 +79,7 @@ class View:
             self.pending_pile,
             self.led_suit,
             bool(self.current_trick),
-            self.config.declares,
+            self.config.options.declares,
         )
 
     def voids(self) -> list[set[int]]:
@@ -98,7 +96,7 @@ class View:
         ]
         if self.current_trick:
             tricks.append((self.led_suit, self.current_trick))
-        declares = self.config.declares
+        declares = self.config.options.declares
         for led, plays in tricks:
             if led < 0:
                 continue  # only wilds so far (wild_lead: next): nobody had to follow
@@ -109,59 +107,3 @@ class View:
                 if suit >= 0 and suit != led:
                     out[seat].add(led)
         return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (card codes, not ids) for clients."""
-        return {
-            "seat": self.seat,
-            "rules": {
-                "wild_lead": self.config.wild_lead,
-                "reveal_specials": self.config.reveal_specials,
-            },
-            "specials": [C.card_code(c) for c in self.specials],
-            "special_count": self.special_count,
-            "phase": self.phase.name.lower(),
-            "round": self.round_index + 1,
-            "round_leader": self.round_leader,
-            "half": self.half,
-            "trick_number": self.trick_number,
-            "to_move": self.to_move,
-            "seats_to_act": list(self.seats_to_act),
-            "hand": C.codes(self.hand),
-            "pack": C.codes(self.pack),
-            "received": C.codes(self.received),
-            "hand_sizes": list(self.hand_sizes),
-            "split_done": list(self.split_done),
-            "trick_leader": self.trick_leader,
-            "current_trick": [[s, C.card_code(c)] for s, c in self.current_trick],
-            "led_suit": C.SUITS[self.led_suit] if self.led_suit >= 0 else None,
-            "tricks": [
-                {
-                    "leader": t.leader,
-                    "cards": [[s, C.card_code(c)] for s, c in t.plays],
-                    "declared": C.SUITS[t.declared] if t.declared >= 0 else None,
-                    "led": C.SUITS[t.led_suit] if t.led_suit >= 0 else None,
-                    "winner": t.winner,
-                    "pile": t.pile,
-                }
-                for t in self.tricks
-            ],
-            "piles": [list(p) for p in self.piles],
-            "rounds": [
-                {
-                    "scores": list(r.scores),
-                    "piles": [list(p) for p in r.piles],
-                    "team_scores": None if r.team_scores is None else list(r.team_scores),
-                    "victory": r.victory,
-                }
-                for r in self.rounds
-            ],
-            "totals": list(self.totals),
-            "victories": None if self.victories is None else list(self.victories),
-            "pending_pile": self.pending_pile,
-            "winners": list(self.winners),
-            "is_over": self.is_over,
-            "legal": [A.action_text(a) for a in self.legal_actions()]
-            if self.phase.name != "SPLIT"
-            else [],
-        }

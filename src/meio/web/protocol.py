@@ -29,7 +29,7 @@ import orjson
 
 from meio.engine import Outcome, State, Trick, View
 from meio.engine import actions as A
-from meio.engine import cards as C
+from meio.engine.wire import trick_json, view_json
 
 
 class ProtocolError(Exception):
@@ -211,11 +211,7 @@ def encode(frame: dict[str, Any]) -> str:
 # -- frames built from views ---------------------------------------------------------------
 def view_payload(view: View) -> dict[str, Any]:
     """The JSON form of a view, with the public configuration (no seed)."""
-    data = view.to_dict()
-    cfg = view.config.to_dict()
-    cfg.pop("seed", None)
-    data["config"] = cfg
-    return data
+    return view_json(view)
 
 
 def public_action(recipient: int | None, actor: int, action: int) -> str:
@@ -228,13 +224,7 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
 def trick_payload(trick: Trick) -> dict[str, Any]:
     """The public facts of a completed trick (``pile`` is None while a ``+.5`` winner
     has still to choose it)."""
-    return {
-        "leader": trick.leader,
-        "cards": [[s, C.card_code(c)] for s, c in trick.plays],
-        "declared": C.SUITS[trick.declared] if trick.declared >= 0 else None,
-        "winner": trick.winner,
-        "pile": trick.pile or None,
-    }
+    return trick_json(trick)
 
 
 def event_frame(

@@ -28,11 +28,13 @@ from meio.engine import (
     Outcome,
     Phase,
     State,
+    TableOptions,
     View,
     replay_steps,
 )
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.wire import config_from_json, config_json
 from meio.web import metrics as M
 from meio.web import protocol as P
 from meio.web import think
@@ -211,7 +213,7 @@ class TableRuntime:
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
-        config = MatchConfig.from_dict(match.config)
+        config = config_from_json(match.config)
         state = State.new(config)
         since = match.created_at
         accepted: dict[tuple[int, str], int] = {}
@@ -452,8 +454,8 @@ class TableRuntime:
             partnership=opts["partnership"],
             specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
             seed=seed,
-            wild_lead=opts.get("wild_lead", "declare"),
-            reveal_specials=opts.get("reveal_specials", True),
+            options=TableOptions(opts.get("wild_lead", "declare"),
+                                 opts.get("reveal_specials", True)),
         )
 
     async def _start_match(self, number: int) -> None:
@@ -461,7 +463,7 @@ class TableRuntime:
         # if another server started it first, StoreError says so: take theirs
         with contextlib.suppress(StoreError):
             await asyncio.to_thread(
-                self.store.start_match, self.info.id, number, config.to_dict()
+                self.store.start_match, self.info.id, number, config_json(config)
             )
         await self.load()
 
