@@ -1,5 +1,13 @@
 """The mutable state of a match: deal, split, tricks, piles, scores, rounds.
 
+The rules it applies live beside it (:mod:`~meio.engine.legal` which actions are
+legal, :mod:`~meio.engine.tricks` who wins a trick, :mod:`~meio.engine.scoring` the
+scores and the match's end, :mod:`~meio.engine.deal` the deals); this module keeps
+the one class that holds a match, a little over 500 lines: :class:`State`'s methods
+share its slots and keep them consistent together (``apply_unchecked``, ``clone``,
+``undo`` and the view builder each touch every field), which a split across files
+would hide.
+
 >>> from meio.engine import MatchConfig, State
 >>> st = State.new(MatchConfig(players=4, seed=3))
 >>> st.phase.name, len(st.legal_actions(0))
@@ -14,7 +22,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
@@ -23,10 +30,11 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import scoring
 from meio.engine.config import MatchConfig
+from meio.engine.deal import Deal, check_deal, deal_round
 from meio.engine.errors import ConfigError, IllegalActionError
 from meio.engine.legal import Phase, illegal_reason, legal_actions
 from meio.engine.reasons import illegal, reason
-from meio.engine.scoring import RoundResult, eligible_leaders
+from meio.engine.scoring import RoundResult
 from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
 from meio.engine.view import View
 
@@ -163,21 +171,11 @@ class State:
         st._start_round(0)
         return st
 
-    def _deal_for(self, round_index: int) -> tuple[tuple[int, ...], int, int]:
-        cfg = self.config
+    def _deal_for(self, round_index: int) -> Deal:
         if self._deals is not None and round_index < len(self._deals):
             return self._deals[round_index]
-        cards = C.cards_of(cfg.deck)
-        random.Random(cfg.round_seed(round_index, 0)).shuffle(cards)
-        hands = tuple(C.mask_of(cards[13 * i : 13 * i + 13]) for i in range(cfg.players))
-        aside = C.mask_of(cards[13 * cfg.players :])
-        if round_index == 0:
-            leader = cfg.leader_of_round_one
-        else:
-            options = eligible_leaders(cfg, self.rounds[round_index - 1])
-            rng = random.Random(cfg.round_seed(round_index, 1))
-            leader = options[0] if len(options) == 1 else rng.choice(options)
-        return hands, aside, leader
+        previous = self.rounds[round_index - 1] if round_index else None
+        return deal_round(self.config, round_index, previous)
 
     def _start_round(self, round_index: int) -> None:
         hands, aside, leader = self._deal_for(round_index)
@@ -217,16 +215,7 @@ class State:
             raise IllegalActionError(
                 None, None, "a deal can be replaced only before the first action of its round"
             )
-        cfg = self.config
-        dealt = 0
-        for hand in hands:
-            if hand.bit_count() != 13 or hand & dealt:
-                raise ConfigError("each seat is dealt 13 cards, no card twice")
-            dealt |= hand
-        if len(hands) != cfg.players or dealt | aside != cfg.deck or dealt & aside:
-            raise ConfigError("the hands and the cards set aside make the deck, once each")
-        if not 0 <= leader < cfg.players:
-            raise ConfigError(f"there is no seat {leader} to lead")
+        check_deal(self.config, hands, aside, leader)
         self._starts[-1] = RoundStart(start.round_index, leader, tuple(hands), aside,
                                       start.history_len)
         self._reset_round(self._starts[-1])
