@@ -48,6 +48,9 @@ class TableOptions:
 
     wild_lead: WildLead = "declare"
     reveal_specials: bool = True
+    #: whether the leader of a wild declares the led suit (``wild_lead`` declare): a
+    #: field, not a property, as every legal-action list reads it
+    declares: bool = field(default=True, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.wild_lead not in ("declare", "next"):
@@ -60,11 +63,7 @@ class TableOptions:
                 f"reveal_specials must be true or false, not {self.reveal_specials!r}",
                 field="reveal_specials",
             )
-
-    @property
-    def declares(self) -> bool:
-        """Whether the leader of a wild declares the led suit (``wild_lead`` declare)."""
-        return self.wild_lead == "declare"
+        object.__setattr__(self, "declares", self.wild_lead == "declare")
 
 
 @dataclass(frozen=True, slots=True)
