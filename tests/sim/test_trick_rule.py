@@ -4,11 +4,13 @@ for the core and the search bot's likelihoods, gives the same winner everywhere.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meio.bots import likelihood
 from meio.engine import cards as C
+from meio.engine import tricks as T
 from meio.engine.tricks import value_table, winning_index
 from meio.sim import kernels as K
 
@@ -22,6 +24,16 @@ def test_the_kernels_are_cached_for_the_rule_as_it_is_now() -> None:
         f"set TRICK_RULE_DIGEST = {now!r} in meio/bots/likelihood.py"
     )
     assert K.CACHE and likelihood.CACHE
+
+
+def test_the_digest_sees_the_constants_the_rule_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # numba freezes the rule's tables and constants into the machine code too
+    before = K.rule_digest(winning_index)
+    monkeypatch.setattr(T, "_SUIT_OF", tuple(reversed(T._SUIT_OF)))
+    assert K.rule_digest(winning_index) != before
+    monkeypatch.undo()
+    monkeypatch.setattr(C, "HEARTS", 2)
+    assert K.rule_digest(winning_index) != before
 
 
 def test_the_compiled_rule_is_the_engines_function() -> None:

@@ -37,10 +37,12 @@ class Trick(NamedTuple):
 
 def value_table(edition: str, half: int) -> tuple[int, ...]:
     """Doubled values of every card id in one half (``+.5`` gets 0 here; it is relative)."""
-    return tuple(C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(65))
+    return tuple(
+        C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(C.NUM_CARDS)
+    )
 
 
-_SUIT_OF = tuple(C.card_suit(c) for c in range(65))
+_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
 
 
 def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tuple[int, int]:

@@ -34,8 +34,21 @@ from meio.engine.tricks import winning_index
 
 
 def rule_digest(rule: Callable[..., object]) -> str:
-    """A short digest of the source of an engine rule compiled into the kernels."""
-    return hashlib.sha256(inspect.getsource(rule).encode()).hexdigest()[:16]
+    """A short digest of an engine rule compiled into the kernels: its source and the
+    values of the constants it reads (numba freezes a global's value into the machine
+    code: a tuple of its module, or a constant of a module it reads, such as
+    ``C.HEARTS``)."""
+    code = rule.__code__
+    found: dict[str, object] = getattr(rule, "__globals__", {})
+    modules = [v for v in found.values() if inspect.ismodule(v)]
+    parts = [inspect.getsource(rule)]
+    for name in code.co_names:
+        value = found.get(name)
+        if value is None:
+            value = next((getattr(m, name) for m in modules if hasattr(m, name)), None)
+        if isinstance(value, (int, tuple)):
+            parts.append(f"{name}={value!r}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
 #: numba caches a kernel keyed on its own file, so the machine code cached for this
@@ -44,7 +57,7 @@ def rule_digest(rule: Callable[..., object]) -> str:
 #: :func:`meio.engine.tricks.winning_index`, tests/sim/test_trick_rule.py names the new
 #: digest to write here (and in :mod:`meio.bots.likelihood`), and until then
 #: :data:`CACHE` is False: the kernels compile afresh rather than run stale code.
-TRICK_RULE_DIGEST = "56094ed7ef97878c"
+TRICK_RULE_DIGEST = "848953b28dd3ae52"
 CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
 
 #: the engine's trick rule (:func:`meio.engine.tricks.winning_index`) compiled for the
