@@ -11,15 +11,15 @@ import pytest
 
 from meio.bots import bot_turn, make_bot
 from meio.bots.inference import OpponentModel, Reader
-from meio.engine import MatchConfig, Phase, State, sample_world
+from meio.engine import MatchConfig, Phase, State, TableOptions, sample_world
 from meio.engine import cards as C
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 4},
     {"players": 4, "partnership": True},
     {"players": 3, "edition": "classic"},
-    {"players": 5, "wild_lead": "next"},
-    {"players": 4, "reveal_specials": False, "specials": (60, 61, 63, 64)},
+    {"players": 5, "options": TableOptions(wild_lead="next")},
+    {"players": 4, "options": TableOptions(reveal_specials=False), "specials": (60, 61, 63, 64)},
 ]
 
 

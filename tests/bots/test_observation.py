@@ -13,6 +13,7 @@ from tests.rl.conftest import TABLES, option_sets
 from meio.bots import observation as O
 from meio.engine import MatchConfig, Phase, State, sample_world
 from meio.engine import cards as C
+from meio.engine.wire import config_from_json, config_json
 from meio.rl.table import _config
 
 
@@ -26,9 +27,9 @@ def _random_state(seed: int, table: tuple[int, str, bool], steps: int,
     opts = options or {}
     base = _config(edition, players, partnership, None, None,
                    str(opts.get("wild_lead", "declare")), bool(opts.get("reveal_specials", True)))
-    data = base.to_dict()
+    data = config_json(base)
     data.update(seed=seed, specials=None, first_leader=None)
-    state = State.new(MatchConfig.from_dict(data))
+    state = State.new(config_from_json(data))
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_over:

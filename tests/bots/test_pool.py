@@ -12,7 +12,7 @@ import pytest
 from meio.bots import bot_turn, make_bot
 from meio.bots import pool as P
 from meio.bots.pool import WorldPool
-from meio.engine import MatchConfig, Phase, State, View, sample_world
+from meio.engine import MatchConfig, Phase, State, TableOptions, View, sample_world
 from meio.engine import cards as C
 from meio.sim.convert import CorePosition, arrays_to_state, state_to_arrays
 from meio.sim.rollout import evaluate_actions, evaluate_positions
@@ -21,7 +21,7 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 4},
     {"players": 4, "partnership": True},
     {"players": 3, "edition": "classic"},
-    {"players": 5, "wild_lead": "next"},
+    {"players": 5, "options": TableOptions(wild_lead="next")},
 ]
 
 
@@ -159,7 +159,7 @@ def test_a_pool_needs_a_card_decision_with_known_specials() -> None:
     state = State.new(MatchConfig(players=4, seed=1))
     with pytest.raises(ValueError, match="card or pile"):
         WorldPool(state.view(0), 4, random.Random(0))
-    hidden = State.new(MatchConfig(players=4, seed=1, reveal_specials=False))
+    hidden = State.new(MatchConfig(players=4, seed=1, options=TableOptions(reveal_specials=False)))
     for seat in range(4):
         hidden.apply(hidden.legal_actions(seat)[0], seat)
     with pytest.raises(ValueError, match="specials"):

@@ -13,7 +13,7 @@ from meio.bots import bot_turn, make_bot
 from meio.bots.inference import OpponentModel, Reader, sample_pack
 from meio.bots.policy import choose_pack, rank_packs
 from meio.bots.search import LEVELS, Level, SearchBot, split_worlds
-from meio.engine import MatchConfig, Phase, State, sample_world
+from meio.engine import MatchConfig, Phase, State, TableOptions, sample_world
 from meio.engine import actions as A
 from meio.sim.tables import build_tables, tables_for
 
@@ -110,12 +110,13 @@ def test_expert_stays_within_its_time_on_this_machine() -> None:
     assert 0 < worst[Phase.PLAY] < 1.0
 
 
-@pytest.mark.parametrize("options", [{"wild_lead": "next"}, {"reveal_specials": False},
-                                     {"wild_lead": "next", "reveal_specials": False}])
-def test_expert_plays_under_each_table_option(options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("options", [TableOptions(wild_lead="next"),
+                                     TableOptions(reveal_specials=False),
+                                     TableOptions("next", reveal_specials=False)])
+def test_expert_plays_under_each_table_option(options: TableOptions) -> None:
     # seat 0 is search:4, the others the heuristic: every action goes through the
     # engine's checks, and every world sampled from a view explains the others' plays
-    config = MatchConfig(players=4, seed=31, specials=(60, 61, 63, 64), **options)
+    config = MatchConfig(players=4, seed=31, specials=(60, 61, 63, 64), options=options)
     state = State.new(config)
     bots = [SearchBot(2, 4, budget=SMALL)] + [make_bot("heuristic", s) for s in (1, 2, 3)]
     rng = random.Random(0)

@@ -16,15 +16,16 @@ from meio.bots import spaces as S
 from meio.engine import MatchConfig, PackChoices, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.wire import config_from_json, config_json
 from meio.rl.table import _config
 
 
 def _reseed(cfg: MatchConfig, seed: int) -> MatchConfig:
-    data = cfg.to_dict()
+    data = config_json(cfg)
     data["seed"] = seed
     data["specials"] = None
     data["first_leader"] = None
-    return MatchConfig.from_dict(data)
+    return config_from_json(data)
 
 
 def _check_mask(state: State, rng: random.Random) -> None:

@@ -18,7 +18,7 @@ from meio.bots.base import Bot
 from meio.bots.features import seen_from_view
 from meio.bots.playout import evaluate_actions as python_evaluate
 from meio.bots.search import Level, SearchBot
-from meio.engine import MatchConfig, Phase, State, View, sample_world
+from meio.engine import MatchConfig, Phase, State, TableOptions, View, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
 
@@ -36,8 +36,8 @@ def _config(table: tuple[str, int, bool], options: tuple[str, bool], seed: int) 
     edition, players, partnership = table
     wild_lead, reveal = options
     return MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
-                       partnership=partnership, seed=seed, wild_lead=wild_lead,  # type: ignore[arg-type]
-                       reveal_specials=reveal)
+                       partnership=partnership, seed=seed,
+                       options=TableOptions(wild_lead, reveal))  # type: ignore[arg-type]
 
 
 def _options_id(options: tuple[str, bool]) -> str:
@@ -56,7 +56,7 @@ class _Watch:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         action = self.bot.choose(view, legal)
         assert action in view.legal_actions()
-        if view.config.wild_lead == "next":
+        if not view.config.options.declares:
             assert not A.DECLARE_BASE <= action < A.PILE_1
             if view.phase is Phase.PLAY and not view.current_trick and action in C.WILDS:
                 self.wild_leads += 1
@@ -116,8 +116,8 @@ FACTORIES: list[Callable[[], Bot]] = [
 def test_with_hidden_specials_decisions_do_not_depend_on_the_unknown_specials(
     wild_lead: str,
 ) -> None:
-    cfg = MatchConfig(players=3, seed=4, wild_lead=wild_lead,  # type: ignore[arg-type]
-                      reveal_specials=False)
+    cfg = MatchConfig(players=3, seed=4,
+                      options=TableOptions(wild_lead, False))  # type: ignore[arg-type]
     state = State.new(cfg)
     movers = [make_bot("heuristic", s) for s in range(3)]
     rng = random.Random(2)
@@ -143,7 +143,7 @@ def test_with_hidden_specials_decisions_do_not_depend_on_the_unknown_specials(
 
 
 def test_the_heuristic_counts_only_specials_it_may_not_have_seen_as_unseen() -> None:
-    cfg = MatchConfig(players=4, seed=9, reveal_specials=False)
+    cfg = MatchConfig(players=4, seed=9, options=TableOptions(reveal_specials=False))
     state = State.new(cfg)
     view = state.view(0)
     seen = seen_from_view(view)

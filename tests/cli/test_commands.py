@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meio.cli import app
-from meio.engine.record import Record, replay
+from meio.engine.record import Record, replay_record
 
 runner = CliRunner()
 
@@ -20,7 +20,7 @@ runner = CliRunner()
 def test_deal_prints_a_finished_legal_record(args: list[str]) -> None:
     result = runner.invoke(app, ["deal", "--seed", "12", *args])
     assert result.exit_code == 0, result.output
-    state, outcome = replay(result.stdout)
+    state, outcome = replay_record(result.stdout)
     assert outcome["finished"] and state.is_over
     again = runner.invoke(app, ["deal", "--seed", "12", *args])
     assert again.stdout == result.stdout  # the seed decides everything
@@ -83,8 +83,8 @@ def test_deal_and_demo_play_the_table_options(bot: str) -> None:
     plays = [p for rnd in doc["rounds"] for p in rnd["plays"]]
     assert not any("=" in p and not p.startswith("pile") for p in plays)
     assert any(p in ("-1", "A+", "+.5", "Q+") for p in plays)
-    state, outcome = replay(result.stdout)
-    assert outcome["finished"] and state.config.wild_lead == "next"
+    state, outcome = replay_record(result.stdout)
+    assert outcome["finished"] and state.config.options.wild_lead == "next"
     demo = runner.invoke(app, ["demo", *args])
     assert demo.exit_code == 0
     assert "wild lead: next, specials hidden" in demo.stdout
@@ -95,7 +95,7 @@ def test_deal_and_demo_play_the_table_options(bot: str) -> None:
 def test_deal_plays_two_player_classic_over_three_rounds() -> None:
     result = runner.invoke(app, ["deal", "--seed", "8", "-n", "2", "--edition", "classic"])
     assert result.exit_code == 0, result.output
-    _, outcome = replay(result.stdout)
+    _, outcome = replay_record(result.stdout)
     assert len(outcome["rounds"]) == 3 and outcome["victories"] is None
     totals = outcome["totals"]
     assert outcome["winners"] == [totals.index(min(totals))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from meio.engine import MatchConfig, State
+from meio.engine import MatchConfig, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 
@@ -31,7 +31,7 @@ def scripted(
         partnership=partnership,
         specials=specials_ids,
         first_leader=leader,
-        wild_lead=wild_lead,  # type: ignore[arg-type]
+        options=TableOptions(wild_lead),  # type: ignore[arg-type]
     )
     hands = [C.parse_cards(f) | C.parse_cards(p) for f, p in zip(first, packs, strict=True)]
     st = State.new(cfg, deals=[(hands, C.parse_cards(aside), leader)])
@@ -91,8 +91,7 @@ def random_match(
             players=players,
             partnership=partnership,
             seed=seed,
-            wild_lead=wild_lead,  # type: ignore[arg-type]
-            reveal_specials=reveal_specials,
+            options=TableOptions(wild_lead, reveal_specials),  # type: ignore[arg-type]
         )
     )
     rng = random.Random(seed)

@@ -11,6 +11,7 @@ from meio.engine import IllegalActionError, MatchConfig, Phase, State, sample_wo
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record, result_json
+from meio.engine.wire import view_json
 from tests.engine.helpers import CONFIGS, OPTION_SETS, random_match, snapshot
 
 #: (edition, players, partnership, wild_lead, reveal_specials): every table size
@@ -219,7 +220,7 @@ def test_views_hold_no_hidden_card(config: Table, seed: int, steps: int) -> None
         hidden = _hidden_cards_of_others(state, seat)
         assert _cards_in_view(view) & hidden == 0
         # the view's JSON form carries no hidden card code either
-        text = str(view.to_dict())
+        text = str(view_json(view))
         for card in C.cards_of(hidden & ~C.WILD_MASK & ~(1 << C.MINUS_TWO_H)):
             assert f"'{C.card_code(card)}'" not in text
         assert view.config.seed == 0
@@ -232,7 +233,7 @@ def test_views_hold_no_hidden_card(config: Table, seed: int, steps: int) -> None
                     seen |= C.mask_of(t.cards)
             assert all(seen >> s & 1 for s in view.specials)
             codes = {C.card_code(s) for s in state.config.special_cards if not seen >> s & 1}
-            assert not codes & set(view.to_dict()["specials"])
+            assert not codes & set(view_json(view)["specials"])
     spectator = state.spectator_view()
     assert spectator.hand == spectator.pack == spectator.received == 0
     assert _cards_in_view(spectator) == state.played

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from meio.cli import app
 from meio.engine import MatchConfig, RecordError, State
-from meio.engine.record import Record, replay, result_json
+from meio.engine.record import Record, replay_record, result_json
 
 DATA = Path(__file__).parent.parent / "data" / "records"
 LEGAL = sorted(p for p in DATA.glob("*.json") if (DATA / f"{p.stem}.result.json").exists())
@@ -112,7 +112,7 @@ def test_in_progress_record_round_trip_mid_trick() -> None:
     for _ in range(75):
         state.apply(rng.choice(state.legal_actions()))
     text = Record.from_state(state).to_text()
-    again, result = replay(text, seed=8)
+    again, result = replay_record(text, seed=8)
     assert again.history == state.history and again.hands == state.hands
     assert result["finished"] is False and result["rounds"][-1]["scores"] is None
     assert result == result_json(state)

@@ -7,8 +7,9 @@ import pytest
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.state import RoundResult, eligible_leaders
+from meio.engine.scoring import RoundResult, eligible_leaders
 from meio.engine.tricks import pile_for, value_table, winning_index
+from meio.engine.wire import config_from_json, config_json
 from tests.engine.helpers import play, scripted, snapshot
 
 
@@ -395,22 +396,25 @@ class TestConfig:
         assert {C.card_code(c)[0] for c in C.cards_of(ordinary)} == set("9TJQKA")
 
     @pytest.mark.parametrize(
-        ("kwargs", "message"),
+        ("kwargs", "message", "field"),
         [
-            ({"players": 6}, "2 to 5"),
-            ({"edition": "classic", "players": 5}, "2 to 4"),
-            ({"players": 3, "partnership": True}, "exactly 4"),
-            ({"players": 3, "specials": (60, 61)}, "3 special cards"),
-            ({"edition": "classic", "specials": (60,)}, "no special"),
-            ({"edition": "poker"}, "unknown edition"),
-            ({"first_leader": 4}, "not a seat"),
+            ({"players": 6}, "2 to 5", "players"),
+            ({"edition": "classic", "players": 5}, "2 to 4", "players"),
+            ({"players": 3, "partnership": True}, "exactly 4", "partnership"),
+            ({"players": 3, "specials": (60, 61)}, "3 special cards", "specials"),
+            ({"edition": "classic", "specials": (60,)}, "no special", "specials"),
+            ({"edition": "poker"}, "unknown edition", "edition"),
+            ({"first_leader": 4}, "not a seat", "first_leader"),
         ],
     )
-    def test_bad_configs(self, kwargs: dict[str, object], message: str) -> None:
+    def test_bad_configs_name_the_field_at_fault(
+        self, kwargs: dict[str, object], message: str, field: str
+    ) -> None:
         from meio.engine import ConfigError
 
-        with pytest.raises(ConfigError, match=message):
+        with pytest.raises(ConfigError, match=message) as refused:
             MatchConfig(**kwargs)  # type: ignore[arg-type]
+        assert refused.value.field == field
 
     def test_public_config_hides_the_seed(self) -> None:
         cfg = MatchConfig(players=4, seed=12345)
@@ -447,10 +451,11 @@ def test_config_dict_round_trip_and_bad_fields() -> None:
     from meio.engine import ConfigError
 
     cfg = MatchConfig(players=3, seed=77)
-    assert MatchConfig.from_dict(cfg.to_dict()) == cfg
+    assert config_from_json(config_json(cfg)) == cfg
     cfg = MatchConfig(edition="classic", players=4, partnership=True, seed=5)
-    assert MatchConfig.from_dict(cfg.to_dict()) == cfg
+    assert config_from_json(config_json(cfg)) == cfg
     for bad in ({"players": "4"}, {"players": True}, {"edition": 3}, {"partnership": "no"},
-                {"specials": "-1"}, {"seed": 1.5}):
-        with pytest.raises(ConfigError):
-            MatchConfig.from_dict(bad)
+                {"specials": "-1"}, {"seed": 1.5}, {"wild_lead": "first"}):
+        with pytest.raises(ConfigError) as refused:
+            config_from_json(bad)
+        assert refused.value.field == next(iter(bad))

@@ -6,12 +6,28 @@ import random
 
 import pytest
 
-from meio.engine import IllegalActionError, MatchConfig, Phase, State, replay, sample_world
+from meio.engine import (
+    IllegalActionError,
+    MatchConfig,
+    Phase,
+    State,
+    TableOptions,
+    replay_actions,
+    sample_world,
+)
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.config import parse_rules
 from meio.engine.errors import ConfigError
+from meio.engine.wire import (
+    config_from_json,
+    config_json,
+    options_from_json,
+    options_json,
+    view_json,
+)
 from tests.engine.helpers import play, random_match, scripted, snapshot
+
+HIDDEN = TableOptions(reveal_specials=False)
 
 
 def next_table(first: list[str], packs: list[str], specials: str, leader: int = 0) -> State:
@@ -150,7 +166,7 @@ class TestWildLeadNext:
 
 class TestHiddenSpecials:
     def test_views_name_only_the_specials_a_seat_knows(self) -> None:
-        cfg = MatchConfig(players=3, seed=11, reveal_specials=False)
+        cfg = MatchConfig(players=3, seed=11, options=HIDDEN)
         st = State.new(cfg)
         for seat in range(3):
             view = st.view(seat)
@@ -158,22 +174,22 @@ class TestHiddenSpecials:
             assert view.special_count == 3
             held = {s for s in cfg.special_cards if st.deal[seat] >> s & 1}
             assert set(view.specials) == held
-            assert view.to_dict()["specials"] == [C.card_code(s) for s in view.specials]
+            assert view_json(view)["specials"] == [C.card_code(s) for s in view.specials]
         # a spectator knows none until one is played
         assert st.spectator_view().specials == ()
 
     def test_five_players_show_all_five_specials_anyway(self) -> None:
-        st = State.new(MatchConfig(players=5, seed=2, reveal_specials=False))
+        st = State.new(MatchConfig(players=5, seed=2, options=HIDDEN))
         assert st.view(0).config.special_cards == tuple(sorted(C.SPECIALS))
         assert set(st.view(0).specials) == set(C.SPECIALS)
 
     def test_a_public_config_cannot_be_dealt(self) -> None:
-        public = MatchConfig(players=3, seed=11, reveal_specials=False).public()
+        public = MatchConfig(players=3, seed=11, options=HIDDEN).public()
         with pytest.raises(ConfigError, match="hidden"):
             State.new(public)
 
     def test_sample_world_draws_the_unknown_specials(self) -> None:
-        cfg = MatchConfig(players=3, seed=11, reveal_specials=False)
+        cfg = MatchConfig(players=3, seed=11, options=HIDDEN)
         st = State.new(cfg)
         view = st.view(0)
         known = set(view.specials)
@@ -194,8 +210,7 @@ class TestHiddenSpecials:
         # 4-player partnership, second half: the two hidden hands are void in hearts,
         # so the unseen -2H (a heart) cannot be in the deck; drawing it made every
         # world impossible (found by the observation property test)
-        st = State.new(MatchConfig(players=4, partnership=True, reveal_specials=False,
-                                   seed=52))
+        st = State.new(MatchConfig(players=4, partnership=True, options=HIDDEN, seed=52))
         rng = random.Random(52)
         for _ in range(44):
             legal = st.legal_actions()
@@ -213,7 +228,7 @@ class TestHiddenSpecials:
         # two tables whose specials differ only where seat 0 cannot see
         compared = 0
         for seed in range(40):
-            a = MatchConfig(players=4, seed=seed, reveal_specials=False)
+            a = MatchConfig(players=4, seed=seed, options=HIDDEN)
             st = State.new(a)
             view = st.view(0)
             world = sample_world(view, random.Random(5))
@@ -251,10 +266,11 @@ class TestTwoPlayerClassic:
 
 
 class TestRulesField:
-    def test_parse_rules_accepts_the_defaults_and_both_options(self) -> None:
-        assert parse_rules(None).wild_lead == "declare"
-        assert parse_rules({}).reveal_specials is True
-        assert parse_rules({"wild_lead": "next", "reveal_specials": False}).wild_lead == "next"
+    def test_the_rules_field_reads_the_defaults_and_both_options(self) -> None:
+        assert options_from_json(None) == TableOptions("declare", reveal_specials=True)
+        assert options_from_json({}) == TableOptions()
+        both = options_from_json({"wild_lead": "next", "reveal_specials": False})
+        assert both == TableOptions("next", reveal_specials=False)
 
     @pytest.mark.parametrize(
         ("rules", "message"),
@@ -265,17 +281,17 @@ class TestRulesField:
             (["wild_lead"], "must be an object"),
         ],
     )
-    def test_parse_rules_refuses_unknown_keys_and_values(
+    def test_the_rules_field_refuses_unknown_keys_and_values(
         self, rules: object, message: str
     ) -> None:
         with pytest.raises(ConfigError, match=message):
-            parse_rules(rules)
+            options_from_json(rules)
 
-    def test_config_rules_lists_only_what_differs(self) -> None:
-        assert MatchConfig(players=3).rules == {}
-        cfg = MatchConfig(players=3, wild_lead="next", reveal_specials=False)
-        assert cfg.rules == {"wild_lead": "next", "reveal_specials": False}
-        assert MatchConfig.from_dict(cfg.to_dict()) == cfg
+    def test_the_rules_field_lists_only_what_differs(self) -> None:
+        assert options_json(MatchConfig(players=3).options) == {}
+        cfg = MatchConfig(players=3, options=TableOptions("next", reveal_specials=False))
+        assert options_json(cfg.options) == {"wild_lead": "next", "reveal_specials": False}
+        assert config_from_json(config_json(cfg)) == cfg
 
 
 def test_apply_reports_what_each_action_did() -> None:
@@ -313,7 +329,7 @@ def test_apply_reports_the_end_of_a_round_and_of_the_match() -> None:
             assert out.trick == out.round_over.tricks[-1]
     assert len(ends) == 3 and ends[-1].match_over and not ends[0].match_over
     # replay rebuilds the same match from the (seat, action) pairs
-    again = replay(cfg, pairs)
+    again = replay_actions(cfg, pairs)
     assert again.is_over and again.totals == st.totals and again.history == st.history
     with pytest.raises(IllegalActionError):
-        replay(cfg, [(0, C.parse_card("AS")), (9, 1)])
+        replay_actions(cfg, [(0, C.parse_card("AS")), (9, 1)])

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from meio.engine import MatchConfig
+from meio.engine import MatchConfig, TableOptions
 from meio.engine import cards as C
+from meio.engine.wire import options_json
 
 #: every table size, edition and partnership, with each special card in play somewhere
 CONFIGS: list[MatchConfig] = [
@@ -29,14 +30,14 @@ CONFIGS: list[MatchConfig] = [
 #: everywhere, and hidden specials (which change no rule, only what players are told)
 #: with each value of ``wild_lead`` on half the tables
 OPTION_CONFIGS: list[MatchConfig] = [
-    *(dataclasses.replace(c, wild_lead="next") for c in CONFIGS),
-    *(dataclasses.replace(c, reveal_specials=False) for c in CONFIGS[0::2]),
-    *(dataclasses.replace(c, wild_lead="next", reveal_specials=False) for c in CONFIGS[1::2]),
+    *(dataclasses.replace(c, options=TableOptions(wild_lead="next")) for c in CONFIGS),
+    *(dataclasses.replace(c, options=TableOptions(reveal_specials=False)) for c in CONFIGS[0::2]),
+    *(dataclasses.replace(c, options=TableOptions("next", False)) for c in CONFIGS[1::2]),
 ]
 
 
 def config_id(cfg: MatchConfig) -> str:
     team = "-team" if cfg.partnership else ""
     specials = "-".join(C.card_code(s) for s in cfg.special_cards)
-    options = "".join(f"-{k}={v}" for k, v in sorted(cfg.rules.items()))
+    options = "".join(f"-{k}={v}" for k, v in sorted(options_json(cfg.options).items()))
     return f"{cfg.edition}{cfg.players}{team}{'-' + specials if specials else ''}{options}"

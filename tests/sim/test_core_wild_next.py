@@ -11,16 +11,18 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from meio.engine import MatchConfig
+from meio.engine import MatchConfig, TableOptions
 from meio.engine import cards as C
 from meio.sim import kernels as K
 from meio.sim.tables import CoreTables, tables_for
 from tests.sim.test_core_specials import MEIO4, codes, legal, play, result
 from tests.sim.test_core_specials import deal as deal_declare
 
-MEIO2 = tables_for(MatchConfig(players=2, specials=(C.MINUS_ONE, C.A_PLUS), wild_lead="next"))
+NEXT = TableOptions(wild_lead="next")
+MEIO2 = tables_for(MatchConfig(players=2, specials=(C.MINUS_ONE, C.A_PLUS),
+                                 options=NEXT))
 MEIO3 = tables_for(
-    MatchConfig(players=3, specials=(C.MINUS_TWO_H, C.PLUS_HALF, C.Q_PLUS), wild_lead="next")
+    MatchConfig(players=3, specials=(C.MINUS_TWO_H, C.PLUS_HALF, C.Q_PLUS), options=NEXT)
 )
 
 

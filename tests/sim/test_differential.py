@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from meio.engine import MatchConfig, Phase, State
+from meio.engine import MatchConfig, Phase, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record, result_json
+from meio.engine.wire import options_json
 from meio.sim import arrays_to_state, simulate, state_to_arrays
 from meio.sim import kernels as K
 from meio.sim.tables import tables_for
@@ -28,16 +29,18 @@ ALL_CONFIGS = CONFIGS + OPTION_CONFIGS
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize("cfg", ALL_CONFIGS, ids=config_id)
 def test_core_matches_replay_identically_in_the_engine(cfg: MatchConfig, policy: str) -> None:
-    games = GAMES_PER_CONFIG if cfg in CONFIGS or cfg.rules == {"wild_lead": "next"} else 40
+    plain_next = cfg.options == TableOptions(wild_lead="next")
+    games = GAMES_PER_CONFIG if cfg in CONFIGS or plain_next else 40
     res = simulate(cfg, games, seed=hash((config_id(cfg), policy)) & 0xFFFF,
                    policy=policy, record=True)
     assert res.tricks is not None
     winners = res.winners()
     for g in range(res.games):
         rec = res.record(g)
-        assert rec.get("rules", {}) == cfg.rules  # the record says which options it played
+        # the record says which options it played
+        assert rec.get("rules", {}) == options_json(cfg.options)
         state = Record.from_json(json.dumps(rec)).to_state()
-        assert state.config.rules == cfg.rules
+        assert state.config.options == cfg.options
         doc = result_json(state)
         assert doc["finished"] is True
         assert len(doc["rounds"]) == res.rounds_played[g]

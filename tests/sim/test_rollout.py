@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from meio.engine import MatchConfig, Phase, State, sample_world
+from meio.engine import MatchConfig, Phase, State, TableOptions, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import evaluate_actions, state_to_arrays
@@ -144,7 +144,7 @@ def test_bad_calls_are_refused_clearly() -> None:
 
 
 def test_worlds_with_different_hidden_specials_are_each_played_with_their_own_deck() -> None:
-    cfg = MatchConfig(players=4, seed=6, reveal_specials=False, wild_lead="next")
+    cfg = MatchConfig(players=4, seed=6, options=TableOptions("next", reveal_specials=False))
     rng = random.Random(4)
     st = _random_until(cfg, rng, lambda s: s.phase is Phase.PLAY and s.trick_number == 2)
     view = st.view(st.current_seat())

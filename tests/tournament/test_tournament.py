@@ -184,7 +184,7 @@ def test_the_table_options_reach_every_match_and_record(tmp_path: Path) -> None:
         assert not any("=" in p and not p.startswith("pile") for rnd in record["rounds"]
                        for p in rnd["plays"])  # no declared suit under next
         state = Record.from_json(f.read_text()).to_state()
-        assert state.is_over and state.config.wild_lead == "next"
+        assert state.is_over and state.config.options.wild_lead == "next"
 
 
 def test_tournament_cli_takes_the_table_options(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from meio.engine import Phase
+from meio.engine import Phase, TableOptions
 from meio.engine import cards as C
 from meio.tui.app import PlayApp
 from meio.tui.screens import DeclareScreen, HelpScreen, SummaryScreen
@@ -36,7 +36,7 @@ def test_options_chosen_on_the_start_screen_reach_the_table(size: tuple[int, int
             await wait_for(pilot, lambda: app.table is not None)
             session = app.table.session  # type: ignore[union-attr]
             cfg = session.state.config
-            assert cfg.wild_lead == "next" and cfg.reveal_specials is False
+            assert cfg.options == TableOptions("next", reveal_specials=False)
             text = screen_text(app)
             assert "wild lead: next card" in text
             assert "Specials hidden: 4 in the deck" in text

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from meio.cli import app as cli_app
-from meio.engine import MatchConfig
+from meio.engine import TableOptions
+from meio.engine.wire import config_from_json
 from meio.web import Settings, create_app
 from tests.web.conftest import create, join
 from tests.web.helpers import Player, play_out
@@ -146,9 +147,8 @@ def test_table_options_are_kept_shown_and_played(client: TestClient) -> None:
     assert public["specials"] is None
     store = client.app.state.hub.store  # type: ignore[attr-defined]
     match = store.match(store.table(table["table_id"]).current_match)
-    config = MatchConfig.from_dict(match.config)
-    assert config.wild_lead == "next" and config.reveal_specials is False
-    assert config.rules == {"wild_lead": "next", "reveal_specials": False}
+    config = config_from_json(match.config)
+    assert config.options == TableOptions("next", reveal_specials=False)
     bad = client.post("/api/tables", json={"players": 4, "wild_lead": "sometimes"})
     assert bad.status_code == 422 and "wild_lead" in bad.text
 

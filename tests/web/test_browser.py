@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from meio.engine import MatchConfig
+from meio.engine.wire import config_from_json
 from tests.web.helpers import assert_no_leak
 from tests.web.pages import instant, page_report, take_turn, watch_console
 
@@ -110,7 +110,7 @@ def test_two_people_and_two_bots_play_a_match_in_chromium(server: tuple[str, Any
     table_id = a.url.split("/t/")[1].split("?")[0]
     match_id = store.table(table_id).current_match
     m = store.match(match_id)
-    config = MatchConfig.from_dict(m.config)
+    config = config_from_json(m.config)
     actions = [(e.seat, e.action) for e in store.events(match_id)]
     assert m.finished_at is not None
     assert assert_no_leak(config, actions, 0, got["a"]) > len(actions) // 2

@@ -22,8 +22,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from meio.engine import MatchConfig, State
+from meio.engine import State
 from meio.engine import actions as A
+from meio.engine.wire import config_from_json
 from meio.web.db import open_engine
 from meio.web.store import Store
 from tests.web.conftest import free_port
@@ -183,7 +184,7 @@ def kill_points(db: Path, match: str, rng: random.Random) -> dict[str, list[int]
     store = Store(open_engine(f"sqlite:///{db}"))
     m = store.match(match)
     assert m is not None
-    st = State.new(MatchConfig.from_dict(m.config))
+    st = State.new(config_from_json(m.config))
     kinds: dict[str, list[int]] = {"split": [], "mid-trick": [], "+.5 won": [],
                                    "round over": [], "last card": [], "other": []}
     events = store.events(match)

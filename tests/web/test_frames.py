@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from meio.engine import MatchConfig, State
+from meio.engine import MatchConfig, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.web import frames as F
@@ -67,7 +67,7 @@ def test_no_frame_of_a_match_holds_another_seat_s_hidden_cards(
     players: int, partnership: bool, reveal: bool, seed: int
 ) -> None:
     config = MatchConfig(edition="meio", players=players, partnership=partnership, seed=seed,
-                         reveal_specials=reveal)
+                         options=TableOptions(reveal_specials=reveal))
     state = State.new(config)
     rng = random.Random(seed)
     # every seat twice (two pages), and spectators

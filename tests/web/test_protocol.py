@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from meio.engine import MatchConfig
+from meio.engine.wire import config_from_json
 from meio.web import create_app
 from tests.web.conftest import create, join, make_settings, wait_until
 from tests.web.helpers import Player, assert_no_leak, choose, play_out
@@ -26,7 +27,7 @@ def stored(c: TestClient, match_id: str | None) -> tuple[MatchConfig, list[tuple
     assert match_id is not None, "no match was seen"
     store = c.app.state.hub.store  # type: ignore[attr-defined]
     m = store.match(match_id)
-    return MatchConfig.from_dict(m.config), [(e.seat, e.action) for e in store.events(match_id)]
+    return config_from_json(m.config), [(e.seat, e.action) for e in store.events(match_id)]
 
 
 def test_full_match_two_humans_and_a_spectator_never_leaks(client: TestClient) -> None:

@@ -128,13 +128,14 @@ def test_the_last_action_and_the_result_are_stored_together(
     def append_and_die_at_the_end(self: Store, events: list[NewEvent]) -> None:
         real(self, events)
         batches.append(len(events))
-        from meio.engine import MatchConfig, replay
         from meio.engine import actions as A
+        from meio.engine import replay_actions
+        from meio.engine.wire import config_from_json
 
         for new in events:
             match = self.match(new.match_id)
             stored = [e for e in self.events(new.match_id) if e.seq <= new.event.seq]
-            st = replay(MatchConfig.from_dict(match.config),  # type: ignore[union-attr]
+            st = replay_actions(config_from_json(match.config),  # type: ignore[union-attr]
                         [(e.seat, A.parse_action(e.action)) for e in stored])
             if st.is_over and match is not None and match.finished_at is None:
                 stored_alone.append(new.event.seq)

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from meio.analysis.plan import BLOCK, Cell, Chunk, Table, derive
-from meio.engine import MatchConfig
+from meio.engine import MatchConfig, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 
@@ -47,15 +47,10 @@ class Batch:
 
 def match_config(table: Table, specials: tuple[int, ...] | None, seed: int) -> MatchConfig:
     """The engine's configuration of ``table``; ``specials=None`` draws them from ``seed``."""
-    options: dict[str, Any] = {}
-    if table.wild_lead != "declare":
-        options["wild_lead"] = table.wild_lead
-    if not table.reveal_specials:
-        options["reveal_specials"] = False
     return MatchConfig(edition=table.edition, players=table.players,
                        partnership=table.partnership,
                        specials=specials if table.edition == "meio" else None, seed=seed,
-                       **options)
+                       options=TableOptions(table.wild_lead, table.reveal_specials))
 
 
 def core_plays(table: Table, policy: str) -> bool:

@@ -133,7 +133,7 @@ def decisions(view: View) -> list[Decision]:
     me = view.seat
     cfg = view.config
     n = cfg.players
-    nxt = cfg.wild_lead == "next"
+    nxt = cfg.options.wild_lead == "next"
     out: list[Decision] = []
     piles = [[0, 0] for _ in range(n)]
     played = 0
@@ -257,7 +257,7 @@ class Reader:
             )
             split_ll += terms[back.reshape(-1)]
         result: F64 = log_likelihoods(
-            n, cfg.partnership, cfg.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
+            n, cfg.partnership, cfg.options.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
             t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
             m.play_temperature, m.noise, split_ll, *self._evidence(), deal, packs, deck,
         )
@@ -323,7 +323,7 @@ class Reader:
         cached = self._play_cache.get(key)
         if cached is not None:
             return cached
-        legal = legal_plays(hand, d.led_suit, cfg.declares, bool(d.current_trick))
+        legal = legal_plays(hand, d.led_suit, cfg.options.declares, bool(d.current_trick))
         if d.action not in legal:
             result = -math.inf  # this world's cards could not have made that play
         elif len(legal) == 1:

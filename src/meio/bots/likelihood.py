@@ -11,8 +11,9 @@ below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
 ``exp`` is not computed.
 
 Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
-(``Q+``). Every kernel is self-contained in this file: numba's disk cache keys a
-function on its own source file, so no kernel here calls one from another module.
+(``Q+``). Every kernel is self-contained in this file but the engine's trick rule
+(:data:`meio.sim.kernels.trick_rule`): numba's disk cache keys a function on its
+own source file, so that rule is watched by its digest (:data:`TRICK_RULE_DIGEST`).
 
 The tables (built in :mod:`meio.bots.inference` from the Python heuristic itself,
 so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c``:
@@ -32,6 +33,9 @@ import math
 
 import numpy as np
 from numba import njit
+
+from meio.engine.tricks import winning_index
+from meio.sim.kernels import rule_digest, trick_rule
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -54,8 +58,13 @@ SQRT2 = math.sqrt(2.0)
 #: a softmax term this far below the best logit is left out (exp(-60) ~ 1e-26)
 _NEGLIGIBLE = 60.0
 
+#: the digest of the engine's trick rule (:data:`meio.sim.kernels.trick_rule`, called
+#: here) when this file last changed: see :data:`meio.sim.kernels.TRICK_RULE_DIGEST`
+TRICK_RULE_DIGEST = "848953b28dd3ae52"
+CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
 
-@njit(cache=True, inline="always")
+
+@njit(cache=CACHE, inline="always")
 def _pc(x: np.uint64) -> int:
     """Number of set bits of a ``uint64``."""
     x = x - ((x >> _S1) & _M1)
@@ -64,14 +73,14 @@ def _pc(x: np.uint64) -> int:
     return int((x * _H01) >> _S56)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _has(lo: np.uint64, hi: np.uint64, card: int) -> bool:
     if card < 64:
         return bool((lo >> np.uint64(card)) & U1 != U0)
     return bool(hi & U1 != U0)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def expected_abs(mu: float, var: float) -> float:
     """E|X| for X normal (``meio.bots.features.expected_abs``)."""
     s = math.sqrt(max(var, 0.05))
@@ -79,7 +88,7 @@ def expected_abs(mu: float, var: float) -> float:
     return s * SQRT_2_OVER_PI * math.exp(-0.5 * z * z) + mu * math.erf(z / SQRT2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _normal_expected_abs(mu: float, s: float) -> float:
     """The split ranking's E|X| (``policy._normal_expected_abs``, the same polynomial),
     given ``s = sqrt(max(var, 0.05))``; ``exp(-x * x)`` serves for ``exp(-z * z / 2)``."""
@@ -93,7 +102,7 @@ def _normal_expected_abs(mu: float, s: float) -> float:
     return s * SQRT_2_OVER_PI * e + mu * (sign * (1.0 - poly * e))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _card_chance(card: int, half: int, u_lo: np.uint64, u_hi: np.uint64, share: float,
                  cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
                  cc_trump: np.ndarray, trump_risk: float) -> float:
@@ -109,7 +118,7 @@ def _card_chance(card: int, half: int, u_lo: np.uint64, u_hi: np.uint64, share: 
     return float(p)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _holding(c_lo: np.uint64, c_hi: np.uint64, half: int, u_lo: np.uint64, u_hi: np.uint64,
              share: float, pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
              cc_sure: np.ndarray, cc_trump: np.ndarray, trump_risk: float,
@@ -134,7 +143,7 @@ def _holding(c_lo: np.uint64, c_hi: np.uint64, half: int, u_lo: np.uint64, u_hi:
     out[2] = var
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: np.uint64,
                 share: float, suit_of: np.ndarray, fval: np.ndarray, trump_risk: float) -> float:
     """``policy._win_chance``: the chance ``card`` (worth ``v2``) holds the trick."""
@@ -174,32 +183,7 @@ def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: 
     return p
 
 
-@njit(cache=True)
-def _winning_index(cards: np.ndarray, n: int, led: int, half: int, suit_of: np.ndarray,
-                   tval: np.ndarray) -> tuple[int, int]:
-    """``tricks.winning_index`` over the first ``n`` of ``cards``."""
-    best = -1
-    best_v = 0
-    best_trump = False
-    prev = 0
-    for i in range(n):
-        card = cards[i]
-        v = prev + 1 if card == PLUS_HALF else tval[half - 1, card]
-        prev = v
-        suit = suit_of[card]
-        if suit < 0:
-            suit = led
-        trump = suit == HEARTS
-        if suit != led and not trump:
-            continue
-        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
-            best = i
-            best_v = v
-            best_trump = trump
-    return best, best_v
-
-
-@njit(cache=True)
+@njit(cache=CACHE)
 def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, declares: bool, following: bool,
            suit_of: np.ndarray, out: np.ndarray) -> int:
     """``state.legal_plays`` (order aside): write the actions to ``out``, return how many."""
@@ -230,7 +214,7 @@ def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, declares: bool, fol
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _card_of(action: int) -> int:
     if action < DECLARE_BASE:
         return action
@@ -238,7 +222,7 @@ def _card_of(action: int) -> int:
     return 60 if slot == 0 else (61 if slot == 1 else (PLUS_HALF if slot == 2 else Q_PLUS))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def play_costs(players: int, partnership: bool, seat: int, half: int,
                hand_lo: np.uint64, hand_hi: np.uint64, fut_lo: np.uint64, fut_hi: np.uint64,
                team_lo: np.uint64, team_hi: np.uint64, ph_lo: np.uint64, ph_hi: np.uint64,
@@ -323,7 +307,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
     for i in range(ntrick):
         cards[i] = trick_cards[i]
     if ntrick:
-        best_i, best_v = _winning_index(cards, ntrick, led, half, suit_of, tval)
+        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1])
         best_seat = trick_seats[best_i]
         best_card = trick_cards[best_i]
         if partnership and best_seat != seat and (best_seat - seat) % 2 == 0:
@@ -337,7 +321,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
         if ntrick:
             this_led = suit_of[card] if led < 0 else led
             cards[ntrick] = card
-            index, v2 = _winning_index(cards, ntrick + 1, this_led, half, suit_of, tval)
+            index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval[half - 1])
             if index != ntrick:
                 p_me = 0.0
             elif last:
@@ -369,7 +353,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
             costs[a] = p_me * win + (1.0 - p_me) * lose
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _log_mix(z: np.ndarray, n: int, index: int, noise: float) -> float:
     """log of ``(1 - noise) * softmax(z[:n])[index] + noise / n`` (``z`` already scaled)."""
     top = z[0]
@@ -384,7 +368,7 @@ def _log_mix(z: np.ndarray, n: int, index: int, noise: float) -> float:
     return math.log((1.0 - noise) * p + noise / n)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
                 pub_lo: np.uint64, pub_hi: np.uint64, pile: np.ndarray,
                 cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
@@ -445,7 +429,7 @@ def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np
                             r += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: np.uint64,
                    pub_hi: np.uint64, pile: np.ndarray, cc_fixed: np.ndarray,
                    cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
@@ -459,7 +443,7 @@ def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: n
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
                pack_lo: np.uint64, pack_hi: np.uint64, pub_lo: np.uint64, pub_hi: np.uint64,
                combo_bits: np.ndarray, pile: np.ndarray,
@@ -487,7 +471,7 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
     return _log_mix(z, rows, index, noise)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.ndarray,
                 pub_lo: np.uint64, pub_hi: np.uint64, combo_bits: np.ndarray,
                 pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
@@ -504,7 +488,7 @@ def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.nd
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def log_likelihoods(
     players: int, partnership: bool, declares: bool,
     suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,

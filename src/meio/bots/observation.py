@@ -106,10 +106,8 @@ def special_count(view: View) -> int:
 
 def table_options(view: View) -> tuple[bool, bool]:
     """``(wild_lead == "next", reveal_specials)`` of the view's table."""
-    cfg = view.config
-    return getattr(cfg, "wild_lead", "declare") == "next", bool(
-        getattr(cfg, "reveal_specials", True)
-    )
+    options = view.config.options
+    return not options.declares, options.reveal_specials
 
 
 def _set_cards(out: F32, offset: int, mask: int) -> None:

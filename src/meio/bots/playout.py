@@ -39,7 +39,7 @@ def policy_action(state: State, policy: str, rng: random.Random) -> tuple[int, i
             return seat, (81, 82)[rng.randrange(2)]
         return seat, choose_pile(seen_from_state(state, seat))
     seat = state.to_move
-    legal = legal_plays(state.hands[seat], state.led_suit, state.config.declares,
+    legal = legal_plays(state.hands[seat], state.led_suit, state.config.options.declares,
                         bool(state.current_trick))
     if len(legal) == 1:
         return seat, legal[0]

@@ -15,6 +15,7 @@ from meio.cli.options import option_word
 from meio.engine import cards as C
 from meio.engine.record import result_json
 from meio.engine.state import State
+from meio.engine.wire import options_json
 from meio.i18n import N_, _
 
 #: how each table option of RULES.md §10 reads in the header
@@ -50,7 +51,7 @@ def header(state: State) -> str:
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
     if specials:
         text += _("; specials {cards}").format(cards=specials)
-    options = ", ".join(_option(k, v) for k, v in cfg.rules.items())
+    options = ", ".join(_option(k, v) for k, v in options_json(cfg.options).items())
     if options:
         text += _("; table options: {options}").format(options=options)
     return text

@@ -69,7 +69,7 @@ def bot_table(
     and one ``bot`` per seat, or exit 2 with the reason."""
     from meio.bots import bot_kinds, make_bot
     from meio.cli.options import check_table
-    from meio.engine import MatchConfig
+    from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
 
     check_table(edition, players, partnership)
@@ -84,8 +84,7 @@ def bot_table(
             players=players,
             partnership=partnership,
             seed=seed,
-            wild_lead=wild_lead,  # type: ignore[arg-type]
-            reveal_specials=reveal_specials,
+            options=TableOptions(wild_lead, reveal_specials),  # type: ignore[arg-type]
         )
         bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     except (MeioError, ValueError) as exc:

@@ -75,7 +75,7 @@ def advise(
 
     from meio.bots.advisor import advise_view
     from meio.cli.advice import explanation
-    from meio.engine import MatchConfig, State
+    from meio.engine import MatchConfig, State, TableOptions
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
@@ -93,8 +93,8 @@ def advise(
         special_ids = _specials(edition, players, mask, specials)
         cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                           partnership=partnership, specials=special_ids, seed=seed,
-                          first_leader=leader, wild_lead=wild_lead,  # type: ignore[arg-type]
-                          reveal_specials=not hide_specials)
+                          first_leader=leader,
+                          options=TableOptions(wild_lead, not hide_specials))  # type: ignore[arg-type]
         if not 0 <= seat < players:
             raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
                 seat=seat, players=players))
@@ -201,7 +201,7 @@ def tournament(
     from rich.table import Table
 
     from meio.bots import bot_kinds
-    from meio.engine import MatchConfig
+    from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
     from meio.tournament import TournamentSpec, run_tournament, summarize
 
@@ -217,13 +217,14 @@ def tournament(
         raise _fail(_("--matches and --jobs must be at least 1"))
     try:
         config = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
-                             partnership=partnership, wild_lead=wild_lead,  # type: ignore[arg-type]
-                             reveal_specials=not hide_specials)
+                             partnership=partnership,
+                             options=TableOptions(wild_lead, not hide_specials))  # type: ignore[arg-type]
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
     try:
         spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
-                              wild_lead=config.wild_lead, reveal_specials=config.reveal_specials)
+                              wild_lead=config.options.wild_lead,
+                              reveal_specials=config.options.reveal_specials)
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
     total = spec.games
@@ -250,7 +251,7 @@ def tournament(
         else _("{players}-player {edition}")
     ).format(players=players, edition=edition)
     table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
-        table=kind, options=rules_text(config.wild_lead, config.reveal_specials),
+        table=kind, options=rules_text(config.options.wild_lead, config.options.reveal_specials),
         deals=summary.deals, games=summary.games))
     for col in (_("bot"), _("matches"), _("seats"), _("wins"), _("win % per seat"),
                 _("mean round score"), _("95% CI"), _("rating")):

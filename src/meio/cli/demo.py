@@ -51,7 +51,7 @@ def demo(
                                    not hide_specials)
     state = State.new(config)
     specials = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
-    if not config.reveal_specials and config.special_cards:
+    if not config.options.reveal_specials and config.special_cards:
         specials = _("{n}, not shown").format(n=len(config.special_cards))
     table = (
         _("{edition} edition, {players} players in partnership")
@@ -66,7 +66,7 @@ def demo(
     )
     console.print(
         _("table options: {options}").format(
-            options=rules_text(config.wild_lead, config.reveal_specials)
+            options=rules_text(config.options.wild_lead, config.options.reveal_specials)
         )
     )
     round_seen = -1

@@ -66,7 +66,7 @@ def simulate(
     hide_specials: HideSpecialsOption = False,
     old_policy: OldPolicyOption = None,
 ) -> None:
-    from meio.engine import MatchConfig
+    from meio.engine import MatchConfig, TableOptions
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
@@ -90,8 +90,7 @@ def simulate(
                 C.parse_card(x) for x in specials.replace(",", " ").split()
             ),
             seed=seed,
-            wild_lead=wild_lead,  # type: ignore[arg-type]
-            reveal_specials=not hide_specials,
+            options=TableOptions(wild_lead, not hide_specials),  # type: ignore[arg-type]
         )
         started = time.perf_counter()
         from meio.sim import simulate as run
@@ -120,7 +119,7 @@ def simulate(
         _("{games}, {table}, specials {specials}, {options}, policy {policy}, "
           "{jobs} job(s), seed {seed}").format(
             games=games, table=table, specials=specials_text,
-            options=rules_text(config.wild_lead, config.reveal_specials),
+            options=rules_text(config.options.wild_lead, config.options.reveal_specials),
             policy=policy, jobs=jobs, seed=seed,
         )
     )

@@ -1,7 +1,7 @@
 """The MEIO rules engine: cards, configuration, state, views, sampling and records."""
 
 from meio.engine import actions, cards
-from meio.engine.config import Edition, MatchConfig, Rules, WildLead, parse_rules
+from meio.engine.config import Edition, MatchConfig, TableOptions, WildLead
 from meio.engine.errors import (
     CardError,
     ConfigError,
@@ -9,18 +9,10 @@ from meio.engine.errors import (
     MeioError,
     RecordError,
 )
+from meio.engine.legal import PackChoices, Phase, legal_plays
 from meio.engine.sampling import sample_world
-from meio.engine.state import (
-    Outcome,
-    PackChoices,
-    Phase,
-    RoundResult,
-    State,
-    eligible_leaders,
-    legal_plays,
-    replay,
-    replay_steps,
-)
+from meio.engine.scoring import RoundResult, eligible_leaders
+from meio.engine.state import Outcome, State, replay_actions, replay_steps
 from meio.engine.tricks import Trick
 from meio.engine.view import View
 
@@ -36,8 +28,8 @@ __all__ = [
     "Phase",
     "RecordError",
     "RoundResult",
-    "Rules",
     "State",
+    "TableOptions",
     "Trick",
     "View",
     "WildLead",
@@ -45,8 +37,7 @@ __all__ = [
     "cards",
     "eligible_leaders",
     "legal_plays",
-    "parse_rules",
-    "replay",
+    "replay_actions",
     "replay_steps",
     "sample_world",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from dataclasses import dataclass, field
@@ -12,10 +13,6 @@ from meio.engine.errors import ConfigError
 
 Edition = Literal["meio", "classic"]
 WildLead = Literal["declare", "next"]
-
-#: the table options of RULES.md §10 with their defaults
-RULE_DEFAULTS: dict[str, object] = {"wild_lead": "declare", "reveal_specials": True}
-WILD_LEAD_VALUES = ("declare", "next")
 
 #: lowest rank index in the MEIO deck for each table size (RULES.md §1)
 _MEIO_LOWEST = {2: 9, 3: 6, 4: 3, 5: 0}
@@ -34,6 +31,42 @@ def _derive(seed: int, *parts: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class TableOptions:
+    """The table options of RULES.md §10, each checked.
+
+    ``wild_lead``: ``"declare"`` (the leader of a wild names the led suit) or
+    ``"next"`` (the first non-wild card sets it); ``reveal_specials``: whether the N
+    specials in the deck are public.
+
+    >>> TableOptions(wild_lead="next").declares
+    False
+    >>> TableOptions(wild_lead="first")
+    Traceback (most recent call last):
+    ...
+    meio.engine.errors.ConfigError: unknown wild_lead 'first' (use 'declare' or 'next')
+    """
+
+    wild_lead: WildLead = "declare"
+    reveal_specials: bool = True
+    #: whether the leader of a wild declares the led suit (``wild_lead`` declare): a
+    #: field, not a property, as every legal-action list reads it
+    declares: bool = field(default=True, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.wild_lead not in ("declare", "next"):
+            raise ConfigError(
+                f"unknown wild_lead {self.wild_lead!r} (use 'declare' or 'next')",
+                field="wild_lead",
+            )
+        if not isinstance(self.reveal_specials, bool):
+            raise ConfigError(
+                f"reveal_specials must be true or false, not {self.reveal_specials!r}",
+                field="reveal_specials",
+            )
+        object.__setattr__(self, "declares", self.wild_lead == "declare")
+
+
+@dataclass(frozen=True, slots=True)
 class MatchConfig:
     """Everything fixed for a whole match.
 
@@ -42,10 +75,7 @@ class MatchConfig:
     round 1 from ``seed``. After construction both are always set, so two configs
     that play the same game compare equal.
 
-    The table options of RULES.md §10 are ``wild_lead`` (``"declare"``: the leader
-    of a wild names the led suit; ``"next"``: the first non-wild card sets it) and
-    ``reveal_specials`` (whether the N specials in the deck are public).
-
+    ``options`` holds the table options of RULES.md §10 (:class:`TableOptions`).
     With ``reveal_specials`` off, the *public* form of a config (:meth:`public`,
     what views carry) has ``specials == ()``: the specials are unknown, and such a
     config cannot be dealt (``specials_known`` is False).
@@ -55,9 +85,10 @@ class MatchConfig:
     (4, 52, 3)
     >>> MatchConfig(edition="classic", players=2).rounds
     3
-    >>> MatchConfig(players=4, seed=7, wild_lead="next").rules
-    {'wild_lead': 'next'}
-    >>> MatchConfig(players=3, seed=7, reveal_specials=False).public().special_cards
+    >>> MatchConfig(players=4, seed=7, options=TableOptions(wild_lead="next")).options.declares
+    False
+    >>> hidden = TableOptions(reveal_specials=False)
+    >>> MatchConfig(players=3, seed=7, options=hidden).public().special_cards
     ()
     """
 
@@ -67,35 +98,33 @@ class MatchConfig:
     specials: tuple[int, ...] | None = None
     seed: int = 0
     first_leader: int | None = None
-    wild_lead: WildLead = "declare"
-    reveal_specials: bool = True
+    options: TableOptions = TableOptions()
     deck: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.edition not in ("meio", "classic"):
-            raise ConfigError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
+            raise ConfigError(
+                f"unknown edition {self.edition!r}: use 'meio' or 'classic'", field="edition"
+            )
         limits = (2, 5) if self.edition == "meio" else (2, 4)
         if not isinstance(self.players, int) or not limits[0] <= self.players <= limits[1]:
             raise ConfigError(
                 f"the {self.edition} edition is for {limits[0]} to {limits[1]} players, "
-                f"not {self.players}"
+                f"not {self.players}",
+                field="players",
             )
         if self.partnership and self.players != 4:
-            raise ConfigError("partnership is played by exactly 4 players")
-        if self.wild_lead not in WILD_LEAD_VALUES:
+            raise ConfigError("partnership is played by exactly 4 players", field="partnership")
+        if not isinstance(self.options, TableOptions):
             raise ConfigError(
-                f"unknown wild_lead {self.wild_lead!r}: use 'declare' or 'next'"
-            )
-        if not isinstance(self.reveal_specials, bool):
-            raise ConfigError(
-                f"reveal_specials must be true or false, not {self.reveal_specials!r}"
+                f"options must be TableOptions, not {self.options!r}", field="options"
             )
         specials = self.specials
         if self.edition == "classic":
             if specials:
-                raise ConfigError("the classic edition has no special cards")
+                raise ConfigError("the classic edition has no special cards", field="specials")
             specials = ()
-        elif specials is not None and len(specials) == 0 and not self.reveal_specials:
+        elif specials is not None and len(specials) == 0 and not self.options.reveal_specials:
             specials = ()  # the public form: which specials are in the deck is unknown
         elif specials is None:
             rng = random.Random(_derive(self.seed, 1))
@@ -103,18 +132,24 @@ class MatchConfig:
         else:
             specials = tuple(sorted(int(s) for s in specials))
             if len(set(specials)) != len(specials) or any(s not in C.SPECIALS for s in specials):
-                raise ConfigError("specials must be distinct special cards (-1 A+ -2H +.5 Q+)")
+                raise ConfigError(
+                    "specials must be distinct special cards (-1 A+ -2H +.5 Q+)", field="specials"
+                )
             if len(specials) != self.players:
                 raise ConfigError(
                     f"a {self.players}-player MEIO game uses {self.players} special cards, "
-                    f"not {len(specials)}"
+                    f"not {len(specials)}",
+                    field="specials",
                 )
         object.__setattr__(self, "specials", specials)
         leader = self.first_leader
         if leader is None:
             leader = random.Random(_derive(self.seed, 2)).randrange(self.players)
         elif not 0 <= leader < self.players:
-            raise ConfigError(f"first leader {leader} is not a seat of a {self.players}-seat table")
+            raise ConfigError(
+                f"first leader {leader} is not a seat of a {self.players}-seat table",
+                field="first_leader",
+            )
         object.__setattr__(self, "first_leader", leader)
         object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
 
@@ -134,22 +169,6 @@ class MatchConfig:
     def specials_known(self) -> bool:
         """False for the public form of a config whose specials are hidden."""
         return len(self.special_cards) == self.special_count
-
-    @property
-    def rules(self) -> dict[str, object]:
-        """The table options (RULES.md §10) that differ from their defaults, as the
-        record's ``rules`` field writes them."""
-        out: dict[str, object] = {}
-        if self.wild_lead != RULE_DEFAULTS["wild_lead"]:
-            out["wild_lead"] = self.wild_lead
-        if self.reveal_specials is not RULE_DEFAULTS["reveal_specials"]:
-            out["reveal_specials"] = self.reveal_specials
-        return out
-
-    @property
-    def declares(self) -> bool:
-        """Whether the leader of a wild declares the led suit (``wild_lead`` declare)."""
-        return self.wild_lead == "declare"
 
     @property
     def leader_of_round_one(self) -> int:
@@ -198,122 +217,16 @@ class MatchConfig:
         return _public(self)
 
     def _make_public(self) -> MatchConfig:
-        hide = not self.reveal_specials and len(self.special_cards) < len(C.SPECIALS)
+        hide = not self.options.reveal_specials and len(self.special_cards) < len(C.SPECIALS)
         if self.seed == 0 and not (hide and self.special_cards):
             return self
-        return MatchConfig(
-            edition=self.edition,
-            players=self.players,
-            partnership=self.partnership,
-            specials=() if hide else self.specials,
-            seed=0,
-            first_leader=self.first_leader,
-            wild_lead=self.wild_lead,
-            reveal_specials=self.reveal_specials,
-        )
+        return dataclasses.replace(self, specials=() if hide else self.specials, seed=0)
 
     def with_specials(self, specials: tuple[int, ...], seed: int) -> MatchConfig:
         """The same table with the given specials and seed (worlds of a search)."""
-        return MatchConfig(
-            edition=self.edition,
-            players=self.players,
-            partnership=self.partnership,
-            specials=specials if self.edition == "meio" else None,
-            seed=seed,
-            first_leader=self.first_leader,
-            wild_lead=self.wild_lead,
-            reveal_specials=self.reveal_specials,
+        return dataclasses.replace(
+            self, specials=specials if self.edition == "meio" else None, seed=seed
         )
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "edition": self.edition,
-            "players": self.players,
-            "partnership": self.partnership,
-            "specials": [C.card_code(s) for s in self.special_cards],
-            "seed": self.seed,
-            "first_leader": self.first_leader,
-            "wild_lead": self.wild_lead,
-            "reveal_specials": self.reveal_specials,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> MatchConfig:
-        """The config of a :meth:`to_dict` mapping; raises :class:`ConfigError` when a
-        field has the wrong type."""
-
-        def whole(name: str, default: int | None) -> int | None:
-            value = data.get(name, default)
-            if value is None:
-                return None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{name} must be a whole number, not {value!r}")
-            return value
-
-        edition = data.get("edition", "meio")
-        if edition not in ("meio", "classic"):
-            raise ConfigError(f"unknown edition {edition!r}: use 'meio' or 'classic'")
-        partnership = data.get("partnership", False)
-        if not isinstance(partnership, bool):
-            raise ConfigError(f"partnership must be true or false, not {partnership!r}")
-        raw = data.get("specials")
-        specials: tuple[int, ...] | None = None
-        if raw is not None:
-            if not isinstance(raw, (list, tuple)):
-                raise ConfigError("specials must be a list of card codes")
-            specials = tuple(C.parse_card(str(code)) for code in raw)
-        players = whole("players", 4) or 0
-        options = parse_rules(
-            {k: data[k] for k in RULE_DEFAULTS if k in data}, where="the config"
-        )
-        return cls(
-            edition="classic" if edition == "classic" else "meio",
-            players=players,
-            partnership=partnership,
-            specials=specials,
-            seed=whole("seed", 0) or 0,
-            first_leader=whole("first_leader", None),
-            wild_lead=options.wild_lead,
-            reveal_specials=options.reveal_specials,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The table options of RULES.md §10, parsed and checked."""
-
-    wild_lead: WildLead = "declare"
-    reveal_specials: bool = True
-
-
-def parse_rules(data: object, where: str = "rules") -> Rules:
-    """Check a ``rules`` mapping (the record's field): an unknown key or value is a
-    :class:`ConfigError` naming it.
-
-    >>> parse_rules({"wild_lead": "next"})
-    Rules(wild_lead='next', reveal_specials=True)
-    >>> parse_rules({"wild_lead": "first"})
-    Traceback (most recent call last):
-    ...
-    meio.engine.errors.ConfigError: rules: unknown wild_lead 'first' (use 'declare' or 'next')
-    """
-    if data is None:
-        return Rules()
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where}: the table options must be an object, not {data!r}")
-    unknown = sorted(str(k) for k in data if k not in RULE_DEFAULTS)
-    if unknown:
-        raise ConfigError(
-            f"{where}: unknown table option {unknown[0]!r} "
-            "(known: wild_lead, reveal_specials)"
-        )
-    wild = data.get("wild_lead", "declare")
-    if wild not in WILD_LEAD_VALUES:
-        raise ConfigError(f"{where}: unknown wild_lead {wild!r} (use 'declare' or 'next')")
-    reveal = data.get("reveal_specials", True)
-    if not isinstance(reveal, bool):
-        raise ConfigError(f"{where}: reveal_specials must be true or false, not {reveal!r}")
-    return Rules("next" if wild == "next" else "declare", reveal)
 
 
 def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:

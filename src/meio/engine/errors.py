@@ -31,7 +31,15 @@ class CardError(MeioError, ValueError):
 
 
 class ConfigError(MeioError, ValueError):
-    """A match configuration the rules do not allow."""
+    """A match configuration the rules do not allow.
+
+    ``field`` names the setting at fault (``players``, ``specials``, ``wild_lead``...)
+    where one is; None otherwise.
+    """
+
+    def __init__(self, *args: Any, field: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.field = field
 
 
 class IllegalActionError(MeioError, ValueError):

@@ -21,10 +21,12 @@ from typing import Any
 
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.config import MatchConfig, Rules, parse_rules
+from meio.engine.config import MatchConfig, TableOptions
 from meio.engine.errors import CardError, ConfigError, IllegalActionError, MeioError, RecordError
-from meio.engine.state import Phase, State, eligible_leaders
-from meio.engine.tricks import Trick
+from meio.engine.legal import Phase
+from meio.engine.scoring import eligible_leaders
+from meio.engine.state import State
+from meio.engine.wire import options_from_json, options_json, result_trick_json, round_json
 
 FORMAT = "meio-record/1"
 RESULT_FORMAT = "meio-result/1"
@@ -52,7 +54,7 @@ class Record:
     partnership: bool
     specials: tuple[int, ...]
     rounds: list[RoundRecord]
-    rules: Rules = field(default_factory=Rules)
+    options: TableOptions = field(default_factory=TableOptions)
 
     # -- from and to a state -------------------------------------------------------------
     @classmethod
@@ -74,8 +76,9 @@ class Record:
                 else:
                     plays.append(A.action_text(action))
             rounds.append(RoundRecord(start.leader, list(start.deal), start.aside, splits, plays))
-        rules = Rules(cfg.wild_lead, cfg.reveal_specials)
-        return cls(cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds, rules)
+        return cls(
+            cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds, cfg.options
+        )
 
     def config(self, seed: int = 0) -> MatchConfig:
         """The match configuration this record describes."""
@@ -87,17 +90,11 @@ class Record:
                 specials=self.specials if self.edition == "meio" else None,
                 seed=seed,
                 first_leader=self.rounds[0].leader if self.rounds else None,
-                wild_lead=self.rules.wild_lead,
-                reveal_specials=self.rules.reveal_specials,
+                options=self.options,
             )
         except ConfigError as exc:
-            message = str(exc)
-            field = "specials" if "special" in message else "players"
-            if "edition" in message:
-                field = "edition"
-            elif "partnership" in message:
-                field = "partnership"
-            raise RecordError(message, field=field) from None
+            where = "leader" if exc.field == "first_leader" else exc.field
+            raise RecordError(str(exc), field=where) from None
 
     def to_state(self, seed: int = 0) -> State:
         """Replay the record, checking every rule; deals after the last round use ``seed``.
@@ -229,11 +226,7 @@ class Record:
             "partnership": self.partnership,
             "specials": [C.card_code(s) for s in self.specials],
         }
-        rules: dict[str, Any] = {}
-        if self.rules.wild_lead != "declare":
-            rules["wild_lead"] = self.rules.wild_lead
-        if not self.rules.reveal_specials:
-            rules["reveal_specials"] = False
+        rules = options_json(self.options)
         if rules:
             out["rules"] = rules
         out["rounds"] = [
@@ -278,9 +271,9 @@ class Record:
         specials_raw = data.get("specials") or []
         specials = _card_list(specials_raw, "specials", None)
         try:
-            rules = parse_rules(data.get("rules"))
+            options = options_from_json(data.get("rules"))
         except ConfigError as exc:
-            raise RecordError(str(exc).removeprefix("rules: "), field="rules") from None
+            raise RecordError(str(exc), field="rules") from None
         rounds_raw = data.get("rounds")
         if not isinstance(rounds_raw, list):
             raise RecordError("rounds must be a list", field="rounds")
@@ -306,7 +299,7 @@ class Record:
             if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
                 raise RecordError("plays must be a list of strings", round=r + 1, field="plays")
             rounds.append(RoundRecord(leader, hands, aside, splits, list(plays)))
-        return cls(str(edition), players, partnership, tuple(sorted(specials)), rounds, rules)
+        return cls(str(edition), players, partnership, tuple(sorted(specials)), rounds, options)
 
 
 def _card_list(raw: object, name: str, r: int | None) -> list[int]:
@@ -328,15 +321,6 @@ def _card_list(raw: object, name: str, r: int | None) -> list[int]:
 
 
 # -- the replay result ---------------------------------------------------------------------
-def _trick_json(t: Trick) -> dict[str, Any]:
-    return {
-        "leader": t.leader,
-        "cards": [C.card_code(c) for _, c in t.plays],
-        "winner": t.winner,
-        "pile": t.pile,
-    }
-
-
 def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
     """The ``meio-result/1`` document of ``state``, limited to its first ``rounds`` rounds."""
     shown = len(state.rounds) + (0 if state.is_over else 1)
@@ -347,18 +331,12 @@ def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
         if r < len(state.rounds):
             res = state.rounds[r]
             out_rounds.append(
-                {
-                    "tricks": [_trick_json(t) for t in res.tricks],
-                    "piles": [list(p) for p in res.piles],
-                    "scores": list(res.scores),
-                    "team_scores": None if res.team_scores is None else list(res.team_scores),
-                    "victory": res.victory,
-                }
+                {"tricks": [result_trick_json(t) for t in res.tricks], **round_json(res)}
             )
         else:
             out_rounds.append(
                 {
-                    "tricks": [_trick_json(t) for t in state.tricks if t.pile],
+                    "tricks": [result_trick_json(t) for t in state.tricks if t.pile],
                     "piles": [list(p) for p in state.piles],
                     "scores": None,
                     "team_scores": None,
@@ -376,7 +354,9 @@ def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
     }
 
 
-def replay(record: Record | str | dict[str, Any], seed: int = 0) -> tuple[State, dict[str, Any]]:
+def replay_record(
+    record: Record | str | dict[str, Any], seed: int = 0
+) -> tuple[State, dict[str, Any]]:
     """Replay a record; returns the final state and its ``meio-result/1`` document."""
     rec = record if isinstance(record, Record) else Record.from_json(record)
     state = rec.to_state(seed)
@@ -390,7 +370,7 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
     lines: list[str] = []
     table = f"{cfg.players} players" + (", partnership" if cfg.partnership else "")
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
-    options = ", ".join(f"{k} {str(v).lower()}" for k, v in cfg.rules.items())
+    options = ", ".join(f"{k} {str(v).lower()}" for k, v in options_json(cfg.options).items())
     lines.append(
         f"MEIO ({cfg.edition} edition), {table}"
         + (f"; specials {specials}" if specials else "")

@@ -21,7 +21,8 @@ from itertools import combinations
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
-from meio.engine.state import Phase, RoundStart, State
+from meio.engine.legal import Phase
+from meio.engine.state import RoundStart, State
 from meio.engine.view import View
 
 _REJECTION_TRIES = 24

@@ -1,5 +1,13 @@
 """The mutable state of a match: deal, split, tricks, piles, scores, rounds.
 
+The rules it applies live beside it (:mod:`~meio.engine.legal` which actions are
+legal, :mod:`~meio.engine.tricks` who wins a trick, :mod:`~meio.engine.scoring` the
+scores and the match's end, :mod:`~meio.engine.deal` the deals); this module keeps
+the one class that holds a match, a little over 500 lines: :class:`State`'s methods
+share its slots and keep them consistent together (``apply_unchecked``, ``clone``,
+``undo`` and the view builder each touch every field), which a split across files
+would hide.
+
 >>> from meio.engine import MatchConfig, State
 >>> st = State.new(MatchConfig(players=4, seed=3))
 >>> st.phase.name, len(st.legal_actions(0))
@@ -14,55 +22,27 @@
 
 from __future__ import annotations
 
-import itertools
-import math
-import random
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import TYPE_CHECKING, NamedTuple, overload
+from typing import NamedTuple
 
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine import scoring
 from meio.engine.config import MatchConfig
-from meio.engine.errors import ConfigError, IllegalActionError, MeioError
-from meio.engine.reasons import Reason, illegal, reason
+from meio.engine.deal import Deal, check_deal, deal_round
+from meio.engine.errors import ConfigError, IllegalActionError
+from meio.engine.legal import Phase, illegal_reason, legal_actions
+from meio.engine.reasons import illegal, reason
+from meio.engine.scoring import RoundResult
 from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
-
-if TYPE_CHECKING:
-    from meio.engine.view import View
-
-
-class Phase(IntEnum):
-    """Where a round stands."""
-
-    SPLIT = 0  #: every seat chooses its 6-card second-half pack, secretly
-    PLAY = 1  #: a card is to be played
-    PILE = 2  #: the winner of a trick taken by ``+.5`` chooses its pile
-    OVER = 3  #: the match has ended
-
+from meio.engine.view import View
 
 _SPLIT, _PLAY, _PILE, _OVER = Phase.SPLIT, Phase.PLAY, Phase.PILE, Phase.OVER
+_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
+_DECLARE_BASE = A.DECLARE_BASE
+_SLOT_WILD = A.SLOT_WILD
 _WILD = C.WILD_MASK
-_SUIT_MASKS = C.SUIT_MASKS
-_SUIT_OF = tuple(C.card_suit(c) for c in range(65))
-_DECLARES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(A.declare(c, s) for s in range(4)) if c in A.WILD_SLOT else () for c in range(65)
-)
-_PILE_ACTIONS = (A.PILE_1, A.PILE_2)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """The public outcome of a completed round."""
-
-    scores: tuple[int, ...]
-    piles: tuple[tuple[int, int], ...]
-    team_scores: tuple[int, int] | None
-    victory: int | None  #: 2 players: the winning seat; partnership: the winning team
-    tricks: tuple[Trick, ...] = ()
-    leader: int = 0
 
 
 class Outcome(NamedTuple):
@@ -94,72 +74,6 @@ class RoundStart(NamedTuple):
     deal: tuple[int, ...]
     aside: int
     history_len: int
-
-
-class PackChoices(Sequence[int]):
-    """The 1,716 legal split actions of a 13-card hand, built on demand.
-
-    Supports ``len``, indexing (so ``random.choice`` works), iteration and ``in``.
-    """
-
-    __slots__ = ("_cards", "_hand")
-
-    def __init__(self, hand: int) -> None:
-        self._hand = hand
-        self._cards = C.cards_of(hand)
-
-    def __len__(self) -> int:
-        return math.comb(len(self._cards), 6)
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[int]: ...
-    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError(index)
-        # unrank the index-th 6-combination in lexicographic order
-        mask, k, start = 0, 6, 0
-        cards = self._cards
-        while k:
-            for i in range(start, len(cards)):
-                block = math.comb(len(cards) - i - 1, k - 1)
-                if index < block:
-                    mask |= 1 << cards[i]
-                    start = i + 1
-                    k -= 1
-                    break
-                index -= block
-        return A.PACK_FLAG | mask
-
-    def __iter__(self) -> Iterator[int]:
-        for combo in itertools.combinations(self._cards, 6):
-            yield A.PACK_FLAG | C.mask_of(combo)
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, int) or action < A.PACK_FLAG:
-            return False
-        pack = A.pack_of(action)
-        return pack & ~self._hand == 0 and pack.bit_count() == 6
-
-    def __repr__(self) -> str:
-        return f"PackChoices({C.format_cards(self._hand)})"
-
-
-def eligible_leaders(config: MatchConfig, result: RoundResult) -> tuple[int, ...]:
-    """Seats allowed to lead the round after ``result`` (RULES.md §6–7)."""
-    if config.partnership:
-        if result.team_scores is None:
-            raise MeioError("a partnership round result has no team scores")
-        team = 0 if result.team_scores[0] > result.team_scores[1] else 1
-        return (team, team + 2)
-    top = max(result.scores)
-    return tuple(s for s, v in enumerate(result.scores) if v == top)
 
 
 class State:
@@ -257,21 +171,11 @@ class State:
         st._start_round(0)
         return st
 
-    def _deal_for(self, round_index: int) -> tuple[tuple[int, ...], int, int]:
-        cfg = self.config
+    def _deal_for(self, round_index: int) -> Deal:
         if self._deals is not None and round_index < len(self._deals):
             return self._deals[round_index]
-        cards = C.cards_of(cfg.deck)
-        random.Random(cfg.round_seed(round_index, 0)).shuffle(cards)
-        hands = tuple(C.mask_of(cards[13 * i : 13 * i + 13]) for i in range(cfg.players))
-        aside = C.mask_of(cards[13 * cfg.players :])
-        if round_index == 0:
-            leader = cfg.leader_of_round_one
-        else:
-            options = eligible_leaders(cfg, self.rounds[round_index - 1])
-            rng = random.Random(cfg.round_seed(round_index, 1))
-            leader = options[0] if len(options) == 1 else rng.choice(options)
-        return hands, aside, leader
+        previous = self.rounds[round_index - 1] if round_index else None
+        return deal_round(self.config, round_index, previous)
 
     def _start_round(self, round_index: int) -> None:
         hands, aside, leader = self._deal_for(round_index)
@@ -311,16 +215,7 @@ class State:
             raise IllegalActionError(
                 None, None, "a deal can be replaced only before the first action of its round"
             )
-        cfg = self.config
-        dealt = 0
-        for hand in hands:
-            if hand.bit_count() != 13 or hand & dealt:
-                raise ConfigError("each seat is dealt 13 cards, no card twice")
-            dealt |= hand
-        if len(hands) != cfg.players or dealt | aside != cfg.deck or dealt & aside:
-            raise ConfigError("the hands and the cards set aside make the deck, once each")
-        if not 0 <= leader < cfg.players:
-            raise ConfigError(f"there is no seat {leader} to lead")
+        check_deal(self.config, hands, aside, leader)
         self._starts[-1] = RoundStart(start.round_index, leader, tuple(hands), aside,
                                       start.history_len)
         self._reset_round(self._starts[-1])
@@ -406,90 +301,22 @@ class State:
     def legal_actions(self, seat: int | None = None) -> Sequence[int]:
         """The legal actions of ``seat`` (default: the seat to act); empty if none."""
         phase = self.phase
-        if phase is _PLAY:
-            if seat is not None and seat != self.to_move:
-                return []
-            return legal_plays(
-                self.hands[self.to_move],
-                self.led_suit,
-                self.config.wild_lead == "declare",
-                bool(self.current_trick),
-            )
-        if phase is _SPLIT:
-            if seat is None:
-                seat = self.current_seat()
-            if self.packs[seat]:
-                return []
-            return PackChoices(self.hands[seat])
-        if phase is _PILE:
-            if seat is not None and seat != self.pending_pile:
-                return []
-            return _PILE_ACTIONS
-        return []
+        if seat is None:
+            seat = self.to_move if phase is not _SPLIT else self.current_seat()
+        return legal_actions(
+            phase,
+            seat,
+            self.hands[seat],
+            self.packs[seat] != 0,
+            self.to_move,
+            self.pending_pile,
+            self.led_suit,
+            bool(self.current_trick),
+            self.config.options.declares,
+        )
 
     def is_legal(self, action: int, seat: int | None = None) -> bool:
-        return self._illegal_reason(action, seat) is None
-
-    def _illegal_reason(self, action: int, seat: int | None) -> Reason | None:
-        """Why ``action`` by ``seat`` is not allowed, or None when it is."""
-        phase = self.phase
-        if not isinstance(action, int) or action < 0:
-            return reason("not_an_action", action=repr(action))
-        if phase is _OVER:
-            return reason("match_over")
-        if action >= A.PACK_FLAG:
-            if phase is not _SPLIT:
-                return reason("split_over")
-            if seat is None:
-                seat = self.current_seat()
-            if not 0 <= seat < self.config.players:
-                return reason("no_seat", seat=seat)
-            if self.packs[seat]:
-                return reason("pack_chosen", seat=seat)
-            pack = A.pack_of(action)
-            if pack & ~self.hands[seat]:
-                stray = C.codes(pack & ~self.hands[seat])
-                return reason("pack_not_in_hand", cards=stray, seat=seat)
-            if pack.bit_count() != 6:
-                return reason("pack_size", n=pack.bit_count())
-            return None
-        if phase is _SPLIT:
-            return reason("waiting_for_packs", seats=list(self.seats_to_act()))
-        if action in _PILE_ACTIONS:
-            if phase is not _PILE:
-                return reason("pile_not_now")
-            if seat is not None and seat != self.pending_pile:
-                return reason("pile_other_seat", seat=self.pending_pile)
-            return None
-        if phase is _PILE:
-            return reason("pile_first", seat=self.pending_pile)
-        if action >= A.NUM_PLAY_ACTIONS:
-            return reason("not_an_action", action=repr(action))
-        mover = self.to_move
-        if seat is not None and seat != mover:
-            return reason("not_your_turn", mover=mover, seat=seat)
-        card = A.card_of(action)
-        hand = self.hands[mover]
-        if not hand >> card & 1:
-            if self.half == 1 and self.packs[mover] >> card & 1:
-                return reason("in_pack", card=C.card_code(card), seat=mover)
-            return reason("not_in_hand", card=C.card_code(card), seat=mover)
-        leading = not self.current_trick
-        declares = self.config.wild_lead == "declare"
-        if action >= A.DECLARE_BASE:
-            if not declares:
-                return reason("no_declare_table", card=C.card_code(card))
-            if not leading:
-                return reason("declare_only_leading", card=C.card_code(card))
-            return None
-        if _WILD >> card & 1:
-            if leading and declares:
-                return reason("wild_needs_suit", card=C.card_code(card))
-            return None
-        led = self.led_suit
-        if not leading and led >= 0 and _SUIT_OF[card] != led and hand & _SUIT_MASKS[led]:
-            return reason("must_follow", card=C.card_code(card), suit=C.SUITS[led])
-        return None
+        return illegal_reason(self, action, seat) is None
 
     # -- acting --------------------------------------------------------------------------
     def apply(self, action: int, seat: int | None = None) -> Outcome:
@@ -498,7 +325,7 @@ class State:
 
         Raises :class:`IllegalActionError` and changes nothing if it is not allowed.
         """
-        why = self._illegal_reason(action, seat)
+        why = illegal_reason(self, action, seat)
         actor = self.current_seat() if seat is None else seat
         if why is not None:
             raise illegal(actor, action, why)
@@ -524,12 +351,12 @@ class State:
         if phase is _PLAY:
             mover = self.to_move
             self.history.append((mover, action))
-            if action < 65:
+            if action < _DECLARE_BASE:
                 card = action
                 suit = _SUIT_OF[card]
             else:
-                card = A.SLOT_WILD[(action - 65) >> 2]
-                suit = (action - 65) & 3
+                card = _SLOT_WILD[(action - _DECLARE_BASE) >> 2]
+                suit = (action - _DECLARE_BASE) & 3
             self.hands[mover] ^= 1 << card
             trick = self.current_trick
             if not trick:
@@ -564,8 +391,7 @@ class State:
         index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
         winner = trick[index][0]
         lead_card = cards[0]
-        declares = self.config.wild_lead == "declare"
-        declared = self.led_suit if declares and _WILD >> lead_card & 1 else -1
+        declared = self.led_suit if self.config.options.declares and _WILD >> lead_card & 1 else -1
         pile = pile_for(cards[index], self.half)
         self.tricks.append(
             Trick(self.trick_leader, tuple(trick), declared, winner, pile, self.led_suit)
@@ -604,25 +430,13 @@ class State:
 
     def _end_round(self) -> None:
         cfg = self.config
-        piles = tuple((h, v) for h, v in self.piles)
-        scores = tuple(abs(h - v) for h, v in piles)
-        team_scores: tuple[int, int] | None = None
-        victory: int | None = None
-        if cfg.partnership:
-            team_scores = (
-                abs(piles[0][0] + piles[2][0] - piles[0][1] - piles[2][1]),
-                abs(piles[1][0] + piles[3][0] - piles[1][1] - piles[3][1]),
-            )
-            victory = 0 if team_scores[0] < team_scores[1] else 1
-        elif cfg.victories_to_win is not None:  # 2-player meio
-            victory = 0 if scores[0] < scores[1] else 1
         self.rounds.append(
-            RoundResult(scores, piles, team_scores, victory, tuple(self.tricks), self.round_leader)
+            scoring.score_round(cfg, self.piles, tuple(self.tricks), self.round_leader)
         )
-        if self._match_finished():
+        if scoring.match_finished(cfg, self.rounds):
             self.phase = _OVER
             self.to_move = -1
-            self.winners = self._compute_winners()
+            self.winners = scoring.match_winners(cfg, self.rounds)
         else:
             self._start_round(self.round_index + 1)
 
@@ -630,40 +444,12 @@ class State:
     @property
     def totals(self) -> list[int]:
         """Each seat's sum of completed-round scores."""
-        out = [0] * self.config.players
-        for r in self.rounds:
-            for s, v in enumerate(r.scores):
-                out[s] += v
-        return out
+        return scoring.totals(self.config, self.rounds)
 
     @property
     def victories(self) -> list[int] | None:
         """2 players: victories by seat; partnership: by team; else None."""
-        cfg = self.config
-        if cfg.victories_to_win is None:
-            return None
-        out = [0] * (2 if cfg.partnership else cfg.players)
-        for r in self.rounds:
-            if r.victory is not None:
-                out[r.victory] += 1
-        return out
-
-    def _match_finished(self) -> bool:
-        cfg = self.config
-        wins = self.victories
-        if cfg.victories_to_win is None or wins is None:
-            return len(self.rounds) >= (cfg.rounds or 3)
-        return max(wins) >= cfg.victories_to_win
-
-    def _compute_winners(self) -> list[int]:
-        cfg = self.config
-        wins = self.victories
-        if wins is None:
-            totals = self.totals
-            low = min(totals)
-            return [s for s, t in enumerate(totals) if t == low]
-        best = wins.index(max(wins))
-        return [best, best + 2] if cfg.partnership else [best]
+        return scoring.victories(self.config, self.rounds)
 
     @property
     def played(self) -> int:
@@ -677,17 +463,77 @@ class State:
     # -- information ---------------------------------------------------------------------
     def view(self, seat: int) -> View:
         """What ``seat`` may know (RULES.md §8)."""
-        from meio.engine.view import make_view
-
         if not 0 <= seat < self.config.players:
             raise ValueError(f"there is no seat {seat} at a {self.config.players}-seat table")
-        return make_view(self, seat)
+        return self._view(seat)
 
     def spectator_view(self) -> View:
         """Public facts only."""
-        from meio.engine.view import make_view
+        return self._view(None)
 
-        return make_view(self, None)
+    def _view(self, seat: int | None) -> View:
+        # field by field: only the public facts and ``seat``'s own cards go in
+        cfg = self.config
+        n = cfg.players
+        over = self.phase is _OVER
+        split_done = tuple(bool(p) for p in self.packs)
+        hand = pack = received = 0
+        if seat is not None:
+            hand = 0 if over else self.hands[seat]
+            pack = self.packs[seat]
+            if cfg.partnership and all(split_done) and self.phase is not _SPLIT:
+                received = self.packs[(seat + 2) % 4]
+        victories = self.victories
+        public = cfg.public()
+        specials = cfg.special_cards if public.specials_known else self._known_specials(seat)
+        return View(
+            config=public,
+            seat=seat,
+            phase=self.phase,
+            round_index=self.round_index,
+            round_leader=self.round_leader,
+            half=self.half,
+            trick_number=self.trick_number,
+            to_move=self.to_move,
+            seats_to_act=self.seats_to_act(),
+            hand=hand,
+            pack=pack,
+            received=received,
+            hand_sizes=(0,) * n if over else tuple(h.bit_count() for h in self.hands),
+            split_done=split_done,
+            trick_leader=self.trick_leader,
+            current_trick=tuple(self.current_trick),
+            led_suit=self.led_suit,
+            tricks=tuple(self.tricks),
+            piles=tuple((h, v) for h, v in self.piles),
+            rounds=tuple(self.rounds),
+            totals=tuple(self.totals),
+            victories=None if victories is None else tuple(victories),
+            pending_pile=self.pending_pile,
+            winners=tuple(self.winners),
+            is_over=over,
+            specials=specials,
+            special_count=cfg.special_count,
+            round_plays=()
+            if over
+            else tuple(
+                (s, a)
+                for s, a in self.history[self._starts[-1].history_len :]
+                if not A.is_pack(a)
+            ),
+        )
+
+    def _known_specials(self, seat: int | None) -> tuple[int, ...]:
+        """With hidden specials: those ``seat`` holds or held this round, and every
+        special played in this match so far (public)."""
+        seen = self.played
+        for result in self.rounds:
+            seen |= played_mask(result.tricks)
+        if seat is not None:
+            seen |= self.deal[seat] | self.packs[seat]
+            if self.config.partnership and all(self.packs):
+                seen |= self.packs[(seat + 2) % 4]
+        return tuple(s for s in self.config.special_cards if seen >> s & 1)
 
     def __repr__(self) -> str:
         cfg = self.config
@@ -695,36 +541,6 @@ class State:
             f"<State {cfg.edition} {cfg.players}p round {self.round_index + 1} "
             f"{self.phase.name} trick {self.trick_number} to_move {self.current_seat()}>"
         )
-
-
-def legal_plays(hand: int, led: int, declare: bool = True, following: bool = False) -> list[int]:
-    """Legal play actions for a hand; ``led`` is -1 when leading (and, under
-    ``wild_lead: next``, while the trick holds only wilds: then any card goes).
-
-    ``declare`` is False under ``wild_lead: next``, where a wild leads as a plain
-    card; ``following`` says the trick already holds a card (so no suit is
-    declared even with ``led`` -1).
-    """
-    out: list[int] = []
-    if led < 0:
-        m = hand
-        ask = declare and not following
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            if ask and _WILD >> c & 1:
-                out.extend(_DECLARES[c])
-            else:
-                out.append(c)
-        return out
-    follow = hand & _SUIT_MASKS[led]
-    m = (follow | (hand & _WILD)) if follow else hand
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def replay_steps(
@@ -742,7 +558,7 @@ def replay_steps(
         yield state, state.apply(action, seat)
 
 
-def replay(
+def replay_actions(
     config: MatchConfig,
     actions: Iterable[tuple[int, int]],
     deals: Sequence[tuple[Sequence[int], int, int]] | None = None,
@@ -753,7 +569,7 @@ def replay(
 
     >>> st = State.new(MatchConfig(players=2, seed=5))
     >>> pairs = [(s, st.legal_actions(s)[0]) for s in (0, 1)]
-    >>> replay(MatchConfig(players=2, seed=5), pairs).phase.name
+    >>> replay_actions(MatchConfig(players=2, seed=5), pairs).phase.name
     'PLAY'
     """
     last = deque(replay_steps(config, actions, deals), maxlen=1)

@@ -37,19 +37,27 @@ class Trick(NamedTuple):
 
 def value_table(edition: str, half: int) -> tuple[int, ...]:
     """Doubled values of every card id in one half (``+.5`` gets 0 here; it is relative)."""
-    return tuple(C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(65))
+    return tuple(
+        C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(C.NUM_CARDS)
+    )
 
 
-_SUIT_OF = tuple(C.card_suit(c) for c in range(65))
+_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
 
 
 def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tuple[int, int]:
-    """The index in ``cards`` of the winning card, and the doubled value of each...
+    """The index in ``cards`` of the winning card, and its doubled value.
 
-    Returns ``(index, value2)`` of the winner. ``led`` is the led suit (a wild lead's
-    declared suit; under ``wild_lead: next`` the first non-wild card's suit, or -1
-    when every card is wild: then the highest value wins); ``values`` a
-    :func:`value_table` for the half being played.
+    ``led`` is the led suit (a wild lead's declared suit; under ``wild_lead: next``
+    the first non-wild card's suit, or -1 when every card is wild: then the highest
+    value wins); ``values`` a :func:`value_table` for the half being played. A heart
+    beats the led suit, a higher value the same kind, and of equal values the first
+    played wins; ``+.5`` is worth half a point more than the card before it.
+
+    The one statement of the rule: on plain ints and sequences only, so that numba
+    compiles this same function for the compiled core and the search bot's
+    likelihoods (:data:`meio.sim.kernels.trick_rule`). Changing it changes its
+    digest (:data:`meio.sim.kernels.TRICK_RULE_DIGEST`).
 
     >>> from meio.engine.cards import parse_card as p
     >>> vt = value_table("meio", 1)

@@ -26,7 +26,9 @@ reading the shuffled cards off in id order, the step went from about 0.9 to
 2.1 million agent steps per CPU second at N = 1024 (A/B in one process).
 
 numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
-touch this file too, or clear ``__pycache__``, so no stale machine code runs.
+touch this file too, or clear ``__pycache__``, so no stale machine code runs (the
+engine's trick rule compiled into them is watched for you: these kernels are cached
+only while :data:`meio.sim.kernels.CACHE` holds).
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def _runtime_free(fn: _F) -> _F:
     (numba would type its body without the runtime too and refuse ``np.zeros``). The
     one allocating callee, the heuristic split (``K.choose_split``), is compiled with
     the runtime by :func:`reset_all`, which ``VectorEnv`` runs before any step."""
-    return cast(_F, njit(cache=True, **_NO_RUNTIME)(fn))
+    return cast(_F, njit(cache=K.CACHE, **_NO_RUNTIME)(fn))
 
 
 WORK_LEN = 135  # int32 scratch of a deal: the shuffled deck, each card's seat, hand fills
@@ -98,13 +100,13 @@ _random_split = njit(inline="always")(K._random_split.py_func)
 _core_start_round = njit(inline="always")(K.start_round.py_func)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _rel(seat: int, me: int, players: int) -> int:
     r = seat - me  # no modulo: it is an integer division, on every card
     return r + players if r < 0 else r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _sort_row(s: np.ndarray, start: int, n: int) -> None:
     for i in range(1, n):
         x = s[start + i]
@@ -115,14 +117,14 @@ def _sort_row(s: np.ndarray, start: int, n: int) -> None:
         s[start + j + 1] = x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _acting(s: np.ndarray) -> int:
     if s[K.PHASE] == K.PILE_PHASE:
         return int(s[K.PENDING])
     return int(s[K.TO_MOVE])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _agent_to_act(s: np.ndarray, c: np.ndarray) -> int:
     """The observer row of the agent seat to act (during the split: the first agent
     seat still to split), or -1 when a compiled opponent is to act."""
@@ -139,7 +141,7 @@ def _agent_to_act(s: np.ndarray, c: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _note_known(obs: np.ndarray, card: int) -> None:
     """The observer of row ``obs`` now knows that special ``card`` is in the deck."""
     for k in range(5):
@@ -147,7 +149,7 @@ def _note_known(obs: np.ndarray, card: int) -> None:
             obs[O.SPECIALS + k] = 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, action: int) -> None:
     """Apply a play, declare or pile action, keeping the hand sorted and every agent
     seat's observation planes (the rows of ``obs``) up to date."""
@@ -193,7 +195,7 @@ def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, actio
                 obs[k, O.HAND + s[K.HAND + 13 * me + q]] = 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _split(s: np.ndarray, c: np.ndarray, obs: np.ndarray, seat: int, pack: np.ndarray) -> None:
     """Seat keeps ``pack`` for the second half; hand and pack stay sorted."""
     players = c[C_PLAYERS]
@@ -217,7 +219,7 @@ def _split(s: np.ndarray, c: np.ndarray, obs: np.ndarray, seat: int, pack: np.nd
                     _note_known(obs[k], card)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.ndarray,
           work: np.ndarray) -> None:
     """Shuffle the first ``nd`` cards of ``deck`` (a copy, in ``work[:65]``) from the
@@ -243,7 +245,7 @@ def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.nd
             count[p] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _start_round(
     s: np.ndarray, c: np.ndarray, strength: np.ndarray, deck: np.ndarray, nd: int,
     rng: np.ndarray, meta: np.ndarray, obs: np.ndarray, leader: int, hands: np.ndarray,
@@ -274,7 +276,7 @@ def _start_round(
             _split(s, c, obs, p, pack)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _start_match(
     s: np.ndarray, c: np.ndarray, strengths: np.ndarray, deck: np.ndarray, nbase: int,
     combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray, obs: np.ndarray,
@@ -302,7 +304,7 @@ def _start_match(
     _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack, work)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarray) -> bool:
     """Score the finished round into ``meta``; True when the match is over."""
     players = c[C_PLAYERS]
@@ -320,7 +322,7 @@ def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarra
     return bool(meta[M_ROUND] >= c[C_ROUNDS])
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
     """The entries of seat ``me``'s observation fixed by the table: written once, at reset."""
     players = c[C_PLAYERS]
@@ -333,7 +335,7 @@ def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
     obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
                    me: int) -> None:
     """The small part of seat ``me``'s observation that may change on any step: one-hot
@@ -374,7 +376,7 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
     obs[O.ROUND] = float(meta[M_ROUND]) / 3.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
                  final: np.ndarray, me: int) -> None:
     """Seat ``me``'s observation of its finished match, as :func:`meio.rl.observe`
@@ -392,7 +394,7 @@ def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray
     final[O.ROUND] = float(meta[M_ROUND] - 1) / 3.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray,
                 legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
@@ -418,7 +420,7 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
     meta[M_MASK_KIND] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _show(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, mask: np.ndarray,
           out: np.ndarray, legal: np.ndarray) -> None:
     """Write what the agent to act sees: its scalars and the mask, and with several
@@ -432,7 +434,7 @@ def _show(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, mask:
             out[q] = obs[k, q]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=K.CACHE, inline="always")
 def _advance(
     s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
@@ -481,7 +483,7 @@ def _advance(
     return False
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def reset_all(
     states: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
@@ -493,7 +495,7 @@ def reset_all(
                       masks, out, i, 0)
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def start_episode(
     states: np.ndarray, cfg: np.ndarray, strengths: np.ndarray, decks: np.ndarray,
     nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray, metas: np.ndarray,
@@ -594,7 +596,7 @@ def step_all(
 
 
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> None:
     """Shuffle ``deck`` from the stream and deal 13 cards (sorted) to each seat,
     exactly as a vector environment deals."""
@@ -602,7 +604,7 @@ def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> 
     _deal(rng, deck, deck.shape[0], players, hands, work)
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def policy_action(
     s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strength: np.ndarray, policy: int,
     rng: np.ndarray
@@ -612,7 +614,7 @@ def policy_action(
     return int(K.choose_action(s, cfg, val2, strength, policy, 0.0, rng, legal))
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def policy_split(
     s: np.ndarray, seat: int, strength: np.ndarray, policy: int, rng: np.ndarray,
     pack: np.ndarray
@@ -621,7 +623,7 @@ def policy_split(
     K.choose_split(s, seat, strength, policy, rng, pack)
 
 
-@njit(cache=True)
+@njit(cache=K.CACHE)
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform int in ``0..n-1`` from the stream (the core's draw)."""
     return int(K._below(rng, n))

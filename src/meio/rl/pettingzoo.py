@@ -44,7 +44,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from meio.bots import spaces as S
 from meio.bots.observation import OBS_SIZE, observe
-from meio.engine import IllegalActionError, MatchConfig, Phase, State
+from meio.engine import IllegalActionError, MatchConfig, Phase, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
@@ -113,12 +113,10 @@ class _Table:
             seed = self._seed if self._seed is not None else int(np.random.randint(2**31))
         self._seed = None
         players, partnership, wild_lead, reveal = self._options
-        kwargs: dict[str, Any] = {}
-        if wild_lead != "declare" or not reveal:
-            kwargs = {"wild_lead": wild_lead, "reveal_specials": reveal}
         config = MatchConfig(
             edition=self._base.edition, players=players, partnership=partnership,
-            specials=self._base.specials if self._fixed else None, seed=int(seed), **kwargs,
+            specials=self._base.specials if self._fixed else None, seed=int(seed),
+            options=TableOptions("next" if wild_lead == "next" else "declare", reveal),
         )
         self.match = State.new(config)
         return self.match

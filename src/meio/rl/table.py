@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from meio.engine import MatchConfig
+from meio.engine import MatchConfig, TableOptions
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.sim import kernels as K
@@ -88,8 +88,7 @@ def _config(
         partnership=partnership,
         specials=specials,
         first_leader=leader,
-        wild_lead="next" if wild_lead == "next" else "declare",
-        reveal_specials=reveal_specials,
+        options=TableOptions("next" if wild_lead == "next" else "declare", reveal_specials),
     )
 
 

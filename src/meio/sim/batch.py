@@ -25,6 +25,7 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.wire import config_from_json, config_json, options_json
 from meio.sim import kernels as K
 from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
 
@@ -42,7 +43,7 @@ def as_config(config_like: ConfigLike) -> MatchConfig:
     if isinstance(config_like, MatchConfig):
         return config_like
     if isinstance(config_like, Mapping):
-        return MatchConfig.from_dict(dict(config_like))
+        return config_from_json(dict(config_like))
     raise TypeError(f"expected a MatchConfig or a mapping of its fields, not {config_like!r}")
 
 
@@ -164,8 +165,9 @@ class SimResult:
             "partnership": cfg.partnership,
             "specials": [C.card_code(s) for s in cfg.special_cards],
         }
-        if cfg.rules:
-            doc["rules"] = dict(cfg.rules)
+        rules = options_json(cfg.options)
+        if rules:
+            doc["rules"] = rules
         doc["rounds"] = rounds
         return doc
 
@@ -175,7 +177,7 @@ def _chunk(
     record: bool,
 ) -> tuple[int, dict[str, npt.NDArray[Any]]]:
     """Play games ``first .. first + count - 1``; the arrays of those rows."""
-    match = MatchConfig.from_dict(config)
+    match = config_from_json(config)
     t = tables_for(match)
     players = int(t.cfg[0])
     r = K.MAX_ROUNDS
@@ -192,7 +194,7 @@ def _chunk(
         "nplays": np.zeros((keep, r), dtype=np.int8),
         "tricks": np.zeros((keep, r, 2, 13), dtype=np.int8),
     }
-    wild_next = 1 if match.wild_lead == "next" else 0
+    wild_next = 0 if match.options.declares else 1
     played = K.simulate_games(
         t.cfg, t.val2, t.strength, t.deck, first, count, seed, policy, HEURISTIC_EPSILON,
         one_round, record, wild_next, out["rounds_played"], out["piles"], out["leaders"],
@@ -228,7 +230,7 @@ def simulate(
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive number of processes, not {jobs!r}")
     seed = int(seed) & 0x7FFFFFFFFFFFFFFF
-    cfg_dict = config.to_dict()
+    cfg_dict = config_json(config)
     jobs = min(jobs, n)
     if jobs == 1:
         parts = [_chunk(cfg_dict, 0, n, seed, code, rounds, record)]

@@ -76,7 +76,7 @@ def state_to_arrays(state: State) -> CorePosition:
         raise ValueError("the match is over: there is no round in progress to convert")
     cfg = state.config
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
-    s[K.WILD_NEXT] = 1 if cfg.wild_lead == "next" else 0
+    s[K.WILD_NEXT] = 1 if cfg.options.wild_lead == "next" else 0
     for p in range(cfg.players):
         s[K.DEAL + 13 * p : K.DEAL + 13 * p + 13] = _cards_array(state.deal[p], 13)
         hand = C.cards_of(state.hands[p])
@@ -172,5 +172,5 @@ def position_of_round(
     for p, h in enumerate(hands):
         arr[p] = C.cards_of(h)
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
-    K.start_round(s, config.players, arr, leader, 1 if config.wild_lead == "next" else 0)
+    K.start_round(s, config.players, arr, leader, 1 if config.options.wild_lead == "next" else 0)
     return CorePosition(config=config, array=s, aside=aside)

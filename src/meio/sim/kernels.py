@@ -3,7 +3,9 @@
 Every kernel of the simulator lives in this one module on purpose: numba's disk
 cache (``cache=True``) keys a compiled function on the source file it comes
 from, not on the files of the functions it calls, so kernels split across
-modules could run stale machine code after an edit of a callee.
+modules could run stale machine code after an edit of a callee. The one rule
+compiled from elsewhere, the engine's trick winner (:data:`trick_rule`), is
+watched by its digest (:data:`TRICK_RULE_DIGEST`, :data:`CACHE`).
 
 A *position* is one ``int32`` array of :data:`STATE_LEN` slots (offsets below).
 Cards are the engine's ids ``0..64`` and play actions the engine's action ints
@@ -21,8 +23,47 @@ array, so results depend on the seed alone, never on threads or job count.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
+
+from meio.engine.tricks import winning_index
+
+
+def rule_digest(rule: Callable[..., object]) -> str:
+    """A short digest of an engine rule compiled into the kernels: its source and the
+    values of the constants it reads (numba freezes a global's value into the machine
+    code: a tuple of its module, or a constant of a module it reads, such as
+    ``C.HEARTS``)."""
+    code = rule.__code__
+    found: dict[str, object] = getattr(rule, "__globals__", {})
+    modules = [v for v in found.values() if inspect.ismodule(v)]
+    parts = [inspect.getsource(rule)]
+    for name in code.co_names:
+        value = found.get(name)
+        if value is None:
+            value = next((getattr(m, name) for m in modules if hasattr(m, name)), None)
+        if isinstance(value, (int, tuple)):
+            parts.append(f"{name}={value!r}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+#: numba caches a kernel keyed on its own file, so the machine code cached for this
+#: file holds the engine's trick rule as it was when this file last changed. This is
+#: the digest (:func:`rule_digest`) of that rule's source; after an edit of
+#: :func:`meio.engine.tricks.winning_index`, tests/sim/test_trick_rule.py names the new
+#: digest to write here (and in :mod:`meio.bots.likelihood`), and until then
+#: :data:`CACHE` is False: the kernels compile afresh rather than run stale code.
+TRICK_RULE_DIGEST = "848953b28dd3ae52"
+CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
+
+#: the engine's trick rule (:func:`meio.engine.tricks.winning_index`) compiled for the
+#: kernels: the same function object, not a copy
+#: (typed loosely: the kernels pass it arrays where the engine passes sequences)
+trick_rule: Callable[..., tuple[int, int]] = njit(cache=CACHE, inline="always")(winning_index)
 
 # -- layout of a position ------------------------------------------------------------------
 HAND = 0  # [5][13] cards in play this half (all 13 before the seat's split)
@@ -67,7 +108,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 # -- random numbers ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=CACHE)
 def _next(rng: np.ndarray) -> np.uint64:
     rng[0] += _GOLDEN
     z = rng[0]
@@ -76,18 +117,18 @@ def _next(rng: np.ndarray) -> np.uint64:
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _below(rng: np.ndarray, n: int) -> int:
     """A uniform int in ``0..n-1`` (multiply-shift: no division)."""
     return int(((_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _unit(rng: np.ndarray) -> float:
     return float(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def seed_stream(rng: np.ndarray, seed: int, a: int, b: int) -> None:
     """Point ``rng`` at the stream of ``(seed, a, b)``; streams do not overlap in use."""
     rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF)
@@ -99,7 +140,7 @@ def seed_stream(rng: np.ndarray, seed: int, a: int, b: int) -> None:
 
 
 # -- rules ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=CACHE)
 def start_round(
     s: np.ndarray, players: int, hands: np.ndarray, leader: int, wild_next: int = 0
 ) -> None:
@@ -121,7 +162,7 @@ def start_round(
     s[ROUND_LEADER] = leader
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal play or pile actions of the seat to act into ``out``; return how many."""
     if s[PHASE] == PILE_PHASE:
@@ -163,7 +204,7 @@ def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def apply_split(s: np.ndarray, players: int, seat: int, pack: np.ndarray) -> None:
     """Seat keeps the six cards of ``pack`` for the second half (unchecked)."""
     base = HAND + 13 * seat
@@ -185,7 +226,7 @@ def apply_split(s: np.ndarray, players: int, seat: int, pack: np.ndarray) -> Non
         s[TRICK_LEADER] = s[ROUND_LEADER]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _finish_trick(s: np.ndarray, cfg: np.ndarray, pile: int) -> None:
     players = cfg[0]
     t = s[TRICK_NO] - 1
@@ -210,41 +251,24 @@ def _finish_trick(s: np.ndarray, cfg: np.ndarray, pile: int) -> None:
         s[PHASE] = ROUND_DONE
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def trick_winner(s: np.ndarray, n: int, half: int, val2: np.ndarray) -> int:
     """Index among the first ``n`` cards of the current trick of the card winning so far.
 
     With no led suit yet (``next``: only wilds so far) the first non-wild card among
     the ``n`` sets it, as it would in play; if there is none every card is wild and
-    the highest value wins (ties: the first played)."""
+    the highest value wins (ties: the first played): :data:`trick_rule`."""
     led = s[LED]
     if led < 0:
         for i in range(n):
             if SUIT_OF[s[TRICK + i]] >= 0:
                 led = SUIT_OF[s[TRICK + i]]
                 break
-    best = -1
-    best_v = 0
-    best_trump = False
-    prev = 0
-    for i in range(n):
-        card = s[TRICK + i]
-        v = prev + 1 if card == PLUS_HALF else val2[half - 1, card]
-        prev = v
-        suit = SUIT_OF[card]
-        if suit < 0:
-            suit = led
-        trump = suit == 1
-        if suit != led and not trump:
-            continue
-        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
-            best = i
-            best_v = v
-            best_trump = trump
+    best, _ = trick_rule(s[TRICK : TRICK + n], led, val2[half - 1])
     return best
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def apply_action(s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, action: int) -> None:
     """Apply a play, declare or pile action (unchecked) and log it."""
     s[PLAYS + s[NPLAYS]] = action
@@ -289,7 +313,7 @@ def apply_action(s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, action: int) 
         _finish_trick(s, cfg, 3 - half if wcard == Q_PLUS else half)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def round_scores(s: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
     """Each seat's |H - V|; in partnership each seat gets its team's score."""
     players = cfg[0]
@@ -304,7 +328,7 @@ def round_scores(s: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
 
 
 # -- policies ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=CACHE)
 def _random_split(s: np.ndarray, seat: int, rng: np.ndarray, pack: np.ndarray) -> None:
     base = HAND + 13 * seat  # the order of a hand means nothing: shuffle it in place
     for j in range(6):
@@ -315,7 +339,7 @@ def _random_split(s: np.ndarray, seat: int, rng: np.ndarray, pack: np.ndarray) -
         pack[j] = s[base + j]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _heuristic_split(
     s: np.ndarray, seat: int, strength: np.ndarray, rng: np.ndarray, pack: np.ndarray
 ) -> None:
@@ -367,7 +391,7 @@ def _heuristic_split(
             n_pack += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _side_balance(s: np.ndarray, cfg: np.ndarray, strength: np.ndarray, seat: int) -> float:
     """Expected final H - V of the seat's side, from what the seat may know: the
     piles, its own cards, its own pack (and in partnership the pack it received)."""
@@ -402,7 +426,7 @@ def _side_balance(s: np.ndarray, cfg: np.ndarray, strength: np.ndarray, seat: in
     return bal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _card_share(c: int, half: int, strength: np.ndarray) -> float:
     """A card's signed contribution to the side's expected H - V in ``half``."""
     if c == PLUS_HALF:
@@ -413,7 +437,7 @@ def _card_share(c: int, half: int, strength: np.ndarray) -> float:
     return float(x) if half == 1 else -float(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _heuristic_play(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -476,7 +500,7 @@ def _heuristic_play(
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def choose_action(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -497,7 +521,7 @@ def choose_action(
     return _heuristic_play(s, cfg, val2, strength, legal, n)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def choose_split(
     s: np.ndarray, seat: int, strength: np.ndarray, policy: int, rng: np.ndarray, pack: np.ndarray
 ) -> None:
@@ -508,7 +532,7 @@ def choose_split(
         _heuristic_split(s, seat, strength, rng, pack)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def play_out(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -540,7 +564,7 @@ def play_out(
 
 
 # -- batches -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=CACHE)
 def _next_leader(s: np.ndarray, cfg: np.ndarray, rng: np.ndarray, scores: np.ndarray) -> int:
     """A seat allowed to lead the next round, drawn at random among the allowed.
 
@@ -564,7 +588,7 @@ def _next_leader(s: np.ndarray, cfg: np.ndarray, rng: np.ndarray, scores: np.nda
     return 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _copy_round(s: np.ndarray, players: int, g: int, r: int, deals: np.ndarray,
                 splits: np.ndarray, orders: np.ndarray, plays: np.ndarray, nplays: np.ndarray,
                 tricks: np.ndarray) -> None:
@@ -582,7 +606,7 @@ def _copy_round(s: np.ndarray, players: int, g: int, r: int, deals: np.ndarray,
         tricks[g, r, 1, t] = s[PILE_OF + t]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def simulate_games(
     cfg: np.ndarray,
     val2: np.ndarray,
@@ -673,7 +697,7 @@ def simulate_games(
     return played
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def evaluate(
     cfg: np.ndarray,
     val2: np.ndarray,
@@ -723,7 +747,7 @@ def evaluate(
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def replay_actions(
     s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, actions: np.ndarray, seats: np.ndarray,
     packs: np.ndarray

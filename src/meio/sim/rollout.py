@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from meio.engine import MatchConfig, Phase, State
+from meio.engine import MatchConfig, Phase, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
@@ -78,9 +79,9 @@ def evaluate_actions(
     groups: dict[MatchConfig, list[int]] = {}
     for w, state in enumerate(states):
         other = state.config
-        if (other.edition, other.players, other.partnership, other.wild_lead) != (
-            config.edition, config.players, config.partnership, config.wild_lead
-        ) or (config.reveal_specials and other.special_cards != config.special_cards):
+        if (other.edition, other.players, other.partnership, other.options.wild_lead) != (
+            config.edition, config.players, config.partnership, config.options.wild_lead
+        ) or (config.options.reveal_specials and other.special_cards != config.special_cards):
             raise ValueError(f"state {w} is of another game than state 0")
         for action in actions:
             if not state.is_legal(action, seat) or _acting_seat(state, action) != seat:
@@ -151,11 +152,6 @@ def evaluate_positions(
 
 def _deck_config(config: MatchConfig) -> MatchConfig:
     """The config that fixes the core's tables: the deck and the rules, not the seed."""
-    return MatchConfig(
-        edition=config.edition,
-        players=config.players,
-        partnership=config.partnership,
-        specials=config.special_cards,
-        first_leader=0,
-        wild_lead=config.wild_lead,
+    return dataclasses.replace(
+        config, seed=0, first_leader=0, options=TableOptions(config.options.wild_lead)
     )

@@ -37,11 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-from meio.engine import MatchConfig, eligible_leaders
+from meio.engine import MatchConfig, TableOptions, eligible_leaders
 from meio.engine import cards as C
 from meio.engine.config import Edition
 from meio.engine.errors import MeioError
-from meio.engine.state import RoundResult
+from meio.engine.scoring import RoundResult
 
 FORMAT = "meio-deals/1"
 #: the shipped sets, by name: the SHA-256 of their file (``sha256sum`` gives the same)
@@ -118,8 +118,7 @@ class DealTable:
                            partnership=self.partnership,
                            specials=deal.specials if self.edition == "meio" else None,
                            seed=0, first_leader=deal.leader,
-                           wild_lead=wild_lead,  # type: ignore[arg-type]
-                           reveal_specials=reveal_specials)
+                           options=TableOptions(wild_lead, reveal_specials))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

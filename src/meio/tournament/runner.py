@@ -28,7 +28,7 @@ from itertools import combinations
 from pathlib import Path
 
 from meio.bots import Bot, bot_turn, make_bot, play_match
-from meio.engine import MatchConfig, State, replay
+from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
@@ -77,7 +77,7 @@ class TournamentSpec:
                                           self.reveal_specials)
         return MatchConfig(edition=self.edition, players=self.players,
                            partnership=self.partnership, seed=deal_seed(self.seed, deal),
-                           wild_lead=self.wild_lead, reveal_specials=self.reveal_specials)
+                           options=TableOptions(self.wild_lead, self.reveal_specials))
 
     def bot_seed(self, deal: int, seat: int) -> int:
         """The seed of the bot at ``seat`` in deal ``deal``, the same in every lineup."""
@@ -197,7 +197,7 @@ def play_deal(config: MatchConfig, deal: Deal, bots: Sequence[Bot]) -> State:
             # a round is over and the engine dealt the next one from the seed, before any
             # bot saw it: replace it by the set's
             deals.append(deal.round_deal(len(deals), state.rounds[-1], config))
-            state = replay(config, state.history, deals)
+            state = replay_actions(config, state.history, deals)
         bot_turn(state, bots)
     return state
 

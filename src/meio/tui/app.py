@@ -153,7 +153,7 @@ def specials_text(view: View, ascii: bool) -> str:
     """The special cards in the deck as this seat knows them."""
     cfg = view.config
     known = " ".join(card_label(c, ascii) for c in view.specials)
-    if cfg.reveal_specials:
+    if cfg.options.reveal_specials:
         return _("Specials: {cards}").format(cards=known)
     if known:
         return _("Specials hidden: {n} in the deck; you know {cards}").format(
@@ -170,7 +170,7 @@ def rules_line(view: View, ascii: bool) -> str:
         parts.append(specials_text(view, ascii))
     else:
         parts.append(_("Classic deck: the Ace counts 1"))
-    if cfg.wild_lead == "next":
+    if cfg.options.wild_lead == "next":
         parts.append(_("wild lead: next card"))
     elif cfg.edition == "meio":
         parts.append(_("wild lead: declare"))
@@ -182,7 +182,7 @@ def table_rules_text(view: View, ascii: bool) -> str:
     cfg = view.config
     lines = [rules_line(view, ascii)]
     if cfg.edition == "meio":
-        if cfg.wild_lead == "next":
+        if cfg.options.wild_lead == "next":
             lines.append(
                 _(
                     "A led wild names no suit: play anything until the first non-wild card "
@@ -192,7 +192,7 @@ def table_rules_text(view: View, ascii: bool) -> str:
             )
         else:
             lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
-        if not cfg.reveal_specials:
+        if not cfg.options.reveal_specials:
             lines.append(
                 _("Nobody is told which specials are in the deck: you see yours and those played.")
             )
@@ -493,7 +493,7 @@ class TableScreen(SizedScreen[None]):
                     _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
                     "bold",
                 )
-            if view.config.wild_lead == "next" or view.config.edition != "meio":
+            if view.config.options.wild_lead == "next" or view.config.edition != "meio":
                 return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
             return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")
         return Text(_("{name} is thinking…").format(name=s.names[view.to_move]), "dim")
@@ -647,7 +647,7 @@ class TableScreen(SizedScreen[None]):
                 wait = _("Wait: it is {name}'s turn.").format(name=s.names[view.to_move])
             self.refresh_table(Text(wait, "red"))
             return
-        if C.is_wild(card) and not view.current_trick and view.config.wild_lead == "declare":
+        if C.is_wild(card) and not view.current_trick and view.config.options.declares:
             refusals = [self.allowed(A.declare(card, suit)) for suit in range(4)]
             if None not in refusals:
                 # no suit would do (the lesson wants another card): say so before asking one

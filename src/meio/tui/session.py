@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from meio.bots import Bot, bot_kinds, make_bot
-from meio.engine import MatchConfig, MeioError, Phase, State, Trick, View
+from meio.engine import MatchConfig, MeioError, Phase, State, TableOptions, Trick, View
 from meio.engine import actions as A
 from meio.engine.reasons import illegal, reason
 from meio.i18n import _
@@ -108,8 +108,9 @@ class PlaySettings:
             partnership=self.partnership,
             specials=self.specials,
             seed=self.seed,
-            wild_lead="next" if self.wild_lead == "next" else "declare",
-            reveal_specials=self.reveal_specials,
+            options=TableOptions(
+                "next" if self.wild_lead == "next" else "declare", self.reveal_specials
+            ),
         )
 
     @property
@@ -188,8 +189,8 @@ class Session:
             players=cfg.players,
             partnership=cfg.partnership,
             specials=cfg.specials,
-            wild_lead=cfg.wild_lead,
-            reveal_specials=cfg.reveal_specials,
+            wild_lead=cfg.options.wild_lead,
+            reveal_specials=cfg.options.reveal_specials,
             seat=_whole_number(side, "seat", base.seat, side_path),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),

@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from meio.engine import ConfigError, MatchConfig, MeioError, State
+from meio.engine import ConfigError, MatchConfig, MeioError, State, TableOptions, replay_actions
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine import replay as replay_actions
+from meio.engine.wire import config_from_json
 from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
 from meio.web.seating import JoinError
@@ -127,7 +127,7 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
         cfg = MatchConfig(edition=body.edition, players=body.players,
                           partnership=body.partnership, specials=parsed,
-                          wild_lead=body.wild_lead, reveal_specials=body.reveal_specials)
+                          options=TableOptions(body.wild_lead, body.reveal_specials))
     except (ConfigError, MeioError) as exc:
         raise HTTPException(422, str(exc)) from None
     if parsed is not None:
@@ -363,7 +363,7 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
         raise Refusal(409, "not_finished",
                       "the record of a match is published once the match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
-    state = replay_actions(MatchConfig.from_dict(m.config),
+    state = replay_actions(config_from_json(m.config),
                            [(ev.seat, A.parse_action(ev.action)) for ev in events])
     return m, state
 

@@ -76,7 +76,7 @@ class MatchRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(32), ForeignKey("meio_tables.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
-    #: MatchConfig.to_dict(), seed included: never sent to a client
+    #: engine.wire.config_json(config), seed included: never sent to a client
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -38,7 +38,7 @@ import orjson
 from meio.bots.levels import level_name
 from meio.engine import IllegalActionError, Outcome, State, Trick, View
 from meio.engine import actions as A
-from meio.engine import cards as C
+from meio.engine.wire import trick_json, view_json
 from meio.web.store import EventInfo, TableInfo
 
 Frame = dict[str, Any]
@@ -65,11 +65,7 @@ def encode(frame: Frame) -> str:
 # -- the parts of frames -------------------------------------------------------------------
 def view_payload(view: View) -> Frame:
     """The JSON form of a view, with the public configuration (no seed)."""
-    data = view.to_dict()
-    cfg = view.config.to_dict()
-    cfg.pop("seed", None)
-    data["config"] = cfg
-    return data
+    return view_json(view)
 
 
 def public_action(recipient: int | None, actor: int, action: int) -> str:
@@ -85,15 +81,9 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
 
 
 def trick_payload(trick: Trick) -> Frame:
-    """The public facts of a completed trick (``pile`` is None while a ``+.5`` winner
-    has still to choose it)."""
-    return {
-        "leader": trick.leader,
-        "cards": [[s, C.card_code(c)] for s, c in trick.plays],
-        "declared": C.SUITS[trick.declared] if trick.declared >= 0 else None,
-        "winner": trick.winner,
-        "pile": trick.pile or None,
-    }
+    """The public facts of a completed trick (``pile`` is 0 while a ``+.5`` winner has
+    still to choose it)."""
+    return trick_json(trick)
 
 
 def public_table(info: TableInfo, online: set[int]) -> Frame:

@@ -14,8 +14,9 @@ import contextlib
 import secrets
 from typing import Any
 
-from meio.engine import MatchConfig
+from meio.engine import MatchConfig, TableOptions
 from meio.engine import cards as C
+from meio.engine.wire import config_json
 from meio.web import frames as F
 from meio.web.autoplay import bot_seed
 from meio.web.services import Frame
@@ -51,8 +52,8 @@ def match_config(options: dict[str, Any], number: int) -> MatchConfig:
         partnership=options["partnership"],
         specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
         seed=seed,
-        wild_lead=options.get("wild_lead", "declare"),
-        reveal_specials=options.get("reveal_specials", True),
+        options=TableOptions(options.get("wild_lead", "declare"),
+                             options.get("reveal_specials", True)),
     )
 
 
@@ -116,7 +117,7 @@ class Seating:
         config = match_config(t.info.options, number)
         # if another server started it first, StoreError says so: take theirs
         with contextlib.suppress(StoreError):
-            await asyncio.to_thread(t.store.start_match, t.info.id, number, config.to_dict())
+            await asyncio.to_thread(t.store.start_match, t.info.id, number, config_json(config))
         await t.load()
 
     async def rematch(self, msg_id: str, seat: int | None) -> Frame:

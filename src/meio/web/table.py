@@ -29,6 +29,7 @@ from meio.engine import (
     replay_steps,
 )
 from meio.engine import actions as A
+from meio.engine.wire import config_from_json
 from meio.web import frames as F
 from meio.web import metrics as M
 from meio.web import think
@@ -148,7 +149,7 @@ class LiveTable:
         self._rebuild(match, events)
 
     def _rebuild(self, match: MatchInfo, events: list[EventInfo]) -> None:
-        config = MatchConfig.from_dict(match.config)
+        config = config_from_json(match.config)
         state = State.new(config)
         since = match.created_at
         accepted: dict[tuple[int, str], int] = {}
