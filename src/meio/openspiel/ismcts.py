@@ -18,6 +18,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from meio.bots import UnknownBotError
 from meio.bots.base import seat_of
 from meio.engine import MatchConfig, Phase, View
 from meio.engine import actions as A
@@ -118,9 +119,17 @@ class IsmctsPlayer:
 
 def ismcts_player(kind: str, seed: int) -> IsmctsPlayer:
     """The bot of kind ``ismcts`` (:data:`DEFAULT_SIMULATIONS` simulations a
-    decision) or ``ismcts:N`` (N simulations)."""
-    _, sep, count = kind.partition(":")
-    if kind.split(":")[0] != "ismcts" or (sep and not count.isdigit()):
-        raise ValueError(f"an ISMCTS bot is 'ismcts' or 'ismcts:N' (N simulations a "
-                         f"decision), not {kind!r}")
+    decision) or ``ismcts:N`` (N simulations, 1 or more).
+
+    >>> ismcts_player("ismcts:25", 7).simulations
+    25
+    >>> ismcts_player("ismcts:many", 7)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    meio.bots.registry.UnknownBotError: the ISMCTS bot is 'ismcts' or 'ismcts:N' ...
+    """
+    name, sep, count = kind.partition(":")
+    if name != "ismcts" or (sep and not (count.isdigit() and int(count) >= 1)):
+        raise UnknownBotError(f"the ISMCTS bot is 'ismcts' or 'ismcts:N' with N simulations "
+                              f"a decision (1 or more), not {kind!r}")
     return IsmctsPlayer(seed, int(count) if sep else DEFAULT_SIMULATIONS, name=kind)

@@ -42,10 +42,20 @@ _ZEROS = tuple((0.0,) * n for n in range(6))
 _PAIRS = [[(k, 1.0 / n) for k in range(65)] if n else [] for n in range(66)]
 
 
+#: the six positions of each pack number (:data:`meio.bots.spaces.PACK_POSITIONS`)
+_PACK_POSITIONS = [tuple(int(p) for p in row) for row in S.PACK_POSITIONS]
+
+
 @functools.lru_cache(maxsize=64)
 def _split_cards(hand: int) -> tuple[int, ...]:
     """The 13 cards of a hand being split, by id: pick ``i`` takes the ``i``-th."""
     return tuple(C.cards_of(hand))
+
+
+@functools.lru_cache(maxsize=16)
+def _deck_cards(deck: int) -> tuple[int, ...]:
+    """The cards of a deck, by id: what is left to deal as a round begins."""
+    return tuple(C.cards_of(deck))
 
 
 class _Match:
@@ -100,6 +110,8 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._params = params
         self._declares = params.wild_lead == "declare"
+        self._zeros = _ZEROS[params.players]
+        self._dealt = 13 * params.players  # cards dealt a round
         self._m = _Match(params)
 
     @property
@@ -148,16 +160,16 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         m = self._m
         p = m.player
-        if p >= 0:
-            if player is None or player == p:
-                legal = m.legal
-                return (self._legal(m) if legal is None else legal).copy()
-            if player < 0:
-                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-            return []
-        if p == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        return []
+        if player is None or player == p:
+            legal = m.legal  # kept from the last ask until the next action
+            if legal is not None:
+                return legal.copy()
+            if p >= 0:
+                return self._legal(m).copy()
+            return [a for a, _ in self.chance_outcomes()] if p == CHANCE else []
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return [a for a, _ in self.chance_outcomes()] if p == CHANCE else []
 
     def _legal_actions(self, player: int) -> list[int]:
         m = self._m
@@ -188,42 +200,46 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             return
         st = m.engine
         assert st is not None
-        phase = st.phase
-        if phase is not _SPLIT:
-            legal = m.legal
-            if action not in (self._legal(m) if legal is None else legal):
+        if st.phase is not _SPLIT:  # a card or a pile: the hot path, kept short
+            if action not in (m.legal or self._legal(m)):
                 raise IllegalActionError(seat, action, f"flat action {action} is not legal "
                                          f"for seat {seat} now")
-            engine_action = action
-        elif self._params.sequential:
-            legal = self._legal(m) if m.legal is None else m.legal
+            st.apply_unchecked(action, seat)
+            m.legal = None
+            m.reward = self._zeros
+            after = st.phase
+            if after is _PLAY or after is _PILE:
+                m.player = st.to_move  # the +.5 winner while it chooses its pile
+            else:  # the round is over: the next has begun, or the match is over
+                self._end_round(m, st)
+            return
+        if self._params.sequential:
+            legal = m.legal or self._legal(m)
             if action not in legal:
                 raise IllegalActionError(seat, action, f"flat action {action} is not a "
                                          f"pick seat {seat} may make now")
             m.picks.append(_split_cards(st.hands[seat])[action - S.PICK_BASE])
-            m.reward = _ZEROS[self._params.players]
+            m.reward = self._zeros
             if len(m.picks) < 6:
-                m.legal = [a for a in legal if a != action]
+                m.legal = legal = legal.copy()
+                legal.remove(action)
                 return
             engine_action = A.pack_action(C.mask_of(m.picks))
             m.orders.append(tuple(m.picks))
             m.picks = []
-        elif S.PACK_BASE <= action < S.PICK_BASE:
-            engine_action = A.pack_action(S.pack_of_number(st.hands[seat],
-                                                           action - S.PACK_BASE))
+        elif S.PACK_BASE <= action < S.PICK_BASE:  # S.pack_of_number, from cached cards
+            cards = _split_cards(st.hands[seat])
+            pack = 0
+            for i in _PACK_POSITIONS[action - S.PACK_BASE]:
+                pack |= 1 << cards[i]
+            engine_action = A.pack_action(pack)
         else:
             raise IllegalActionError(seat, action,
                                      f"flat action {action} is not legal for seat {seat} now")
         st.apply_unchecked(engine_action, seat)
         m.legal = None
-        m.reward = _ZEROS[self._params.players]
-        after = st.phase
-        if after is _PLAY or after is _PILE:
-            m.player = st.to_move  # the +.5 winner while it chooses its pile
-        elif after is _SPLIT and phase is _SPLIT:
-            m.player = st.current_seat()
-        else:  # a play that ended the round: the next has begun, or the match is over
-            self._end_round(m, st)
+        m.reward = self._zeros
+        m.player = st.to_move if st.phase is _PLAY else st.current_seat()
 
     def _end_round(self, m: _Match, st: State) -> None:
         """Reward every seat with minus its round score (its team's in partnership),
@@ -238,7 +254,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         ties = eligible_leaders(m.config, result)
         m.leader, m.tied = (ties[0], ()) if len(ties) == 1 else (-1, ties)
         m.stage = _DEAL if len(ties) == 1 else _LEADER
-        m.left = C.cards_of(m.config.deck)
+        m.left = list(_deck_cards(m.config.deck))
         m.player = CHANCE
 
     def _apply_chance(self, m: _Match, outcome: int) -> None:
@@ -255,7 +271,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             m.leader, m.tied, m.stage = outcome, (), _DEAL
             if m.config is None:
                 m.config = params.config(m.combo, outcome)
-                m.left = C.cards_of(m.config.deck)
+                m.left = list(_deck_cards(m.config.deck))
             return
         try:
             m.left.remove(outcome)
@@ -264,7 +280,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
                                      f"card {outcome} is not in the pack left to deal") from None
         dealing = m.dealing
         dealing.append(outcome)
-        full = 13 * params.players
+        full = self._dealt
         if len(dealing) == full - 13 and len(m.left) == 13:
             dealing.extend(m.left)  # no card is set aside: the last hand is what is left
             m.left = []
