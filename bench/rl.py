@@ -20,7 +20,9 @@ VectorEnv step's time goes.
         --before /tmp/openspiel_before.py
 
 ``--before FILE`` also steps the game of an earlier ``meio.openspiel`` (the file
-of one commit), registered as ``meio_before``: an A/B in one run.
+of one commit), registered as ``meio_before``: an A/B in one run. With
+``--openspiel-only`` a second table gives each game's own cost a decision, with no
+sampling (:func:`game_cost`).
 """
 
 from __future__ import annotations
@@ -226,6 +228,60 @@ def openspiel_rows(seconds: float, before: Path | None = None) -> list[tuple[str
     return [(name, (b[0], b[1]), n) for (name, _, n), b in zip(games, best, strict=True)]
 
 
+def game_cost(before: Path | None, matches: int = 30) -> list[tuple[str, float, float]]:
+    """Microseconds of the games' own work a decision, with no sampling: recorded random
+    matches replayed through the queries of the loop above (``is_terminal``,
+    ``is_chance_node``, ``chance_outcomes`` or ``legal_actions``, ``apply_action``),
+    best of seven passes, less the same for the game that replays nodes from lists
+    (the floor). Rows: (game, µs a decision, µs above the floor)."""
+    import pyspiel
+
+    def record(game: Any, count: int) -> list[list[int]]:
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(count):
+            st, seq = game.new_initial_state(), []
+            while not st.is_terminal():
+                options = ([a for a, _ in st.chance_outcomes()] if st.is_chance_node()
+                           else st.legal_actions())
+                seq.append(options[int(rng.integers(len(options)))])
+                st.apply_action(seq[-1])
+            out.append(seq)
+        return out
+
+    def per_decision(game: Any, seqs: list[list[int]]) -> float:
+        start, decisions = time.thread_time(), 0
+        for seq in seqs:
+            st = game.new_initial_state()
+            for action in seq:
+                st.is_terminal()
+                if st.is_chance_node():
+                    st.chance_outcomes()
+                else:
+                    st.legal_actions()
+                    decisions += 1
+                st.apply_action(action)
+        return (time.thread_time() - start) * 1e6 / decisions
+
+    rows = []
+    for mode, floor_name in (("pack", "meio_replay"), ("sequential", "meio_replay_picks")):
+        params = {"players": 4, "split_mode": mode}
+        names = ["meio", *(["meio_before"] if before is not None else [])]
+        seqs = record(pyspiel.load_game("meio", params), matches)
+        games = {name: pyspiel.load_game(name, params) for name in names}
+        floor_game = pyspiel.load_game(floor_name)
+        floor_seqs = record(floor_game, 1) * matches
+        best = dict.fromkeys([*names, "floor"], float("inf"))
+        for _ in range(7):
+            for name, game in games.items():
+                best[name] = min(best[name], per_decision(game, seqs))
+            best["floor"] = min(best["floor"], per_decision(floor_game, floor_seqs))
+        for name in names:
+            rows.append((f"{name}, split_mode {mode}", best[name], best[name] - best["floor"]))
+        rows.append((f"the floor, split_mode {mode}", best["floor"], 0.0))
+    return rows
+
+
 def register_replay_game(pyspiel: Any, name: str, params: dict[str, object]) -> None:
     """Register ``name``: one recorded MEIO match (random actions) of the game
     ``params``, replayed node by node whatever is chosen."""
@@ -315,6 +371,10 @@ def main() -> None:
     rows: list[tuple[str, Rate, str]] = []
     if args.openspiel_only:
         print_rows(openspiel_rows(s, args.before))
+        print("\n| game (4 players) | µs a decision, no sampling | above the floor |")
+        print("|---|---:|---:|")
+        for name, cost, above in game_cost(args.before):
+            print(f"| {name} | {cost:.2f} | {above:.2f} |")
         return
     for n in (1, 64, 1024):
         rate, step_only = vector(n, "random", s)

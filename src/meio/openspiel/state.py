@@ -196,7 +196,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if seat < 0:
             if seat != CHANCE:
                 raise IllegalActionError(None, action, "the match is over")
-            self._apply_chance(m, int(action))
+            self._apply_chance(m, action)
             return
         st = m.engine
         assert st is not None
@@ -258,20 +258,8 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         m.player = CHANCE
 
     def _apply_chance(self, m: _Match, outcome: int) -> None:
-        params = self._params
-        if m.stage == _COMBO:
-            if not 0 <= outcome < len(params.combos):
-                raise IllegalActionError(None, outcome, f"there is no set of specials {outcome}")
-            m.combo, m.stage = outcome, _LEADER
-            return
-        if m.stage == _LEADER:
-            options = m.tied or range(params.players)
-            if outcome not in options:
-                raise IllegalActionError(None, outcome, f"seat {outcome} may not lead now")
-            m.leader, m.tied, m.stage = outcome, (), _DEAL
-            if m.config is None:
-                m.config = params.config(m.combo, outcome)
-                m.left = list(_deck_cards(m.config.deck))
+        if m.stage != _DEAL:
+            self._draw_specials_or_leader(m, outcome)
             return
         try:
             m.left.remove(outcome)
@@ -287,7 +275,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if len(dealing) < full:
             return
         assert m.config is not None
-        hands = tuple(C.mask_of(dealing[13 * p : 13 * p + 13]) for p in range(params.players))
+        hands = tuple(C.mask_of(dealing[k : k + 13]) for k in range(0, full, 13))
         aside = C.mask_of(m.left)
         m.deals.append((hands, aside, m.leader))
         if m.engine is None:  # later rounds begin with this deal again, replaced when drawn
@@ -296,6 +284,21 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             m.engine.redeal(hands, aside, m.leader)
         m.dealing, m.left, m.leader, m.legal = [], [], -1, None
         m.player = m.engine.current_seat()
+
+    def _draw_specials_or_leader(self, m: _Match, outcome: int) -> None:
+        params = self._params
+        if m.stage == _COMBO:
+            if not 0 <= outcome < len(params.combos):
+                raise IllegalActionError(None, outcome, f"there is no set of specials {outcome}")
+            m.combo, m.stage = outcome, _LEADER
+            return
+        options = m.tied or range(params.players)
+        if outcome not in options:
+            raise IllegalActionError(None, outcome, f"seat {outcome} may not lead now")
+        m.leader, m.tied, m.stage = outcome, (), _DEAL
+        if m.config is None:
+            m.config = params.config(m.combo, outcome)
+            m.left = list(_deck_cards(m.config.deck))
 
     # -- information -------------------------------------------------------------------
     def view(self, player: int) -> View | None:
