@@ -127,8 +127,9 @@ def tournament_bot_kinds() -> list[str]:
 def make_player(kind: str, seed: int) -> Bot:
     """The bot ``kind`` seeded by ``seed``: :func:`meio.bots.make_bot`'s, or for ``ismcts``
     and ``ismcts:N`` OpenSpiel's ISMCTS (:class:`meio.openspiel.IsmctsPlayer`, which
-    needs OpenSpiel: the ``bench`` extra)."""
-    if kind.split(":")[0] != ISMCTS:
+    needs OpenSpiel: the ``bench`` extra). A bot registered under that name
+    (:func:`meio.bots.register`, as ``bench/rl_strength.py`` does) comes first."""
+    if kind.split(":")[0] != ISMCTS or kind in bot_kinds():
         return make_bot(kind, seed)
     try:
         from meio.openspiel.ismcts import ismcts_player
