@@ -198,7 +198,7 @@ def test_bench_seats_openspiels_ismcts_and_its_seed_replays_the_run() -> None:
     assert _bench(*args, "--seed", "4")["leaderboard"] != one["leaderboard"]
 
 
-@pytest.mark.parametrize("bots", ["ismcts:0,random", "ismcts:lots,random"])
+@pytest.mark.parametrize("bots", ["ismcts:1,random", "ismcts:lots,random"])
 def test_bench_refuses_an_ismcts_without_simulations_in_one_line(bots: str) -> None:
     pytest.importorskip("pyspiel")
     result = runner.invoke(app, ["bench", "--deals", "1", "--bots", bots])

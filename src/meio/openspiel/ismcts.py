@@ -87,8 +87,8 @@ class IsmctsPlayer:
 
     def __init__(self, seed: int, simulations: int = DEFAULT_SIMULATIONS, *,
                  name: str = "ismcts") -> None:
-        if simulations < 1:
-            raise ValueError(f"ISMCTS needs at least one simulation a decision, "
+        if simulations < 2:  # after one, OpenSpiel's search has visited no move
+            raise ValueError(f"ISMCTS needs at least two simulations a decision, "
                              f"not {simulations}")
         self.name = name
         self.simulations = simulations
@@ -119,7 +119,8 @@ class IsmctsPlayer:
 
 def ismcts_player(kind: str, seed: int) -> IsmctsPlayer:
     """The bot of kind ``ismcts`` (:data:`DEFAULT_SIMULATIONS` simulations a
-    decision) or ``ismcts:N`` (N simulations, 1 or more).
+    decision) or ``ismcts:N`` (N simulations, 2 or more: OpenSpiel's search has
+    visited no move after one).
 
     >>> ismcts_player("ismcts:25", 7).simulations
     25
@@ -129,7 +130,7 @@ def ismcts_player(kind: str, seed: int) -> IsmctsPlayer:
     meio.bots.registry.UnknownBotError: the ISMCTS bot is 'ismcts' or 'ismcts:N' ...
     """
     name, sep, count = kind.partition(":")
-    if name != "ismcts" or (sep and not (count.isdigit() and int(count) >= 1)):
+    if name != "ismcts" or (sep and not (count.isdigit() and int(count) >= 2)):
         raise UnknownBotError(f"the ISMCTS bot is 'ismcts' or 'ismcts:N' with N simulations "
-                              f"a decision (1 or more), not {kind!r}")
+                              f"a decision (2 or more), not {kind!r}")
     return IsmctsPlayer(seed, int(count) if sep else DEFAULT_SIMULATIONS, name=kind)
