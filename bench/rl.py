@@ -15,13 +15,24 @@ VectorEnv step's time goes.
 
     nice .venv/bin/python bench/rl.py --seconds 3
     nice .venv/bin/python bench/rl.py --seconds 10 --openspiel-only
+    git show 3e8564d:src/meio/openspiel.py > /tmp/openspiel_before.py
+    nice .venv/bin/python bench/rl.py --seconds 10 --openspiel-only \
+        --before /tmp/openspiel_before.py
+
+``--before FILE`` also steps the game of an earlier ``meio.openspiel`` (the file
+of one commit), registered as ``meio_before``: an A/B in one run. With
+``--openspiel-only`` a second table gives each game's own cost a decision, with no
+sampling (:func:`game_cost`).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -129,13 +140,24 @@ def petting_zoo(seconds: float) -> Rate:
     return timed(seconds, run)
 
 
-def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
+def register_before(path: Path) -> None:
+    """Run an earlier ``meio.openspiel`` file, its game registered as ``meio_before``."""
+    source = path.read_text()
+    if 'short_name="meio",' not in source:
+        raise SystemExit(f"{path} does not register a game named 'meio'")
+    module = sys.modules["meio_openspiel_before"] = types.ModuleType("meio_openspiel_before")
+    exec(compile(source.replace('short_name="meio",', 'short_name="meio_before",'),
+                 str(path), "exec"), module.__dict__)
+
+
+def openspiel_rows(seconds: float, before: Path | None = None) -> list[tuple[str, Rate, str]]:
     """Decisions/s of MEIO as an OpenSpiel Python game (4 players; the split as one
     pack action, and as six picks), of OpenSpiel's C++ Hearts, and of a Python game
     that does nothing but replay one MEIO match's nodes (the same chance outcomes
     and legal actions, each query answered from a list): what any Python game
     costs in this loop, the floor under MEIO's figure.
-    All three stepped by the same Python loop (chance sampled as OpenSpiel's
+    With ``before``, also the game of that earlier file (:func:`register_before`).
+    All stepped by the same Python loop (chance sampled as OpenSpiel's
     examples do, ``rng.choice(outcomes, p=probs)``, and not counted), taking turns
     window by window; each figure is the best of its windows. Empty when
     OpenSpiel is not installed."""
@@ -173,7 +195,14 @@ def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
 
     note = "decisions; chance not counted"
     floor = "; no game logic: the floor of a Python game"
-    games = [
+    if before is not None:
+        register_before(before)
+    games = [] if before is None else [
+        ("OpenSpiel: MEIO before (--before)", stepper("meio_before", {"players": 4}), note),
+        ("OpenSpiel: MEIO before, six picks", stepper(
+            "meio_before", {"players": 4, "split_mode": "sequential"}), note),
+    ]
+    games += [
         ("OpenSpiel: MEIO Python game", stepper("meio", {"players": 4}), note),
         ("OpenSpiel: MEIO, split as six picks", stepper(
             "meio", {"players": 4, "split_mode": "sequential"}), note),
@@ -197,6 +226,60 @@ def openspiel_rows(seconds: float) -> list[tuple[str, Rate, str]]:
             best[k][0] = max(best[k][0], done / max(time.thread_time() - cpu, 1e-9))
             best[k][1] = max(best[k][1], done / (time.perf_counter() - start))
     return [(name, (b[0], b[1]), n) for (name, _, n), b in zip(games, best, strict=True)]
+
+
+def game_cost(before: Path | None, matches: int = 30) -> list[tuple[str, float, float]]:
+    """Microseconds of the games' own work a decision, with no sampling: recorded random
+    matches replayed through the queries of the loop above (``is_terminal``,
+    ``is_chance_node``, ``chance_outcomes`` or ``legal_actions``, ``apply_action``),
+    best of seven passes, less the same for the game that replays nodes from lists
+    (the floor). Rows: (game, µs a decision, µs above the floor)."""
+    import pyspiel
+
+    def record(game: Any, count: int) -> list[list[int]]:
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(count):
+            st, seq = game.new_initial_state(), []
+            while not st.is_terminal():
+                options = ([a for a, _ in st.chance_outcomes()] if st.is_chance_node()
+                           else st.legal_actions())
+                seq.append(options[int(rng.integers(len(options)))])
+                st.apply_action(seq[-1])
+            out.append(seq)
+        return out
+
+    def per_decision(game: Any, seqs: list[list[int]]) -> float:
+        start, decisions = time.thread_time(), 0
+        for seq in seqs:
+            st = game.new_initial_state()
+            for action in seq:
+                st.is_terminal()
+                if st.is_chance_node():
+                    st.chance_outcomes()
+                else:
+                    st.legal_actions()
+                    decisions += 1
+                st.apply_action(action)
+        return (time.thread_time() - start) * 1e6 / decisions
+
+    rows = []
+    for mode, floor_name in (("pack", "meio_replay"), ("sequential", "meio_replay_picks")):
+        params = {"players": 4, "split_mode": mode}
+        names = ["meio", *(["meio_before"] if before is not None else [])]
+        seqs = record(pyspiel.load_game("meio", params), matches)
+        games = {name: pyspiel.load_game(name, params) for name in names}
+        floor_game = pyspiel.load_game(floor_name)
+        floor_seqs = record(floor_game, 1) * matches
+        best = dict.fromkeys([*names, "floor"], float("inf"))
+        for _ in range(7):
+            for name, game in games.items():
+                best[name] = min(best[name], per_decision(game, seqs))
+            best["floor"] = min(best["floor"], per_decision(floor_game, floor_seqs))
+        for name in names:
+            rows.append((f"{name}, split_mode {mode}", best[name], best[name] - best["floor"]))
+        rows.append((f"the floor, split_mode {mode}", best["floor"], 0.0))
+    return rows
 
 
 def register_replay_game(pyspiel: Any, name: str, params: dict[str, object]) -> None:
@@ -281,11 +364,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--openspiel-only", action="store_true",
                     help="only the OpenSpiel rows (MEIO, Hearts and the replayed nodes)")
+    ap.add_argument("--before", type=Path, metavar="FILE",
+                    help="also step the game of this earlier meio/openspiel.py (A/B)")
     args = ap.parse_args()
     s = args.seconds
     rows: list[tuple[str, Rate, str]] = []
     if args.openspiel_only:
-        print_rows(openspiel_rows(s))
+        print_rows(openspiel_rows(s, args.before))
+        print("\n| game (4 players) | µs a decision, no sampling | above the floor |")
+        print("|---|---:|---:|")
+        for name, cost, above in game_cost(args.before):
+            print(f"| {name} | {cost:.2f} | {above:.2f} |")
         return
     for n in (1, 64, 1024):
         rate, step_only = vector(n, "random", s)
@@ -300,7 +389,7 @@ def main() -> None:
     rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "compiled core"))
     rows.append(("MeioEnv, backend='engine'", meio_env(s, "engine"), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))
-    rows.extend(openspiel_rows(s))
+    rows.extend(openspiel_rows(s, args.before))
     simulate(MatchConfig(players=4), 10, seed=1, policy="random", rounds=True)
     cards = [0.0, 0.0]
     for _ in range(WINDOWS):

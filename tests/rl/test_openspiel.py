@@ -79,6 +79,41 @@ def test_resampling_keeps_the_infostate_and_hides_other_hands() -> None:
     assert len(others) > 1  # the hidden hands really are dealt anew
 
 
+@pytest.mark.parametrize("params", [
+    {"players": 2}, {"players": 3, "wild_lead": "next"}, {"players": 5},
+    {"players": 4, "partnership": True}, {"players": 3, "reveal_specials": False},
+    {"players": 3, "edition": "classic"}, {"players": 4, "split_mode": "sequential"},
+], ids=lambda p: "-".join(map(str, p.values())))
+def test_a_state_rebuilt_from_a_view_is_one_its_seat_cannot_tell_from_the_real_one(
+        params: dict[str, object]) -> None:
+    # the rounds before from their public results, this round's hidden cards drawn (a
+    # view shows neither the order of past picks nor picks in progress: those differ)
+    import random
+
+    game = pyspiel.load_game("meio", params)
+    rng = np.random.RandomState(11)
+    state, checked = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _deal(state, rng)
+            continue
+        seat = state.current_player()
+        engine = state.engine
+        if engine.rounds and not state.picked(seat) and rng.uniform() < 0.3:  # round 2, 3
+            view = engine.view(seat)
+            world = meio.openspiel.state_from_view(game, game.params, view,
+                                                   random.Random(checked))
+            assert world.information_state_string(seat) == state.information_state_string(
+                seat) or params.get("split_mode") == "sequential"
+            assert world.legal_actions() == state.legal_actions()
+            assert world.returns() == state.returns()
+            assert world.engine.view(seat).hand == view.hand
+            assert world.engine.round_starts()[:-1] == engine.round_starts()[:-1]
+            checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked >= 5
+
+
 def test_sequential_picks_are_seen_by_their_seat_alone_and_resampling_keeps_them() -> None:
     game = pyspiel.load_game("meio", {"players": 4, "partnership": True,
                                       "split_mode": "sequential"})
@@ -106,6 +141,16 @@ def test_sequential_picks_are_seen_by_their_seat_alone_and_resampling_keeps_them
         state.apply_action(int(rng.choice(state.legal_actions())))
     partner = state.information_state_string(2)
     assert "0:pack:" in partner and "1:pack:" not in partner and "3:pack:" not in partner
+
+
+def test_a_pack_action_keeps_the_pack_the_flat_action_space_numbers() -> None:
+    game = pyspiel.load_game("meio", {"players": 4, "one_round": True})
+    state = game.new_initial_state()
+    _deal(state, np.random.RandomState(8))
+    for seat, number in enumerate((0, 1715, 857, 42)):
+        hand = state.engine.hands[seat]
+        state.apply_action(S.PACK_BASE + number)
+        assert state.engine.packs[seat] == S.pack_of_number(hand, number)
 
 
 def test_tensors_and_parameters() -> None:

@@ -184,3 +184,24 @@ def test_bench_refuses_a_file_as_its_folder(tmp_path: Path) -> None:
     path.write_text("")
     result = runner.invoke(app, ["bench", "--deals", "1", "--out", str(path)])
     assert result.exit_code == 2 and "not a folder" in result.output
+
+
+def test_bench_seats_openspiels_ismcts_and_its_seed_replays_the_run() -> None:
+    pytest.importorskip("pyspiel")
+    args = ["--bots", "ismcts:2,random", "--players", "2", "--deals", "1", "--bootstrap", "10"]
+    one = _bench(*args, "--seed", "3")
+    assert one["lineups"] == [["ismcts:2", "random"], ["random", "ismcts:2"]]
+    board = {e["bot"]: e for e in one["leaderboard"]}  # type: ignore[union-attr]
+    assert set(board) == {"ismcts:2", "random"} and board["ismcts:2"]["seats"] == 2
+    assert "--bots ismcts:2,random" in str(one["command"])
+    assert _bench(*args, "--seed", "3")["leaderboard"] == one["leaderboard"]
+    assert _bench(*args, "--seed", "4")["leaderboard"] != one["leaderboard"]
+
+
+@pytest.mark.parametrize("bots", ["ismcts:1,random", "ismcts:lots,random"])
+def test_bench_refuses_an_ismcts_without_simulations_in_one_line(bots: str) -> None:
+    pytest.importorskip("pyspiel")
+    result = runner.invoke(app, ["bench", "--deals", "1", "--bots", bots])
+    assert result.exit_code == 2, result.output
+    assert "'ismcts' or 'ismcts:N'" in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -214,3 +214,17 @@ def test_advise_cli_takes_the_table_options() -> None:
         assert len(json.loads(result.output)["best"]["pack"]) == 6
     bad = runner.invoke(app, ["advise", hand, "--wild-lead", "random"])
     assert bad.exit_code == 2 and "random" in bad.output
+
+
+def test_a_bot_registered_as_ismcts_comes_before_openspiels() -> None:
+    from meio.bots import register, unregister
+    from meio.bots.random_bot import RandomBot
+    from meio.tournament import make_player
+
+    register("ismcts", RandomBot)  # as bench/rl_strength.py seats its tuned peer
+    try:
+        assert isinstance(make_player("ismcts", 3), RandomBot)
+    finally:
+        unregister("ismcts")
+    pytest.importorskip("pyspiel")
+    assert type(make_player("ismcts", 3)).__name__ == "IsmctsPlayer"

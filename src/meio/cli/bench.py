@@ -81,9 +81,8 @@ def bench(
     old_players: OldPlayersOption = None,
 ) -> None:
     players = either(players, old_players)
-    from meio.bots import bot_kinds
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, lineups
+    from meio.tournament import TournamentSpec, lineups, make_player, tournament_bot_kinds
     from meio.tournament.dealset import DEAL_SETS, load_deal_set
     from meio.tournament.leaderboard import leaderboard
 
@@ -97,8 +96,9 @@ def bench(
             typer.echo(f"{name}  sha256 {digest}\n  {tables}")
         return
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
-    known = bot_kinds()
-    unknown = [b for b in names if b not in known and not b.startswith("learned:")]
+    known = tournament_bot_kinds()
+    unknown = [b for b in names if b not in known
+               and not b.startswith(("learned:", "ismcts:"))]
     if not names or unknown:
         raise _fail(_("unknown bot {names}; choose from {known}").format(
             names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))
@@ -112,6 +112,8 @@ def bench(
         spec = TournamentSpec(names, players, table.edition, partnership, count, seed,
                               deal_table=table)
         schedule = lineups(names, players, partnership)
+        for name in names:
+            make_player(name, 0)  # a bad bot (ismcts:0, learned:FILE) fails before any play
         records = None if out is None else out / "records"
         started = time.perf_counter()
         results = _play(spec, jobs, records)

@@ -200,16 +200,16 @@ def tournament(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
-    from meio.bots import bot_kinds
     from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, run_tournament, summarize
+    from meio.tournament import TournamentSpec, run_tournament, summarize, tournament_bot_kinds
 
     players = either(players, old_players)
     check_table(edition, players, partnership)
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
-    known = bot_kinds()
-    unknown = [b for b in names if b not in known and not b.startswith("learned:")]
+    known = tournament_bot_kinds()
+    unknown = [b for b in names if b not in known
+               and not b.startswith(("learned:", "ismcts:"))]
     if not names or unknown:
         raise _fail(_("unknown bot {names}; choose from {known}").format(
             names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))

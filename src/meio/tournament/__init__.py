@@ -16,10 +16,12 @@ from meio.tournament.runner import (
     TournamentSpec,
     check_duplicates,
     lineups,
+    make_player,
     play_deal,
     play_task,
     run_tournament,
     tasks_for,
+    tournament_bot_kinds,
 )
 from meio.tournament.stats import BotStats, Summary, summarize
 
@@ -40,9 +42,11 @@ __all__ = [
     "leaderboard",
     "lineups",
     "load_deal_set",
+    "make_player",
     "play_deal",
     "play_task",
     "run_tournament",
     "summarize",
     "tasks_for",
+    "tournament_bot_kinds",
 ]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from meio.bots import Bot, bot_turn, make_bot, play_match
+from meio.bots import Bot, UnknownBotError, bot_kinds, bot_turn, make_bot, play_match
 from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
@@ -114,6 +114,33 @@ class MatchResult:
     hands: tuple[tuple[int, ...], ...] = field(default=())  #: by round, the dealt hands
 
 
+#: the bot OpenSpiel's ISMCTS plays as (``ismcts:N``: N simulations a decision)
+ISMCTS = "ismcts"
+
+
+def tournament_bot_kinds() -> list[str]:
+    """The bots a tournament seats by name: :func:`meio.bots.bot_kinds` and ``ismcts``
+    (also ``learned:PATH`` and ``ismcts:N``)."""
+    return sorted([*bot_kinds(), ISMCTS])
+
+
+def make_player(kind: str, seed: int) -> Bot:
+    """The bot ``kind`` seeded by ``seed``: :func:`meio.bots.make_bot`'s, or for ``ismcts``
+    and ``ismcts:N`` OpenSpiel's ISMCTS (:class:`meio.openspiel.IsmctsPlayer`, which
+    needs OpenSpiel: the ``bench`` extra). A bot registered under that name
+    (:func:`meio.bots.register`, as ``bench/rl_strength.py`` does) comes first."""
+    if kind.split(":")[0] != ISMCTS or kind in bot_kinds():
+        return make_bot(kind, seed)
+    try:
+        from meio.openspiel.ismcts import ismcts_player
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith(("pyspiel", "open_spiel")):
+            raise
+        raise UnknownBotError(f"the {kind} bot is OpenSpiel's ISMCTS: install OpenSpiel "
+                              "(pip install 'meio[bench]')") from None
+    return ismcts_player(kind, seed)
+
+
 def deal_seed(seed: int, deal: int) -> int:
     """The match seed of deal ``deal`` of a tournament seeded ``seed``."""
     return seed * 1_000_003 + deal
@@ -173,7 +200,7 @@ def play_task(task: MatchTask) -> MatchResult:
     """Play one match (in a worker process) and save its record if asked."""
     spec = task.spec
     cfg = spec.config(task.deal)
-    bots = [make_bot(kind, seed=spec.bot_seed(task.deal, seat))
+    bots = [make_player(kind, seed=spec.bot_seed(task.deal, seat))
             for seat, kind in enumerate(task.lineup)]
     if spec.deal_table is None:
         state = play_match(cfg, bots)
@@ -234,7 +261,7 @@ def run_tournament(
     """Play every match; ``jobs`` worker processes (1: in this process), or one Ray
     task per match on the cluster at ``ray_address`` (needs ``meio[cluster]``)."""
     for kind in spec.bots:
-        make_bot(kind, 0)  # an unknown bot fails here, before any work
+        make_player(kind, 0)  # an unknown bot fails here, before any work
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     tasks = tasks_for(spec, record_dir)
