@@ -364,6 +364,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--openspiel-only", action="store_true",
                     help="only the OpenSpiel rows (MEIO, Hearts and the replayed nodes)")
+    ap.add_argument("--vector-only", action="store_true",
+                    help="only the VectorEnv rows (run with PYTHONPATH=OLD/src to time an "
+                         "older tree with this script)")
     ap.add_argument("--before", type=Path, metavar="FILE",
                     help="also step the game of this earlier meio/openspiel.py (A/B)")
     args = ap.parse_args()
@@ -386,6 +389,9 @@ def main() -> None:
     rate, step_only = vector(1024, "random", s, seats="all")
     rows.append(("VectorEnv N=1024, self-play (4 agent seats)", rate,
                  f"step() alone {step_only[0]:,.0f}/s CPU; a step is one seat's move"))
+    if args.vector_only:
+        print_rows(rows)
+        return
     rows.append(("MeioEnv (Gymnasium), random opponents", meio_env(s), "compiled core"))
     rows.append(("MeioEnv, backend='engine'", meio_env(s, "engine"), "engine, checked"))
     rows.append(("PettingZoo AEC, 4 agents", petting_zoo(s), "engine, checked"))
