@@ -26,15 +26,9 @@ from meio.i18n.reasons import error_line
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import CARD_WIDTH, card_label, cards_text, sorted_cards
+from meio.tui.saved import read_sidecar, sidecar_path
 from meio.tui.screens import HelpScreen, viewer_help_text
-from meio.tui.session import (
-    PlaySettings,
-    Session,
-    SessionError,
-    read_sidecar,
-    seat_names,
-    sidecar_path,
-)
+from meio.tui.session import PlaySettings, Session, SessionError, seat_names
 from meio.tui.widgets import seats_table, trick_panel
 
 
@@ -155,17 +149,7 @@ class Replay:
 class ReplayApp(App[None]):
     """The ``meio view`` application."""
 
-    CSS = """
-    #status { height: 1; background: $primary-background; }
-    #top { height: 7; }
-    #seats { width: auto; height: 100%; }
-    #trick { width: 1fr; min-width: 30; height: 100%; }
-    #trick { border-left: solid $primary; padding-left: 1; }
-    #hands { height: auto; max-height: 6; }
-    #log { height: 1fr; color: $text-muted; }
-    .dialog { width: 76; height: auto; border: thick $accent; background: $surface; }
-    ModalScreen { align: center middle; }
-    """
+    CSS_PATH = "replay.tcss"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", N_("Next card")),
