@@ -87,7 +87,8 @@ def test_the_wheel_installs_and_plays_in_a_clean_venv(tmp_path: Path) -> None:
                             tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("meio/sim/kernels.py", "meio/rl/kernels.py", "meio/bots/policies/ppo-4p.npz",
-                   "meio/web/static/index.html", "meio/py.typed"):
+                   "meio/web/static/index.html", "meio/py.typed", "meio/tui/play.tcss",
+                   "meio/tui/replay.tcss"):
         assert needed in names, needed
 
     clean = tmp_path / "clean"

@@ -12,9 +12,10 @@ from textual.pilot import Pilot
 from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.tui.app import PlayApp, TableScreen
+from meio.tui.app import PlayApp
 from meio.tui.screens import DeclareScreen, PileScreen, SaveScreen, SummaryScreen
 from meio.tui.session import PlaySettings, Session
+from meio.tui.table import TableScreen
 from meio.tui.widgets import HandView
 
 

@@ -12,9 +12,10 @@ from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record
-from meio.tui.app import PlayApp, TableScreen
+from meio.tui.app import PlayApp
 from meio.tui.screens import DeclareScreen, HelpScreen, PileScreen, SaveScreen, SummaryScreen
 from meio.tui.session import PlaySettings, Session
+from meio.tui.table import TableScreen
 from tests.tui.pilot import advance_to, press_card, screen_text, take_turn, wait_for
 
 SIZE = (80, 24)

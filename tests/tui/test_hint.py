@@ -12,9 +12,10 @@ from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import set_language
-from meio.tui.app import PlayApp, score_text
+from meio.tui.app import PlayApp
 from meio.tui.session import Session
 from meio.tui.widgets import HandView
+from meio.tui.words import score_text
 from tests.tui.pilot import (
     SIZES,
     fast_settings,

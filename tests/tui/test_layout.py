@@ -11,9 +11,12 @@ import pytest
 from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.tui.app import PlayApp, trick_line
+from meio.i18n import set_language
+from meio.tui.app import PlayApp
 from meio.tui.cards import sorted_cards
-from meio.tui.screens import SUMMARY_WIDTH
+from meio.tui.learn import LearnApp, LearnScreen, NoteScreen
+from meio.tui.panels import split_row
+from meio.tui.screens import SUMMARY_WIDTH, trick_line
 from meio.tui.session import Session
 from tests.tui.pilot import (
     SIZES,
@@ -186,5 +189,28 @@ def test_classic_names_no_wild_and_logs_the_pack_in_hand_order() -> None:
             await ready_table(pilot, app)
             prompt = str(app.screen.query_one("#prompt").render())
             assert "Your lead" in prompt and "wild" not in prompt
+
+    asyncio.run(run())
+
+
+def test_a_split_row_too_long_for_the_terminal_keeps_its_one_row() -> None:
+    # the lesson's 13 cards in Portuguese with --ascii ("Q+(12.5)") outgrow 80 columns:
+    # the first-half row is cut, and the pack row and the coach stay below it
+    async def run() -> None:
+        set_language("pt")
+        app = LearnApp(speed="instant", ascii=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _note in range(2):
+                await wait_for(pilot, lambda: isinstance(app.screen, NoteScreen))
+                await pilot.press("enter")
+                await pilot.pause(0.02)
+            await wait_for(pilot, lambda: isinstance(app.screen, LearnScreen))
+            view = table(app).session.view()
+            assert split_row(view, frozenset(), 1, ascii=True).cell_len > 80
+            lines = screen_text(app).splitlines()
+            first = next(i for i, line in enumerate(lines) if line.startswith("Primeira parte"))
+            # (the screen is in ASCII: "—" reads "-", "ç" "c")
+            assert lines[first + 1].startswith("Pilha de 6 da segunda parte - 0/6:")
+            assert lines[first + 2].startswith("Licao - jogada 1 de")
 
     asyncio.run(run())

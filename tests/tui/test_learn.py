@@ -10,9 +10,9 @@ from meio.engine import Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import _
-from meio.tui.app import TableScreen
 from meio.tui.learn import LearnApp, LearnScreen, NoteScreen
 from meio.tui.screens import DeclareScreen, PileScreen, SummaryScreen
+from meio.tui.table import TableScreen
 from meio.tui.widgets import HandView
 from meio.tutorial import LESSON
 from tests.tui.pilot import SIZES, press_card, screen_text, wait_for

@@ -40,7 +40,8 @@ def test_partnership_says_where_packs_go_and_asks_the_pile_with_team_piles(
             h = view.piles[0][0] + view.piles[2][0]
             v = view.piles[0][1] + view.piles[2][1]
             assert f"Your team's piles now: H {h}, V {v}." in screen_text(app)
-            assert table(app)._prompt(view).plain == "You won with +.5: choose the pile."
+            prompt = str(table(app).query_one("#prompt").render())
+            assert prompt == "You won with +.5: choose the pile."
             texts = [e.text for e in session.log]
             assert any(t.startswith("You pass ") and "to Bot 2 for the second" in t for t in texts)
             assert any(t.startswith("You receive Bot 2's pack: ") for t in texts)

@@ -13,10 +13,12 @@ import pytest
 
 from meio.engine import Phase
 from meio.engine.record import Record
-from meio.tui import app as app_module
+from meio.tui import table as table_module
 from meio.tui.app import PlayApp
-from meio.tui.screens import SaveScreen, StartScreen
-from meio.tui.session import Session, sidecar_path
+from meio.tui.saved import sidecar_path
+from meio.tui.screens import SaveScreen
+from meio.tui.session import Session
+from meio.tui.start import StartScreen
 from tests.tui.pilot import (
     SIZES,
     fast_settings,
@@ -190,7 +192,7 @@ def test_quitting_does_not_wait_for_the_advisor(monkeypatch: pytest.MonkeyPatch)
     def slow_advice(*args: object, **kwargs: object) -> None:
         time.sleep(4)
 
-    monkeypatch.setattr(app_module, "advise_view", slow_advice)
+    monkeypatch.setattr(table_module, "advise_view", slow_advice)
 
     async def run() -> None:
         app = PlayApp(fast_settings(), setup=False)

@@ -12,7 +12,8 @@ import pytest
 from meio.engine import IllegalActionError, Phase
 from meio.engine import cards as C
 from meio.engine.record import Record, result_json
-from meio.tui.session import PlaySettings, Session, SessionError, sidecar_path
+from meio.tui.saved import sidecar_path
+from meio.tui.session import PlaySettings, Session, SessionError
 
 
 def play_out(session: Session, rng: random.Random, stop_after: int | None = None) -> None:

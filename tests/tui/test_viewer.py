@@ -10,8 +10,9 @@ import pytest
 
 from meio.i18n import set_language
 from meio.tui.replay import Replay, ReplayApp
+from meio.tui.saved import sidecar_path
 from meio.tui.screens import HelpScreen
-from meio.tui.session import Session, sidecar_path
+from meio.tui.session import Session
 from tests.tui.pilot import SIZES, footer_line, screen_text, session_where, wait_for
 
 

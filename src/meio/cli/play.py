@@ -172,7 +172,8 @@ def check_sidecar(record: Path) -> None:
     value; a side file that is missing is fine (the options decide)."""
     import json
 
-    from meio.tui.session import SIDECAR_FORMAT, SPEEDS, sidecar_path
+    from meio.tui.saved import SIDECAR_FORMAT, sidecar_path
+    from meio.tui.session import SPEEDS
 
     path = sidecar_path(record)
     if not path.exists():

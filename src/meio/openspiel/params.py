@@ -116,6 +116,6 @@ def parameters_of(params: dict[str, Any]) -> GameParameters:
         combos = (probe.special_cards,)
     else:
         combos = tuple(itertools.combinations(C.SPECIALS, players))
-    return GameParameters(players, probe.edition, probe.partnership, probe.wild_lead,
-                          probe.reveal_specials, bool(p["one_round"]), combos,
+    return GameParameters(players, probe.edition, probe.partnership, probe.options.wild_lead,
+                          probe.options.reveal_specials, bool(p["one_round"]), combos,
                           mode == "sequential")

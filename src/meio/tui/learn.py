@@ -24,11 +24,14 @@ from meio.bots import Bot
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.i18n import N_, _
-from meio.tui.app import PlayApp, TableScreen, trick_line
+from meio.tui.app import PlayApp
+from meio.tui.autoplay import AutoPlayer
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, suit_name
-from meio.tui.screens import SummaryScreen, round_summary
+from meio.tui.panels import LogPanel, PromptLine, RulesLine, SplitPanel, StatusLine
+from meio.tui.screens import SummaryScreen, round_summary, trick_line
 from meio.tui.session import PlaySettings, Session
+from meio.tui.table import TableScreen
 from meio.tui.widgets import HandView
 from meio.tutorial import LESSON, Lesson, ScriptedBot, Step
 
@@ -81,12 +84,17 @@ def lesson_session(lesson: Lesson, speed: str = "normal") -> Session:
 class LearnScreen(TableScreen):
     """The table with a coach: only the lesson's moves are accepted."""
 
+    OFFERS_HINT = False
+
     def __init__(self, lesson: Lesson, *, ascii: bool, speed: str = "normal") -> None:
         super().__init__(lesson_session(lesson, speed), ascii=ascii, save_path=None)
         self.lesson = lesson
         #: index of the step on show in ``lesson.steps``
         self.step = 0
         self.noting = False
+
+    def auto_player(self) -> AutoPlayer:
+        return LessonPlayer(self)
 
     def mounted(self) -> None:
         self.show_notes()
@@ -109,7 +117,7 @@ class LearnScreen(TableScreen):
         if step is None or step.action is not None or self.noting:
             return
         if self.step == len(self.lesson.steps) - 1:
-            return  # the closing note comes after the round's summary (_show_summaries)
+            return  # the closing note comes after the round's summary (LessonPlayer.show_summaries)
 
         def closed(_result: None) -> None:
             self.noting = False
@@ -121,6 +129,9 @@ class LearnScreen(TableScreen):
         self.app.push_screen(NoteScreen(_(step.title), _(step.text)), closed)
 
     def coach_text(self) -> Text:
+        """The coach's panel (in place of the log, and of the hint during the split)."""
+        if self.over:
+            return Text(_("The lesson's round is over."), "bold")
         step = self.current
         if step is None or step.action is None:
             return Text("")
@@ -142,26 +153,18 @@ class LearnScreen(TableScreen):
         """Whether the lesson's round is over (the state has dealt a round it does not play)."""
         return bool(self.session.state.rounds)
 
-    def refresh_table(self, message: str | Text | None = None) -> None:
+    def refresh_table(self, message: Text | None = None) -> None:
         super().refresh_table(message)
-        coach = self.coach_text()
-        self.query_one("#rules", Static).update(Text(" " + _("Learn to play MEIO"), "bold"))
-        if self.over:
-            # the next round's cards are dealt, but the lesson ends with its one round
-            self.query_one("#status", Static).update(
-                Text(" MEIO · " + _("Round {n} is over.").format(n=1), "bold")
-            )
-            self.query_one("#split").display = False
+        self.query_one(RulesLine).heading = _("Learn to play MEIO")
+        over = self.over
+        # the next round's cards are dealt, but the lesson ends with its one round
+        round_over = "MEIO · " + _("Round {n} is over.").format(n=1)
+        self.query_one(StatusLine).heading = round_over if over else ""
+        if over:
+            self.query_one(SplitPanel).display = False
             self.query_one(HandView).display = False
-            self.query_one("#packline", Static).update("")
-            self.query_one("#prompt", Static).update("")
-            log = self.query_one("#log", Static)
-            log.display = True
-            log.update(Text(_("The lesson's round is over."), "bold"))
-        elif self.splitting(self.session.view()):
-            self.query_one("#hint", Static).update(coach)
-        else:
-            self.query_one("#log", Static).update(coach)
+            self.query_one(LogPanel).display = True
+        self.query_one(PromptLine).visible = not over
 
     def pile_note(self) -> Text | None:
         step = self.current
@@ -209,30 +212,38 @@ class LearnScreen(TableScreen):
     def action_quit_table(self) -> None:
         self.app.exit()
 
-    async def _show_summaries(self) -> bool:
-        """After the round's summary: the closing note, then the first real game."""
-        s = self.session
+
+class LessonPlayer(AutoPlayer):
+    """The lesson's bots: after the round's summary, the closing note and the first real game."""
+
+    def __init__(self, screen: LearnScreen) -> None:
+        super().__init__(screen)
+        self.screen = screen
+
+    async def show_summaries(self) -> bool:
+        screen = self.screen
+        s = screen.session
         if self.shown_rounds >= len(s.state.rounds):
             return False
         self.shown_rounds = len(s.state.rounds)
         self.round_end = 0
-        self.refresh_table()
+        screen.refresh_table()
         result = s.state.rounds[0]
         body = round_summary(
             s.names,
             result,
             list(result.scores),
             False,
-            trick_line(result.tricks[-1], s.names, self.ascii, s.seat),
+            trick_line(result.tricks[-1], s.names, screen.ascii, s.seat),
         )
 
-        await self.app.push_screen_wait(
+        await screen.app.push_screen_wait(
             SummaryScreen(_("Round 1 is over."), body, final=False, hint=_("Enter: continue"))
         )
-        step = self.lesson.steps[-1]
-        await self.app.push_screen_wait(NoteScreen(_(step.title), _(step.text)))
-        self.step = len(self.lesson.steps)
-        app = self.app
+        step = screen.lesson.steps[-1]
+        await screen.app.push_screen_wait(NoteScreen(_(step.title), _(step.text)))
+        screen.step = len(screen.lesson.steps)
+        app = screen.app
         if isinstance(app, PlayApp):
             settings = PlaySettings(
                 players=4,

@@ -17,25 +17,21 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Static
+from textual.reactive import reactive, var
+from textual.widget import Widget
+from textual.widgets import Footer
 
-from meio.engine import MeioError, Phase, State, Trick
+from meio.engine import MeioError, Phase, State, Trick, View
 from meio.engine.record import Record
 from meio.i18n import N_, _
 from meio.i18n.reasons import error_line
 from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import CARD_WIDTH, card_label, cards_text, sorted_cards
+from meio.tui.panels import SeatsPanel, ShownTrick, TrickPanel
+from meio.tui.saved import read_sidecar, sidecar_path
 from meio.tui.screens import HelpScreen, viewer_help_text
-from meio.tui.session import (
-    PlaySettings,
-    Session,
-    SessionError,
-    read_sidecar,
-    seat_names,
-    sidecar_path,
-)
-from meio.tui.widgets import seats_table, trick_panel
+from meio.tui.session import PlaySettings, Session, SessionError, seat_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,20 +148,86 @@ class Replay:
         return next((i for i in reversed(starts) if i < index), 0)
 
 
-class ReplayApp(App[None]):
-    """The ``meio view`` application."""
+class PositionPanel(Widget):
+    """A part of the viewer drawn from the position on show (``position``)."""
 
-    CSS = """
-    #status { height: 1; background: $primary-background; }
-    #top { height: 7; }
-    #seats { width: auto; height: 100%; }
-    #trick { width: 1fr; min-width: 30; height: 100%; }
-    #trick { border-left: solid $primary; padding-left: 1; }
-    #hands { height: auto; max-height: 6; }
-    #log { height: 1fr; color: $text-muted; }
-    .dialog { width: 76; height: auto; border: thick $accent; background: $surface; }
-    ModalScreen { align: center middle; }
+    DEFAULT_CSS = """
+    PositionPanel { height: auto; }
     """
+
+    # the hands' panel is as tall as the hands left (a line each, none at the end)
+    position: reactive[Position | None] = reactive(None, layout=True)
+
+    def __init__(self, replay: Replay, *, ascii: bool = False, id: str) -> None:
+        super().__init__(id=id)
+        self.replay = replay
+        self.ascii = ascii
+
+
+class ReplayStatus(PositionPanel):
+    """The top line: the record, the round, the trick and the step."""
+
+    def __init__(self, replay: Replay, title: str, *, id: str) -> None:
+        super().__init__(replay, id=id)
+        self.title_text = title
+
+    def render(self) -> Text:
+        pos = self.position
+        if pos is None:
+            return Text("")
+        st = pos.state
+        total = len(self.replay.positions) - 1
+        if st.is_over:
+            where = _("match over")
+        elif st.phase is Phase.SPLIT:
+            where = _("split")
+        else:
+            where = _("trick {n}/13").format(n=st.trick_number)
+        status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
+            title=self.title_text, n=st.round_index + 1, where=where, step=pos.step, total=total
+        )
+        return Text(status, style="bold")
+
+
+class HandsPanel(PositionPanel):
+    """Every seat's cards in play (and, in the first half, its pack); the winners at the end."""
+
+    def render(self) -> Text:
+        pos = self.position
+        if pos is None:
+            return Text("")
+        st, names = pos.state, self.replay.names
+        cfg = st.config
+        hands = Text()
+        if st.is_over:
+            winners = ", ".join(names[s] for s in st.winners)
+            hands.append(_("Winners: {names}").format(names=winners), style="bold green")
+            return hands
+        for s in range(cfg.players):
+            if s:
+                hands.append("\n")
+            hands.append(f"{names[s]}: ", style="bold")
+            cards = sorted_cards(st.hands[s], cfg.edition)
+            hands.append_text(cards_text(cards, self.ascii, half=st.half, edition=cfg.edition))
+            if st.half == 1 and st.packs[s]:
+                hands.append(" | " + _("pack") + " ", style="dim")
+                pack = sorted_cards(st.packs[s], cfg.edition)
+                hands.append_text(cards_text(pack, self.ascii, half=2, edition=cfg.edition))
+        return hands
+
+
+class ReplayLog(PositionPanel):
+    """The log of the round so far, its last lines."""
+
+    def render(self) -> Text:
+        return Text("" if self.position is None else "\n".join(self.position.log[-8:]))
+
+
+class ReplayApp(App[None]):
+    """The ``meio view`` application: the panels are bound to the position on show, and
+    the keys move ``index``."""
+
+    CSS_PATH = "replay.tcss"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", N_("Next card")),
@@ -181,6 +243,14 @@ class ReplayApp(App[None]):
         Binding("q", "quit", N_("Quit")),
     ]
 
+    #: the position on show, by its number in the replay
+    index: var[int] = var(0, init=False)
+    position: var[Position | None] = var(None)
+    #: the position as a spectator sees it (the seats and the trick)
+    view: var[View | None] = var(None)
+    #: the completed trick on show, with its half
+    shown_trick: var[ShownTrick | None] = var(None)
+
     def __init__(self, replay: Replay, *, title: str = "", ascii: bool = False) -> None:
         super().__init__()
         translate_bindings(self)
@@ -188,93 +258,46 @@ class ReplayApp(App[None]):
             self._filters.append(AsciiFilter())
             self.add_class("-ascii")
         self.replay = replay
-        self.index = 0
         self.ascii = ascii
         self.record_title = title
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        replay, a, cls = self.replay, self.ascii, ReplayApp
+        yield ReplayStatus(replay, self.record_title, id="status").data_bind(cls.position)
         with Horizontal(id="top"):
-            yield Static(id="seats")
-            yield Static(id="trick")
-        yield Static(id="hands")
-        yield Static(id="log")
+            seats = SeatsPanel(replay.names, replay.levels, ascii=a, id="seats")
+            yield seats.data_bind(cls.view)
+            trick = TrickPanel(replay.short_names, ascii=a, id="trick")
+            yield trick.data_bind(cls.view, shown=cls.shown_trick)
+        yield HandsPanel(replay, ascii=a, id="hands").data_bind(cls.position)
+        yield ReplayLog(replay, id="log").data_bind(cls.position)
         yield Footer()
 
     def on_mount(self) -> None:
         self.show()
 
+    def watch_index(self) -> None:
+        self.show()
+
     def show(self) -> None:
-        """Draw the current position."""
+        """Put the position ``index`` on show."""
         pos = self.replay.positions[self.index]
-        st = pos.state
-        view = st.spectator_view()
-        cfg = st.config
-        names = self.replay.names
-        total = len(self.replay.positions) - 1
-        if st.is_over:
-            where = _("match over")
-        elif st.phase is Phase.SPLIT:
-            where = _("split")
-        else:
-            where = _("trick {n}/13").format(n=st.trick_number)
-        status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
-            title=self.record_title, n=st.round_index + 1, where=where, step=pos.step, total=total
-        )
-        self.query_one("#status", Static).update(Text(status, style="bold"))
-        self.query_one("#seats", Static).update(
-            seats_table(view, names, self.replay.levels, self.ascii)
-        )
-        self.query_one("#trick", Static).update(
-            trick_panel(
-                view, self.replay.short_names, pos.last_trick, pos.last_trick_half, self.ascii
-            )
-        )
-        hands = Text()
-        if not st.is_over:
-            for s in range(cfg.players):
-                if s:
-                    hands.append("\n")
-                hands.append(f"{names[s]}: ", style="bold")
-                hands.append_text(
-                    cards_text(
-                        sorted_cards(st.hands[s], cfg.edition),
-                        self.ascii,
-                        half=st.half,
-                        edition=cfg.edition,
-                    )
-                )
-                if st.half == 1 and st.packs[s]:
-                    hands.append(" | " + _("pack") + " ", style="dim")
-                    hands.append_text(
-                        cards_text(
-                            sorted_cards(st.packs[s], cfg.edition),
-                            self.ascii,
-                            half=2,
-                            edition=cfg.edition,
-                        )
-                    )
-        else:
-            winners = ", ".join(names[s] for s in st.winners)
-            hands.append(_("Winners: {names}").format(names=winners), style="bold green")
-        self.query_one("#hands", Static).update(hands)
-        self.query_one("#log", Static).update(Text("\n".join(pos.log[-8:])))
+        self.position = pos
+        self.view = pos.state.spectator_view()
+        last = pos.last_trick
+        self.shown_trick = None if last is None else (last, pos.last_trick_half)
 
     def action_step(self, step: int) -> None:
         self.index = max(0, min(len(self.replay.positions) - 1, self.index + step))
-        self.show()
 
     def action_trick(self, step: int) -> None:
         self.index = self.replay.next_trick(self.index, step)
-        self.show()
 
     def action_round(self, step: int) -> None:
         self.index = self.replay.next_round(self.index, step)
-        self.show()
 
     def action_jump(self, where: int) -> None:
         self.index = 0 if where == 0 else len(self.replay.positions) - 1
-        self.show()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -1,11 +1,11 @@
-"""The start screen and the small pop-ups: declare a suit, choose a pile, summaries,
-the last trick, saving, help."""
+"""The screens around the table: the sized screen both full screens build on, and the
+small pop-ups (declare a suit, choose a pile, the round summary, the last trick,
+saving, help). The start screen is in :mod:`meio.tui.start`."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
@@ -15,16 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
-from meio.bots import bot_kinds
-from meio.engine import MeioError, RoundResult, Trick
-from meio.engine import cards as C
+from meio.engine import RoundResult, Trick
 from meio.i18n import N_, _
 from meio.tui.bindings import translate_bindings
-from meio.tui.cards import suit_name, suit_symbol
-from meio.tui.session import SPEED_ORDER, PlaySettings, SessionError, default_bot_kind
-from meio.tui.widgets import Choice, taken_line, trick_faces
+from meio.tui.cards import card_label, suit_name, suit_symbol
+from meio.tui.widgets import taken_line, trick_faces
 
 #: the text width of a wide dialog (the round summary): 78 columns less border and padding
 SUMMARY_WIDTH = 74
@@ -331,6 +328,23 @@ def round_summary(
     return out
 
 
+def trick_line(trick: Trick, names: Sequence[str], ascii: bool, seat: int = -1) -> Text:
+    """A completed trick in one line of the round summary: the cards in play order, then
+    who took it and its pile (``seat`` is the player's, who "take" it rather than "takes").
+
+    The two parts are kept apart by a line break when both do not fit one line of
+    the summary, so that "takes it → H" never breaks in the middle.
+    """
+    plays = " ".join(f"{names[s]} {card_label(card, ascii)}" for s, card in trick.plays)
+    taken = taken_line(names[trick.winner], trick.pile, you=trick.winner == seat)
+    out = Text(plays)
+    # the summary prints it after "Last trick: "
+    room = SUMMARY_WIDTH - len(_("Last trick:")) - 1
+    out.append("\n" if len(plays) + len(taken) + 3 > room else " — ")
+    out.append(taken, "bold")
+    return out
+
+
 class SaveScreen(ModalScreen[str | None]):
     """Ask where to save the match; a file that exists is overwritten only on a second Enter.
 
@@ -387,200 +401,3 @@ class SaveScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-#: the bots' speeds as the start screen names them
-SPEED_NAMES = {
-    "slow": N_("slow"),
-    "normal": N_("normal"),
-    "fast": N_("fast"),
-    "instant": N_("instant"),
-}
-
-
-class StartScreen(SizedScreen[PlaySettings]):
-    """Choose the table; Enter deals (from any field: *Start* is focused at first)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
-        Binding("enter", "start", N_("Start")),
-        Binding("question_mark", "app.help", N_("Help")),
-        Binding("q", "app.quit", N_("Quit")),
-    ]
-
-    def __init__(
-        self, settings: PlaySettings, *, ascii: bool = False, note: str | None = None
-    ) -> None:
-        super().__init__()
-        self.settings = settings
-        self.ascii = ascii
-        #: a line about the match just left (where it was saved)
-        self.note = note
-        translate_bindings(self)
-
-    def compose(self) -> ComposeResult:
-        s = self.settings
-        kinds = bot_kinds()
-        default = default_bot_kind()
-        a = self.ascii
-        yes_no = [_("no"), _("yes")]
-        yield Static(
-            Text(_("MEIO — the game of balanced halves"), style="bold"),
-            id="start-title",
-            classes="body",
-        )
-        with Vertical(id="start-form", classes="body"):
-            yield Choice(
-                _("Edition"),
-                ["meio", "classic"],
-                s.edition,
-                id="edition",
-                ascii=a,
-                shown=["MEIO", _("classic")],
-            )
-            yield Choice(_("Players"), ["2", "3", "4", "5"], str(s.players), id="players", ascii=a)
-            yield Choice(
-                _("Partnership"),
-                ["no", "yes"],
-                "yes" if s.partnership else "no",
-                id="partnership",
-                ascii=a,
-                shown=yes_no,
-            )
-            yield Choice(
-                _("Your seat"), [str(i) for i in range(5)], str(s.seat), id="seat", ascii=a
-            )
-            for i in range(1, 5):
-                level = s.bots[i] if len(s.bots) > i and s.bots[i] in kinds else default
-                yield Choice(
-                    _("Opponent {n}").format(n=i),
-                    kinds,
-                    level,
-                    id=f"bot-{i}",
-                    ascii=a,
-                    shown=[_(k) if ":" not in k else k for k in kinds],
-                )
-            yield Choice(
-                _("Wild lead"),
-                ["declare", "next"],
-                s.wild_lead,
-                id="wild-lead",
-                ascii=a,
-                shown=[_("declare a suit"), _("next card sets it")],
-            )
-            yield Choice(
-                _("Specials shown"),
-                ["yes", "no"],
-                "yes" if s.reveal_specials else "no",
-                id="reveal",
-                ascii=a,
-                shown=[_("yes"), _("no: hidden")],
-            )
-            yield Choice(
-                _("Bot speed"),
-                list(SPEED_ORDER),
-                s.speed,
-                id="speed",
-                ascii=a,
-                shown=[_(SPEED_NAMES[k]) for k in SPEED_ORDER],
-            )
-            specials = " ".join(C.card_code(c) for c in s.specials or ())
-            yield Static(
-                " " + _("Special cards (codes, or empty for random):"), id="specials-label"
-            )
-            yield Input(
-                value=specials,
-                placeholder=_("random, e.g. -1 A+ +.5 Q+"),
-                id="specials",
-            )
-            yield Static(Text(self.note or "", "green"), id="start-error")
-            yield Button(_("Start"), id="start", variant="primary")
-        yield self.too_small_notice()
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self._sync()
-        self.fit()
-        self.focus_default()
-
-    def focus_default(self) -> None:
-        self.query_one("#start", Button).focus()
-
-    def on_choice_changed(self, event: Choice.Changed) -> None:
-        self._sync()
-
-    def _sync(self) -> None:
-        players = int(self.query_one("#players", Choice).value)
-        seat = self.query_one("#seat", Choice)
-        seat.set_options([str(i) for i in range(players)])
-        edition = self.query_one("#edition", Choice).value
-        self.query_one("#specials", Input).display = edition == "meio"
-        self.query_one("#specials-label", Static).display = edition == "meio"
-        self.query_one("#wild-lead", Choice).display = edition == "meio"
-        self.query_one("#reveal", Choice).display = edition == "meio" and players < 5
-        partnership = self.query_one("#partnership", Choice)
-        partnership.display = players == 4
-        for i in range(1, 5):
-            self.query_one(f"#bot-{i}", Choice).display = i < players
-
-    def gather(self) -> PlaySettings:
-        """The settings the form shows; raises :class:`SessionError` when they don't fit."""
-        players = int(self.query_one("#players", Choice).value)
-        seat = int(self.query_one("#seat", Choice).value)
-        edition = self.query_one("#edition", Choice).value
-        levels = [self.query_one(f"#bot-{i}", Choice).value for i in range(1, players)]
-        specials_text = self.query_one("#specials", Input).value.strip()
-        specials: tuple[int, ...] | None = None
-        if (
-            edition == "meio"
-            and specials_text
-            and specials_text.lower()
-            not in (
-                "random",
-                _("random").lower(),
-            )
-        ):
-            try:
-                specials = tuple(C.cards_of(C.parse_cards(specials_text)))
-            except MeioError as exc:
-                raise SessionError(_("special cards: {error}").format(error=exc)) from None
-            if any(card not in C.SPECIALS for card in specials):
-                raise SessionError(_("special cards are -1 A+ -2H +.5 Q+; no other card is one"))
-            if len(specials) != players:
-                raise SessionError(
-                    _("a {n}-player table uses {n} special cards, not {k}").format(
-                        n=players, k=len(specials)
-                    )
-                )
-        bots = list(levels)
-        bots.insert(seat, "human")
-        meio = edition == "meio"
-        return replace(
-            self.settings,
-            edition=edition,
-            players=players,
-            partnership=players == 4 and self.query_one("#partnership", Choice).value == "yes",
-            specials=specials,
-            seat=seat,
-            bots=tuple(bots),
-            speed=self.query_one("#speed", Choice).value,
-            wild_lead=self.query_one("#wild-lead", Choice).value if meio else "declare",
-            reveal_specials=not meio or self.query_one("#reveal", Choice).value == "yes",
-        ).checked()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start":
-            self.action_start()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
-
-    def action_start(self) -> None:
-        """Deal with the settings on the form, or say what is wrong with them."""
-        try:
-            settings = self.gather()
-        except SessionError as exc:
-            self.query_one("#start-error", Static).update(Text(str(exc), style="bold red"))
-            return
-        self.dismiss(settings)

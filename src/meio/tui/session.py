@@ -9,28 +9,34 @@ tests drive whole matches quickly and lets the app stay a thin drawing layer.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from meio.bots import Bot, bot_kinds, make_bot
 from meio.engine import MatchConfig, MeioError, Phase, State, TableOptions, Trick, View
 from meio.engine import actions as A
 from meio.engine.reasons import illegal, reason
-from meio.i18n import _
+from meio.i18n import N_, _
 from meio.tui.cards import card_label, sorted_cards, suit_name
+from meio.tui.errors import SessionError as SessionError
+from meio.tui.saved import read_sidecar, sidecar_path, whole_number, write_sidecar
 
-#: the sidecar that sits next to a saved record: who played which seat
-SIDECAR_FORMAT = "meio-play/1"
-#: bot delay in seconds between two plays, by speed name
+#: the bots' speeds: the delay in seconds between two plays, by speed name
 SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 0.8, "fast": 0.3, "instant": 0.0}
 SPEED_ORDER = ("slow", "normal", "fast", "instant")
+#: the speeds as the table and the start screen name them (translated when shown)
+SPEED_NAMES = {
+    "slow": N_("slow"),
+    "normal": N_("normal"),
+    "fast": N_("fast"),
+    "instant": N_("instant"),
+}
 
 
-class SessionError(MeioError, ValueError):
-    """Settings or a saved game the terminal cannot start from."""
+def speed_name(speed: str) -> str:
+    """A speed's name in the current language (``normal``, ``rápido``)."""
+    return _(SPEED_NAMES[speed])
 
 
 def default_bot_kind() -> str:
@@ -176,7 +182,7 @@ class Session:
         side_path = sidecar_path(path)
         side = read_sidecar(side_path)
         base = overrides or PlaySettings()
-        seed = _whole_number(side, "seed", base.seed, side_path)
+        seed = whole_number(side, "seed", base.seed, side_path)
         try:
             state = Record.from_json(text).to_state(seed=seed)
         except MeioError as exc:
@@ -191,7 +197,7 @@ class Session:
             specials=cfg.specials,
             wild_lead=cfg.options.wild_lead,
             reveal_specials=cfg.options.reveal_specials,
-            seat=_whole_number(side, "seat", base.seat, side_path),
+            seat=whole_number(side, "seat", base.seat, side_path),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
             speed=str(side.get("speed", base.speed)),
@@ -240,17 +246,15 @@ class Session:
         from meio.engine.record import Record
 
         text = Record.from_state(self.state).to_text()
-        side = {
-            "format": SIDECAR_FORMAT,
-            "record": path.name,
-            "seat": self.settings.seat,
-            "seed": self.settings.seed,
-            "bots": list(self.settings.bots),
-            "speed": self.settings.speed,
-        }
         try:
             path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-            sidecar_path(path).write_text(json.dumps(side, indent=2) + "\n", encoding="utf-8")
+            write_sidecar(
+                path,
+                seat=self.settings.seat,
+                seed=self.settings.seed,
+                bots=self.settings.bots,
+                speed=self.settings.speed,
+            )
         except OSError as exc:
             raise SessionError(f"cannot write {path}: {exc.strerror}") from None
 
@@ -460,43 +464,22 @@ class Session:
 
     def winner_text(self) -> str:
         """Who won the match, in words (empty while it goes on)."""
-        winners = self.state.winners
-        if not winners:
-            return ""
-        names = [self.names[s] for s in winners]
-        you = self.seat in winners
-        if len(names) == 1:
-            return _("you win") if you else _("{name} wins").format(name=names[0])
-        joined = _(" and ").join(names)
-        if you:
-            return _("{names} win (you share the victory)").format(names=joined)
-        return _("{names} win").format(names=joined)
+        return winner_text(self.state.winners, self.names, self.seat)
 
 
-def sidecar_path(path: Path) -> Path:
-    """Where :meth:`Session.save` writes the seats and bots of a saved record."""
-    return path.with_name(path.name + ".play.json")
-
-
-def read_sidecar(path: Path) -> dict[str, Any]:
-    """The ``meio-play/1`` sidecar at ``path`` (empty when there is none)."""
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SessionError(f"{path} is not a readable {SIDECAR_FORMAT} file: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
-        raise SessionError(f"{path} is not a {SIDECAR_FORMAT} file")
-    return data
-
-
-def _whole_number(side: dict[str, Any], key: str, default: int, path: Path) -> int:
-    """The sidecar's ``key`` (a whole number), or ``default`` when it has none."""
-    value = side.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SessionError(f"{path}: {key!r} must be a whole number, not {json.dumps(value)}")
-    return value
+def winner_text(winners: Sequence[int], names: Sequence[str], seat: int) -> str:
+    """Who won a match, in words, as ``seat`` (the human's) hears it: ``you win``,
+    ``Bot 1 wins``, ``You and Bot 2 win (you share the victory)``; empty when nobody has."""
+    if not winners:
+        return ""
+    won = [names[s] for s in winners]
+    you = seat in winners
+    if len(won) == 1:
+        return _("you win") if you else _("{name} wins").format(name=won[0])
+    joined = _(" and ").join(won)
+    if you:
+        return _("{names} win (you share the victory)").format(names=joined)
+    return _("{names} win").format(names=joined)
 
 
 def _make_bots(settings: PlaySettings) -> list[Bot | None]:
