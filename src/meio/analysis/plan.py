@@ -27,7 +27,7 @@ WildLead = Literal["declare", "next"]
 #: the studies ``meio analyze`` knows, in report order
 STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
 #: policies every seat may play; ``search`` is the search bot, played through the engine
-POLICIES = ("random", "heuristic", "search")
+POLICIES = ("random", "heuristic", "learned", "search")
 #: skill pairs compared on duplicate deals: (stronger, weaker)
 SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
 #: the skill pair the rules study plays under every reading (both bots are cheap)
