@@ -153,3 +153,39 @@ def test_a_game_of_the_compiled_network_is_the_python_bots_game(
             state.apply(int(action) & 0xFF, seat)
         assert state.rounds[0].piles == tuple(tuple(int(x) for x in p)
                                               for p in out["piles"][g, 0])
+
+
+def test_search_5_searches_only_the_networks_likeliest_moves(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, _ = network
+    bot = NetSearchBot(1, path=path, top=2, sure=0.999)
+    searched = 0
+    for state in _random_states(MatchConfig(players=4), 5)[:60]:
+        seat = state.current_seat()
+        view = state.view(seat)
+        legal = list(view.legal_actions())
+        if view.phase is Phase.SPLIT or len(legal) < 3:
+            continue
+        prior = bot.prior(view, legal)
+        options, scores = bot.card_values(view, legal)
+        likeliest = {legal[int(i)] for i in np.argsort(-prior)[:2]}
+        if prior.max() >= 0.999:
+            assert options == [legal[int(np.argmax(prior))]]
+        else:
+            assert set(options) == likeliest and len(scores) == 2
+            searched += 1
+        assert bot.choose(view, legal) in options
+    assert searched >= 3
+
+
+def test_search_5_puts_the_networks_pack_among_its_split_candidates(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, policy = network
+    view = State.new(MatchConfig(players=4, seed=2)).view(1)
+    bot = NetSearchBot(1, path=path)
+    assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
+    assert bot.choose(view, view.legal_actions()) in view.legal_actions()

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from meio.bots import make_bot, play_match
 from meio.engine import MatchConfig, Phase, State, sample_world
+from meio.engine.errors import MeioError
 from meio.rl import selfplay as SP
 
 runner = CliRunner()
@@ -79,8 +80,8 @@ def test_a_data_set_is_the_same_resumed_extended_or_played_by_two_processes(
     assert SP.read(other) == SP.read(data)
     with pytest.raises(SP.SelfPlayError, match="same --seed and --teacher"):
         SP.generate(other, 4, seed=5, teacher="search:1")
-    with pytest.raises(SP.SelfPlayError, match="searching bot"):
-        SP.generate(tmp_path / "x.jsonl", 1, teacher="heuristic")
+    with pytest.raises(MeioError, match="unknown bot"):
+        SP.generate(tmp_path / "x.jsonl", 1, teacher="nobody")
     (tmp_path / "bad.jsonl").write_text(json.dumps({"format": "other"}) + "\n")
     with pytest.raises(SP.SelfPlayError, match="not a meio-selfplay/1"):
         SP.read(tmp_path / "bad.jsonl")
@@ -107,3 +108,22 @@ def test_selfplay_then_train_from_it_gives_a_network_that_plays(
     state = play_match(MatchConfig(players=3, seed=1),
                        [make_bot(f"learned:{net}", s) for s in range(3)])
     assert state.is_over and state.view(0).phase is Phase.OVER
+
+
+def test_a_teacher_without_values_teaches_its_choices(tmp_path: Path) -> None:
+    path = tmp_path / "h.jsonl"
+    SP.generate(path, 2, seed=1, teacher="heuristic")
+    ex = SP.examples(path)
+    _, rounds = SP.read(path)
+    choices = splits = 0
+    for doc in rounds.values():
+        state = State.new(MatchConfig.from_dict(doc["config"]))
+        for seat, action in zip(doc["seats"], doc["actions"], strict=True):
+            if state.phase is Phase.SPLIT:
+                splits += 1
+            elif len(state.legal_actions(seat)) > 1:
+                choices += 1
+            state.apply(action, seat)
+    picks = ex.target[:, 83:].sum(1) > 0
+    assert picks.sum() == 6 * splits and (~picks).sum() == choices > 20
+    assert ((ex.target[~picks] == 1.0).sum(1) == 1).all()  # the choice, and only it

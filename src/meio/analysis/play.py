@@ -68,7 +68,7 @@ def core_plays(table: Table, policy: str) -> bool:
     table's specials, so they would know which specials are in: that reading goes to
     the engine. Both wild-lead readings are played by the core.
     """
-    if policy not in ("random", "heuristic", "learned"):
+    if policy not in ("random", "heuristic", "learned") and not policy.startswith("learned:"):
         return False
     return table.reveal_specials or policy == "random"
 
@@ -99,8 +99,9 @@ def core_batch(chunk: Chunk) -> Batch:
     for block in range(chunk.first // BLOCK, (stop - 1) // BLOCK + 1):
         lo = max(chunk.first - block * BLOCK, 0)
         hi = min(stop - block * BLOCK, BLOCK)
-        if cell.policy == "learned":
-            full = _learned_block(config, hi, chunk.block_seed(block), cell.table)
+        if cell.policy.startswith("learned"):
+            full = _learned_block(config, hi, chunk.block_seed(block), cell.table,
+                                  cell.policy.removeprefix("learned").removeprefix(":"))
             parts.append(Batch(*(getattr(full, f)[lo:hi] for f in Batch.__slots__)))
             continue
         res = simulate(config, hi, chunk.block_seed(block), cell.policy, record=True)
@@ -113,12 +114,14 @@ def core_batch(chunk: Chunk) -> Batch:
     return Batch(*(np.concatenate([getattr(p, f) for p in parts]) for f in Batch.__slots__))
 
 
-def _learned_block(config: MatchConfig, count: int, seed: int, table: Table) -> Batch:
-    """Games ``0 .. count - 1`` of a block played by the shipped network in every seat."""
+def _learned_block(config: MatchConfig, count: int, seed: int, table: Table,
+                   path: str) -> Batch:
+    """Games ``0 .. count - 1`` of a block played by a network in every seat: the
+    policy file at ``path``, or the one ``learned`` plays when ``path`` is empty."""
     from meio.bots.learned import DEFAULT_POLICY, load_policy
     from meio.bots.netcore import simulate as simulate_net
 
-    res = simulate_net(config, 0, count, seed, load_policy(DEFAULT_POLICY))
+    res = simulate_net(config, 0, count, seed, load_policy(path or DEFAULT_POLICY))
     won = _special_wins(res["plays"], res["nplays"], res["tricks"], res["leaders"],
                         table.players, table.partnership)
     return Batch(res["rounds_played"], res["leaders"], res["piles"], res["deals"],

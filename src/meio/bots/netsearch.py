@@ -7,7 +7,9 @@ LearnedPolicy`, the distilled one that ``learned`` plays): when the network is s
 a search; otherwise only the network's :data:`TOP` most likely actions are searched,
 with ``search:4``'s worlds and playouts, and the best of them by search is played.
 So the search spends its playouts on the moves a strong player would consider, and
-skips the decisions a strong player finds obvious. The split is ``search:4``'s.
+skips the decisions a strong player finds obvious. At the split the network's own
+pack joins the candidates, first in line (:meth:`~meio.bots.search.SearchBot.
+suggested_packs`), and ``search:4``'s screen and successive halving decide.
 
 It reads only its seat's view, like every bot: the network's input is the view's
 observation (:mod:`meio.bots.observation`).
@@ -25,11 +27,12 @@ from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, load_policy
 from meio.bots.observation import observe
 from meio.bots.search import SearchBot
 from meio.engine import Phase, View
+from meio.engine import actions as A
 
 #: the network's probability above which its choice is played without a search
-SURE = 0.95
+SURE = 0.99
 #: how many of the network's most likely actions are searched
-TOP = 3
+TOP = 5
 _LOCAL = {a: i for i, a in enumerate(LOCAL_ACTIONS)}
 
 
@@ -50,6 +53,10 @@ class NetSearchBot(SearchBot):
         p = np.exp(chosen - chosen.max())
         out: npt.NDArray[np.float64] = p / p.sum()
         return out
+
+    def suggested_packs(self, view: View) -> list[int]:
+        """The network's pack for this split."""
+        return [A.pack_of(self.network.choose(view))]
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if view.phase is Phase.SPLIT or len(legal) <= 1:

@@ -73,6 +73,11 @@ def train(
         int, typer.Option("--epochs", min=1, max=100_000,
                           help=_("Passes over the self-play data (with --from-selfplay)."))
     ] = 20,
+    init: Annotated[
+        Path | None, typer.Option(
+            "--init", parser=InputFile(), metavar=_("FILE"),
+            help=_("Start from this network (with --from-selfplay): an earlier one."))
+    ] = None,
 ) -> None:
     opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
@@ -95,7 +100,7 @@ def train(
 
     if from_selfplay is not None:
         _distil(from_selfplay, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                players=players)
+                players=players, init=init)
         return
     try:
         run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
@@ -108,13 +113,13 @@ def train(
 
 
 def _distil(data: Path, out: Path, *, epochs: int, hidden: int, seed: int,
-            minutes: float | None, players: int) -> None:
+            minutes: float | None, players: int, init: Path | None) -> None:
     from meio.engine.errors import MeioError
     from meio.rl.distil import distil
 
     try:
         report = distil(data, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                        players=players, log=lambda line: typer.echo(line))
+                        players=players, init=init, log=lambda line: typer.echo(line))
     except MeioError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

@@ -35,7 +35,7 @@ import numpy.typing as npt
 import torch
 
 from meio.bots import observation as O
-from meio.bots.learned import VALUE_SCALE, save_policy
+from meio.bots.learned import VALUE_SCALE, load_policy, save_policy
 from meio.engine.errors import MeioError
 from meio.rl.selfplay import Examples, examples
 from meio.rl.train import Policy, masked_log_probs
@@ -166,9 +166,11 @@ def held_out(ex: Examples) -> npt.NDArray[np.bool_]:
 def distil(data: Path | Examples, out: Path, *, epochs: int = 20, hidden: int = 256,
            seed: int = 0, minutes: float | None = None, batch: int = 512, lr: float = 1e-3,
            value_weight: float = 0.5, players: int = 4, augment: bool = True,
-           weight_decay: float = 1e-5,
+           weight_decay: float = 1e-5, init: Path | None = None,
            log: Callable[[str], None] = lambda _: None) -> Report:
-    """Train a network on the examples of ``data`` and save it to ``out``."""
+    """Train a network on the examples of ``data`` and save it to ``out``; ``init``
+    starts from the network of a policy file (an earlier iteration, or one trained on
+    a cheaper teacher's data) instead of random weights."""
     if epochs < 1 or hidden < 1 or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
     ex = examples(data) if isinstance(data, Path) else data
@@ -181,7 +183,11 @@ def distil(data: Path | Examples, out: Path, *, epochs: int = 20, hidden: int = 
     mask = torch.from_numpy(ex.mask)
     target = torch.from_numpy(ex.target)
     value = torch.from_numpy(ex.value)
-    net = Policy(hidden)
+    if init is not None:
+        start_from = load_policy(init)
+        net = network_from(start_from.weights, start_from.value_head)
+    else:
+        net = Policy(hidden)
     with torch.no_grad():
         net.l1.weight[:, MATCH_INPUTS] = 0.0
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)

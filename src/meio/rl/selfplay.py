@@ -1,6 +1,6 @@
 """Self-play data for distillation: rounds of search in every seat, stored as actions.
 
-``meio selfplay`` plays rounds with a searching bot (the *teacher*) in every seat
+``meio selfplay`` plays rounds with a bot (the *teacher*, usually a searching one) in every seat
 and writes one JSON line per round to a data file. A line holds what is needed to
 replay the round exactly — the table (:meth:`MatchConfig.to_dict`, whose seed deals
 the cards), the ``(seat, action)`` pairs in order — and, for every card, declare or
@@ -93,7 +93,11 @@ def table_of(seed: int, game: int) -> MatchConfig:
 
 
 def play_round(seed: int, game: int, teacher: str) -> dict[str, Any]:
-    """Round ``game`` of the data set, searched by ``teacher`` in every seat: its line."""
+    """Round ``game`` of the data set, played by ``teacher`` in every seat: its line.
+
+    A searching teacher gives the value of each action it searched; any other bot
+    (``heuristic``, for a cheap first data set to start a network from) only its
+    choice, which is then the target."""
     config = table_of(seed, game)
     bots = [make_bot(teacher, derive(seed, game, p)) for p in range(config.players)]
     state = State.new(config)
@@ -163,10 +167,7 @@ def generate(path: Path, games: int, *, seed: int = 0, teacher: str = "search",
         raise SelfPlayError(f"the number of rounds must be at least 1, not {games}")
     if jobs < 1:
         raise SelfPlayError(f"jobs must be a positive number of processes, not {jobs}")
-    bot = make_bot(teacher, 0)
-    if not isinstance(bot, SearchBot):
-        raise SelfPlayError(f"the teacher must be a searching bot (search:1 to search:5), "
-                            f"not {teacher!r}")
+    make_bot(teacher, 0)  # an unknown kind fails here, not in a worker
     header = Header(seed, teacher)
     done: set[int] = set()
     if path.exists() and path.stat().st_size:
@@ -281,8 +282,13 @@ def _round_examples(doc: dict[str, Any], rng: random.Random,
                 pending.append((seat, decision_features(state, seat, picked),
                                 mask[list(LOCAL_ACTIONS)], target))
                 picked |= 1 << card
-        elif k in values:
+        elif k in values or not doc["values"]:
             legal = list(view.legal_actions())
+            if len(legal) == 1:
+                state.apply(action, seat)
+                continue
+            if k not in values:  # a teacher that gives no values: its choice is the target
+                values[k] = [0.0 if a == action else None for a in legal]
             if len(values[k]) != len(legal):
                 raise SelfPlayError(f"{path}: round {doc['game']} does not replay "
                                     f"(decision {k} has {len(legal)} legal actions)")
