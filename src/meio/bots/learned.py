@@ -1,22 +1,21 @@
 """The learned bots: a trained policy network, played greedily.
 
-``make_bot("learned")`` plays the network distilled from search
-(``meio/bots/policies/distilled.npz``: ``meio selfplay`` then ``meio train
---from-selfplay``, :mod:`meio.rl.distil`); ``make_bot("ppo")`` plays the policy
-trained by reinforcement learning (``meio/bots/policies/ppo-4p.npz``, by
-``examples/train_ppo.py`` at the 4-seat table); ``make_bot("learned:PATH")`` plays
-the policy file at ``PATH``. It sees only its seat's view, like every bot, and
-needs NumPy alone: the policy is NumPy arrays, saved, loaded and played without
-PyTorch (:mod:`meio.rl` trains and saves them).
+``make_bot("learned")`` plays the policy shipped with meio (:data:`DEFAULT_POLICY`:
+today the one trained by reinforcement learning, ``meio/bots/policies/ppo-4p.npz``,
+by ``examples/train_ppo.py`` at the 4-seat table; a network distilled from search,
+``meio selfplay`` then ``meio train --from-selfplay`` (:mod:`meio.rl.distil`), takes
+its place once one plays better); ``make_bot("ppo")`` always plays the PPO policy;
+``make_bot("learned:PATH")`` plays the policy file at ``PATH``. It sees only its
+seat's view, like every bot, and needs NumPy alone: the policy is NumPy arrays,
+saved, loaded and played without PyTorch (:mod:`meio.rl` trains and saves them).
 
 A policy file is an ``.npz`` of float16 weights of a two-layer MLP
 (``w1 b1 w2 b2 w3 b3``) mapping an observation (:mod:`meio.bots.observation`) to
 one logit per *local* action: the 83 play, declare and pile actions and the 13
 sequential split picks (:data:`LOCAL_ACTIONS`). The split is made as six picks.
 A distilled network also has a value head (``wv bv``: the round's result for the
-seat to act, in tenths of a point, lower is better), which search may use
-(:mod:`meio.bots.netsearch`). The same weights are played in the compiled core by
-:mod:`meio.bots.netcore`.
+seat to act divided by 10, lower is better), for search to stand on. The same
+weights are played in the compiled core by :mod:`meio.bots.netcore`.
 
 >>> import numpy as np, tempfile, os
 >>> rng = np.random.default_rng(0)

@@ -15,8 +15,9 @@ from meio.i18n import _
 
 @app.command(
     help=_(
-        "Play rounds with a searching bot in every seat and save each round's deal, actions "
-        "and the searched value of every legal action, to train the learned bot "
+        "Play rounds with a bot (a searching one by default) in every seat and save each "
+        "round's deal, actions and the searched value of every legal action, to train the "
+        "learned bot "
         "(meio train --from-selfplay). Run the same command again to resume or, with more "
         "--games, to extend the data."
     )
@@ -28,7 +29,8 @@ def selfplay(
     games: Annotated[int, typer.Option(
         min=1, max=10_000_000, help=_("rounds in the data set"))] = 1000,
     teacher: Annotated[str, typer.Option(
-        help=_("the searching bot in every seat: search:1 to search:5"))] = "search",
+        help=_("the bot in every seat: a searching one (search:1 to search:5), or "
+               "heuristic for a cheap first data set"))] = "search",
     jobs: Annotated[int, typer.Option(min=1, max=1024, help=_("worker processes"))] = 1,
     seed: Annotated[int, seed_option(_("seed of the tables, deals and bots"))] = 0,
 ) -> None:
