@@ -45,7 +45,8 @@ def findings(summary: Json) -> str:
     spec = summary["spec"]
     games = sum(summary["games"].values())
     who = {"heuristic": " (self-play: the compiled core's heuristic; the skill pairs and "
-                        "engine-played rows: the heuristic bot, a different, weaker player)"
+                        "engine-played rows: the heuristic bot, a different, weaker player)",
+           "learned": " (self-play: the learned bot's network, in the compiled core)",
            }.get(spec["policy"], "")
     lines = [f"Policy {spec['policy']}{who}, seed {spec['seed']}, {games:,} games. "
              "Figures: mean [95% CI].", ""]

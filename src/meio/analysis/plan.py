@@ -17,6 +17,7 @@ import itertools
 import zlib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
+from urllib.parse import quote
 
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
@@ -27,7 +28,7 @@ WildLead = Literal["declare", "next"]
 #: the studies ``meio analyze`` knows, in report order
 STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
 #: policies every seat may play; ``search`` is the search bot, played through the engine
-POLICIES = ("random", "heuristic", "search")
+POLICIES = ("random", "heuristic", "learned", "search")
 #: skill pairs compared on duplicate deals: (stronger, weaker)
 SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
 #: the skill pair the rules study plays under every reading (both bots are cheap)
@@ -109,7 +110,8 @@ class Cell:
         specials = ",".join(C.card_code(s) for s in self.specials) or "none"
         if self.pair:
             specials = "drawn"  # each duplicate deal draws its own specials
-        who = "-vs-".join(self.pair) if self.pair else self.policy
+        # a policy file's path (learned:PATH) names chunk files: no folder separators
+        who = "-vs-".join(self.pair) if self.pair else quote(self.policy, safe=":+-,.")
         return f"{self.table.key}.{specials}.{who}" + ("-engine" if self.engine else "")
 
     @property
@@ -179,7 +181,7 @@ class AnalysisSpec:
         if bad:
             raise AnalysisError(
                 f"unknown study {', '.join(bad)}; choose from {', '.join(STUDIES)}")
-        if self.policy not in POLICIES:
+        if self.policy not in POLICIES and not self.policy.startswith("learned:"):
             raise AnalysisError(
                 f"unknown policy {self.policy!r}; choose from {', '.join(POLICIES)}")
         if any(e not in ("meio", "classic") for e in self.editions) or not self.editions:

@@ -1,6 +1,7 @@
 """Playing one chunk of games and turning it into rows of the raw table.
 
-Random and heuristic self-play runs in the compiled core (:func:`meio.sim.simulate`);
+Random and heuristic self-play runs in the compiled core (:func:`meio.sim.simulate`),
+learned self-play too (the network in numba, :func:`meio.bots.netcore.simulate`);
 the search bot, the skill study's mixed tables and any table option the core cannot
 play go through the engine and the bots (:func:`meio.bots.play_match`). Both paths
 fill the same arrays (:class:`Batch`), from which :func:`selfplay_rows` builds one
@@ -56,12 +57,13 @@ def match_config(table: Table, specials: tuple[int, ...] | None, seed: int) -> M
 def core_plays(table: Table, policy: str) -> bool:
     """Whether the compiled core can play ``policy`` at ``table`` faithfully.
 
-    The core plays random and heuristic self-play. Hidden specials change nothing
-    for random play, but the core's heuristic judges its cards against the whole
-    deck, so it would know which specials are in: that reading goes to the engine.
-    Both wild-lead readings are played by the core.
+    The core plays random, heuristic and learned (the network, :mod:`meio.bots.netcore`)
+    self-play. Hidden specials change nothing for random play, but the core's heuristic
+    judges its cards against the whole deck, and the core's network is shown the
+    table's specials, so they would know which specials are in: that reading goes to
+    the engine. Both wild-lead readings are played by the core.
     """
-    if policy not in ("random", "heuristic"):
+    if policy not in ("random", "heuristic", "learned") and not policy.startswith("learned:"):
         return False
     return table.reveal_specials or policy == "random"
 
@@ -92,6 +94,11 @@ def core_batch(chunk: Chunk) -> Batch:
     for block in range(chunk.first // BLOCK, (stop - 1) // BLOCK + 1):
         lo = max(chunk.first - block * BLOCK, 0)
         hi = min(stop - block * BLOCK, BLOCK)
+        if cell.policy.startswith("learned"):
+            full = _learned_block(config, hi, chunk.block_seed(block), cell.table,
+                                  cell.policy.removeprefix("learned").removeprefix(":"))
+            parts.append(Batch(*(getattr(full, f)[lo:hi] for f in Batch.__slots__)))
+            continue
         res = simulate(config, hi, chunk.block_seed(block), cell.policy, record=True)
         assert res.deals is not None and res.splits is not None
         assert res.plays is not None and res.nplays is not None and res.tricks is not None
@@ -100,6 +107,20 @@ def core_batch(chunk: Chunk) -> Batch:
         full = Batch(res.rounds_played, res.leaders, res.piles, res.deals, res.splits, won)
         parts.append(Batch(*(getattr(full, f)[lo:hi] for f in Batch.__slots__)))
     return Batch(*(np.concatenate([getattr(p, f) for p in parts]) for f in Batch.__slots__))
+
+
+def _learned_block(config: MatchConfig, count: int, seed: int, table: Table,
+                   path: str) -> Batch:
+    """Games ``0 .. count - 1`` of a block played by a network in every seat: the
+    policy file at ``path``, or the one ``learned`` plays when ``path`` is empty."""
+    from meio.bots.learned import DEFAULT_POLICY, load_policy
+    from meio.bots.netcore import simulate as simulate_net
+
+    res = simulate_net(config, 0, count, seed, load_policy(path or DEFAULT_POLICY))
+    won = _special_wins(res["plays"], res["nplays"], res["tricks"], res["leaders"],
+                        table.players, table.partnership)
+    return Batch(res["rounds_played"], res["leaders"], res["piles"], res["deals"],
+                 res["splits"], won)
 
 
 def _special_wins(plays: npt.NDArray[np.int8], nplays: npt.NDArray[np.int8],

@@ -425,6 +425,9 @@ PLAYERS = {
                   "skill pairs it is the <b>heuristic bot</b> (meio.bots), a different and "
                   "weaker player (4 players: mean round score about 0.78 against 1.04)"),
     "search": "the search bot, through the engine",
+    "learned": ("the <b>learned network</b> (the policy file the learned bot plays, in the "
+                "compiled core: meio.bots.netcore) in self-play; the skill pairs and "
+                "engine-played rows use the bots named there"),
 }
 
 

@@ -1,16 +1,21 @@
-"""The learned bot: a policy trained with reinforcement learning, played greedily.
+"""The learned bots: a trained policy network, played greedily.
 
-``make_bot("learned")`` plays the policy shipped with meio
-(``meio/bots/policies/ppo-4p.npz``, trained by ``examples/train_ppo.py`` at the
-4-seat table); ``make_bot("learned:PATH")`` plays the policy file at ``PATH``.
-It sees only its seat's view, like every bot, and needs NumPy alone: the policy
-is NumPy arrays, saved, loaded and played without PyTorch (:mod:`meio.rl` trains
-and saves them).
+``make_bot("learned")`` plays the policy shipped with meio (:data:`DEFAULT_POLICY`:
+today the one trained by reinforcement learning, ``meio/bots/policies/ppo-4p.npz``,
+by ``examples/train_ppo.py`` at the 4-seat table; a network distilled from search,
+``meio selfplay`` then ``meio train --from-selfplay`` (:mod:`meio.rl.distil`), takes
+its place once one plays better); ``make_bot("ppo")`` always plays the PPO policy;
+``make_bot("learned:PATH")`` plays the policy file at ``PATH``. It sees only its
+seat's view, like every bot, and needs NumPy alone: the policy is NumPy arrays,
+saved, loaded and played without PyTorch (:mod:`meio.rl` trains and saves them).
 
 A policy file is an ``.npz`` of float16 weights of a two-layer MLP
 (``w1 b1 w2 b2 w3 b3``) mapping an observation (:mod:`meio.bots.observation`) to
 one logit per *local* action: the 83 play, declare and pile actions and the 13
 sequential split picks (:data:`LOCAL_ACTIONS`). The split is made as six picks.
+A distilled network also has a value head (``wv bv``: the round's result for the
+seat to act divided by 10, lower is better), for search to stand on. The same
+weights are played in the compiled core by :mod:`meio.bots.netcore`.
 
 >>> import numpy as np, tempfile, os
 >>> rng = np.random.default_rng(0)
@@ -44,6 +49,9 @@ from meio.engine.errors import MeioError
 #: flat actions the policy has an output for, in output order
 LOCAL_ACTIONS: tuple[int, ...] = (*range(S.PACK_BASE), *range(S.PICK_BASE, S.NUM_ACTIONS))
 _NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+_VALUE_NAMES = ("wv", "bv")
+#: the value head's output is the round's result divided by this
+VALUE_SCALE = 10.0
 F32 = npt.NDArray[np.float32]
 
 
@@ -57,18 +65,32 @@ class LearnedPolicy:
 
     weights: tuple[F32, ...]
     players: int
+    #: ``(wv, bv)`` of a network with a value head, else None
+    value_head: tuple[F32, F32] | None = None
 
     @property
     def hidden(self) -> int:
         return int(self.weights[0].shape[1])
 
-    def logits(self, obs: F32) -> F32:
-        """The local-action logits of one observation."""
-        w1, b1, w2, b2, w3, b3 = self.weights
+    def trunk(self, obs: F32) -> F32:
+        """The second hidden layer of one observation (or a batch of them)."""
+        w1, b1, w2, b2 = self.weights[:4]
         h = np.maximum(obs @ w1 + b1, 0.0)
-        h = np.maximum(h @ w2 + b2, 0.0)
-        out: F32 = h @ w3 + b3
+        out: F32 = np.maximum(h @ w2 + b2, 0.0)
         return out
+
+    def logits(self, obs: F32) -> F32:
+        """The local-action logits of one observation (or a batch of them)."""
+        out: F32 = self.trunk(obs) @ self.weights[4] + self.weights[5]
+        return out
+
+    def value(self, obs: F32) -> float:
+        """The value head's estimate of the round's result for the seat to act (its
+        objective, as search judges it, in points; lower is better)."""
+        if self.value_head is None:
+            raise PolicyFileError("this policy has no value head (a distilled one has)")
+        wv, bv = self.value_head
+        return float((self.trunk(obs) @ wv + bv)[0]) * VALUE_SCALE
 
     def best(self, obs: F32, mask: npt.NDArray[np.bool_]) -> int:
         """The flat action with the highest logit among those ``mask`` allows."""
@@ -91,9 +113,11 @@ class LearnedPolicy:
 
 
 def save_policy(path: str | os.PathLike[str], weights: dict[str, Any], *, players: int) -> None:
-    """Write ``weights`` (arrays named ``w1 b1 w2 b2 w3 b3``) as float16."""
+    """Write ``weights`` (arrays named ``w1 b1 w2 b2 w3 b3``, and ``wv bv`` for a value
+    head) as float16."""
+    names = _NAMES + (_VALUE_NAMES if "wv" in weights else ())
     arrays: dict[str, Any] = {name: np.asarray(weights[name], dtype=np.float16)
-                              for name in _NAMES}
+                              for name in names}
     arrays["players"] = np.array(players)
     arrays["format"] = np.array("meio-policy/1")
     np.savez_compressed(path, **arrays)
@@ -107,6 +131,10 @@ def load_policy(path: str | os.PathLike[str]) -> LearnedPolicy:
                 raise PolicyFileError(template="{path}: not a meio-policy/1 file", path=str(path))
             weights = tuple(np.asarray(data[name], dtype=np.float32) for name in _NAMES)
             players = int(data["players"])
+            head = None
+            if "wv" in data:
+                head = (np.asarray(data["wv"], dtype=np.float32),
+                        np.asarray(data["bv"], dtype=np.float32))
     except FileNotFoundError:
         raise PolicyFileError(template="no policy file at {path}", path=str(path)) from None
     except (KeyError, ValueError, OSError) as exc:
@@ -118,7 +146,9 @@ def load_policy(path: str | os.PathLike[str]) -> LearnedPolicy:
             f"{path}: the policy reads {weights[0].shape[0]} inputs and has "
             f"{weights[4].shape[1]} outputs; this meio needs {OBS_SIZE} and {len(LOCAL_ACTIONS)}"
         )
-    return LearnedPolicy(weights, players)
+    if head is not None and head[0].shape != (weights[2].shape[1], 1):
+        raise PolicyFileError(f"{path}: the value head does not fit the hidden layers")
+    return LearnedPolicy(weights, players, head)
 
 
 def describe(policy: LearnedPolicy) -> str:
@@ -128,8 +158,11 @@ def describe(policy: LearnedPolicy) -> str:
         f"{params:,} weights, trained at a {policy.players}-seat table"
 
 
+_POLICIES = Path(__file__).resolve().parent / "policies"
 #: the policy file that ``make_bot("learned")`` plays
-DEFAULT_POLICY = Path(__file__).resolve().parent / "policies" / "ppo-4p.npz"
+DEFAULT_POLICY = _POLICIES / "ppo-4p.npz"
+#: the policy file that ``make_bot("ppo")`` plays: trained by PPO (:mod:`meio.rl.train`)
+PPO_POLICY = _POLICIES / "ppo-4p.npz"
 
 
 @lru_cache(maxsize=8)
@@ -140,11 +173,13 @@ def _policy(path: str) -> LearnedPolicy:
 class LearnedBot:
     """Plays the highest-scoring legal action of a trained policy (deterministic)."""
 
-    def __init__(self, path: str | Path = DEFAULT_POLICY, seed: int = 0) -> None:
+    def __init__(self, path: str | Path = DEFAULT_POLICY, seed: int = 0,
+                 name: str | None = None) -> None:
         self.path = str(path)
         self.seed = seed
         self.policy = _policy(self.path)
-        self.name = "learned" if Path(path) == DEFAULT_POLICY else f"learned:{path}"
+        shipped = "learned" if Path(path) == DEFAULT_POLICY else f"learned:{path}"
+        self.name = name or shipped
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
@@ -164,9 +199,15 @@ def learned_bot(kind: str, seed: int = 0) -> LearnedBot:
 
 
 def default_learned_bot(seed: int = 0) -> LearnedBot:
-    """The bot of ``"learned"``: the policy shipped with meio."""
+    """The bot of ``"learned"``: the network distilled from search, shipped with meio."""
     return LearnedBot(DEFAULT_POLICY, seed)
 
 
-__all__ = ["DEFAULT_POLICY", "LOCAL_ACTIONS", "LearnedBot", "LearnedPolicy", "PolicyFileError",
-           "default_learned_bot", "describe", "learned_bot", "load_policy", "save_policy"]
+def ppo_bot(seed: int = 0) -> LearnedBot:
+    """The bot of ``"ppo"``: the policy trained by PPO, shipped with meio."""
+    return LearnedBot(PPO_POLICY, seed, name="ppo")
+
+
+__all__ = ["DEFAULT_POLICY", "LOCAL_ACTIONS", "PPO_POLICY", "VALUE_SCALE", "LearnedBot",
+           "LearnedPolicy", "PolicyFileError", "default_learned_bot", "describe",
+           "learned_bot", "load_policy", "ppo_bot", "save_policy"]

@@ -26,18 +26,20 @@ class UnknownBotError(MeioError, ValueError):
 
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``,
-    ``search:1`` to ``search:4`` (``expert`` is ``search:4``) and ``learned`` (the
-    shipped trained policy).
+    ``search:1`` to ``search:4`` (``expert`` is ``search:4``), ``learned`` (the network
+    distilled from search), ``ppo`` (the policy trained by PPO) and ``search:5``
+    (search standing on the network).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
-    ['expert', 'heuristic', 'learned', 'random', 'search', 'search:1', 'search:2',
-     'search:3', 'search:4']
+    ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
+     'search:3', 'search:4', 'search:5']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
     # imported here, not at the top: the search bot loads the simulation core
     from meio.bots.heuristic import HeuristicBot
-    from meio.bots.learned import default_learned_bot
+    from meio.bots.learned import default_learned_bot, ppo_bot
+    from meio.bots.netsearch import net_search_bot
     from meio.bots.random_bot import RandomBot
     from meio.bots.search import DEFAULT_LEVEL, LEVELS, SearchBot
 
@@ -46,10 +48,12 @@ def builtin_bots() -> dict[str, BotFactory]:
         "heuristic": HeuristicBot,
         "search": partial(SearchBot, level=DEFAULT_LEVEL),
         "learned": default_learned_bot,
+        "ppo": ppo_bot,
     }
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
     out["expert"] = partial(SearchBot, level=4, name="expert")
+    out["search:5"] = net_search_bot
     _BUILTIN.update(out)
     return dict(out)
 

@@ -165,9 +165,19 @@ class SearchBot:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        rng = random.Random(decision_seed(self.seed, view))
         if view.phase is Phase.SPLIT:
-            return self.choose_pack(view, rng)
+            return self.choose_pack(view, random.Random(decision_seed(self.seed, view)))
+        options, scores = self.card_values(view, legal)
+        return options[int(np.argmin(scores))]
+
+    def card_values(self, view: View,
+                    legal: Sequence[int]) -> tuple[list[int], npt.NDArray[np.float64]]:
+        """Each legal card, declare or pile action and its searched objective (lower
+        is better): what :meth:`choose` minimises, and the soft targets of self-play
+        (:mod:`meio.rl.selfplay`). Not for the split, which is searched by pack."""
+        if view.phase is Phase.SPLIT:
+            raise ValueError("the split is searched by pack: use choose_pack")
+        rng = random.Random(decision_seed(self.seed, view))
         options = list(legal)
         budget = self.budget
         pool = max(budget.pool, budget.card_worlds)
@@ -179,15 +189,14 @@ class SearchBot:
                                                 self.model)
             means = evaluate_positions(config, positions, options, seat_of(view),
                                        budget.card_playouts, rng.getrandbits(32), self.policy)
-            return options[int(np.argmin(objective(means, view)))]
+            return options, objective(means, view)
         if budget.pool:
             worlds = infer_worlds(view, budget.card_worlds, pool, rng, self.model)
         else:
             worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
         means = self.evaluate(worlds, options, budget.card_playouts, rng.getrandbits(32),
                               self.policy)
-        scores = objective(means, view)
-        return options[int(np.argmin(scores))]
+        return options, objective(means, view)
 
     def choose_pack(self, view: View, rng: random.Random) -> int:
         """The split: simulate the most promising packs, keep the best on average.
@@ -202,7 +211,10 @@ class SearchBot:
         hand = view.hand | view.pack
         ranking = rank_packs(hand, view.config)
         model = self.model if budget.pool else None
+        suggested = self.suggested_packs(view)
         heuristic = [ranking.pack(i) for i in ranking.best(budget.split_candidates)]
+        heuristic = [*suggested, *(p for p in heuristic if p not in suggested)]
+        heuristic = heuristic[: budget.split_candidates]
         if not budget.screen_worlds:
             packs = [A.pack_action(p) for p in heuristic]
             worlds = split_worlds(view, budget.split_worlds, rng, model)
@@ -221,6 +233,11 @@ class SearchBot:
             if pack not in candidates:
                 candidates.append(pack)
         return A.pack_action(self._halving(view, candidates, rng, model))
+
+    def suggested_packs(self, view: View) -> list[int]:
+        """Packs to search first at the split, ahead of the heuristic's (none here;
+        ``search:5`` suggests its network's)."""
+        return []
 
     def _halving(self, view: View, packs: list[int], rng: random.Random,
                  model: OpponentModel | None) -> int:

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "meio.cli.sim",
     "meio.cli.analyze",
     "meio.cli.train",
+    "meio.cli.selfplay",
 )
 
 for _module in COMMAND_MODULES:

@@ -47,7 +47,8 @@ def analyze(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     bots: Annotated[str, typer.Option(
-        help=_("the bot for every seat: random, heuristic or search"))] = "heuristic",
+        help=_("the bot for every seat: random, heuristic, learned[:FILE] (the network, "
+               "in the compiled core) or search"))] = "heuristic",
     games: Annotated[int | None, typer.Option(
         min=1, max=MAX_GAMES, help=_("games per table"))] = None,
     ci: Annotated[float | None, typer.Option(

@@ -15,7 +15,8 @@ from meio.i18n import _
 
 @app.command(
     help=_(
-        "Train a small policy with PPO against compiled bots and save it for "
+        "Train a small policy with PPO against compiled bots, or with --from-selfplay "
+        "distil search's decisions into a policy and value network, and save it for "
         "the learned bot (needs the rl extra: PyTorch)."
     )
 )
@@ -63,6 +64,20 @@ def train(
             help=_("Also draw the learning curve to this PNG."))
     ] = None,
     old_opponents: OldOpponentsOption = None,
+    from_selfplay: Annotated[
+        Path | None, typer.Option(
+            "--from-selfplay", parser=InputFile(), metavar=_("FILE"),
+            help=_("Distil the self-play data of meio selfplay instead of running PPO."))
+    ] = None,
+    epochs: Annotated[
+        int, typer.Option("--epochs", min=1, max=100_000,
+                          help=_("Passes over the self-play data (with --from-selfplay)."))
+    ] = 20,
+    init: Annotated[
+        Path | None, typer.Option(
+            "--init", parser=InputFile(), metavar=_("FILE"),
+            help=_("Start from this network (with --from-selfplay): an earlier one."))
+    ] = None,
 ) -> None:
     opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
@@ -83,6 +98,10 @@ def train(
         raise typer.Exit(2) from None
     from meio.rl.train import TrainingError
 
+    if from_selfplay is not None:
+        _distil(from_selfplay, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
+                players=players, init=init)
+        return
     try:
         run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
             envs=envs, hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
@@ -90,4 +109,22 @@ def train(
     except TrainingError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
+    typer.echo(_("Play it with the bot learned:{path}").format(path=out))
+
+
+def _distil(data: Path, out: Path, *, epochs: int, hidden: int, seed: int,
+            minutes: float | None, players: int, init: Path | None) -> None:
+    from meio.engine.errors import MeioError
+    from meio.rl.distil import distil
+
+    try:
+        report = distil(data, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
+                        players=players, init=init, log=lambda line: typer.echo(line))
+    except MeioError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+    typer.echo(_("{examples} examples, {epochs} epochs in {seconds:.0f} s: held-out agreement "
+                 "with search {agreement:.3f}, value error {error:.3f} points").format(
+        examples=report.examples, epochs=report.epochs, seconds=report.seconds,
+        agreement=report.agreement, error=report.value_error))
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))

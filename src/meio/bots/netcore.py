@@ -1,0 +1,523 @@
+"""The learned network inside the compiled core: whole games of network play in numba.
+
+:func:`features` reads a seat's observation (:mod:`meio.bots.observation`, the same
+716 entries) straight off a core position (:mod:`meio.sim.kernels`) as the list
+of its non-zero entries: the cards of the seat's hand and pack, the partner's
+pack once all have split (partnership), who played which card this round (rebuilt
+from the position's log of plays and trick winners), the trick in progress and the
+public counters. It reads nothing the seat could not see: the other seats' hands
+are never touched. The forward pass of the policy (:class:`~meio.bots.learned.
+LearnedPolicy`) is written for that sparsity: the first layer adds one weight row
+per non-zero input, the second skips the hidden units ReLU set to 0, and only the
+legal actions' logits are computed; the split is six sequential picks, as in the
+Python bot. The Python bot and this path choose the same action on the same input
+(``tests/bots/test_net.py``).
+
+:func:`simulate_net` plays a batch of matches in one call, each seat with the
+network or the core's heuristic, and fills the arrays of
+:func:`meio.sim.simulate` (``record=True``), so ``meio analyze --policy learned``
+builds its tables from them exactly as it does from heuristic self-play.
+
+numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
+touch this file too, or clear ``__pycache__``, so no stale machine code runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from meio.bots import observation as O
+from meio.bots.learned import LearnedPolicy
+from meio.engine import MatchConfig, State
+from meio.sim import kernels as K
+from meio.sim.tables import HEURISTIC_EPSILON, tables_for
+
+I32 = npt.NDArray[np.int32]
+F32 = npt.NDArray[np.float32]
+#: the most non-zero entries an observation can have (cards seen, counters)
+MAX_FEATURES = 256
+#: the first local output of a sequential split pick
+PICK_OUT = 83
+
+_HAND, _PACK, _RECEIVED, _PLAYED = O.HAND, O.PACK, O.RECEIVED, O.PLAYED
+_SECOND_HALF, _TRICK, _LED, _PHASE = O.SECOND_HALF, O.TRICK, O.LED, O.PHASE
+_TO_MOVE, _TRICK_LEADER, _PILES, _HAND_SIZES = O.TO_MOVE, O.TRICK_LEADER, O.PILES, O.HAND_SIZES
+_TOTALS, _VICTORIES, _HALF, _TRICK_NUMBER = O.TOTALS, O.VICTORIES, O.HALF, O.TRICK_NUMBER
+_ROUND, _SEAT, _PENDING, _OBS_SIZE = O.ROUND, O.SEAT, O.PENDING, O.OBS_SIZE
+
+
+@njit(cache=True)
+def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: np.ndarray,
+             table_idx: np.ndarray, table_val: np.ndarray, totals: np.ndarray,
+             wins: np.ndarray, counted: int, round_index: int, idx: np.ndarray,
+             val: np.ndarray) -> int:
+    """Write the non-zero entries of ``seat``'s observation into ``idx``/``val``; return
+    how many. ``picked[c]`` marks cards already picked in a sequential split;
+    ``table_idx``/``table_val`` are the entries fixed by the table (specials, size,
+    options); ``totals``/``wins`` the match so far (``counted``: victories are kept)."""
+    k = 0
+    for j in range(table_idx.shape[0]):
+        idx[k] = table_idx[j]
+        val[k] = table_val[j]
+        k += 1
+    for i in range(s[K.HAND_N + seat]):
+        c = s[K.HAND + 13 * seat + i]
+        if not picked[c]:
+            idx[k] = _HAND + c
+            val[k] = 1.0
+            k += 1
+    for c in range(65):
+        if picked[c]:
+            idx[k] = _PACK + c
+            val[k] = 1.0
+            k += 1
+    if s[K.PACK_N + seat]:
+        for j in range(6):
+            idx[k] = _PACK + s[K.PACK + 6 * seat + j]
+            val[k] = 1.0
+            k += 1
+    phase = s[K.PHASE]
+    if partnership and phase != K.SPLIT and s[K.SPLIT_N] == players:
+        partner = (seat + 2) % 4
+        for j in range(6):
+            idx[k] = _RECEIVED + s[K.PACK + 6 * partner + j]
+            val[k] = 1.0
+            k += 1
+    # the round's plays, by relative seat, rebuilt from the log and the trick winners
+    order = 0
+    for i in range(s[K.NPLAYS]):
+        a = s[K.PLAYS + i]
+        if a >= K.PILE_1:
+            continue
+        card = a if a < 65 else K.SLOT_WILD[(a - 65) >> 2]
+        t = order // players
+        if t + 1 < s[K.TRICK_NO] or (t + 1 == s[K.TRICK_NO] and phase == K.PILE_PHASE):
+            leader = s[K.ROUND_LEADER] if t == 0 else s[K.WINNERS + t - 1]
+            who = (leader + order % players) % players
+            r = who - seat
+            if r < 0:
+                r += players
+            idx[k] = _PLAYED + 65 * r + card
+            val[k] = 1.0
+            k += 1
+            if t >= 7:
+                idx[k] = _SECOND_HALF + card
+                val[k] = 1.0
+                k += 1
+        order += 1
+    if phase != K.PILE_PHASE:  # a trick waiting for its pile is complete, not in progress
+        for j in range(s[K.TRICK_N]):
+            card = s[K.TRICK + j]
+            who = (s[K.TRICK_LEADER] + j) % players
+            r = who - seat
+            if r < 0:
+                r += players
+            idx[k] = _PLAYED + 65 * r + card
+            val[k] = 1.0
+            idx[k + 1] = _TRICK + card
+            val[k + 1] = 1.0
+            k += 2
+            if s[K.HALF] == 2:
+                idx[k] = _SECOND_HALF + card
+                val[k] = 1.0
+                k += 1
+    else:
+        for j in range(s[K.TRICK_N]):
+            idx[k] = _TRICK + s[K.TRICK + j]
+            val[k] = 1.0
+            k += 1
+    if s[K.LED] >= 0:
+        idx[k] = _LED + s[K.LED]
+        val[k] = 1.0
+        k += 1
+    idx[k] = _PHASE + phase
+    val[k] = 1.0
+    k += 1
+    if phase != K.SPLIT:
+        mover = s[K.PENDING] if phase == K.PILE_PHASE else s[K.TO_MOVE]
+        r = mover - seat
+        if r < 0:
+            r += players
+        idx[k] = _TO_MOVE + r
+        val[k] = 1.0
+        k += 1
+    r = s[K.TRICK_LEADER] - seat
+    if r < 0:
+        r += players
+    idx[k] = _TRICK_LEADER + r
+    val[k] = 1.0
+    k += 1
+    for p in range(players):
+        r = p - seat
+        if r < 0:
+            r += players
+        for h in range(2):
+            if s[K.PILES + 2 * p + h]:
+                idx[k] = _PILES + 2 * r + h
+                val[k] = s[K.PILES + 2 * p + h] / 13.0
+                k += 1
+        if s[K.HAND_N + p]:
+            idx[k] = _HAND_SIZES + r
+            val[k] = s[K.HAND_N + p] / 13.0
+            k += 1
+        if totals[p]:
+            idx[k] = _TOTALS + r
+            val[k] = totals[p] / 39.0
+            k += 1
+        if counted:
+            side = p % 2 if partnership else p
+            if wins[side]:
+                idx[k] = _VICTORIES + r
+                val[k] = wins[side] / 2.0
+                k += 1
+    if s[K.HALF] == 2:
+        idx[k] = _HALF
+        val[k] = 1.0
+        k += 1
+    if s[K.TRICK_NO] > 1:
+        idx[k] = _TRICK_NUMBER
+        val[k] = (s[K.TRICK_NO] - 1) / 13.0
+        k += 1
+    if round_index:
+        idx[k] = _ROUND
+        val[k] = round_index / 3.0
+        k += 1
+    idx[k] = _SEAT + seat
+    val[k] = 1.0
+    k += 1
+    if phase == K.PILE_PHASE and s[K.PENDING] == seat:
+        idx[k] = _PENDING
+        val[k] = 1.0
+        k += 1
+    return k
+
+
+@njit(cache=True, fastmath=True)
+def _trunk(idx: np.ndarray, val: np.ndarray, n: int, w1: np.ndarray, b1: np.ndarray,
+           w2: np.ndarray, b2: np.ndarray, h1: np.ndarray, h2: np.ndarray) -> None:
+    """Both hidden layers of a sparse observation into ``h2`` (``h1`` is scratch)."""
+    hidden = b1.shape[0]
+    for j in range(hidden):
+        h1[j] = b1[j]
+    for m in range(n):
+        row = idx[m]
+        x = val[m]
+        for j in range(hidden):
+            h1[j] += x * w1[row, j]
+    for j in range(hidden):
+        h2[j] = b2[j]
+    for i in range(hidden):
+        x = h1[i]
+        if x > 0.0:
+            for j in range(hidden):
+                h2[j] += x * w2[i, j]
+    for j in range(hidden):
+        if h2[j] < 0.0:
+            h2[j] = 0.0
+
+
+@njit(cache=True, fastmath=True)
+def _logit(h2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, out: int) -> float:
+    acc = 0.0
+    for j in range(h2.shape[0]):
+        acc += h2[j] * w3t[out, j]
+    return float(acc + b3[out])
+
+
+@njit(cache=True)
+def net_action(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
+               table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
+               round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+               b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, legal: np.ndarray,
+               picked: np.ndarray, idx: np.ndarray, val: np.ndarray, h1: np.ndarray,
+               h2: np.ndarray) -> int:
+    """The network's play, declare or pile action for ``seat`` (the seat to act)."""
+    n = K.legal_actions(s, legal)
+    if n == 1:
+        return int(legal[0])
+    picked[:] = False
+    m = features(s, cfg[0], cfg[1], seat, picked, table_idx, table_val, totals, wins,
+                 counted, round_index, idx, val)
+    _trunk(idx, val, m, w1, b1, w2, b2, h1, h2)
+    best = int(legal[0])
+    best_v = -np.inf
+    for i in range(n):
+        v = _logit(h2, w3t, b3, legal[i])
+        if v > best_v:
+            best_v = v
+            best = int(legal[i])
+    return best
+
+
+@njit(cache=True)
+def net_split(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
+              table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
+              round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+              b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, pack: np.ndarray,
+              picked: np.ndarray, idx: np.ndarray, val: np.ndarray, h1: np.ndarray,
+              h2: np.ndarray, hand: np.ndarray) -> None:
+    """The network's six-card pack for ``seat``: six picks among its 13 cards by id."""
+    for i in range(13):
+        hand[i] = s[K.HAND + 13 * seat + i]
+    hand.sort()
+    picked[:] = False
+    for j in range(6):
+        m = features(s, cfg[0], cfg[1], seat, picked, table_idx, table_val, totals, wins,
+                     counted, round_index, idx, val)
+        _trunk(idx, val, m, w1, b1, w2, b2, h1, h2)
+        best = -1
+        best_v = -np.inf
+        for i in range(13):
+            if not picked[hand[i]]:
+                v = _logit(h2, w3t, b3, PICK_OUT + i)
+                if v > best_v:
+                    best_v = v
+                    best = i
+        picked[hand[best]] = True
+        pack[j] = hand[best]
+
+
+@njit(cache=True)
+def simulate_net(
+    cfg: np.ndarray, val2: np.ndarray, strength: np.ndarray, deck: np.ndarray, first: int,
+    count: int, seed: int, epsilon: float, wild_next: int, net_seats: int,
+    table_idx: np.ndarray, table_val: np.ndarray, w1: np.ndarray, b1: np.ndarray,
+    w2: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray,
+    rounds_played: np.ndarray, piles: np.ndarray, leaders: np.ndarray, deals: np.ndarray,
+    asides: np.ndarray, splits: np.ndarray, orders: np.ndarray, plays: np.ndarray,
+    nplays: np.ndarray, tricks: np.ndarray,
+) -> int:
+    """Play matches ``first .. first + count - 1``: seat ``p`` with the network when bit
+    ``p`` of ``net_seats`` is set, else with the core's heuristic. Game ``i`` draws its
+    deals from its own stream, as :func:`meio.sim.kernels.simulate_games` does, and the
+    match runs by the same rules (3 rounds on totals; to 2 victories in partnership and
+    2-player ``meio``). Writes row ``i - first`` of each output; returns the cards played."""
+    players = cfg[0]
+    part = cfg[1] != 0
+    counted = 1 if part or (players == 2 and cfg[2] == 0) else 0
+    s = np.zeros(K.STATE_LEN, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    legal = np.zeros(32, dtype=np.int32)
+    pack = np.zeros(6, dtype=np.int32)
+    hands = np.zeros((5, 13), dtype=np.int32)
+    hand = np.zeros(13, dtype=np.int32)
+    scores = np.zeros(5, dtype=np.int32)
+    totals = np.zeros(5, dtype=np.int32)
+    picked = np.zeros(65, dtype=np.bool_)
+    idx = np.zeros(MAX_FEATURES, dtype=np.int32)
+    val = np.zeros(MAX_FEATURES, dtype=np.float32)
+    h1 = np.zeros(b1.shape[0], dtype=np.float32)
+    h2 = np.zeros(b1.shape[0], dtype=np.float32)
+    cards = deck.copy()
+    nd = deck.shape[0]
+    played = 0
+    for g in range(count):
+        K.seed_stream(rng, seed, first + g, 0)
+        leader = K._below(rng, players)
+        wins = np.zeros(5, dtype=np.int32)
+        totals[:] = 0
+        r = 0
+        while True:
+            cards[:] = deck
+            for i in range(nd - 1, 0, -1):
+                j = K._below(rng, i + 1)
+                tmp = cards[i]
+                cards[i] = cards[j]
+                cards[j] = tmp
+            for p in range(players):
+                for i in range(13):
+                    hands[p, i] = cards[13 * p + i]
+            K.start_round(s, players, hands, leader, wild_next)
+            for p in range(players):
+                if net_seats >> p & 1:
+                    net_split(s, cfg, p, table_idx, table_val, totals, wins, counted, r,
+                              w1, b1, w2, b2, w3t, b3, pack, picked, idx, val, h1, h2, hand)
+                else:
+                    K.choose_split(s, p, strength, K.POLICY_HEURISTIC, rng, pack)
+                K.apply_split(s, players, p, pack)
+            while s[K.PHASE] != K.ROUND_DONE:
+                seat = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
+                if net_seats >> seat & 1:
+                    a = net_action(s, cfg, seat, table_idx, table_val, totals, wins, counted,
+                                   r, w1, b1, w2, b2, w3t, b3, legal, picked, idx, val, h1, h2)
+                else:
+                    a = K.choose_action(s, cfg, val2, strength, K.POLICY_HEURISTIC, epsilon,
+                                        rng, legal)
+                K.apply_action(s, cfg, val2, a)
+            played += 13 * players
+            leaders[g, r] = leader
+            for p in range(players):
+                piles[g, r, p, 0] = s[K.PILES + 2 * p]
+                piles[g, r, p, 1] = s[K.PILES + 2 * p + 1]
+            for i in range(13 * players, nd):
+                asides[g, r, i - 13 * players] = cards[i]
+            K._copy_round(s, players, g, r, deals, splits, orders, plays, nplays, tricks)
+            K.round_scores(s, cfg, scores)
+            for p in range(players):
+                totals[p] += scores[p]
+            r += 1
+            if part:
+                t0 = abs(s[K.PILES] + s[K.PILES + 4] - s[K.PILES + 1] - s[K.PILES + 5])
+                t1 = abs(s[K.PILES + 2] + s[K.PILES + 6] - s[K.PILES + 3] - s[K.PILES + 7])
+                wins[0 if t0 < t1 else 1] += 1
+                if max(wins[0], wins[1]) >= 2:
+                    break
+            elif players == 2 and cfg[2] == 0:
+                s0 = abs(s[K.PILES] - s[K.PILES + 1])
+                s1 = abs(s[K.PILES + 2] - s[K.PILES + 3])
+                wins[0 if s0 < s1 else 1] += 1
+                if max(wins[0], wins[1]) >= 2:
+                    break
+            elif r == K.MAX_ROUNDS:
+                break
+            leader = K._next_leader(s, cfg, rng, scores)
+        rounds_played[g] = r
+    return played
+
+
+# -- the Python side ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=False)
+class CoreNet:
+    """A policy's weights laid out for the kernels (float32, output rows contiguous)."""
+
+    w1: F32
+    b1: F32
+    w2: F32
+    b2: F32
+    w3t: F32
+    b3: F32
+
+    @classmethod
+    def of(cls, policy: LearnedPolicy) -> CoreNet:
+        w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32)
+                                  for w in policy.weights)
+        return cls(w1, b1, w2, b2, np.ascontiguousarray(w3.T), b3)
+
+
+def table_entries(config: MatchConfig) -> tuple[I32, F32]:
+    """The observation entries fixed by the table: specials in the deck, the table size,
+    the options and the number of specials (those of :func:`meio.bots.observation.observe`
+    in any view of a table whose specials are shown)."""
+    obs = O.observe(State.new(config).view(0))
+    keep = np.zeros(O.OBS_SIZE, dtype=bool)
+    keep[O.SPECIALS:O.SPECIALS + 5] = True
+    keep[O.PLAYERS:O.PLAYERS + 4] = True
+    keep[O.OPTIONS:O.OPTIONS + 4] = True
+    keep[O.SPECIAL_COUNT] = True
+    where = np.flatnonzero(keep & (obs != 0)).astype(np.int32)
+    return where, obs[where].astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSoFar:
+    """The match around a core position: each seat's total, the victories (by seat at
+    2 players, by team in partnership) and the round number."""
+
+    totals: tuple[int, ...] = (0, 0, 0, 0, 0)
+    wins: tuple[int, ...] = (0, 0, 0, 0, 0)
+    round_index: int = 0
+
+    def arrays(self) -> tuple[I32, I32]:
+        return (np.array((*self.totals, 0, 0, 0, 0, 0)[:5], dtype=np.int32),
+                np.array((*self.wins, 0, 0, 0, 0, 0)[:5], dtype=np.int32))
+
+
+def _counted(config: MatchConfig) -> int:
+    return 1 if config.partnership or (config.players == 2 and config.edition == "meio") else 0
+
+
+def observe_position(array: I32, config: MatchConfig, seat: int, *, picked: int = 0,
+                     match: MatchSoFar | None = None) -> F32:
+    """The dense observation :func:`features` reads off a core position (for tests and
+    tools; the kernels use the sparse entries)."""
+    t = tables_for(config)
+    table_idx, table_val = table_entries(config)
+    marks = np.array([bool(picked >> c & 1) for c in range(65)])
+    match = match or MatchSoFar()
+    totals, wins = match.arrays()
+    idx = np.zeros(MAX_FEATURES, dtype=np.int32)
+    val = np.zeros(MAX_FEATURES, dtype=np.float32)
+    n = features(array, int(t.cfg[0]), int(t.cfg[1]), seat, marks, table_idx, table_val,
+                 totals, wins, _counted(config), match.round_index, idx, val)
+    out = np.zeros(O.OBS_SIZE, dtype=np.float32)
+    out[idx[:n]] = val[:n]
+    return out
+
+
+def core_action(array: I32, config: MatchConfig, policy: LearnedPolicy,
+                match: MatchSoFar | None = None) -> int:
+    """The network's action for the seat to act in a core position (play phase)."""
+    t = tables_for(config)
+    table_idx, table_val = table_entries(config)
+    seat = int(array[K.PENDING] if array[K.PHASE] == K.PILE_PHASE else array[K.TO_MOVE])
+    net = CoreNet.of(policy)
+    hidden = net.b1.shape[0]
+    match = match or MatchSoFar()
+    totals, wins = match.arrays()
+    return int(net_action(array.copy(), t.cfg, seat, table_idx, table_val, totals, wins,
+                          _counted(config), match.round_index,
+                          net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3,
+                          np.zeros(32, dtype=np.int32),
+                          np.zeros(65, dtype=np.bool_), np.zeros(MAX_FEATURES, dtype=np.int32),
+                          np.zeros(MAX_FEATURES, dtype=np.float32),
+                          np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32)))
+
+
+def core_split(array: I32, config: MatchConfig, seat: int, policy: LearnedPolicy,
+               match: MatchSoFar | None = None) -> list[int]:
+    """The network's pack (six card ids) for ``seat`` in a core position at the split."""
+    t = tables_for(config)
+    table_idx, table_val = table_entries(config)
+    net = CoreNet.of(policy)
+    hidden = net.b1.shape[0]
+    match = match or MatchSoFar()
+    totals, wins = match.arrays()
+    pack = np.zeros(6, dtype=np.int32)
+    net_split(array.copy(), t.cfg, seat, table_idx, table_val, totals, wins, _counted(config),
+              match.round_index, net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3, pack,
+              np.zeros(65, dtype=np.bool_),
+              np.zeros(MAX_FEATURES, dtype=np.int32), np.zeros(MAX_FEATURES, dtype=np.float32),
+              np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32),
+              np.zeros(13, dtype=np.int32))
+    return sorted(int(c) for c in pack)
+
+
+def simulate(config: MatchConfig, first: int, count: int, seed: int, policy: LearnedPolicy,
+             net_seats: int | None = None) -> dict[str, Any]:
+    """Play matches ``first .. first + count - 1`` of ``config`` (its specials and table
+    options; each game draws its deals from ``(seed, i)``) with the network in the seats
+    of ``net_seats`` (a bit mask; all seats by default) and the core's heuristic in the
+    others. Returns the arrays of :func:`meio.sim.simulate` with ``record=True``."""
+    t = tables_for(config)
+    players = config.players
+    if net_seats is None:
+        net_seats = (1 << players) - 1
+    table_idx, table_val = table_entries(config)
+    net = CoreNet.of(policy)
+    r = K.MAX_ROUNDS
+    out: dict[str, Any] = {
+        "rounds_played": np.zeros(count, dtype=np.int8),
+        "piles": np.zeros((count, r, players, 2), dtype=np.int8),
+        "leaders": np.zeros((count, r), dtype=np.int8),
+        "deals": np.zeros((count, r, players, 13), dtype=np.int8),
+        "asides": np.zeros((count, r, 2), dtype=np.int8),
+        "splits": np.zeros((count, r, players, 6), dtype=np.int8),
+        "split_orders": np.zeros((count, r, players), dtype=np.int8),
+        "plays": np.zeros((count, r, K.MAX_PLAYS), dtype=np.int8),
+        "nplays": np.zeros((count, r), dtype=np.int8),
+        "tricks": np.zeros((count, r, 2, 13), dtype=np.int8),
+    }
+    wild_next = 1 if config.options.wild_lead == "next" else 0
+    out["cards_played"] = simulate_net(
+        t.cfg, t.val2, t.strength, t.deck, first, count, int(seed) & 0x7FFFFFFFFFFFFFFF,
+        HEURISTIC_EPSILON, wild_next, net_seats, table_idx, table_val,
+        net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3,
+        out["rounds_played"], out["piles"], out["leaders"],
+        out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
+        out["nplays"], out["tricks"])
+    return out

@@ -1,0 +1,83 @@
+"""``search:5``: ``search:4`` standing on the learned network (its prior over the moves).
+
+A card decision of ``search:4`` plays every legal action out in every world it
+weighs. ``search:5`` asks the network first (:class:`~meio.bots.learned.
+LearnedPolicy`, the distilled one that ``learned`` plays): when the network is sure
+(its probability of one action at least :data:`SURE`), that action is played without
+a search; otherwise only the network's :data:`TOP` most likely actions are searched,
+with ``search:4``'s worlds and playouts, and the best of them by search is played.
+So the search spends its playouts on the moves a strong player would consider, and
+skips the decisions a strong player finds obvious. At the split the network's own
+pack joins the candidates, first in line (:meth:`~meio.bots.search.SearchBot.
+suggested_packs`), and ``search:4``'s screen and successive halving decide.
+
+It reads only its seat's view, like every bot: the network's input is the view's
+observation (:mod:`meio.bots.observation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, load_policy
+from meio.bots.observation import observe
+from meio.bots.search import SearchBot
+from meio.engine import Phase, View
+from meio.engine import actions as A
+
+#: the network's probability above which its choice is played without a search
+SURE = 0.99
+#: how many of the network's most likely actions are searched
+TOP = 5
+_LOCAL = {a: i for i, a in enumerate(LOCAL_ACTIONS)}
+
+
+class NetSearchBot(SearchBot):
+    """``search:4`` with the network's prior over card decisions; see the module."""
+
+    def __init__(self, seed: int = 0, *, path: str | Path = DEFAULT_POLICY,
+                 sure: float = SURE, top: int = TOP, name: str = "search:5") -> None:
+        super().__init__(seed, level=4, name=name)
+        self.network = load_policy(path)
+        self.sure = sure
+        self.top = top
+
+    def prior(self, view: View, legal: Sequence[int]) -> npt.NDArray[np.float64]:
+        """The network's probability of each of ``legal`` (a card, declare or pile)."""
+        logits = self.network.logits(observe(view)).astype(np.float64)
+        chosen = logits[[_LOCAL[a] for a in legal]]
+        p = np.exp(chosen - chosen.max())
+        out: npt.NDArray[np.float64] = p / p.sum()
+        return out
+
+    def suggested_packs(self, view: View) -> list[int]:
+        """The network's pack for this split."""
+        return [A.pack_of(self.network.choose(view))]
+
+    def choose(self, view: View, legal: Sequence[int]) -> int:
+        if view.phase is Phase.SPLIT or len(legal) <= 1:
+            return super().choose(view, legal)
+        options, scores = self.card_values(view, legal)
+        return options[int(np.argmin(scores))]
+
+    def card_values(self, view: View,
+                    legal: Sequence[int]) -> tuple[list[int], npt.NDArray[np.float64]]:
+        """The searched values of the network's likeliest actions only (a lone action
+        when the network is sure, with value 0)."""
+        if view.phase is Phase.SPLIT:
+            raise ValueError("the split is searched by pack: use choose_pack")
+        p = self.prior(view, legal)
+        order = np.argsort(-p, kind="stable")
+        if p[order[0]] >= self.sure:
+            return [legal[int(order[0])]], np.zeros(1)
+        kept = [legal[int(i)] for i in order[: self.top]]
+        return super().card_values(view, kept)
+
+
+def net_search_bot(seed: int = 0) -> NetSearchBot:
+    """The bot of ``"search:5"``."""
+    return NetSearchBot(seed)

@@ -1,0 +1,190 @@
+"""The learned network three ways: the compiled core reads the view's observation off
+its own positions, and PyTorch, NumPy and numba choose the same actions."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from meio.bots import make_bot
+from meio.bots import netcore as N
+from meio.bots.learned import LOCAL_ACTIONS, LearnedPolicy, load_policy, save_policy
+from meio.bots.observation import OBS_SIZE, observe
+from meio.engine import MatchConfig, Phase, State, TableOptions
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.sim.convert import state_to_arrays
+
+TABLES = [
+    MatchConfig(players=2), MatchConfig(players=3), MatchConfig(players=4),
+    MatchConfig(players=5), MatchConfig(players=4, partnership=True),
+    MatchConfig(players=4, options=TableOptions(wild_lead="next")),
+    MatchConfig(edition="classic", players=3),
+]
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LearnedPolicy]:
+    rng = np.random.default_rng(7)
+    hidden = 24
+    shapes = {"w1": (OBS_SIZE, hidden), "b1": (hidden,), "w2": (hidden, hidden),
+              "b2": (hidden,), "w3": (hidden, len(LOCAL_ACTIONS)), "b3": (len(LOCAL_ACTIONS),),
+              "wv": (hidden, 1), "bv": (1,)}
+    path = tmp_path_factory.mktemp("net") / "net.npz"
+    save_policy(path, {k: rng.normal(size=s) for k, s in shapes.items()}, players=4)
+    return path, load_policy(path)
+
+
+def _random_states(config: MatchConfig, seed: int) -> list[State]:
+    """Every state of a match played at random (splits included), in order."""
+    rng = random.Random(seed)
+    state = State.new(_with_seed(config, seed))
+    out = []
+    while not state.is_over:
+        out.append(state.clone())
+        seat = state.current_seat()
+        legal = state.legal_actions(seat)
+        state.apply(legal[rng.randrange(len(legal))], seat)
+    return out
+
+
+def _match(state: State) -> N.MatchSoFar:
+    view = state.view(0)
+    return N.MatchSoFar(tuple(view.totals), tuple(view.victories or ()), view.round_index)
+
+
+def _with_seed(config: MatchConfig, seed: int) -> MatchConfig:
+    return dataclasses.replace(config, seed=seed, first_leader=None)
+
+
+@pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.edition}-{c.players}"
+                         f"{'-team' if c.partnership else ''}-{c.options.wild_lead}")
+def test_the_core_reads_each_seats_observation_off_its_position(config: MatchConfig) -> None:
+    checked = {Phase.SPLIT: 0, Phase.PLAY: 0, Phase.PILE: 0}
+    for seed in range(2):
+        for state in _random_states(config, seed)[seed::2]:
+            position = state_to_arrays(state).array
+            for seat in range(config.players):
+                view = state.view(seat)
+                got = N.observe_position(position, config, seat, match=_match(state))
+                np.testing.assert_allclose(got, observe(view), atol=1e-6)
+                checked[view.phase] += 1
+    assert checked[Phase.SPLIT] and checked[Phase.PLAY]
+
+
+def test_a_split_pick_is_read_off_the_position_too() -> None:
+    config = MatchConfig(players=4, seed=5)
+    state = State.new(config)
+    view = state.view(1)
+    picked = C.mask_of(C.cards_of(view.hand)[::3])
+    got = N.observe_position(state_to_arrays(state).array, config, 1, picked=picked)
+    np.testing.assert_array_equal(got, observe(view, picked=picked))
+
+
+@pytest.mark.parametrize("config", TABLES[:5], ids=lambda c: f"{c.players}-{c.partnership}")
+def test_numpy_and_the_compiled_core_choose_the_same_actions(
+        config: MatchConfig, network: tuple[Path, LearnedPolicy]) -> None:
+    _, policy = network
+    decisions = 0
+    for state in _random_states(config, 11)[:80]:
+        seat = state.current_seat()
+        view = state.view(seat)
+        position = state_to_arrays(state).array
+        if view.phase is Phase.SPLIT:
+            core = A.pack_action(C.mask_of(N.core_split(position, config, seat, policy,
+                                                        _match(state))))
+        elif len(view.legal_actions()) > 1:
+            core = N.core_action(position, config, policy, _match(state))
+        else:
+            continue
+        assert core == policy.choose(view)
+        decisions += 1
+    assert decisions > 30
+
+
+def test_pytorch_gives_the_numpy_logits_and_value(network: tuple[Path, LearnedPolicy]) -> None:
+    torch = pytest.importorskip("torch")
+    from meio.rl.distil import network_from
+
+    _, policy = network
+    net = network_from(policy.weights, policy.value_head)
+    states = _random_states(MatchConfig(players=4), 3)[::7]
+    obs = np.stack([observe(s.view(s.current_seat())) for s in states])
+    with torch.no_grad():
+        logits, value = net(torch.from_numpy(obs))
+    np.testing.assert_allclose(logits.numpy(), policy.logits(obs), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(value.numpy() * 10.0, [policy.value(o) for o in obs],
+                               rtol=1e-4, atol=1e-4)
+    masks = [np.isin(LOCAL_ACTIONS, list(s.legal_actions(s.current_seat()))) for s in states]
+    for row, mask, o in zip(logits.numpy(), masks, obs, strict=True):
+        if mask.any():
+            assert np.argmax(np.where(mask, row, -np.inf)) == np.argmax(
+                np.where(mask, policy.logits(o), -np.inf))
+
+
+@pytest.mark.parametrize("config", [MatchConfig(players=4), MatchConfig(players=3),
+                                    MatchConfig(players=4, partnership=True)],
+                         ids=["4", "3", "team"])
+def test_a_game_of_the_compiled_network_is_the_python_bots_game(
+        config: MatchConfig, network: tuple[Path, LearnedPolicy]) -> None:
+    path, policy = network
+    out = N.simulate(config, 0, 3, 9, policy)
+    bots = [make_bot(f"learned:{path}", p) for p in range(config.players)]
+    for g in range(3):
+        state = State.new(config)
+        hands = [C.mask_of(int(c) for c in out["deals"][g, 0, p]) for p in range(config.players)]
+        state.redeal(hands, config.deck & ~sum(hands), int(out["leaders"][g, 0]))
+        for p in out["split_orders"][g, 0]:  # in seat order, as the engine asks
+            seat = state.current_seat()
+            assert seat == p
+            view = state.view(seat)
+            pack = bots[seat].choose(view, view.legal_actions())
+            assert A.pack_of(pack) == C.mask_of(int(c) for c in out["splits"][g, 0, seat])
+            state.apply(pack, seat)
+        for action in out["plays"][g, 0, : out["nplays"][g, 0]]:
+            seat = state.current_seat()
+            view = state.view(seat)
+            assert bots[seat].choose(view, view.legal_actions()) == int(action) & 0xFF
+            state.apply(int(action) & 0xFF, seat)
+        assert state.rounds[0].piles == tuple(tuple(int(x) for x in p)
+                                              for p in out["piles"][g, 0])
+
+
+def test_search_5_searches_only_the_networks_likeliest_moves(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, _ = network
+    bot = NetSearchBot(1, path=path, top=2, sure=0.999)
+    searched = 0
+    for state in _random_states(MatchConfig(players=4), 5)[:60]:
+        seat = state.current_seat()
+        view = state.view(seat)
+        legal = list(view.legal_actions())
+        if view.phase is Phase.SPLIT or len(legal) < 3:
+            continue
+        prior = bot.prior(view, legal)
+        options, scores = bot.card_values(view, legal)
+        likeliest = {legal[int(i)] for i in np.argsort(-prior)[:2]}
+        if prior.max() >= 0.999:
+            assert options == [legal[int(np.argmax(prior))]]
+        else:
+            assert set(options) == likeliest and len(scores) == 2
+            searched += 1
+        assert bot.choose(view, legal) in options
+    assert searched >= 3
+
+
+def test_search_5_puts_the_networks_pack_among_its_split_candidates(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, policy = network
+    view = State.new(MatchConfig(players=4, seed=2)).view(1)
+    bot = NetSearchBot(1, path=path)
+    assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
+    assert bot.choose(view, view.legal_actions()) in view.legal_actions()

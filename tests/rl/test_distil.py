@@ -1,0 +1,79 @@
+"""Distillation's augmentation: a decision with spades, diamonds and clubs renamed is
+the decision of the renamed deal, in its inputs, its legal outputs and its targets."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from meio.bots import spaces as S
+from meio.bots.learned import LOCAL_ACTIONS
+from meio.bots.observation import observe
+from meio.engine import MatchConfig, Phase, State, TableOptions
+from meio.engine import actions as A
+from meio.engine import cards as C
+
+torch = pytest.importorskip("torch")
+from meio.rl.distil import suit_swaps, swapped  # noqa: E402
+
+
+def _rename_action(action: int, cards: np.ndarray, suits: tuple[int, ...]) -> int:
+    if A.is_pack(action):
+        return A.pack_action(C.mask_of(int(cards[c]) for c in C.cards_of(A.pack_of(action))))
+    if action < 65:
+        return int(cards[action])
+    if action < 81:
+        slot, suit = divmod(action - 65, 4)
+        return 65 + 4 * slot + suits[suit]
+    return action
+
+
+@pytest.mark.parametrize("config", [MatchConfig(players=4, seed=3),
+                                    MatchConfig(players=3, seed=8,
+                                                options=TableOptions(wild_lead="next")),
+                                    MatchConfig(players=4, partnership=True, seed=5)],
+                         ids=["4", "3-next", "team"])
+def test_a_renamed_decision_is_the_decision_of_the_renamed_deal(config: MatchConfig) -> None:
+    rng = random.Random(1)
+    for swap in suit_swaps()[1:]:
+        state = State.new(config)
+        twin = State.new(config)
+        rename = [C.mask_of(int(swap.cards[c]) for c in C.cards_of(h)) for h in state.deal]
+        aside = C.mask_of(int(swap.cards[c]) for c in C.cards_of(state.aside))
+        twin.redeal(rename, aside, state.round_leader)
+        while not state.rounds:
+            seat = state.current_seat()
+            view, twin_view = state.view(seat), twin.view(seat)
+            if view.phase is Phase.SPLIT:
+                picked = C.mask_of(C.cards_of(view.hand)[:2])
+                twin_picked = C.mask_of(int(swap.cards[c]) for c in C.cards_of(picked))
+                obs, twin_obs = observe(view, picked=picked), observe(twin_view,
+                                                                     picked=twin_picked)
+                mask = S.legal_mask(view, split_mode="sequential", picked=picked)
+                twin_mask = S.legal_mask(twin_view, split_mode="sequential", picked=twin_picked)
+            else:
+                obs, twin_obs = observe(view), observe(twin_view)
+                mask, twin_mask = S.legal_mask(view), S.legal_mask(twin_view)
+            local = mask[list(LOCAL_ACTIONS)]
+            target = np.where(local, np.arange(len(LOCAL_ACTIONS)) + 1.0, 0.0)
+            x, m, t = swapped(swap, torch.from_numpy(obs[None]), torch.from_numpy(local[None]),
+                              torch.from_numpy(target[None].astype(np.float32)))
+            np.testing.assert_array_equal(x[0].numpy(), twin_obs)
+            np.testing.assert_array_equal(m[0].numpy(), twin_mask[list(LOCAL_ACTIONS)])
+            # the target of each renamed action is the target of the action it renames
+            legal = list(view.legal_actions())
+            action = legal[rng.randrange(len(legal))]
+            if view.phase is not Phase.SPLIT:
+                i = LOCAL_ACTIONS.index(action)
+                j = LOCAL_ACTIONS.index(_rename_action(action, swap.cards, swap.suits))
+                assert t[0, j] == target[i]
+            else:
+                card = C.cards_of(view.hand)[5]
+                i = S.PICK_BASE + C.cards_of(view.hand).index(card)
+                j = S.PICK_BASE + C.cards_of(twin_view.hand).index(int(swap.cards[card]))
+                assert t[0, LOCAL_ACTIONS.index(j)] == target[LOCAL_ACTIONS.index(i)]
+            state.apply(action, seat)
+            twin.apply(_rename_action(action, swap.cards, swap.suits), seat)
+        assert twin.rounds[0].scores == state.rounds[0].scores
