@@ -220,3 +220,17 @@ def test_the_files_of_a_package_import_one_another_without_a_circle(
         request.applymarker(pytest.mark.xfail(strict=True, reason="issue 22: a known circle"))
     mine = [c for c in circles() if any(target(m) == package for m in c)]
     assert mine == []
+
+
+#: a module may run longer than this only if its docstring says why ("... on purpose")
+MAX_LINES = 500
+
+
+def test_a_module_over_500_lines_says_why_in_its_docstring() -> None:
+    long = {
+        path.relative_to(ROOT).as_posix(): ast.get_docstring(ast.parse(path.read_text())) or ""
+        for path in sorted(ROOT.rglob("*.py"))
+        if len(path.read_text().splitlines()) > MAX_LINES
+    }
+    unexplained = [name for name, doc in long.items() if "on purpose" not in doc]
+    assert not unexplained, f"over {MAX_LINES} lines with no reason in the docstring: {unexplained}"

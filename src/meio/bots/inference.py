@@ -37,6 +37,11 @@ decide.
 pool with the compiled kernel (:mod:`meio.bots.likelihood`), and
 :func:`infer_positions` takes its pool from :class:`~meio.bots.pool.WorldPool`
 (worlds dealt in bulk, as core positions) rather than from ``sample_world``.
+
+A little over 500 lines on purpose: the opponent model, its plain-Python
+reference likelihood (:class:`Reader`) and the resampling built on them change
+together whenever the model does; the compiled likelihood is
+:mod:`meio.bots.likelihood`.
 """
 
 from __future__ import annotations

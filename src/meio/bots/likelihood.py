@@ -25,6 +25,11 @@ so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c`
   losing wild), or -1 when it follows from the unseen cards: then ``cc_base``
   times ``(1 - share)`` to the number of unseen ``cc_sure`` cards, times
   ``(1 - TRUMP_RISK * share)`` to the number of unseen ``cc_trump`` cards.
+
+Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
+the file it comes from, so kernels that call one another stay in one file (as in
+:mod:`meio.sim.kernels`) and an edit of a callee can never leave stale machine code
+behind.
 """
 
 from __future__ import annotations

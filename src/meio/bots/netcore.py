@@ -20,6 +20,10 @@ builds its tables from them exactly as it does from heuristic self-play.
 
 numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
 touch this file too, or clear ``__pycache__``, so no stale machine code runs.
+
+Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
+the file it comes from, so the feature, forward-pass and game kernels, which call
+one another, stay in one file (as in :mod:`meio.sim.kernels`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The rules it applies live beside it (:mod:`~meio.engine.legal` which actions are
 legal, :mod:`~meio.engine.tricks` who wins a trick, :mod:`~meio.engine.scoring` the
 scores and the match's end, :mod:`~meio.engine.deal` the deals); this module keeps
-the one class that holds a match, a little over 500 lines: :class:`State`'s methods
+the one class that holds a match, a little over 500 lines on purpose: :class:`State`'s methods
 share its slots and keep them consistent together (``apply_unchecked``, ``clone``,
 ``undo`` and the view builder each touch every field), which a split across files
 would hide.

@@ -29,6 +29,10 @@ numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
 touch this file too, or clear ``__pycache__``, so no stale machine code runs (the
 engine's trick rule compiled into them is watched for you: these kernels are cached
 only while :data:`meio.sim.kernels.CACHE` holds).
+
+Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
+the file it comes from, so the step, deal and observation kernels, which call one
+another, stay in one file (as in :mod:`meio.sim.kernels`).
 """
 
 from __future__ import annotations
