@@ -71,7 +71,8 @@ def view_payload(view: View) -> Frame:
 def public_action(recipient: int | None, actor: int, action: int) -> str:
     """The text of ``action`` as ``recipient`` may see it: a split only to its maker.
 
-    >>> pack = A.pack_action(C.parse_cards("QS JS TS 9S 8S 7S"))
+    >>> from meio.engine.cards import parse_cards
+    >>> pack = A.pack_action(parse_cards("QS JS TS 9S 8S 7S"))
     >>> public_action(1, 1, pack).startswith("pack:"), public_action(0, 1, pack)
     (True, 'pack')
     """
