@@ -109,12 +109,19 @@ def caddy(tmp: Path, site: str, port: int, upstream: str) -> Iterator[None]:
     proc = subprocess.Popen([binary, "run", "--config", str(conf), "--adapter", "caddyfile"],
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        for _ in range(400):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+        # ready once a TLS handshake succeeds: Caddy listens before its local CA has
+        # issued the site's certificate, and a handshake until then fails
+        for _ in range(600):
+            with contextlib.suppress(OSError), socket.create_connection(
+                ("127.0.0.1", port), 1
+            ) as raw, insecure().wrap_socket(raw, server_hostname=site):
                 break
             if proc.poll() is not None:
                 raise AssertionError((tmp / "caddy.log").read_text())
             time.sleep(0.05)
+        else:
+            raise AssertionError("Caddy never completed a TLS handshake:\n"
+                                 + (tmp / "caddy.log").read_text())
         yield
     finally:
         proc.terminate()
