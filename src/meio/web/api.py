@@ -15,8 +15,11 @@ from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine import replay as replay_actions
+from meio.web.accounts import Account
+from meio.web.auth import AccountDep
 from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
+from meio.web.refusal import Refusal
 from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
@@ -26,23 +29,6 @@ router = APIRouter(prefix="/api")
 
 #: request bodies are read strictly: ``"seat": "1"`` is not the number 1
 STRICT = ConfigDict(strict=True, extra="forbid")
-
-
-class Refusal(HTTPException):
-    """An HTTP error a page explains in its own language: the answer carries ``code``
-    and ``params`` (seats counted from 1) beside the English ``detail``."""
-
-    def __init__(self, status: int, code: str, detail: str, **params: int) -> None:
-        super().__init__(status, detail)
-        self.code = code
-        self.params = params
-
-
-async def refusal_response(request: Request, exc: Exception) -> JSONResponse:
-    """The body of a :class:`Refusal`: ``{"detail", "code", "params"}``."""
-    assert isinstance(exc, Refusal)
-    return JSONResponse({"detail": exc.detail, "code": exc.code, "params": exc.params},
-                        status_code=exc.status_code)
 
 
 def get_hub(request: Request) -> Hub:
@@ -235,9 +221,10 @@ async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> st
 
 
 @router.post("/tables", status_code=201)
-async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
+async def create_table(body: CreateTable, hub: HubDep, request: Request,
+                       account: AccountDep) -> dict[str, Any]:
     """Create a table; the creator gets the invite and spectator links (and a seat token
-    when a name was given)."""
+    when a name was given: the seat is the signed-in account's)."""
     _limit_joins(hub, request)
     options, seats = _check_options(body, hub.settings)
     creator = await _limit_tables(hub, request, seats)
@@ -246,7 +233,8 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
-        seat, token = await room.seating.join(info.invite_code, body.name, None)
+        seat, token = await room.seating.join(info.invite_code, body.name, None,
+                                              None if account is None else account.id)
         out.update(seat=seat, token=token)
     else:
         await room.seating.ensure_started()
@@ -282,14 +270,15 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
-               ) -> dict[str, Any]:
-    """Take a free seat. The token in the answer is the only way to act for the seat:
-    it is shown once and kept by the server only as a hash."""
+async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
+               account: AccountDep) -> dict[str, Any]:
+    """Take a free seat (the signed-in account's). The token in the answer is the only
+    way to act for the seat: it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
     try:
-        seat, token = await room.seating.join(body.invite, body.name, body.seat)
+        seat, token = await room.seating.join(body.invite, body.name, body.seat,
+                                              None if account is None else account.id)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     return {"table_id": table_id, "seat": seat, "token": token,
@@ -307,15 +296,27 @@ async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
     return {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None}
 
 
-@router.post("/mine")
-async def mine(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
-    """The tables where these seat tokens hold a seat (``closed``: it takes no one
-    any more; its matches are in the history)."""
-    _limit_lookups(hub, request)
+async def _own_tables(hub: Hub, body: Tokens, account: Account | None
+                      ) -> list[tuple[TableInfo, int]]:
+    """The tables where these seat tokens, or the signed-in account, hold a seat."""
     hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
     rows = await asyncio.to_thread(hub.store.tables_of_tokens, hashes)
-    tables = []
+    if account is not None:
+        rows += await asyncio.to_thread(hub.store.tables_of_account, account.id)
+    seen: dict[str, tuple[TableInfo, int]] = {}
     for info, seat in rows:
+        seen.setdefault(info.id, (info, seat))
+    return sorted(seen.values(), key=lambda row: -row[0].created_at)
+
+
+@router.post("/mine")
+async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
+               ) -> dict[str, Any]:
+    """The tables where these seat tokens (or the signed-in account) hold a seat
+    (``closed``: it takes no one any more; its matches are in the history)."""
+    _limit_lookups(hub, request)
+    tables = []
+    for info, seat in await _own_tables(hub, body, account):
         item = public_table(info, set())
         status = "waiting"
         if info.current_match is not None:
@@ -339,11 +340,12 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 
 
 @router.post("/history")
-async def history(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
-    """Finished matches: those of listed tables and of the tables these tokens sit at."""
+async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
+                  ) -> dict[str, Any]:
+    """Finished matches: those of listed tables and of the tables these tokens (or the
+    signed-in account) sit at."""
     _limit_lookups(hub, request)
-    hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
-    own = [info.id for info, _ in await asyncio.to_thread(hub.store.tables_of_tokens, hashes)]
+    own = [info.id for info, _ in await _own_tables(hub, body, account)]
     found = await asyncio.to_thread(hub.store.finished_matches, None)
     if own:
         found += await asyncio.to_thread(hub.store.finished_matches, own)

@@ -66,6 +66,9 @@ class SeatRow(Base):
     #: SHA-256 of the seat token; the token itself is never stored
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the account of the person in the seat (None: a guest, a bot or a free seat); the
+    #: seat token works as well with it as without
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class MatchRow(Base):
@@ -130,6 +133,30 @@ class ChatRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class AccountRow(Base):
+    """A player's account: a username and an Argon2id hash of the password (the
+    password itself is never stored)."""
+
+    __tablename__ = "meio_accounts"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: as the player wrote it, and case-folded (unique: ``Ana`` and ``ana`` are one)
+    username: Mapped[str] = mapped_column(String(24))
+    username_key: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie (never the cookie)."""
+
+    __tablename__ = "meio_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), index=True
+    )
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 def open_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout."""
     if url.startswith("sqlite"):
@@ -153,14 +180,14 @@ def open_engine(url: str) -> Engine:
 MIGRATION_LOCK = 0x6D65696F
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the database to the newest schema with the Alembic migrations shipped
     in this package.
 
     On PostgreSQL the migrations run under a transaction-scoped advisory lock, so
     replicas started together on an empty database take turns: the first creates
     the schema, the others wait, then find it up to date. (SQLite serialises the
-    writers itself.)
+    writers itself.) ``revision`` stops at an older schema (the migration tests).
     """
     from alembic import command
     from alembic.config import Config
@@ -171,4 +198,4 @@ def migrate(engine: Engine) -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)

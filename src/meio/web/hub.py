@@ -147,6 +147,15 @@ class Hub:
             self.group.table_loaded(table_id)
         return room
 
+    async def reload(self, table_id: str) -> None:
+        """Seats of a table changed in the database outside its seating (an account
+        deleted): the table here, if in memory, and on the other processes rereads them."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            async with room.table.lock:
+                await room.table.catch_up_locked()
+        self.group.table_changed(table_id)
+
     async def attach(
         self, room: Room, conn: Connection, since_match: str | None, since_seq: int | None,
         address: str = "?",

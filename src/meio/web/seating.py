@@ -64,8 +64,10 @@ class Seating:
         #: the seats that asked for a rematch after the match of that id
         self._rematch: tuple[str | None, set[int]] = (None, set())
 
-    async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a free seat with the invite code; returns ``(seat, token)``."""
+    async def join(self, invite: str, name: str, seat: int | None,
+                   account_id: str | None = None) -> tuple[int, str]:
+        """Take a free seat with the invite code (for ``account_id``, or a guest);
+        returns ``(seat, token)``."""
         t = self.table
         async with t.lock:
             if not same_secret(invite, t.info.invite_code):
@@ -85,7 +87,7 @@ class Seating:
             token = secrets.token_urlsafe(24)
             try:
                 await asyncio.to_thread(
-                    t.store.take_seat, t.info.id, seat, name, hash_token(token)
+                    t.store.take_seat, t.info.id, seat, name, hash_token(token), account_id
                 )
             except StoreError:
                 await t.load()

@@ -236,6 +236,28 @@ class Store:
                     out.append((self._table_info(s, t), r.seat))
             return out
 
+    def tables_of_account(self, account_id: str) -> list[tuple[TableInfo, int]]:
+        """The tables where ``account_id`` holds a seat, with the seat."""
+        with Session(self.engine) as s:
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.account_id == account_id)))
+            rows = {r.id: r for r in s.scalars(
+                select(TableRow).where(TableRow.id.in_([x.table_id for x in seats])))}
+            infos = {i.id: i for i in self._table_infos(s, list(rows.values()))}
+            return [(infos[x.table_id], x.seat) for x in seats if x.table_id in infos]
+
+    def claim_seats(self, account_id: str, token_hashes: list[str]) -> int:
+        """Give ``account_id`` the guests' seats these token hashes hold (a guest who
+        signs up or in keeps their tables); a seat of another account stays its own.
+        The tokens keep working. Returns how many seats it took."""
+        if not token_hashes:
+            return 0
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(update(SeatRow)
+                            .where(SeatRow.token_hash.in_(token_hashes[:500]),
+                                   SeatRow.account_id.is_(None))
+                            .values(account_id=account_id))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         with Session(self.engine) as s:
             row = s.scalar(
@@ -326,8 +348,10 @@ class Store:
             raise StoreError("missing", f"table {table_id} vanished as it was created")
         return info
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
-        """Give a free human seat to ``name``; the database decides races."""
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
+                  account_id: str | None = None) -> None:
+        """Give a free human seat to ``name`` (of ``account_id``, or a guest); the
+        database decides races."""
         with Session(self.engine) as s, s.begin():
             res = s.execute(
                 update(SeatRow)
@@ -339,7 +363,8 @@ class Store:
                     SeatRow.table_id.in_(select(TableRow.id).where(
                         TableRow.id == table_id, TableRow.closed_at.is_(None))),
                 )
-                .values(name=name, token_hash=token_hash, joined_at=time.time())
+                .values(name=name, token_hash=token_hash, joined_at=time.time(),
+                        account_id=account_id)
             )
             if res.rowcount != 1:  # type: ignore[attr-defined]
                 raise StoreError("taken", f"seat {seat} is not free")
