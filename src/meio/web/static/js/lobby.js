@@ -1,5 +1,5 @@
 // The lobby: start a table (with the table options of RULES.md §10), find open ones.
-import { api, esc, mySeats, myTokens, refusalText, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, myTokens, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botLabel, optionHelp, seatName } from "./rules.js";
@@ -104,13 +104,14 @@ async function loadLists() {
     const status = { waiting: t("waiting"), playing: t("playing"), finished: t("finished") };
     $("mine").innerHTML = mine.tables.length ? mine.tables.map((tb) =>
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
-      `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
+      `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? tb.seats[tb.seat]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
   } catch (e) { toast(refusalText(e)); }
 }
 
 async function main() {
   await loadLang();
+  showAccount();
   try { levels = (await api("/api/bots")).levels; } catch { /* keep the beginner */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));

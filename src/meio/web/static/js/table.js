@@ -2,7 +2,7 @@
 // frame carries this seat's view; the page draws the latest one, and paces what
 // just happened (a finished trick stays on the table a moment, a round's summary
 // waits for a click or a few seconds) so that people can follow it.
-import { api, esc, mySeats, refusalText, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, reasonTemplate, t } from "./i18n.js";
 import { rulesHtml, seatName } from "./rules.js";
@@ -869,6 +869,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function main() {
   await loadLang();
+  showAccount();
   const mine = mySeats()[tableId];
   restore();
   $("pace").value = localStorage.getItem("meio:pace") in PACES ? localStorage.getItem("meio:pace") : "normal";
