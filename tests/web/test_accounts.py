@@ -1,6 +1,7 @@
 """Optional accounts: sign up and in, the session cookie and its guards (CSRF, the
 origin check, throttled guessing, sign-out), deletion, and guests who keep their
-seats; the migration from the schema before accounts, with data, on both databases."""
+seats; the migrations from the schema before accounts and ratings, with data, on
+both databases."""
 
 from __future__ import annotations
 
@@ -250,8 +251,11 @@ def test_the_accounts_migration_upgrades_a_database_with_data_in_place(db_url: s
         assert conn.execute(text("SELECT action FROM meio_events")).scalar_one() == "pack:x"
         assert conn.execute(text("SELECT text FROM meio_chat")).scalar_one() == "olá"
         assert conn.execute(text("SELECT version_num FROM alembic_version")
-                            ).scalar_one() == "0005_accounts"
+                            ).scalar_one() == "0006_ratings"
         assert conn.execute(text("SELECT count(*) FROM meio_accounts")).scalar_one() == 0
+        # the old table is unrated, and nothing was rated
+        assert conn.execute(text("SELECT rated FROM meio_tables")).scalar_one() in (False, 0)
+        assert conn.execute(text("SELECT count(*) FROM meio_ratings")).scalar_one() == 0
     # the new schema works on the old rows: an account claims the old guest seat
     from meio.web.accounts import AccountStore
     from meio.web.store import Store

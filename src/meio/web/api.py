@@ -75,6 +75,8 @@ class CreateTable(BaseModel):
     #: the table options of RULES.md §10
     wild_lead: Literal["declare", "next"] = "declare"
     reveal_specials: bool = True
+    #: its finished matches change the ratings of the accounts (and bots) at it
+    rated: bool = False
 
     @field_validator("name")
     @classmethod
@@ -90,6 +92,8 @@ class JoinTable(BaseModel):
     invite: str = Field(max_length=128)
     name: str
     seat: int | None = None
+    #: at a rated table with bots: the player agrees to be rated with them
+    agree_rated: bool = False
 
     @field_validator("name")
     @classmethod
@@ -141,6 +145,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         raise HTTPException(422, "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):
         raise HTTPException(422, "every seat is a bot: there is no seat for you")
+    if body.rated and not any(s.kind == "human" for s in infos):
+        raise HTTPException(422, "a table of bots alone is not rated")
     options: dict[str, Any] = {
         "edition": body.edition,
         "players": body.players,
@@ -228,13 +234,19 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
     _limit_joins(hub, request)
     options, seats = _check_options(body, hub.settings)
     creator = await _limit_tables(hub, request, seats)
-    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator)
+    if body.rated and body.name is not None and account is None:
+        raise Refusal(401, "sign_in_to_rate", "a rated table seats signed-in players only: "
+                                              "sign in or create an account")
+    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator,
+                                   body.rated)
     room = await _room(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
+        # the creator of a rated table with bots chose it: that is their agreement
         seat, token = await room.seating.join(info.invite_code, body.name, None,
-                                              None if account is None else account.id)
+                                              None if account is None else account.id,
+                                              agree_rated=True)
         out.update(seat=seat, token=token)
     else:
         await room.seating.ensure_started()
@@ -278,7 +290,8 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
     room = await _room(hub, table_id)
     try:
         seat, token = await room.seating.join(body.invite, body.name, body.seat,
-                                              None if account is None else account.id)
+                                              None if account is None else account.id,
+                                              body.agree_rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     return {"table_id": table_id, "seat": seat, "token": token,

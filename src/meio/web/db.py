@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -50,6 +51,8 @@ class TableRow(Base):
     #: a hash of the client address that created it, for the per-address limits of
     #: open tables (cleared when the table closes)
     creator: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: a rated table: its finished matches change the ratings of who played
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -154,6 +157,40 @@ class SessionRow(Base):
     account_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("meio_accounts.id"), index=True
     )
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A player's rating in one pool (``meio.ratings.Pool.key``); the player is an
+    account id, or ``bot:KIND`` for a bot level."""
+
+    __tablename__ = "meio_ratings"
+    pool: Mapped[str] = mapped_column(String(24), primary_key=True)
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    #: ``mu - 3 sigma``, kept for the leaderboard's order
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+
+
+class RatingChangeRow(Base):
+    """A player's rating after a rated match. The key ``(match_id, player)`` makes a
+    match's update happen once, however often its end is replayed."""
+
+    __tablename__ = "meio_rating_changes"
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_matches.id"), primary_key=True
+    )
+    player: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[str] = mapped_column(String(24))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[float] = mapped_column(Float)
 
 

@@ -110,6 +110,7 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
         "listed": info.listed,
+        "rated": info.rated,
         "seats": [
             {
                 "seat": s.seat,

@@ -65,15 +65,19 @@ class Seating:
         self._rematch: tuple[str | None, set[int]] = (None, set())
 
     async def join(self, invite: str, name: str, seat: int | None,
-                   account_id: str | None = None) -> tuple[int, str]:
+                   account_id: str | None = None, agree_rated: bool = False
+                   ) -> tuple[int, str]:
         """Take a free seat with the invite code (for ``account_id``, or a guest);
-        returns ``(seat, token)``."""
+        returns ``(seat, token)``. A rated table seats accounts only, each once, and
+        one with bots only those who agree (``agree_rated``) to be rated with them."""
         t = self.table
         async with t.lock:
             if not same_secret(invite, t.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
             if t.info.closed:
                 raise JoinError(410, CLOSED, "closed")
+            if t.info.rated:
+                self._check_rated(account_id, agree_rated)
             free = [s.seat for s in t.info.seats if not s.filled]
             if seat is None:
                 if not free:
@@ -103,6 +107,18 @@ class Seating:
             t.changed()
             t.group.table_changed(t.info.id)
             return seat, token
+
+    def _check_rated(self, account_id: str | None, agree_rated: bool) -> None:
+        info = self.table.info
+        if account_id is None:
+            raise JoinError(401, "a rated table seats signed-in players only: sign in or "
+                                 "create an account", "sign_in_to_rate")
+        if any(s.account_id == account_id for s in info.seats):
+            raise JoinError(409, "your account already has a seat at this rated table",
+                            "already_seated")
+        if any(s.kind == "bot" for s in info.seats) and not agree_rated:
+            raise JoinError(409, "this rated table has bots: agree to be rated with them "
+                                 "to sit down", "agree_rated")
 
     async def ensure_started(self) -> None:
         """Start match 1 of a full table that has none (after a crash between the two)."""

@@ -53,6 +53,8 @@ class SeatInfo:
     bot: str | None
     name: str | None
     token_hash: str | None
+    #: the account of the person in the seat (None: a guest, a bot, a free seat)
+    account_id: str | None = None
 
     @property
     def filled(self) -> bool:
@@ -73,6 +75,8 @@ class TableInfo:
     seats: tuple[SeatInfo, ...]
     #: when the table closed (None: open); a closed table takes no players
     closed_at: float | None = None
+    #: a rated table: its finished matches change its players' ratings
+    rated: bool = False
 
     @property
     def closed(self) -> bool:
@@ -258,6 +262,12 @@ class Store:
                             .values(account_id=account_id))
             return int(res.rowcount)  # type: ignore[attr-defined]
 
+    def account_seat(self, table_id: str, account_id: str) -> int | None:
+        """The seat ``account_id`` holds at a table (None: none)."""
+        with Session(self.engine) as s:
+            return s.scalar(select(SeatRow.seat).where(SeatRow.table_id == table_id,
+                                                       SeatRow.account_id == account_id))
+
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         with Session(self.engine) as s:
             row = s.scalar(
@@ -314,7 +324,7 @@ class Store:
 
     def create_table(
         self, options: dict[str, Any], seats: list[SeatInfo], listed: bool,
-        creator: str | None = None,
+        creator: str | None = None, rated: bool = False,
     ) -> TableInfo:
         table_id = new_id()
         with Session(self.engine) as s, s.begin():
@@ -328,6 +338,7 @@ class Store:
                     listed=listed,
                     current_match=None,
                     creator=creator,
+                    rated=rated,
                 )
             )
             s.flush()
@@ -479,8 +490,10 @@ class Store:
             spectate_code=row.spectate_code,
             listed=row.listed,
             current_match=row.current_match,
-            seats=tuple(SeatInfo(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in seats),
+            seats=tuple(SeatInfo(r.seat, r.kind, r.bot, r.name, r.token_hash, r.account_id)
+                        for r in seats),
             closed_at=row.closed_at,
+            rated=row.rated,
         )
 
 

@@ -403,7 +403,14 @@ class LiveTable:
         self._accept(ev, new, outcome)
         self.group.event_accepted(self.info.id, match.id, ev)
         self.changed()
+        if new.is_over and self.info.rated:
+            # once per match (the database keeps it so); a crash before it is made
+            # good by the hub's sweep
+            self.services.spawn(self._rate(match.id))
         return F.ack(cid, seq)
+
+    async def _rate(self, match_id: str) -> None:
+        await asyncio.to_thread(self.services.ratings.rate_match, match_id)
 
     def _accept(self, ev: EventInfo, new: State, outcome: Outcome) -> None:
         """Make committed action ``ev`` (``new`` is the state after it, ``outcome``
