@@ -154,3 +154,67 @@ def test_a_guest_signs_up_in_the_middle_of_a_match_and_keeps_the_seat(
     assert "seat 1 as Rui" in line and "playing" in line
     other.close()
     ctx.close()
+
+
+def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(
+        server: tuple[str, Any], browser: Any) -> None:
+    from openskill.models import PlackettLuce
+
+    base, app = server
+    names = ["Ana", "Bia", "Caio"]
+    contexts = [browser.new_context() for _ in names]
+    pages = []
+    for ctx, name in zip(contexts, names, strict=True):
+        instant(ctx)
+        page = ctx.new_page()
+        sign_up(page, base, name.lower())
+        pages.append(page)
+    a = pages[0]
+    # Ana's table: rated, 4 players, the last seat an easy bot, a short turn timer (it
+    # plays every move, so the match ends without clicks)
+    table = a.evaluate("""async () => {
+        const { api, saveSeat } = await import('/static/js/api.js');
+        const t = await api('/api/tables', { method: 'POST', body: { players: 4, name: 'Ana',
+            rated: true, listed: false, turn_timer_s: 0.1, seats: [{ kind: 'human' },
+            { kind: 'human' }, { kind: 'human' }, { kind: 'bot', bot: 'heuristic' }] } });
+        saveSeat(t.table_id, { token: t.token, seat: t.seat, name: 'Ana', invite: t.invite,
+                               spectate: t.spectate });
+        return t; }""")
+    a.goto(f"{base}/t/{table['table_id']}")
+    for page, name in zip(pages[1:], names[1:], strict=True):
+        page.goto(base + table["invite_url"])
+        page.wait_for_selector("#join-agree-row:not(.hidden)")
+        page.fill("#join-name", name)
+        page.click("#join-go")   # not agreed yet: the browser asks for the tick
+        assert page.is_visible("#join")
+        page.check("#join-agree")
+        page.click("#join-go")
+        page.wait_for_function("() => document.getElementById('conn').textContent"
+                               ".startsWith('seat')")
+    match_id = wait_finished(app, table["table_id"], timeout=240)
+    result = app.state.hub.store.match(match_id).result
+    totals = result["totals"]
+    # openskill's update, computed here: four new ratings, places by the totals
+    model = PlackettLuce()
+    ranks = [1 + sum(other < mine for other in totals) for mine in totals]
+    after = model.rate([[model.rating()] for _ in totals], ranks=[float(r) for r in ranks])
+    shown = [f"{t[0].mu - 3 * t[0].sigma:.1f}?" for t in after]
+    for page in pages:
+        page.wait_for_selector("#ratings[data-ready]", timeout=30000)
+        text = page.text_content("#ratings") or ""
+        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+            # a new rating's ordinal is 25 - 3 * 25/3 = 0: the change is the new one
+            change = after[seat][0].mu - 3 * after[seat][0].sigma
+            sign = "+" if change >= 0 else "−"
+            assert f"{name} {shown[seat]} ({sign}{abs(change):.1f})" in text, (text, shown)
+    # the leaderboard and a profile show the same ratings
+    a.goto(base + "/ratings?pool=meio-4p")
+    a.wait_for_selector("#board tbody tr")
+    rows = a.eval_on_selector_all("#board tbody tr", "rs => rs.map(r => r.textContent)")
+    assert len(rows) == 3
+    a.goto(base + "/players/bia")
+    a.wait_for_selector('#p-ratings tr[data-pool="meio-4p"]')
+    assert shown[1] in (a.text_content("#p-ratings") or "")
+    assert a.locator("#p-history tbody tr").count() == 1
+    for ctx in contexts:
+        ctx.close()

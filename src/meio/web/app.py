@@ -146,6 +146,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def account_page() -> FileResponse:
         return FileResponse(STATIC / "account.html")
 
+    @app.api_route("/ratings", methods=["GET", "HEAD"], include_in_schema=False)
+    async def ratings_page() -> FileResponse:
+        return FileResponse(STATIC / "ratings.html")
+
+    @app.api_route("/players/{username}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def profile_page(username: str) -> FileResponse:
+        return FileResponse(STATIC / "profile.html")
+
     @app.api_route("/history", methods=["GET", "HEAD"], include_in_schema=False)
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")

@@ -11,6 +11,7 @@ function show(account) {
   const link = $("nav-account");
   if (account) {
     $("a-who").textContent = t("Signed in as {name}", { name: account.username });
+    $("a-profile").href = `/players/${encodeURIComponent(account.username)}`;
     link.textContent = account.username; link.dataset.signedIn = "1";
   } else {
     link.textContent = t("Account"); delete link.dataset.signedIn;

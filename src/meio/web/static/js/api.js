@@ -59,6 +59,11 @@ export function refusalText(e) {
     csrf: () => t("This page is out of date: reload it and try again."),
     cross_site: () => t("This page is out of date: reload it and try again."),
     not_signed_in: () => t("You are not signed in."),
+    sign_in_to_rate: () => t("A rated table seats signed-in players only: sign in on the Account page."),
+    agree_rated: () => t("This rated table has bots: tick that you agree to a rated match with them."),
+    already_seated: () => t("Your account already has a seat at this rated table."),
+    no_player: () => t("There is no such player."),
+    no_pool: () => t("There is no such kind of table."),
   }[e.code];
   if (known) return known();
   // the server's own words are English: the page says what the status means instead

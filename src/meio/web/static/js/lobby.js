@@ -74,6 +74,7 @@ async function create(ev) {
   const body = {
     edition, players: n, partnership: $("c-partnership").checked, specials, seats,
     turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value,
+    rated: $("c-rated").checked,
   };
   if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
   try {
@@ -89,6 +90,7 @@ function tableText(tb) {
   if (tb.partnership) parts.push(t("partnership"));
   if (tb.wild_lead === "next") parts.push(t("the next card sets the suit"));
   if (tb.reveal_specials === false) parts.push(t("hidden specials"));
+  if (tb.rated) parts.push(t("rated"));
   return parts.join(" · ");
 }
 

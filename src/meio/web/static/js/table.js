@@ -708,6 +708,30 @@ function rematchNote() {
   return `<p class="rematch-note" role="status">${esc(text)}</p>`;
 }
 
+// A rated match's end: each rated seat's new rating (? while provisional) and its change,
+// fetched once the server has stored the update.
+function ratingsNote() {
+  if (!S.table?.rated || !S.match) return "";
+  if (S.ratingsFor !== S.match) { S.ratingsFor = S.match; loadRatings(S.match, 0); }
+  const r = S.ratings?.match === S.match ? S.ratings.changes : null;
+  if (!r) return `<p id="ratings" class="muted">${esc(t("Ratings: being updated…"))}</p>`;
+  const items = r.map((c) => {
+    const d = c.after.ordinal - c.before.ordinal;
+    return t("{name} {rating} ({change})", { name: nameOf(c.seat), rating: c.after.shown,
+      change: `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}` });
+  });
+  return `<p id="ratings" data-ready="1">${esc(t("Ratings: {list}", { list: items.join(", ") }))}</p>`;
+}
+
+async function loadRatings(match, tries) {
+  try {
+    const r = await api(`/api/matches/${encodeURIComponent(match)}/ratings`);
+    if (r.pending && tries < 20) { setTimeout(() => loadRatings(match, tries + 1), 500); return; }
+    S.ratings = { match, changes: r.changes };
+    render();
+  } catch { if (tries < 5) setTimeout(() => loadRatings(match, tries + 1), 2000); }
+}
+
 function renderSummary(v) {
   const box = $("summary");
   if (v.is_over) {
@@ -718,7 +742,7 @@ function renderSummary(v) {
     const last = S.lastTrick ? `<div class="sum-trick"><h3>${esc(t("Last trick"))}</h3>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
     box.innerHTML = `<h2 id="match-over">${esc(v.winners.length > 1 ? t("Match over — {names} win!", { names: winners }) : t("Match over — {names} wins!", { names: winners }))}</h2>` +
       `<div class="sum-grid"><div>${sheetTable(v, { final: true })}</div>${last}</div>` +
-      rematchNote() +
+      rematchNote() + ratingsNote() +
       `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button"${askedRematch() ? " disabled" : ""}>${esc(t("Rematch"))}</button>` : ""}` +
       `<a id="download" href="/api/matches/${esc(S.match)}/record" download>${esc(t("Download the record"))}</a>` +
       `<a href="/history#${esc(S.match)}">${esc(t("Replay"))}</a></div>`;
@@ -833,13 +857,17 @@ async function showJoin(invite) {
     $("join-seat").innerHTML = seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
   };
   $("join").classList.remove("hidden");
+  $("join-rated").classList.toggle("hidden", !tb.rated);
+  const withBots = tb.rated && tb.seats.some((s) => s.kind === "bot");
+  $("join-agree-row").classList.toggle("hidden", !withBots);
+  $("join-agree").required = withBots;
   offer(tb.free_seats);
   render();
   const name = localStorage.getItem("meio:name"); if (name) $("join-name").value = name;
   $("join-form").onsubmit = async (ev) => {
     ev.preventDefault();
     try {
-      const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value) } });
+      const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value), agree_rated: $("join-agree").checked } });
       localStorage.setItem("meio:name", $("join-name").value);
       saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite, spectate });
       $("join").classList.add("hidden");
