@@ -216,5 +216,11 @@ def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(
     a.wait_for_selector('#p-ratings tr[data-pool="meio-4p"]')
     assert shown[1] in (a.text_content("#p-ratings") or "")
     assert a.locator("#p-history tbody tr").count() == 1
+    assert a.text_content("#p-games") == "1"
+    assert a.locator(f'#p-matches [data-match="{match_id}"] a[href="/history#{match_id}"]'
+                     ).count() == 1
+    assert a.is_hidden("#p-tables-box")   # Bia's tables are hers to see
+    a.goto(base + "/players/ana")
+    a.wait_for_selector("#p-tables-box:not(.hidden)")
     for ctx in contexts:
         ctx.close()

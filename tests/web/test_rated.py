@@ -141,11 +141,38 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
         signup(a, "ana")
         signup(b, "bia")
         table, match_id = rated_duel(a, b)
+        # a second table of Ana's, in play: nothing of it is on her public profile
+        r = post(a, "/api/tables", {"players": 2, "name": "Ana", "listed": False,
+                                    "seats": [{"kind": "human"}, {"kind": "human"}]})
+        playing = r.json()
+        post(b, f"/api/tables/{playing['table_id']}/join",
+             {"invite": playing["invite"], "name": "Bia"})
+        in_play = app.state.hub.store.table(playing["table_id"]).current_match
+        m = app.state.hub.store.match(match_id)
         with TestClient(app) as stranger:
             r = stranger.get("/api/players/ANA")
             assert r.status_code == 200, r.text
             body = r.json()
+            assert set(body) == {"username", "since", "own", "games", "wins", "rounds",
+                                 "mean_round_score", "balanced_share", "matches", "ratings",
+                                 "history"}
+            assert body["own"] is False
             assert body["username"] == "ana" and list(body["ratings"]) == ["meio-2p"]
+            # games, wins and the rounds, against the stored result and the engine's replay
+            from meio.engine import MatchConfig, replay
+            from meio.engine import actions as A
+
+            state = replay(MatchConfig.from_dict(m.config),
+                           [(e.seat, A.parse_action(e.action))
+                            for e in app.state.hub.store.events(match_id)])
+            scores = [r.scores[0] for r in state.rounds]
+            assert body["games"] == 1 and body["wins"] == int(0 in m.result["winners"])
+            assert body["rounds"] == len(scores) == m.result["rounds"]
+            assert body["mean_round_score"] * body["rounds"] == m.result["totals"][0]
+            assert body["balanced_share"] == scores.count(0) / len(scores)
+            assert [x["id"] for x in body["matches"]] == [match_id]
+            assert body["matches"][0]["names"] == ["Ana", "Bia"]
+            assert in_play not in r.text and playing["table_id"] not in r.text
             assert body["ratings"]["meio-2p"]["games"] == 1
             assert [h["match"] for h in body["history"]] == [match_id]
             text = r.text
@@ -155,6 +182,14 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
             assert stranger.get("/api/players/nobody").json()["code"] == "no_player"
             r = stranger.get("/api/ratings/meio-9p")
             assert r.status_code == 404 and r.json()["code"] == "no_pool"
+            for secret in (playing["token"], playing["invite"], playing["spectate"]):
+                assert secret not in r.text
+        # her own profile says so, and lists the table she sits at now
+        own = a.get("/api/players/ana").json()
+        assert own["own"] is True
+        assert {(t["id"], t["status"]) for t in own["tables"]} == {
+            (playing["table_id"], "playing"), (m.table_id, "finished")}
+        assert playing["token"] not in str(own)
         # a deleted account leaves the leaderboard
         assert post(a, "/api/account/delete", {"password": PASSWORD}).status_code == 200
         assert [p["username"] for p in b.get("/api/ratings/meio-2p").json()["players"]] == ["bia"]

@@ -262,11 +262,17 @@ class Store:
                             .values(account_id=account_id))
             return int(res.rowcount)  # type: ignore[attr-defined]
 
-    def account_seat(self, table_id: str, account_id: str) -> int | None:
-        """The seat ``account_id`` holds at a table (None: none)."""
+    def matches_of_account(self, account_id: str, limit: int | None = None
+                           ) -> list[tuple[MatchInfo, int]]:
+        """The finished matches an account played, newest first, with its seat."""
         with Session(self.engine) as s:
-            return s.scalar(select(SeatRow.seat).where(SeatRow.table_id == table_id,
-                                                       SeatRow.account_id == account_id))
+            q = (select(MatchRow, SeatRow.seat)
+                 .join(SeatRow, SeatRow.table_id == MatchRow.table_id)
+                 .where(SeatRow.account_id == account_id, MatchRow.finished_at.is_not(None))
+                 .order_by(MatchRow.finished_at.desc()))
+            if limit is not None:
+                q = q.limit(limit)
+            return [(_match_info(m), seat) for m, seat in s.execute(q)]
 
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         with Session(self.engine) as s:

@@ -14,6 +14,23 @@ async function main() {
     const p = await api(`/api/players/${encodeURIComponent(name)}`);
     $("p-name").textContent = p.username;
     $("p-since").textContent = t("Playing since {date}", { date: when(p.since) });
+    $("p-own").classList.toggle("hidden", !p.own);
+    $("p-games").textContent = String(p.games);
+    $("p-wins").textContent = String(p.wins);
+    $("p-mean").textContent = p.mean_round_score == null ? "—" : p.mean_round_score.toFixed(2);
+    $("p-balanced").textContent = p.balanced_share == null ? "—" : `${Math.round(p.balanced_share * 100)}%`;
+    $("p-matches").innerHTML = p.matches.map((m) =>
+      `<div class="row" data-match="${esc(m.id)}"><span>${esc(when(m.finished_at))} · ${esc(poolName(m.pool))} · ${esc(m.names.join(", "))} · ` +
+      `${esc(m.won ? t("won") : t("lost"))} · ${esc(t("total {n}", { n: m.total }))}</span>` +
+      `<a href="/history#${esc(m.id)}">${esc(t("Replay"))}</a></div>`).join("");
+    $("p-no-match").classList.toggle("hidden", p.matches.length > 0);
+    if (p.own) {
+      const status = { waiting: t("waiting"), playing: t("playing"), finished: t("finished") };
+      $("p-tables-box").classList.remove("hidden");
+      $("p-tables").innerHTML = p.tables.map((tb) =>
+        `<div class="row"><a href="/t/${esc(tb.id)}">${esc(t("seat {n}", { n: tb.seat + 1 }))}</a> <span class="muted">${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
+        || esc(t("None yet."));
+    }
     const pools = Object.entries(p.ratings);
     $("p-ratings").querySelector("tbody").innerHTML = pools.map(([pool, r]) =>
       `<tr data-pool="${esc(pool)}"><td><a href="/ratings?pool=${esc(pool)}">${esc(poolName(pool))}</a></td>` +
