@@ -14,12 +14,12 @@ from sqlalchemy import text
 from meio.web import create_app
 from meio.web.db import migrate, open_engine
 from tests.web.conftest import create, make_settings
-from tests.web.helpers import Player
+from tests.web.helpers import Browser, Player
 
 PASSWORD = "correct horse battery"
 
 
-def signup(c: TestClient, username: str, password: str = PASSWORD,
+def signup(c: Any, username: str, password: str = PASSWORD,
            tokens: list[str] | None = None) -> dict[str, Any]:
     r = c.post("/api/account/signup",
                json={"username": username, "password": password, "tokens": tokens or []})
@@ -28,12 +28,12 @@ def signup(c: TestClient, username: str, password: str = PASSWORD,
     return data
 
 
-def csrf(c: TestClient) -> dict[str, str]:
+def csrf(c: Any) -> dict[str, str]:
     """The header a page of this origin sends with a state-changing request."""
     return {"X-CSRF-Token": c.cookies.get("meio_csrf") or ""}
 
 
-def me(c: TestClient) -> Any:
+def me(c: Any) -> Any:
     return c.get("/api/account").json()["account"]
 
 
@@ -51,8 +51,8 @@ def test_a_guest_who_signs_up_keeps_their_seat_and_its_token_still_works(
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         assert Player(ws, token=table["token"]).welcome["seat"] == 0
     # another browser without the account sees nothing of the unlisted table
-    with TestClient(client.app) as other:
-        assert other.post("/api/mine", json={"tokens": []}).json()["tables"] == []
+    other = Browser(client)
+    assert other.post("/api/mine", json={"tokens": []}).json()["tables"] == []
 
 
 def test_a_table_made_or_joined_while_signed_in_is_the_accounts_own(
@@ -62,11 +62,11 @@ def test_a_table_made_or_joined_while_signed_in_is_the_accounts_own(
                     headers=csrf(client))
     assert r.status_code == 201, r.text
     table = r.json()
-    with TestClient(client.app) as second:
-        r = second.post("/api/account/login", json={"username": "BIA", "password": PASSWORD})
-        assert r.status_code == 200, r.text
-        mine = second.post("/api/mine", json={"tokens": []}, headers=csrf(second)).json()
-        assert [(t["id"], t["seat"]) for t in mine["tables"]] == [(table["table_id"], 0)]
+    second = Browser(client)
+    r = second.post("/api/account/login", json={"username": "BIA", "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    mine = second.post("/api/mine", json={"tokens": []}, headers=csrf(second)).json()
+    assert [(t["id"], t["seat"]) for t in mine["tables"]] == [(table["table_id"], 0)]
 
 
 def test_the_session_cookie_is_httponly_lax_and_new_at_each_sign_in(
@@ -84,8 +84,7 @@ def test_the_session_cookie_is_httponly_lax_and_new_at_each_sign_in(
     second = client.cookies.get("meio_session")
     assert first and second and first != second
     # the cookie from before the sign-in is worth nothing now
-    with TestClient(client.app, cookies={"meio_session": first}) as old:
-        assert me(old) is None
+    assert me(Browser(client, {"meio_session": first or ""})) is None
     assert me(client)["username"] == "caio"
 
 
@@ -103,21 +102,20 @@ def test_a_session_cookie_cannot_be_replayed_after_sign_out(client: TestClient) 
     stolen_csrf = client.cookies.get("meio_csrf")
     assert client.post("/api/account/logout", headers=csrf(client)).status_code == 200
     assert me(client) is None
-    with TestClient(client.app, cookies={"meio_session": stolen or "",
-                                         "meio_csrf": stolen_csrf or ""}) as thief:
-        assert me(thief) is None
-        r = thief.post("/api/account/logout-all", headers={"X-CSRF-Token": stolen_csrf or ""})
-        assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
+    thief = Browser(client, {"meio_session": stolen or "", "meio_csrf": stolen_csrf or ""})
+    assert me(thief) is None
+    r = thief.post("/api/account/logout-all", headers={"X-CSRF-Token": stolen_csrf or ""})
+    assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
 
 
 def test_sign_out_everywhere_ends_every_browsers_session(client: TestClient) -> None:
     signup(client, "fabi")
-    with TestClient(client.app) as phone:
-        phone.post("/api/account/login", json={"username": "fabi", "password": PASSWORD})
-        assert me(phone)["username"] == "fabi"
-        r = client.post("/api/account/logout-all", headers=csrf(client))
-        assert r.status_code == 200 and r.json()["sessions_ended"] == 2
-        assert me(phone) is None and me(client) is None
+    phone = Browser(client)
+    phone.post("/api/account/login", json={"username": "fabi", "password": PASSWORD})
+    assert me(phone)["username"] == "fabi"
+    r = client.post("/api/account/logout-all", headers=csrf(client))
+    assert r.status_code == 200 and r.json()["sessions_ended"] == 2
+    assert me(phone) is None and me(client) is None
 
 
 def test_a_cross_site_post_is_refused(client: TestClient) -> None:

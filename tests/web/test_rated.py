@@ -13,14 +13,15 @@ from openskill.models import PlackettLuce
 from meio.web import create_app
 from meio.web.db import open_engine
 from tests.web.conftest import make_settings
+from tests.web.helpers import Browser
 from tests.web.test_accounts import PASSWORD, csrf, signup
 
 
-def post(c: TestClient, path: str, body: dict[str, Any]) -> Any:
+def post(c: Any, path: str, body: dict[str, Any]) -> Any:
     return c.post(path, json=body, headers=csrf(c))
 
 
-def finished(c: TestClient, table_id: str, timeout: float = 90.0) -> str:
+def finished(c: Any, table_id: str, timeout: float = 90.0) -> str:
     """Wait until the table's match is over and rated; returns the match id."""
     store = c.app.state.hub.store  # type: ignore[attr-defined]
     end = time.time() + timeout
@@ -35,7 +36,7 @@ def finished(c: TestClient, table_id: str, timeout: float = 90.0) -> str:
     raise AssertionError("the match did not end (and get rated) in time")
 
 
-def rated_duel(a: TestClient, b: TestClient) -> tuple[dict[str, Any], str]:
+def rated_duel(a: Any, b: Any) -> tuple[dict[str, Any], str]:
     """Ana and Bia at a rated 2-player table whose 0.1 s turn timer plays every move."""
     r = post(a, "/api/tables", {"players": 2, "name": "Ana", "rated": True, "listed": False,
                                 "turn_timer_s": 0.1, "seed": 11})
@@ -56,7 +57,8 @@ def expected(ranks: list[int], before: list[tuple[float, float]]) -> list[tuple[
 
 def test_a_rated_match_updates_both_ratings_as_openskill_does_once(sqlite_url: str) -> None:
     app = create_app(make_settings(sqlite_url))
-    with TestClient(app) as a, TestClient(app) as b:
+    with TestClient(app) as a:
+        b = Browser(a)
         signup(a, "ana")
         signup(b, "bia")
         _, match_id = rated_duel(a, b)
@@ -85,7 +87,8 @@ def test_a_rated_match_updates_both_ratings_as_openskill_does_once(sqlite_url: s
 
 def test_a_match_left_unrated_by_a_crash_is_rated_at_start_up(sqlite_url: str) -> None:
     app = create_app(make_settings(sqlite_url))
-    with TestClient(app) as a, TestClient(app) as b:
+    with TestClient(app) as a:
+        b = Browser(a)
         signup(a, "ana")
         signup(b, "bia")
         _, match_id = rated_duel(a, b)
@@ -124,20 +127,21 @@ def test_who_may_sit_at_a_rated_table(client: TestClient) -> None:
     # the same account cannot take a second seat and be rated against itself
     r = post(client, join, {"invite": table["invite"], "name": "Caio 2", "agree_rated": True})
     assert r.status_code == 409 and r.json()["code"] == "already_seated"
-    with TestClient(client.app) as guest:
-        r = guest.post(join, json={"invite": table["invite"], "name": "Gui"})
-        assert r.status_code == 401 and r.json()["code"] == "sign_in_to_rate"
-        signup(guest, "gui")
-        # a table with a bot: rated only if this person agrees too
-        r = post(guest, join, {"invite": table["invite"], "name": "Gui"})
-        assert r.status_code == 409 and r.json()["code"] == "agree_rated"
-        r = post(guest, join, {"invite": table["invite"], "name": "Gui", "agree_rated": True})
-        assert r.status_code == 200, r.text
+    guest = Browser(client)
+    r = guest.post(join, json={"invite": table["invite"], "name": "Gui"})
+    assert r.status_code == 401 and r.json()["code"] == "sign_in_to_rate"
+    signup(guest, "gui")
+    # a table with a bot: rated only if this person agrees too
+    r = post(guest, join, {"invite": table["invite"], "name": "Gui"})
+    assert r.status_code == 409 and r.json()["code"] == "agree_rated"
+    r = post(guest, join, {"invite": table["invite"], "name": "Gui", "agree_rated": True})
+    assert r.status_code == 200, r.text
 
 
 def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: str) -> None:
     app = create_app(make_settings(sqlite_url))
-    with TestClient(app) as a, TestClient(app) as b:
+    with TestClient(app) as a:
+        b = Browser(a)
         signup(a, "ana")
         signup(b, "bia")
         table, match_id = rated_duel(a, b)
@@ -149,41 +153,41 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
              {"invite": playing["invite"], "name": "Bia"})
         in_play = app.state.hub.store.table(playing["table_id"]).current_match
         m = app.state.hub.store.match(match_id)
-        with TestClient(app) as stranger:
-            r = stranger.get("/api/players/ANA")
-            assert r.status_code == 200, r.text
-            body = r.json()
-            assert set(body) == {"username", "since", "own", "games", "wins", "rounds",
-                                 "mean_round_score", "balanced_share", "matches", "ratings",
-                                 "history"}
-            assert body["own"] is False
-            assert body["username"] == "ana" and list(body["ratings"]) == ["meio-2p"]
-            # games, wins and the rounds, against the stored result and the engine's replay
-            from meio.engine import MatchConfig, replay
-            from meio.engine import actions as A
+        stranger = Browser(a)
+        r = stranger.get("/api/players/ANA")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert set(body) == {"username", "since", "own", "games", "wins", "rounds",
+                             "mean_round_score", "balanced_share", "matches", "ratings",
+                             "history"}
+        assert body["own"] is False
+        assert body["username"] == "ana" and list(body["ratings"]) == ["meio-2p"]
+        # games, wins and the rounds, against the stored result and the engine's replay
+        from meio.engine import MatchConfig, replay
+        from meio.engine import actions as A
 
-            state = replay(MatchConfig.from_dict(m.config),
-                           [(e.seat, A.parse_action(e.action))
-                            for e in app.state.hub.store.events(match_id)])
-            scores = [r.scores[0] for r in state.rounds]
-            assert body["games"] == 1 and body["wins"] == int(0 in m.result["winners"])
-            assert body["rounds"] == len(scores) == m.result["rounds"]
-            assert body["mean_round_score"] * body["rounds"] == m.result["totals"][0]
-            assert body["balanced_share"] == scores.count(0) / len(scores)
-            assert [x["id"] for x in body["matches"]] == [match_id]
-            assert body["matches"][0]["names"] == ["Ana", "Bia"]
-            assert in_play not in r.text and playing["table_id"] not in r.text
-            assert body["ratings"]["meio-2p"]["games"] == 1
-            assert [h["match"] for h in body["history"]] == [match_id]
-            text = r.text
-            for secret in (table["token"], table["invite"], table["spectate"], PASSWORD):
-                assert secret not in text
-            assert "password" not in text and "token" not in text
-            assert stranger.get("/api/players/nobody").json()["code"] == "no_player"
-            r = stranger.get("/api/ratings/meio-9p")
-            assert r.status_code == 404 and r.json()["code"] == "no_pool"
-            for secret in (playing["token"], playing["invite"], playing["spectate"]):
-                assert secret not in r.text
+        state = replay(MatchConfig.from_dict(m.config),
+                       [(e.seat, A.parse_action(e.action))
+                        for e in app.state.hub.store.events(match_id)])
+        scores = [r.scores[0] for r in state.rounds]
+        assert body["games"] == 1 and body["wins"] == int(0 in m.result["winners"])
+        assert body["rounds"] == len(scores) == m.result["rounds"]
+        assert body["mean_round_score"] * body["rounds"] == m.result["totals"][0]
+        assert body["balanced_share"] == scores.count(0) / len(scores)
+        assert [x["id"] for x in body["matches"]] == [match_id]
+        assert body["matches"][0]["names"] == ["Ana", "Bia"]
+        assert in_play not in r.text and playing["table_id"] not in r.text
+        assert body["ratings"]["meio-2p"]["games"] == 1
+        assert [h["match"] for h in body["history"]] == [match_id]
+        text = r.text
+        for secret in (table["token"], table["invite"], table["spectate"], PASSWORD):
+            assert secret not in text
+        assert "password" not in text and "token" not in text
+        assert stranger.get("/api/players/nobody").json()["code"] == "no_player"
+        r = stranger.get("/api/ratings/meio-9p")
+        assert r.status_code == 404 and r.json()["code"] == "no_pool"
+        for secret in (playing["token"], playing["invite"], playing["spectate"]):
+            assert secret not in text
         # her own profile says so, and lists the table she sits at now
         own = a.get("/api/players/ana").json()
         assert own["own"] is True

@@ -101,6 +101,22 @@ class JoinTable(BaseModel):
         return _name(v)
 
 
+class QuickPlayRequest(BaseModel):
+    """Play now in a rating pool, waiting ``wait_s`` seconds for people before bots
+    fill the empty seats."""
+
+    model_config = STRICT
+
+    pool: str = Field(max_length=32)
+    wait_s: float = 30.0
+    name: str
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str) -> str:
+        return _name(v)
+
+
 class Tokens(BaseModel):
     """The seat tokens a browser holds (to list its own tables)."""
 
@@ -252,6 +268,40 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
         await room.seating.ensure_started()
     out["table"] = public_table(room.table.info, room.table.online())
     return out
+
+
+@router.post("/quick")
+async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
+                     account: AccountDep) -> dict[str, Any]:
+    """Quick play (signed-in players): a seat at a rated table of the pool, with people
+    of a rating near yours; bots of a level near the table's fill the seats left
+    when the wait is over (:mod:`meio.web.quick`)."""
+    from meio.ratings import Pool, RatingError
+
+    if account is None:
+        raise Refusal(401, "sign_in_to_rate", "quick play is rated: sign in or create an "
+                                              "account")
+    s = hub.settings
+    if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
+        raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
+                                 f"{s.quick_max_wait_s:g} seconds")
+    try:
+        pool = Pool.parse(body.pool)
+    except RatingError as exc:
+        raise Refusal(404, "no_pool", str(exc)) from None
+    _limit_joins(hub, request)
+    creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
+    try:
+        table_id, seat, token = await request.app.state.quick.play(
+            account.id, pool, body.wait_s, body.name, creator)
+    except JoinError as exc:
+        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
+    room = await _room(hub, table_id)
+    info = room.table.info
+    return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
+            "invite": info.invite_code, "spectate": info.spectate_code,
+            "fill_at": info.options.get("fill_at"),
+            "table": public_table(info, room.table.online())}
 
 
 async def _room(hub: Hub, table_id: str) -> Room:

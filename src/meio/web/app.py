@@ -25,6 +25,7 @@ from meio.web.cluster import Cluster
 from meio.web.db import migrate, open_engine
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
+from meio.web.quick import QuickPlay
 from meio.web.refusal import Refusal, refusal_response
 from meio.web.settings import Settings
 from meio.web.store import Store
@@ -100,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.auth = auth.Auth(settings, AccountStore(engine), store)
         began = time.perf_counter()
         await hub.start()
+        app.state.quick = QuickPlay(hub)
+        await app.state.quick.start()
         # what grows with the database: the migration check and loading the tables
         took = migrated + time.perf_counter() - began
         log.info("started in %.0f ms (the schema checked in %.0f ms): %d tables that need "

@@ -111,6 +111,9 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "turn_timer_s": opts.get("turn_timer_s"),
         "listed": info.listed,
         "rated": info.rated,
+        # quick play: its pool, and when bots take the seats still free
+        "quick": opts.get("quick"),
+        "fill_at": opts.get("fill_at"),
         "seats": [
             {
                 "seat": s.seat,

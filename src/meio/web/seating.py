@@ -120,6 +120,23 @@ class Seating:
             raise JoinError(409, "this rated table has bots: agree to be rated with them "
                                  "to sit down", "agree_rated")
 
+    async def fill_with_bots(self, bot: str) -> int:
+        """Seat bots of kind ``bot`` in every free seat (quick play, once its wait is
+        over) and start the match; returns how many seats they took."""
+        t = self.table
+        async with t.lock:
+            if t.info.closed or t.match is not None:
+                return 0
+            filled = await asyncio.to_thread(t.store.fill_free_seats, t.info.id, bot)
+            await t.load()
+            if t.match is None and all(s.filled for s in t.info.seats):
+                await self._start_match(1)
+            t.broadcast_table()
+            t.broadcast_snapshots()
+            t.changed()
+            t.group.table_changed(t.info.id)
+            return filled
+
     async def ensure_started(self) -> None:
         """Start match 1 of a full table that has none (after a crash between the two)."""
         t = self.table

@@ -120,6 +120,11 @@ class Settings:
     api_docs: bool = False
     #: show the process name and its table count on ``/readyz``
     readyz_details: bool = False
+    #: quick play: the turn timer of its tables (strangers wait for no one for long),
+    #: and the waits a player may choose before bots fill the empty seats
+    quick_turn_timer_s: float = 60.0
+    quick_min_wait_s: float = 5.0
+    quick_max_wait_s: float = 300.0
     #: seconds a sign-in lasts (the session cookie's age)
     session_ttl_s: float = 30 * 86400.0
     #: sign-in and sign-up attempts: per client address, and sign-ins per account
@@ -140,7 +145,8 @@ class Settings:
         ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
-        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute)),
+        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
+        ``MEIO_QUICK_TURN_TIMER``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -174,6 +180,7 @@ class Settings:
             api_docs=_flag("MEIO_API_DOCS"),
             readyz_details=_flag("MEIO_READYZ_DETAILS"),
             session_ttl_s=float(os.environ.get("MEIO_SESSION_TTL", str(30 * 86400))),
+            quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
         )

@@ -274,6 +274,38 @@ class Store:
                 q = q.limit(limit)
             return [(_match_info(m), seat) for m, seat in s.execute(q)]
 
+    def quick_tables(self, pool: str) -> list[TableInfo]:
+        """The quick-play tables of ``pool`` still waiting for players (open, no match
+        yet): unlisted rated tables whose options name the pool under ``quick``."""
+        with Session(self.engine) as s:
+            q = select(TableRow).where(TableRow.closed_at.is_(None),
+                                       TableRow.current_match.is_(None),
+                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick") == pool]
+            return self._table_infos(s, rows)
+
+    def waiting_quick_tables(self) -> list[TableInfo]:
+        """Every quick-play table still waiting for players (their fill is due later)."""
+        with Session(self.engine) as s:
+            q = select(TableRow).where(TableRow.closed_at.is_(None),
+                                       TableRow.current_match.is_(None),
+                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick")]
+            return self._table_infos(s, rows)
+
+    def fill_free_seats(self, table_id: str, bot: str) -> int:
+        """Give every free human seat of an open table to a bot of kind ``bot``;
+        returns how many. A seat taken meanwhile stays its person's."""
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human",
+                       SeatRow.token_hash.is_(None),
+                       SeatRow.table_id.in_(select(TableRow.id).where(
+                           TableRow.id == table_id, TableRow.closed_at.is_(None))))
+                .values(kind="bot", bot=bot, name=None))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         with Session(self.engine) as s:
             row = s.scalar(
