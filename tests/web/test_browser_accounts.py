@@ -224,3 +224,53 @@ def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(
     a.wait_for_selector("#p-tables-box:not(.hidden)")
     for ctx in contexts:
         ctx.close()
+
+
+def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_openskill(
+        server: tuple[str, Any], browser: Any) -> None:
+    from openskill.models import PlackettLuce
+
+    base, app = server
+    names = ["Dani", "Eva", "Fred"]
+    contexts = [browser.new_context() for _ in names]
+    pages = []
+    for ctx, name in zip(contexts, names, strict=True):
+        instant(ctx)
+        page = ctx.new_page()
+        console = watch_console(page)
+        sign_up(page, base, name.lower())
+        pages.append(page)
+    # each presses Play now for MEIO 4 players; the first waits 15 s for people, the
+    # others longer: they all sit at the first one's table
+    for page, name, wait in zip(pages, names, ("15", "30", "60"), strict=True):
+        page.goto(base + "/")
+        page.wait_for_selector('#q-pool option[value="meio-4p"]', state="attached")
+        page.fill("#c-name", name)
+        page.select_option("#q-pool", "meio-4p")
+        page.select_option("#q-wait", wait)
+        page.click("#q-go")
+        page.wait_for_url("**/t/*")
+    table_ids = {p.url.split("/t/")[1].split("?")[0] for p in pages}
+    assert len(table_ids) == 1
+    table_id = table_ids.pop()
+    try:
+        pages[0].wait_for_selector("#fill-at")
+        match_id = wait_finished(app, table_id, timeout=240)
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('dani', pages[0], console)}") from exc
+    seats = app.state.hub.store.table(table_id).seats
+    assert [s.name for s in seats[:3]] == names and seats[3].kind == "bot"
+    assert seats[3].bot == "heuristic"
+    totals = app.state.hub.store.match(match_id).result["totals"]
+    model = PlackettLuce()
+    ranks = [1 + sum(other < mine for other in totals) for mine in totals]
+    after = model.rate([[model.rating()] for _ in totals], ranks=[float(r) for r in ranks])
+    for page in pages:
+        page.wait_for_selector("#ratings[data-ready]", timeout=30000)
+        text = page.text_content("#ratings") or ""
+        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+            ordinal = after[seat][0].mu - 3 * after[seat][0].sigma
+            sign = "+" if ordinal >= 0 else "−"
+            assert f"{name} {ordinal:.1f}? ({sign}{abs(ordinal):.1f})" in text, text
+    for ctx in contexts:
+        ctx.close()

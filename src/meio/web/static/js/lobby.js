@@ -2,6 +2,7 @@
 import { api, esc, mySeats, myTokens, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
+import { poolName } from "./pools.js";
 import { botLabel, optionHelp, seatName } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -111,6 +112,26 @@ async function loadLists() {
   } catch (e) { toast(refusalText(e)); }
 }
 
+// Quick play: a seat at a rated table of the pool, with people near your rating.
+async function playNow(ev) {
+  ev.preventDefault();
+  const name = $("c-name").value.trim() || document.getElementById("nav-account").textContent;
+  try {
+    const res = await api("/api/quick", { method: "POST", body: { pool: $("q-pool").value, wait_s: Number($("q-wait").value), name } });
+    saveSeat(res.table_id, { token: res.token, seat: res.seat, name, invite: res.invite, spectate: res.spectate });
+    location.href = `/t/${res.table_id}`;
+  } catch (e) { toast(refusalText(e), 6000); }
+}
+
+async function setupQuick() {
+  try {
+    const { pools } = await api("/api/ratings");
+    $("q-pool").innerHTML = pools.map((p) => `<option value="${esc(p)}">${esc(poolName(p))}</option>`).join("");
+    $("q-pool").value = "meio-4p";
+  } catch { /* the form stays empty: creating a table still works */ }
+  $("quick-form").addEventListener("submit", playNow);
+}
+
 async function main() {
   await loadLang();
   showAccount();
@@ -122,6 +143,7 @@ async function main() {
   renderSpecials();
   renderSeats();
   $("create").addEventListener("submit", create);
+  setupQuick();
   loadLists();
 }
 main();

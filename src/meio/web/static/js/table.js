@@ -417,7 +417,10 @@ function showProblem(kind) {
 
 function renderWaiting() {
   if (!S.table) return;
-  $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` +
+  // quick play: bots take the free seats when the wait is over
+  const fill = S.table.quick && S.table.fill_at
+    ? `<p id="fill-at">${esc(t("Bots take the free seats at {time}.", { time: new Date(S.table.fill_at * 1000).toLocaleTimeString(document.documentElement.lang) }))}</p>` : "";
+  $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` + fill +
     S.table.seats.map((s) => `<div>${esc(t("Seat {n}:", { n: s.seat + 1 }))} ${s.filled ? esc(nameOf(s.seat)) : `<em>${esc(t("free"))}</em>`}</div>`).join("");
 }
 
