@@ -77,6 +77,8 @@ class CreateTable(BaseModel):
     reveal_specials: bool = True
     #: its finished matches change the ratings of the accounts (and bots) at it
     rated: bool = False
+    #: played over hours or days: ``turn_timer_s`` is then a long one (required)
+    turn_based: bool = False
 
     @field_validator("name")
     @classmethod
@@ -154,7 +156,12 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         else:
             infos.append(SeatInfo(i, "human", None, None, None))
     timer = body.turn_timer_s
-    if timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
+    if body.turn_based:
+        low, high = settings.min_turn_based_s, settings.max_turn_based_s
+        if timer is None or not low <= timer <= high:
+            raise HTTPException(422, f"a turn-based table's turn timer is {low:g} to "
+                                     f"{high:g} seconds")
+    elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
         raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
     if body.seed is not None and not settings.allow_seeds:
@@ -173,6 +180,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         "wild_lead": body.wild_lead,
         "reveal_specials": body.reveal_specials,
     }
+    if body.turn_based:
+        options["turn_based"] = True
     return options, infos
 
 
@@ -381,12 +390,18 @@ async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
     tables = []
     for info, seat in await _own_tables(hub, body, account):
         item = public_table(info, set())
-        status = "waiting"
+        status, your_turn, deadline = "waiting", False, None
         if info.current_match is not None:
             m = await asyncio.to_thread(hub.store.match, info.current_match)
             status = "finished" if m is not None and m.finished_at else "playing"
+        if status == "playing" and not info.closed:
+            # whose turn it is: the table's state (loaded if it was not in memory)
+            room = await hub.get(info.id)
+            if room is not None:
+                your_turn = seat in room.table.seats_to_act("human")
+                deadline = room.table.deadline() if your_turn else None
         tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
-                       **_links(info)})
+                       "your_turn": your_turn, "deadline": deadline, **_links(info)})
     return {"tables": tables}
 
 

@@ -109,6 +109,7 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "wild_lead": opts.get("wild_lead", "declare"),
         "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
+        "turn_based": bool(opts.get("turn_based", False)),
         "listed": info.listed,
         "rated": info.rated,
         # quick play: its pool, and when bots take the seats still free

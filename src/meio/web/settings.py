@@ -120,6 +120,9 @@ class Settings:
     api_docs: bool = False
     #: show the process name and its table count on ``/readyz``
     readyz_details: bool = False
+    #: turn-based tables (played over days): the bounds of their turn timer
+    min_turn_based_s: float = 3600.0
+    max_turn_based_s: float = 3 * 86400.0
     #: quick play: the turn timer of its tables (strangers wait for no one for long),
     #: and the waits a player may choose before bots fill the empty seats
     quick_turn_timer_s: float = 60.0

@@ -71,11 +71,12 @@ async function create(ev) {
   const edition = $("c-edition").value;
   const pick = document.querySelector('input[name="spmode"]:checked').value === "pick";
   const specials = edition === "meio" && pick ? [...$("c-specials").querySelectorAll("input:checked")].map((i) => i.value) : null;
-  const timer = $("c-timer").value ? Number($("c-timer").value) : null;
+  const turnBased = $("c-turn-based").value;
+  const timer = turnBased ? Number(turnBased) : $("c-timer").value ? Number($("c-timer").value) : null;
   const body = {
     edition, players: n, partnership: $("c-partnership").checked, specials, seats,
     turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value,
-    rated: $("c-rated").checked,
+    rated: $("c-rated").checked, turn_based: !!turnBased,
   };
   if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
   try {
@@ -92,6 +93,7 @@ function tableText(tb) {
   if (tb.wild_lead === "next") parts.push(t("the next card sets the suit"));
   if (tb.reveal_specials === false) parts.push(t("hidden specials"));
   if (tb.rated) parts.push(t("rated"));
+  if (tb.turn_based) parts.push(t("turn-based"));
   return parts.join(" · ");
 }
 
@@ -109,6 +111,11 @@ async function loadLists() {
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
       `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? tb.seats[tb.seat]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
+    const turns = mine.tables.filter((tb) => tb.your_turn);
+    $("your-turn-box").classList.toggle("hidden", !turns.length);
+    $("your-turn").innerHTML = turns.map((tb) =>
+      `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
+      `<span class="muted">${esc(t("seat {n}", { n: tb.seat + 1 }))}${tb.deadline ? ` · ${esc(t("until {time}", { time: new Date(tb.deadline * 1000).toLocaleString(document.documentElement.lang) }))}` : ""}</span></div>`).join("");
   } catch (e) { toast(refusalText(e)); }
 }
 

@@ -798,6 +798,7 @@ function renderStatus(v) {
   if (mine && busy()) text = t("Sending your move…");
   $("status").textContent = text;
   $("status").dataset.turn = mine && !busy() ? "1" : "0";
+  notifyTurn(mine && !busy());
 }
 
 // -- chat -------------------------------------------------------------------------------
@@ -832,6 +833,42 @@ function setupChat() {
   }
 }
 
+// A turn-based table: a browser notification when it becomes your turn while the page
+// is not in view (the player turned it on: the Notification API asks their permission).
+const NOTIFY = "meio:notify";
+function notifyTurn(now) {
+  if (now && S.wasTurn === false && localStorage.getItem(NOTIFY) === "1" && document.hidden &&
+      "Notification" in window && Notification.permission === "granted") {
+    new Notification(t("Your turn at MEIO"), { body: t("It is your turn to play."), tag: `meio-${tableId}` });
+  }
+  S.wasTurn = now;
+}
+
+function setupNotify() {
+  const b = $("notify");
+  const on = () => localStorage.getItem(NOTIFY) === "1" && "Notification" in window && Notification.permission === "granted";
+  const draw = () => {
+    b.classList.toggle("hidden", !S.table?.turn_based || !("Notification" in window));
+    b.textContent = on() ? t("Notifications on (turn them off)") : t("Notify me when it is my turn");
+    b.setAttribute("aria-pressed", on() ? "true" : "false");
+  };
+  b.onclick = async () => {
+    if (on()) { localStorage.removeItem(NOTIFY); draw(); return; }
+    const answer = await Notification.requestPermission();
+    if (answer === "granted") localStorage.setItem(NOTIFY, "1");
+    else toast(t("The browser did not allow notifications."));
+    draw();
+  };
+  S.drawNotify = draw;
+}
+
+// seconds as a turn-based clock says them: hours and minutes when there are many
+function clock(left) {
+  if (left >= 3600) return t("{h} h {m} min", { h: Math.floor(left / 3600), m: Math.floor((left % 3600) / 60) });
+  if (left >= 120) return t("{m} min", { m: Math.floor(left / 60) });
+  return `${left}s`;
+}
+
 setInterval(() => {
   const el = $("timer");
   if (S.summary && $("summary-wait")) {
@@ -839,7 +876,8 @@ setInterval(() => {
   }
   if (!S.deadline || !S.view || S.view.is_over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round(S.deadline - (Date.now() + S.skew) / 1000));
-  el.textContent = `⏱ ${left}s`;
+  el.textContent = `⏱ ${clock(left)}`;
+  S.drawNotify?.();
 }, 500);
 
 // -- joining ----------------------------------------------------------------------------
@@ -909,6 +947,7 @@ async function main() {
   $("rules").querySelector("summary").addEventListener("click", () => { $("rules").dataset.touched = "1"; });
   $("rules-link").onclick = () => { $("rules").dataset.touched = "1"; $("rules").open = true; };
   setupChat();
+  setupNotify();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
   else if (params.get("invite")) showJoin(params.get("invite"));
