@@ -136,6 +136,22 @@ class ChatRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class ReportRow(Base):
+    """A chat message a player reported, kept for the operator (``meio admin reports``)
+    with what it said and who wrote it then, until the operator removes the report."""
+
+    __tablename__ = "meio_reports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(Integer, ForeignKey("meio_chat.id"), index=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    text: Mapped[str] = mapped_column(String(CHAT_MAX_CHARS * 4))
+    reporter_seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 class AccountRow(Base):
     """A player's account: a username and an Argon2id hash of the password (the
     password itself is never stored)."""

@@ -258,6 +258,11 @@ def chat_ack(msg_id: str) -> Frame:
     return {"type": "ack", "id": msg_id, "chat": True}
 
 
+def report_ack(msg_id: str, report: int) -> Frame:
+    """A chat message reported: kept for the operator as report ``report``."""
+    return {"type": "ack", "id": msg_id, "report": report}
+
+
 def chat_log(info: TableInfo, match_id: str,
              messages: Iterable[tuple[int, str, str, float]]) -> Frame:
     """A match's chat so far, ``(seat, kind, text, at)`` oldest first, for a page that

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meio.web.db import ChatRow, EventRow, MatchRow, SeatRow, TableRow
+from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatRow, TableRow
 
 _INSERT_EVENT = insert(EventRow)
 
@@ -116,6 +116,20 @@ class EventInfo:
     action: str
     source: str
     client_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReportInfo:
+    """A reported chat message: what it said, who wrote it, where and when."""
+
+    id: int
+    table_id: str
+    match_id: str
+    seat: int
+    author: str | None
+    text: str
+    reporter_seat: int
     created_at: float
 
 
@@ -359,6 +373,44 @@ class Store:
         """Store one chat message or reaction with its match."""
         with Session(self.engine) as s, s.begin():
             s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
+
+    def report_chat(self, table_id: str, match_id: str, seat: int, at: float,
+                    reporter_seat: int, author: str | None) -> int | None:
+        """Keep the chat message ``seat`` sent at ``at`` in this match for the operator,
+        reported by ``reporter_seat``; returns the report's number (the same one when
+        the seat reports it again), or None when there is no such message."""
+        with Session(self.engine) as s, s.begin():
+            row = s.scalar(select(ChatRow).where(ChatRow.match_id == match_id,
+                                                 ChatRow.seat == seat,
+                                                 ChatRow.created_at == at))
+            if row is None:
+                return None
+            known = s.scalar(select(ReportRow.id).where(ReportRow.chat_id == row.id,
+                                                        ReportRow.reporter_seat == reporter_seat))
+            if known is not None:
+                return int(known)
+            report = ReportRow(chat_id=row.id, table_id=table_id, match_id=match_id,
+                               seat=seat, author=author, text=row.text,
+                               reporter_seat=reporter_seat, created_at=time.time())
+            s.add(report)
+            s.flush()
+            return int(report.id)
+
+    def reports(self) -> list[ReportInfo]:
+        """Every report the operator has not removed, oldest first."""
+        with Session(self.engine) as s:
+            return [ReportInfo(r.id, r.table_id, r.match_id, r.seat, r.author, r.text,
+                               r.reporter_seat, r.created_at)
+                    for r in s.scalars(select(ReportRow).order_by(ReportRow.id))]
+
+    def remove_report(self, report_id: int) -> bool:
+        """Remove a report (the operator dealt with it); False when there is none."""
+        with Session(self.engine) as s, s.begin():
+            row = s.get(ReportRow, report_id)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
 
     def create_table(
         self, options: dict[str, Any], seats: list[SeatInfo], listed: bool,

@@ -30,6 +30,7 @@ from meio.web.protocol import (
     Ping,
     ProtocolError,
     Rematch,
+    Report,
     parse_message,
 )
 from meio.web.services import Connection
@@ -194,6 +195,8 @@ class _Session:
             return await room.seating.rematch(msg.id, conn.seat)
         if isinstance(msg, Chat):
             return await chat.post(room.table, conn.seat, msg)
+        if isinstance(msg, Report):
+            return await chat.report(room.table, conn.seat, msg)
         raise TypeError(f"unhandled message {msg!r}")
 
     async def _advise(self, msg: Advise) -> None:

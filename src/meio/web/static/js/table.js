@@ -231,6 +231,7 @@ function rejectText(f) {
     too_long: t("A chat message is at most 200 characters."),
     busy: t("Still working on your last request: a moment, please."),
     bad_message: t("The server did not understand that message."),
+    no_message: t("That message is not in this match's chat any more."),
     internal: t("Something went wrong on the server; try again."),
   }[f.code] ?? t("Refused: {reason}", { reason: f.reason });
 }
@@ -804,16 +805,42 @@ function renderStatus(v) {
 // -- chat -------------------------------------------------------------------------------
 const REACTION = { thumbs: () => "👍", gg: () => t("good game") };
 
+// The seats this browser muted at this table: their lines are not shown.
+const MUTED = `meio:muted:${tableId}`;
+function muted() { try { return new Set(JSON.parse(localStorage.getItem(MUTED) || "[]")); } catch { return new Set(); } }
+function setMuted(seat, on) {
+  const all = muted(); if (on) all.add(seat); else all.delete(seat);
+  localStorage.setItem(MUTED, JSON.stringify([...all])); renderChat();
+}
+const chatButton = (label, cls, onclick) => Object.assign(document.createElement("button"), { type: "button", className: `chat-act ${cls}`, textContent: label, onclick });
+
 function renderChat() {
   const box = $("chat-log");
   box.innerHTML = "";
+  const hidden = muted();
   for (const m of S.chat) {
+    if (hidden.has(m.seat)) continue;
     const div = document.createElement("div");
     div.className = `chat-msg ${m.kind}`;
     const who = Object.assign(document.createElement("span"), { className: "who", textContent: `${nameOf(m.seat)}: ` });
     const text = m.kind === "react" ? (REACTION[m.text]?.() ?? "") : m.text;
     div.append(who, Object.assign(document.createElement("span"), { className: "text", textContent: text }));
+    // another seat's line: mute that seat here, or report the line to the operator
+    if (me() != null && m.seat !== me()) {
+      div.append(chatButton(t("Mute"), "mute", () => setMuted(m.seat, true)));
+      if (m.kind === "text") {
+        div.append(chatButton(t("Report"), "report", () => {
+          if (send({ type: "report", id: `rp-${S.counter++}`, seat: m.seat, at: m.at })) toast(t("Reported: the server's operator will read it."));
+        }));
+      }
+    }
     box.append(div);
+  }
+  for (const seat of hidden) {
+    const note = Object.assign(document.createElement("div"), { className: "chat-msg muted-note" });
+    note.append(Object.assign(document.createElement("span"), { className: "muted", textContent: t("You muted {name}.", { name: nameOf(seat) }) }),
+      chatButton(t("Unmute"), "unmute", () => setMuted(seat, false)));
+    box.append(note);
   }
   box.scrollTop = box.scrollHeight;
   const reader = me() == null;
