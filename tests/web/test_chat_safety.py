@@ -1,5 +1,5 @@
 """Chat safety: a seated player reports another seat's message, which is kept for the
-operator; ``meio reports`` lists and removes reports; what a report may not be."""
+operator; ``meio admin`` lists and removes reports; what a report may not be."""
 
 from __future__ import annotations
 
@@ -49,15 +49,15 @@ def test_a_reported_message_is_kept_for_the_operator_who_lists_and_removes_it(
             assert report(b, "0", line["at"])["code"] == "bad_message"
             assert report(b, 0, None)["code"] == "bad_message"
     runner = CliRunner()
-    listed = runner.invoke(cli, ["reports", "--db", str(db)])
+    listed = runner.invoke(cli, ["admin", "--db", str(db)])
     assert listed.exit_code == 0, listed.output
     row = listed.stdout.strip().splitlines()
     assert len(row) == 1 and row[0].startswith("1\t") and "seat 1\tAna\t" in row[0]
     assert "'you play like a potato'" in row[0] and tid in row[0]
-    removed = runner.invoke(cli, ["reports", "--db", str(db), "--remove", "1"])
+    removed = runner.invoke(cli, ["admin", "--db", str(db), "--remove-report", "1"])
     assert removed.exit_code == 0 and removed.stdout.strip() == "report 1 removed"
-    assert runner.invoke(cli, ["reports", "--db", str(db)]).stdout.strip() == "no report"
-    again = runner.invoke(cli, ["reports", "--db", str(db), "--remove", "1"])
+    assert runner.invoke(cli, ["admin", "--db", str(db)]).stdout.strip() == "no report"
+    again = runner.invoke(cli, ["admin", "--db", str(db), "--remove-report", "1"])
     assert again.exit_code == 1 and again.stderr.strip() == "there is no report 1"
     # the message itself stays in the match's chat
     with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as client:

@@ -1,7 +1,7 @@
 """Table chat: short text messages and quick reactions from the seated players.
 
 Spectators read the chat but cannot write in it. A seated player may report another
-seat's message (the operator lists and removes reports with ``meio admin reports``);
+seat's message (the operator lists and removes reports with ``meio admin``);
 muting another seat is the page's own affair (it hides that seat's lines). A message is
 plain text (the browser shows it with ``textContent``, never as HTML), at most
 :data:`MAX_CHARS` characters on one line, and a seat may send at most

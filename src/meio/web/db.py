@@ -137,7 +137,7 @@ class ChatRow(Base):
 
 
 class ReportRow(Base):
-    """A chat message a player reported, kept for the operator (``meio admin reports``)
+    """A chat message a player reported, kept for the operator (``meio admin``)
     with what it said and who wrote it then, until the operator removes the report."""
 
     __tablename__ = "meio_reports"

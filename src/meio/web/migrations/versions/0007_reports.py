@@ -1,4 +1,4 @@
-"""Reported chat messages, kept for the operator (``meio admin reports``).
+"""Reported chat messages, kept for the operator (``meio admin``).
 
 Revision ID: 0007_reports
 Revises: 0006_ratings

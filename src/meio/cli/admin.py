@@ -1,5 +1,5 @@
-"""``meio reports``: the operator's view of the chat messages players reported on a
-``meio serve`` database, and removing a report once dealt with."""
+"""``meio admin``: the operator's view of a ``meio serve`` database — the chat messages
+players reported — and removing a report once dealt with."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from meio.i18n import _
 
 
 @app.command(
-    help=_("List the chat messages players reported on the server's database, or remove "
-           "a report that has been dealt with.")
+    help=_("For the server's operator: list the chat messages players reported on the "
+           "server's database, or remove a report that has been dealt with.")
 )
-def reports(
+def admin(
     db: Annotated[
         str | None,
         typer.Option(help=_("SQLite file or database URL (default: DATABASE_URL, else an "
                             "SQLite file in the user data directory).")),
     ] = None,
-    remove: Annotated[
+    remove_report: Annotated[
         int | None,
         typer.Option(min=1, max=2**31 - 1,
                      help=_("Remove report number N (the list shows the numbers).")),
@@ -50,11 +50,11 @@ def reports(
     try:
         migrate(engine)
         store = Store(engine)
-        if remove is not None:
-            if not store.remove_report(remove):
-                typer.echo(_("there is no report {n}").format(n=remove), err=True)
+        if remove_report is not None:
+            if not store.remove_report(remove_report):
+                typer.echo(_("there is no report {n}").format(n=remove_report), err=True)
                 raise typer.Exit(1)
-            typer.echo(_("report {n} removed").format(n=remove))
+            typer.echo(_("report {n} removed").format(n=remove_report))
             return
         found = store.reports()
         if not found:
