@@ -108,6 +108,23 @@ def test_a_session_cookie_cannot_be_replayed_after_sign_out(client: TestClient) 
     assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
 
 
+def test_a_session_expires_and_the_next_sign_in_forgets_it(sqlite_url: str) -> None:
+    import time
+
+    with TestClient(create_app(make_settings(sqlite_url, session_ttl_s=1.0))) as c:
+        signup(c, "gabi")
+        phone = Browser(c)
+        phone.post("/api/account/login", json={"username": "gabi", "password": PASSWORD})
+        time.sleep(1.1)
+        assert me(c) is None and me(phone) is None   # both a second old: expired
+        phone.post("/api/account/login", json={"username": "gabi", "password": PASSWORD})
+        assert me(phone)["username"] == "gabi"
+    engine = open_engine(sqlite_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM meio_sessions")).scalar_one() == 1
+    engine.dispose()
+
+
 def test_sign_out_everywhere_ends_every_browsers_session(client: TestClient) -> None:
     signup(client, "fabi")
     phone = Browser(client)

@@ -94,13 +94,17 @@ class AccountStore:
             s.execute(update(AccountRow).where(AccountRow.id == account_id)
                       .values(password_hash=password_hash))
 
-    def start_session(self, account_id: str, token_hash: str, ended: str | None) -> None:
+    def start_session(self, account_id: str, token_hash: str, ended: str | None,
+                      not_before: float = 0.0) -> None:
         """A new session of ``account_id``; the browser's previous session (``ended``,
         its hash) ends in the same transaction, so a cookie from before a sign-in is
-        never valid after it."""
+        never valid after it, and so do the account's sessions that began before
+        ``not_before`` (expired: they are worth nothing, and are not kept)."""
         with Session(self.engine) as s, s.begin():
             if ended is not None:
                 s.execute(delete(SessionRow).where(SessionRow.token_hash == ended))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id,
+                                               SessionRow.created_at < not_before))
             s.add(SessionRow(token_hash=token_hash, account_id=account_id,
                              created_at=time.time()))
 

@@ -210,7 +210,8 @@ async def _sign_in(auth: Auth, request: Request, response: Response, account: Ac
     token = secrets.token_urlsafe(32)
     old = _session_token(request)
     await asyncio.to_thread(auth.accounts.start_session, account.id, hash_token(token),
-                            None if old is None else hash_token(old))
+                            None if old is None else hash_token(old),
+                            time.time() - auth.settings.session_ttl_s)
     hashes = [hash_token(t) for t in tokens if len(t) <= 128]
     claimed = await asyncio.to_thread(auth.store.claim_seats, account.id, hashes)
     secure = request.url.scheme == "https"
