@@ -37,7 +37,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "analysis": frozenset({"engine", "sim", "bots", "tournament", "ray_tasks"}),
     "warm": frozenset({"engine", "sim", "bots", "rl"}),
     "tui": frozenset({"engine", "i18n", "tutorial", "sim", "bots", "warm"}),
-    "web": frozenset({"engine", "i18n", "sim", "bots", "warm"}),
+    "web": frozenset({"engine", "i18n", "sim", "bots", "warm", "ratings"}),
     "cli": frozenset({"meio", "engine", "i18n", "sim", "bots", "rl", "ray_tasks", "tournament",
                       "analysis", "tui", "web"}),
     "__main__": frozenset({"cli"}),

@@ -147,10 +147,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    """A real uvicorn server (SQLite, bots 0.02 s) in a thread; yields ``(base URL, app)``."""
+    """A real uvicorn server (SQLite, bots 0.02 s, quick play's turn timer 0.1 s) in a
+    thread; yields ``(base URL, app)``."""
     import uvicorn
 
-    app = create_app(make_settings(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay_s=0.02))
+    # quick play's tables get a short turn timer: it plays for whoever is not clicking
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay_s=0.02,
+                                   quick_turn_timer_s=0.1))
     port = free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -187,3 +187,37 @@ def game_of(record: dict[str, Any]) -> dict[str, Any]:
     """A downloaded record without its ``meta`` (player names, date, table id): the game
     itself, which two tables that played the same seeded match share exactly."""
     return {key: value for key, value in record.items() if key != "meta"}
+
+
+class Browser:
+    """Another person's browser on a test's one TestClient: its own cookies.
+
+    Each TestClient entered runs the app's start-up again (a second hub on the same
+    app), so a test with several people signed in lends the one client its cookie jar
+    for each of their requests instead.
+    """
+
+    def __init__(self, client: Any, cookies: dict[str, str] | None = None) -> None:
+        import httpx
+
+        self.client = client
+        self.cookies = httpx.Cookies(cookies or {})
+
+    def request(self, method: str, path: str, **kw: Any) -> Any:
+        saved = self.client.cookies
+        self.client.cookies = self.cookies
+        try:
+            return self.client.request(method, path, **kw)
+        finally:
+            self.cookies = self.client.cookies
+            self.client.cookies = saved
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Any:
+        return self.request("POST", path, **kw)
+
+    @property
+    def app(self) -> Any:
+        return self.client.app

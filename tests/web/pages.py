@@ -101,16 +101,17 @@ def take_turn(page: Any, *, tap: bool = False) -> bool:
 
 
 @contextmanager
-def serve(db: Path) -> Iterator[tuple[str, Any]]:
-    """A real uvicorn server (SQLite at ``db``, fast bots) in a thread, for a whole test
-    module; yields ``(base URL, app)``."""
+def serve(db: Path, port: int | None = None, **settings: Any) -> Iterator[tuple[str, Any]]:
+    """A real uvicorn server (SQLite at ``db``, fast bots, and ``settings``) in a thread,
+    for a whole test module, on ``port`` (a free one by default: give the same one to
+    restart a server where its pages reconnect); yields ``(base URL, app)``."""
     import uvicorn
 
     from meio.web import create_app
     from tests.web.conftest import free_port, make_settings
 
-    app = create_app(make_settings(f"sqlite:///{db}", bot_delay_s=0.02))
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
+    app = create_app(make_settings(f"sqlite:///{db}", **{"bot_delay_s": 0.02, **settings}))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port or free_port(),
                                         log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "meio.cli.play",
     "meio.cli.learn",
     "meio.cli.serve",
+    "meio.cli.admin",
     "meio.cli.records",
     "meio.cli.demo",
     "meio.cli.bots",

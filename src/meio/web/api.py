@@ -15,8 +15,11 @@ from meio.engine import ConfigError, MatchConfig, MeioError, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.wire import config_from_json
+from meio.web.accounts import Account
+from meio.web.auth import AccountDep
 from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
+from meio.web.refusal import Refusal
 from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
@@ -26,23 +29,6 @@ router = APIRouter(prefix="/api")
 
 #: request bodies are read strictly: ``"seat": "1"`` is not the number 1
 STRICT = ConfigDict(strict=True, extra="forbid")
-
-
-class Refusal(HTTPException):
-    """An HTTP error a page explains in its own language: the answer carries ``code``
-    and ``params`` (seats counted from 1) beside the English ``detail``."""
-
-    def __init__(self, status: int, code: str, detail: str, **params: int) -> None:
-        super().__init__(status, detail)
-        self.code = code
-        self.params = params
-
-
-async def refusal_response(request: Request, exc: Exception) -> JSONResponse:
-    """The body of a :class:`Refusal`: ``{"detail", "code", "params"}``."""
-    assert isinstance(exc, Refusal)
-    return JSONResponse({"detail": exc.detail, "code": exc.code, "params": exc.params},
-                        status_code=exc.status_code)
 
 
 def get_hub(request: Request) -> Hub:
@@ -89,6 +75,10 @@ class CreateTable(BaseModel):
     #: the table options of RULES.md §10
     wild_lead: Literal["declare", "next"] = "declare"
     reveal_specials: bool = True
+    #: its finished matches change the ratings of the accounts (and bots) at it
+    rated: bool = False
+    #: played over hours or days: ``turn_timer_s`` is then a long one (required)
+    turn_based: bool = False
 
     @field_validator("name")
     @classmethod
@@ -104,6 +94,24 @@ class JoinTable(BaseModel):
     invite: str = Field(max_length=128)
     name: str
     seat: int | None = None
+    #: at a rated table with bots: the player agrees to be rated with them
+    agree_rated: bool = False
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str) -> str:
+        return _name(v)
+
+
+class QuickPlayRequest(BaseModel):
+    """Play now in a rating pool, waiting ``wait_s`` seconds for people before bots
+    fill the empty seats."""
+
+    model_config = STRICT
+
+    pool: str = Field(max_length=32)
+    wait_s: float = 30.0
+    name: str
 
     @field_validator("name")
     @classmethod
@@ -148,13 +156,20 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         else:
             infos.append(SeatInfo(i, "human", None, None, None))
     timer = body.turn_timer_s
-    if timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
+    if body.turn_based:
+        low, high = settings.min_turn_based_s, settings.max_turn_based_s
+        if timer is None or not low <= timer <= high:
+            raise HTTPException(422, f"a turn-based table's turn timer is {low:g} to "
+                                     f"{high:g} seconds")
+    elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
         raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
     if body.seed is not None and not settings.allow_seeds:
         raise HTTPException(422, "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):
         raise HTTPException(422, "every seat is a bot: there is no seat for you")
+    if body.rated and not any(s.kind == "human" for s in infos):
+        raise HTTPException(422, "a table of bots alone is not rated")
     options: dict[str, Any] = {
         "edition": body.edition,
         "players": body.players,
@@ -165,6 +180,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         "wild_lead": body.wild_lead,
         "reveal_specials": body.reveal_specials,
     }
+    if body.turn_based:
+        options["turn_based"] = True
     return options, infos
 
 
@@ -235,23 +252,65 @@ async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> st
 
 
 @router.post("/tables", status_code=201)
-async def create_table(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
+async def create_table(body: CreateTable, hub: HubDep, request: Request,
+                       account: AccountDep) -> dict[str, Any]:
     """Create a table; the creator gets the invite and spectator links (and a seat token
-    when a name was given)."""
+    when a name was given: the seat is the signed-in account's)."""
     _limit_joins(hub, request)
     options, seats = _check_options(body, hub.settings)
     creator = await _limit_tables(hub, request, seats)
-    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator)
+    if body.rated and body.name is not None and account is None:
+        raise Refusal(401, "sign_in_to_rate", "a rated table seats signed-in players only: "
+                                              "sign in or create an account")
+    info = await asyncio.to_thread(hub.store.create_table, options, seats, body.listed, creator,
+                                   body.rated)
     room = await _room(hub, info.id)
     out: dict[str, Any] = {"table_id": info.id, **_links(info), "invite": info.invite_code,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
-        seat, token = await room.seating.join(info.invite_code, body.name, None)
+        # the creator of a rated table with bots chose it: that is their agreement
+        seat, token = await room.seating.join(info.invite_code, body.name, None,
+                                              None if account is None else account.id,
+                                              agree_rated=True)
         out.update(seat=seat, token=token)
     else:
         await room.seating.ensure_started()
     out["table"] = public_table(room.table.info, room.table.online())
     return out
+
+
+@router.post("/quick")
+async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
+                     account: AccountDep) -> dict[str, Any]:
+    """Quick play (signed-in players): a seat at a rated table of the pool, with people
+    of a rating near yours; bots of a level near the table's fill the seats left
+    when the wait is over (:mod:`meio.web.quick`)."""
+    from meio.ratings import Pool, RatingError
+
+    if account is None:
+        raise Refusal(401, "sign_in_to_rate", "quick play is rated: sign in or create an "
+                                              "account")
+    s = hub.settings
+    if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
+        raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
+                                 f"{s.quick_max_wait_s:g} seconds")
+    try:
+        pool = Pool.parse(body.pool)
+    except RatingError as exc:
+        raise Refusal(404, "no_pool", str(exc)) from None
+    _limit_joins(hub, request)
+    creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
+    try:
+        table_id, seat, token = await request.app.state.quick.play(
+            account.id, pool, body.wait_s, body.name, creator)
+    except JoinError as exc:
+        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
+    room = await _room(hub, table_id)
+    info = room.table.info
+    return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
+            "invite": info.invite_code, "spectate": info.spectate_code,
+            "fill_at": info.options.get("fill_at"),
+            "table": public_table(info, room.table.online())}
 
 
 async def _room(hub: Hub, table_id: str) -> Room:
@@ -282,14 +341,16 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request
-               ) -> dict[str, Any]:
-    """Take a free seat. The token in the answer is the only way to act for the seat:
-    it is shown once and kept by the server only as a hash."""
+async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
+               account: AccountDep) -> dict[str, Any]:
+    """Take a free seat (the signed-in account's). The token in the answer is the only
+    way to act for the seat: it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
     try:
-        seat, token = await room.seating.join(body.invite, body.name, body.seat)
+        seat, token = await room.seating.join(body.invite, body.name, body.seat,
+                                              None if account is None else account.id,
+                                              body.agree_rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     return {"table_id": table_id, "seat": seat, "token": token,
@@ -307,22 +368,40 @@ async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
     return {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None}
 
 
-@router.post("/mine")
-async def mine(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
-    """The tables where these seat tokens hold a seat (``closed``: it takes no one
-    any more; its matches are in the history)."""
-    _limit_lookups(hub, request)
+async def _own_tables(hub: Hub, body: Tokens, account: Account | None
+                      ) -> list[tuple[TableInfo, int]]:
+    """The tables where these seat tokens, or the signed-in account, hold a seat."""
     hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
     rows = await asyncio.to_thread(hub.store.tables_of_tokens, hashes)
-    tables = []
+    if account is not None:
+        rows += await asyncio.to_thread(hub.store.tables_of_account, account.id)
+    seen: dict[str, tuple[TableInfo, int]] = {}
     for info, seat in rows:
+        seen.setdefault(info.id, (info, seat))
+    return sorted(seen.values(), key=lambda row: -row[0].created_at)
+
+
+@router.post("/mine")
+async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
+               ) -> dict[str, Any]:
+    """The tables where these seat tokens (or the signed-in account) hold a seat
+    (``closed``: it takes no one any more; its matches are in the history)."""
+    _limit_lookups(hub, request)
+    tables = []
+    for info, seat in await _own_tables(hub, body, account):
         item = public_table(info, set())
-        status = "waiting"
+        status, your_turn, deadline = "waiting", False, None
         if info.current_match is not None:
             m = await asyncio.to_thread(hub.store.match, info.current_match)
             status = "finished" if m is not None and m.finished_at else "playing"
+        if status == "playing" and not info.closed:
+            # whose turn it is: the table's state (loaded if it was not in memory)
+            room = await hub.get(info.id)
+            if room is not None:
+                your_turn = seat in room.table.seats_to_act("human")
+                deadline = room.table.deadline() if your_turn else None
         tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
-                       **_links(info)})
+                       "your_turn": your_turn, "deadline": deadline, **_links(info)})
     return {"tables": tables}
 
 
@@ -339,11 +418,12 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 
 
 @router.post("/history")
-async def history(body: Tokens, hub: HubDep, request: Request) -> dict[str, Any]:
-    """Finished matches: those of listed tables and of the tables these tokens sit at."""
+async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
+                  ) -> dict[str, Any]:
+    """Finished matches: those of listed tables and of the tables these tokens (or the
+    signed-in account) sit at."""
     _limit_lookups(hub, request)
-    hashes = [hash_token(t) for t in body.tokens if len(t) <= 128]
-    own = [info.id for info, _ in await asyncio.to_thread(hub.store.tables_of_tokens, hashes)]
+    own = [info.id for info, _ in await _own_tables(hub, body, account)]
     found = await asyncio.to_thread(hub.store.finished_matches, None)
     if own:
         found += await asyncio.to_thread(hub.store.finished_matches, own)

@@ -19,11 +19,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
-from meio.web import api, health, i18n, ws
+from meio.web import api, auth, health, i18n, players, ws
+from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
 from meio.web.db import migrate, open_engine
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
+from meio.web.quick import QuickPlay
+from meio.web.refusal import Refusal, refusal_response
 from meio.web.settings import Settings
 from meio.web.store import Store
 
@@ -92,10 +95,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm_core and settings.think_processes == 0:
             # (worker processes warm the core themselves, off this process)
             threading.Thread(target=_warm_core, name="meio-warm", daemon=True).start()
-        hub = Hub(settings, Store(engine), Cluster)
+        store = Store(engine)
+        hub = Hub(settings, store, Cluster)
         app.state.hub = hub
+        app.state.auth = auth.Auth(settings, AccountStore(engine), store)
         began = time.perf_counter()
         await hub.start()
+        app.state.quick = QuickPlay(hub)
+        await app.state.quick.start()
         # what grows with the database: the migration check and loading the tables
         took = migrated + time.perf_counter() - began
         log.info("started in %.0f ms (the schema checked in %.0f ms): %d tables that need "
@@ -112,10 +119,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="meio", lifespan=lifespan,
                   docs_url="/api/docs" if settings.api_docs else None, redoc_url=None)
     app.state.settings = settings
+    # added last, so it runs first: a foreign page's POST is refused before anything
+    app.add_middleware(auth.SameOrigin, allowed=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    app.add_exception_handler(api.Refusal, api.refusal_response)
+    app.add_exception_handler(Refusal, refusal_response)
     app.include_router(api.router)
+    app.include_router(auth.router)
+    app.include_router(players.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)
     app.include_router(health.router)
@@ -133,6 +144,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.api_route("/learn", methods=["GET", "HEAD"], include_in_schema=False)
     async def learn_page() -> FileResponse:
         return FileResponse(STATIC / "learn.html")
+
+    @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(STATIC / "account.html")
+
+    @app.api_route("/ratings", methods=["GET", "HEAD"], include_in_schema=False)
+    async def ratings_page() -> FileResponse:
+        return FileResponse(STATIC / "ratings.html")
+
+    @app.api_route("/players/{username}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def profile_page(username: str) -> FileResponse:
+        return FileResponse(STATIC / "profile.html")
 
     @app.api_route("/history", methods=["GET", "HEAD"], include_in_schema=False)
     async def history_page() -> FileResponse:

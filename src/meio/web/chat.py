@@ -1,7 +1,9 @@
 """Table chat: short text messages and quick reactions from the seated players.
 
-Spectators read the chat but cannot write in it. A message is plain text (the
-browser shows it with ``textContent``, never as HTML), at most
+Spectators read the chat but cannot write in it. A seated player may report another
+seat's message (the operator lists and removes reports with ``meio admin``);
+muting another seat is the page's own affair (it hides that seat's lines). A message is
+plain text (the browser shows it with ``textContent``, never as HTML), at most
 :data:`MAX_CHARS` characters on one line, and a seat may send at most
 :data:`BURST` messages in any :data:`WINDOW_S` seconds (the hub keeps each
 seat's allowance). Every message is stored with its match (table ``meio_chat``,
@@ -13,6 +15,7 @@ Client → server::
 
     {"type": "chat", "id": "c-20", "text": "nice trick"}
     {"type": "react", "id": "c-21", "text": "gg"}          # one of REACTIONS
+    {"type": "report", "id": "r-1", "seat": 1, "at": 1.7e9}  # another seat's message
 
 Server → client::
 
@@ -27,7 +30,7 @@ import time
 
 from meio.web import frames as F
 from meio.web.db import CHAT_MAX_CHARS as MAX_CHARS
-from meio.web.protocol import Chat
+from meio.web.protocol import Chat, Report
 from meio.web.services import Connection, Frame
 from meio.web.table import LiveTable
 
@@ -101,3 +104,27 @@ async def send_log(table: LiveTable, conn: Connection) -> None:
         return
     rows = await asyncio.to_thread(table.store.chat, table.match.id)
     conn.send(F.chat_log(table.info, table.match.id, rows))
+
+
+async def report(table: LiveTable, seat: int | None, msg: Report) -> Frame:
+    """Keep another seat's message of this match for the operator; the answer says
+    which report it is (the same one if this seat reports it again)."""
+    try:
+        if seat is None:
+            raise ChatError("forbidden", "spectators cannot report messages")
+        if msg.seat == seat:
+            raise ChatError("bad_message", "you cannot report your own message")
+        if table.match is None or not 0 <= msg.seat < len(table.info.seats):
+            raise ChatError("no_message", "there is no such message in this match's chat")
+        if not table.services.chat_limiter.take(f"{table.info.id}:{seat}"):
+            raise ChatError("rate_limited", f"at most {BURST} messages in {WINDOW_S:g} seconds: "
+                                            "wait a moment")
+    except ChatError as exc:
+        return table.refuse(msg.id, exc.code, exc.reason, seat)
+    author = table.info.seats[msg.seat].name
+    number = await asyncio.to_thread(table.store.report_chat, table.info.id, table.match.id,
+                                     msg.seat, msg.at, seat, author)
+    if number is None:
+        return table.refuse(msg.id, "no_message", "there is no such message in this match's "
+                                                  "chat", seat)
+    return F.report_ack(msg.id, number)

@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -50,6 +51,8 @@ class TableRow(Base):
     #: a hash of the client address that created it, for the per-address limits of
     #: open tables (cleared when the table closes)
     creator: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: a rated table: its finished matches change the ratings of who played
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -66,6 +69,9 @@ class SeatRow(Base):
     #: SHA-256 of the seat token; the token itself is never stored
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the account of the person in the seat (None: a guest, a bot or a free seat); the
+    #: seat token works as well with it as without
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class MatchRow(Base):
@@ -130,6 +136,80 @@ class ChatRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class ReportRow(Base):
+    """A chat message a player reported, kept for the operator (``meio admin``)
+    with what it said and who wrote it then, until the operator removes the report."""
+
+    __tablename__ = "meio_reports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(Integer, ForeignKey("meio_chat.id"), index=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    text: Mapped[str] = mapped_column(String(CHAT_MAX_CHARS * 4))
+    reporter_seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class AccountRow(Base):
+    """A player's account: a username and an Argon2id hash of the password (the
+    password itself is never stored)."""
+
+    __tablename__ = "meio_accounts"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: as the player wrote it, and case-folded (unique: ``Ana`` and ``ana`` are one)
+    username: Mapped[str] = mapped_column(String(24))
+    username_key: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie (never the cookie)."""
+
+    __tablename__ = "meio_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), index=True
+    )
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A player's rating in one pool (``meio.ratings.Pool.key``); the player is an
+    account id, or ``bot:KIND`` for a bot level."""
+
+    __tablename__ = "meio_ratings"
+    pool: Mapped[str] = mapped_column(String(24), primary_key=True)
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    #: ``mu - 3 sigma``, kept for the leaderboard's order
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+
+
+class RatingChangeRow(Base):
+    """A player's rating after a rated match. The key ``(match_id, player)`` makes a
+    match's update happen once, however often its end is replayed."""
+
+    __tablename__ = "meio_rating_changes"
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_matches.id"), primary_key=True
+    )
+    player: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[str] = mapped_column(String(24))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 def open_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout."""
     if url.startswith("sqlite"):
@@ -153,14 +233,14 @@ def open_engine(url: str) -> Engine:
 MIGRATION_LOCK = 0x6D65696F
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the database to the newest schema with the Alembic migrations shipped
     in this package.
 
     On PostgreSQL the migrations run under a transaction-scoped advisory lock, so
     replicas started together on an empty database take turns: the first creates
     the schema, the others wait, then find it up to date. (SQLite serialises the
-    writers itself.)
+    writers itself.) ``revision`` stops at an older schema (the migration tests).
     """
     from alembic import command
     from alembic.config import Config
@@ -171,4 +251,4 @@ def migrate(engine: Engine) -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)

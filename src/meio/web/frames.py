@@ -100,7 +100,12 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "wild_lead": opts.get("wild_lead", "declare"),
         "reveal_specials": opts.get("reveal_specials", True),
         "turn_timer_s": opts.get("turn_timer_s"),
+        "turn_based": bool(opts.get("turn_based", False)),
         "listed": info.listed,
+        "rated": info.rated,
+        # quick play: its pool, and when bots take the seats still free
+        "quick": opts.get("quick"),
+        "fill_at": opts.get("fill_at"),
         "seats": [
             {
                 "seat": s.seat,
@@ -242,6 +247,11 @@ def chat(info: TableInfo, seat: int, kind: str, text: str, at: float) -> Frame:
 def chat_ack(msg_id: str) -> Frame:
     """A chat message stored and sent (it has no sequence number: it is no action)."""
     return {"type": "ack", "id": msg_id, "chat": True}
+
+
+def report_ack(msg_id: str, report: int) -> Frame:
+    """A chat message reported: kept for the operator as report ``report``."""
+    return {"type": "ack", "id": msg_id, "report": report}
 
 
 def chat_log(info: TableInfo, match_id: str,

@@ -30,6 +30,7 @@ from meio.web.chat import BURST as CHAT_BURST
 from meio.web.chat import WINDOW_S as CHAT_WINDOW_S
 from meio.web.group import Group
 from meio.web.limits import Caps, KeyedLimiter
+from meio.web.rated import RatingStore
 from meio.web.seating import Seating
 from meio.web.services import Connection, Services
 from meio.web.settings import Settings
@@ -108,6 +109,7 @@ class Hub:
             # each seat's allowance: CHAT_BURST messages at once, then one every
             # CHAT_WINDOW_S / CHAT_BURST seconds
             chat_limiter=KeyedLimiter(CHAT_BURST / CHAT_WINDOW_S, CHAT_BURST),
+            ratings=RatingStore(store.engine),
         )
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -146,6 +148,15 @@ class Hub:
                 await room.table.catch_up_locked()
             self.group.table_loaded(table_id)
         return room
+
+    async def reload(self, table_id: str) -> None:
+        """Seats of a table changed in the database outside its seating (an account
+        deleted): the table here, if in memory, and on the other processes rereads them."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            async with room.table.lock:
+                await room.table.catch_up_locked()
+        self.group.table_changed(table_id)
 
     async def attach(
         self, room: Room, conn: Connection, since_match: str | None, since_seq: int | None,
@@ -200,10 +211,14 @@ class Hub:
         self._sweeper = self.spawn(self._sweep())
 
     async def _sweep(self) -> None:
-        """Close the tables whose time is up, now and every ``SWEEP_EVERY_S``."""
+        """Close the tables whose time is up, and rate the finished matches of rated
+        tables that a stop or crash left unrated, now and every ``SWEEP_EVERY_S``."""
         s = self.settings
         while True:
             try:
+                ratings = self.services.ratings
+                for match_id in await asyncio.to_thread(ratings.pending):
+                    await asyncio.to_thread(ratings.rate_match, match_id)
                 closed = await asyncio.to_thread(self.store.close_expired, time.time(),
                                                  s.finished_ttl_s, s.waiting_ttl_s,
                                                  s.stalled_ttl_s)

@@ -12,6 +12,7 @@ Client → server (JSON text frames, at most ``max_message_bytes``)::
     {"type": "rematch", "id": "c-19"}
     {"type": "ping"}
     {"type": "chat", "id": "c-20", "text": "nice trick"}           # also "react"
+    {"type": "report", "id": "r-1", "seat": 2, "at": 1.7e9}       # a chat message
 """
 
 from __future__ import annotations
@@ -79,10 +80,20 @@ class Chat:
     text: str
 
 
-#: a checked client message
-Message = Hello | Act | Advise | Rematch | Ping | Chat
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Report a chat message of this match to the operator: the one ``seat`` sent at
+    ``at`` (as its ``chat`` frame says)."""
 
-_TYPES = ("hello", "act", "advise", "rematch", "ping", "chat", "react")
+    id: str
+    seat: int
+    at: float
+
+
+#: a checked client message
+Message = Hello | Act | Advise | Rematch | Ping | Chat | Report
+
+_TYPES = ("hello", "act", "advise", "rematch", "ping", "chat", "react", "report")
 
 
 def _opt_str(data: dict[str, Any], key: str, limit: int) -> str | None:
@@ -176,4 +187,11 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         if text is None:
             raise ProtocolError("bad_message", f"a '{kind}' message needs a 'text'")
         return Chat(msg_id, kind, text)
+    if kind == "report":
+        seat, at = data.get("seat"), data.get("at")
+        if type(seat) is not int or not 0 <= seat < 5 or not isinstance(at, (int, float)) \
+                or isinstance(at, bool):
+            raise ProtocolError("bad_message", "a 'report' message needs the 'seat' and the "
+                                               "'at' of the chat message it reports")
+        return Report(msg_id, seat, float(at))
     return Rematch(msg_id)

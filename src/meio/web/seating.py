@@ -65,14 +65,20 @@ class Seating:
         #: the seats that asked for a rematch after the match of that id
         self._rematch: tuple[str | None, set[int]] = (None, set())
 
-    async def join(self, invite: str, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a free seat with the invite code; returns ``(seat, token)``."""
+    async def join(self, invite: str, name: str, seat: int | None,
+                   account_id: str | None = None, agree_rated: bool = False
+                   ) -> tuple[int, str]:
+        """Take a free seat with the invite code (for ``account_id``, or a guest);
+        returns ``(seat, token)``. A rated table seats accounts only, each once, and
+        one with bots only those who agree (``agree_rated``) to be rated with them."""
         t = self.table
         async with t.lock:
             if not same_secret(invite, t.info.invite_code):
                 raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
             if t.info.closed:
                 raise JoinError(410, CLOSED, "closed")
+            if t.info.rated:
+                self._check_rated(account_id, agree_rated)
             free = [s.seat for s in t.info.seats if not s.filled]
             if seat is None:
                 if not free:
@@ -86,7 +92,7 @@ class Seating:
             token = secrets.token_urlsafe(24)
             try:
                 await asyncio.to_thread(
-                    t.store.take_seat, t.info.id, seat, name, hash_token(token)
+                    t.store.take_seat, t.info.id, seat, name, hash_token(token), account_id
                 )
             except StoreError:
                 await t.load()
@@ -102,6 +108,35 @@ class Seating:
             t.changed()
             t.group.table_changed(t.info.id)
             return seat, token
+
+    def _check_rated(self, account_id: str | None, agree_rated: bool) -> None:
+        info = self.table.info
+        if account_id is None:
+            raise JoinError(401, "a rated table seats signed-in players only: sign in or "
+                                 "create an account", "sign_in_to_rate")
+        if any(s.account_id == account_id for s in info.seats):
+            raise JoinError(409, "your account already has a seat at this rated table",
+                            "already_seated")
+        if any(s.kind == "bot" for s in info.seats) and not agree_rated:
+            raise JoinError(409, "this rated table has bots: agree to be rated with them "
+                                 "to sit down", "agree_rated")
+
+    async def fill_with_bots(self, bot: str) -> int:
+        """Seat bots of kind ``bot`` in every free seat (quick play, once its wait is
+        over) and start the match; returns how many seats they took."""
+        t = self.table
+        async with t.lock:
+            if t.info.closed or t.match is not None:
+                return 0
+            filled = await asyncio.to_thread(t.store.fill_free_seats, t.info.id, bot)
+            await t.load()
+            if t.match is None and all(s.filled for s in t.info.seats):
+                await self._start_match(1)
+            t.broadcast_table()
+            t.broadcast_snapshots()
+            t.changed()
+            t.group.table_changed(t.info.id)
+            return filled
 
     async def ensure_started(self) -> None:
         """Start match 1 of a full table that has none (after a crash between the two)."""

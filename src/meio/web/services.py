@@ -13,6 +13,7 @@ from typing import Any
 
 from meio.web.group import Group
 from meio.web.limits import KeyedLimiter
+from meio.web.rated import RatingStore
 from meio.web.settings import Settings
 from meio.web.store import Store
 from meio.web.think import ThinkPool
@@ -56,3 +57,5 @@ class Services:
     resume_limiter: KeyedLimiter
     #: each seat's chat allowance, keyed ``"table:seat"``
     chat_limiter: KeyedLimiter
+    #: the ratings, updated when a match of a rated table ends
+    ratings: RatingStore

@@ -120,6 +120,22 @@ class Settings:
     api_docs: bool = False
     #: show the process name and its table count on ``/readyz``
     readyz_details: bool = False
+    #: turn-based tables (played over days): the bounds of their turn timer
+    min_turn_based_s: float = 3600.0
+    max_turn_based_s: float = 3 * 86400.0
+    #: quick play: the turn timer of its tables (strangers wait for no one for long),
+    #: and the waits a player may choose before bots fill the empty seats
+    quick_turn_timer_s: float = 60.0
+    quick_min_wait_s: float = 5.0
+    quick_max_wait_s: float = 300.0
+    #: seconds a sign-in lasts (the session cookie's age)
+    session_ttl_s: float = 30 * 86400.0
+    #: sign-in and sign-up attempts: per client address, and sign-ins per account
+    #: (a burst, then a rate), whether the password was right or not
+    login_rate_per_min: float = 10.0
+    login_burst: int = 10
+    login_account_rate_per_min: float = 5.0
+    login_account_burst: int = 5
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> Settings:
@@ -131,7 +147,9 @@ class Settings:
         ``MEIO_MAX_TABLES_PER_ADDRESS``, ``MEIO_FINISHED_TTL``, ``MEIO_WAITING_TTL``,
         ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
-        ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``),
+        ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
+        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
+        ``MEIO_QUICK_TURN_TIMER``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -164,6 +182,10 @@ class Settings:
             max_tcp_per_address=int(os.environ.get("MEIO_MAX_TCP_PER_ADDRESS", "256")),
             api_docs=_flag("MEIO_API_DOCS"),
             readyz_details=_flag("MEIO_READYZ_DETAILS"),
+            session_ttl_s=float(os.environ.get("MEIO_SESSION_TTL", str(30 * 86400))),
+            quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
+            login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
+            login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
         )
 
 

@@ -2,6 +2,10 @@
 
 The async server calls these functions in a worker thread. Each write is one
 transaction; an accepted action is committed here before it is broadcast.
+
+Near 600 lines on purpose: it is the server's one door to the database (tables,
+seats, events, chat, accounts, ratings), so that a query is written once, beside
+the others that touch the same rows, and no module above it opens a session.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meio.web.db import ChatRow, EventRow, MatchRow, SeatRow, TableRow
+from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatRow, TableRow
 
 _INSERT_EVENT = insert(EventRow)
 
@@ -53,6 +57,8 @@ class SeatInfo:
     bot: str | None
     name: str | None
     token_hash: str | None
+    #: the account of the person in the seat (None: a guest, a bot, a free seat)
+    account_id: str | None = None
 
     @property
     def filled(self) -> bool:
@@ -73,6 +79,8 @@ class TableInfo:
     seats: tuple[SeatInfo, ...]
     #: when the table closed (None: open); a closed table takes no players
     closed_at: float | None = None
+    #: a rated table: its finished matches change its players' ratings
+    rated: bool = False
 
     @property
     def closed(self) -> bool:
@@ -112,6 +120,20 @@ class EventInfo:
     action: str
     source: str
     client_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReportInfo:
+    """A reported chat message: what it said, who wrote it, where and when."""
+
+    id: int
+    table_id: str
+    match_id: str
+    seat: int
+    author: str | None
+    text: str
+    reporter_seat: int
     created_at: float
 
 
@@ -236,6 +258,72 @@ class Store:
                     out.append((self._table_info(s, t), r.seat))
             return out
 
+    def tables_of_account(self, account_id: str) -> list[tuple[TableInfo, int]]:
+        """The tables where ``account_id`` holds a seat, with the seat."""
+        with Session(self.engine) as s:
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.account_id == account_id)))
+            rows = {r.id: r for r in s.scalars(
+                select(TableRow).where(TableRow.id.in_([x.table_id for x in seats])))}
+            infos = {i.id: i for i in self._table_infos(s, list(rows.values()))}
+            return [(infos[x.table_id], x.seat) for x in seats if x.table_id in infos]
+
+    def claim_seats(self, account_id: str, token_hashes: list[str]) -> int:
+        """Give ``account_id`` the guests' seats these token hashes hold (a guest who
+        signs up or in keeps their tables); a seat of another account stays its own.
+        The tokens keep working. Returns how many seats it took."""
+        if not token_hashes:
+            return 0
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(update(SeatRow)
+                            .where(SeatRow.token_hash.in_(token_hashes[:500]),
+                                   SeatRow.account_id.is_(None))
+                            .values(account_id=account_id))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
+    def matches_of_account(self, account_id: str, limit: int | None = None
+                           ) -> list[tuple[MatchInfo, int]]:
+        """The finished matches an account played, newest first, with its seat."""
+        with Session(self.engine) as s:
+            q = (select(MatchRow, SeatRow.seat)
+                 .join(SeatRow, SeatRow.table_id == MatchRow.table_id)
+                 .where(SeatRow.account_id == account_id, MatchRow.finished_at.is_not(None))
+                 .order_by(MatchRow.finished_at.desc()))
+            if limit is not None:
+                q = q.limit(limit)
+            return [(_match_info(m), seat) for m, seat in s.execute(q)]
+
+    def quick_tables(self, pool: str) -> list[TableInfo]:
+        """The quick-play tables of ``pool`` still waiting for players (open, no match
+        yet): unlisted rated tables whose options name the pool under ``quick``."""
+        with Session(self.engine) as s:
+            q = select(TableRow).where(TableRow.closed_at.is_(None),
+                                       TableRow.current_match.is_(None),
+                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick") == pool]
+            return self._table_infos(s, rows)
+
+    def waiting_quick_tables(self) -> list[TableInfo]:
+        """Every quick-play table still waiting for players (their fill is due later)."""
+        with Session(self.engine) as s:
+            q = select(TableRow).where(TableRow.closed_at.is_(None),
+                                       TableRow.current_match.is_(None),
+                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick")]
+            return self._table_infos(s, rows)
+
+    def fill_free_seats(self, table_id: str, bot: str) -> int:
+        """Give every free human seat of an open table to a bot of kind ``bot``;
+        returns how many. A seat taken meanwhile stays its person's."""
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human",
+                       SeatRow.token_hash.is_(None),
+                       SeatRow.table_id.in_(select(TableRow.id).where(
+                           TableRow.id == table_id, TableRow.closed_at.is_(None))))
+                .values(kind="bot", bot=bot, name=None))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         with Session(self.engine) as s:
             row = s.scalar(
@@ -290,9 +378,47 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(ChatRow(match_id=match_id, seat=seat, kind=kind, text=text, created_at=at))
 
+    def report_chat(self, table_id: str, match_id: str, seat: int, at: float,
+                    reporter_seat: int, author: str | None) -> int | None:
+        """Keep the chat message ``seat`` sent at ``at`` in this match for the operator,
+        reported by ``reporter_seat``; returns the report's number (the same one when
+        the seat reports it again), or None when there is no such message."""
+        with Session(self.engine) as s, s.begin():
+            row = s.scalar(select(ChatRow).where(ChatRow.match_id == match_id,
+                                                 ChatRow.seat == seat,
+                                                 ChatRow.created_at == at))
+            if row is None:
+                return None
+            known = s.scalar(select(ReportRow.id).where(ReportRow.chat_id == row.id,
+                                                        ReportRow.reporter_seat == reporter_seat))
+            if known is not None:
+                return int(known)
+            report = ReportRow(chat_id=row.id, table_id=table_id, match_id=match_id,
+                               seat=seat, author=author, text=row.text,
+                               reporter_seat=reporter_seat, created_at=time.time())
+            s.add(report)
+            s.flush()
+            return int(report.id)
+
+    def reports(self) -> list[ReportInfo]:
+        """Every report the operator has not removed, oldest first."""
+        with Session(self.engine) as s:
+            return [ReportInfo(r.id, r.table_id, r.match_id, r.seat, r.author, r.text,
+                               r.reporter_seat, r.created_at)
+                    for r in s.scalars(select(ReportRow).order_by(ReportRow.id))]
+
+    def remove_report(self, report_id: int) -> bool:
+        """Remove a report (the operator dealt with it); False when there is none."""
+        with Session(self.engine) as s, s.begin():
+            row = s.get(ReportRow, report_id)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
+
     def create_table(
         self, options: dict[str, Any], seats: list[SeatInfo], listed: bool,
-        creator: str | None = None,
+        creator: str | None = None, rated: bool = False,
     ) -> TableInfo:
         table_id = new_id()
         with Session(self.engine) as s, s.begin():
@@ -306,6 +432,7 @@ class Store:
                     listed=listed,
                     current_match=None,
                     creator=creator,
+                    rated=rated,
                 )
             )
             s.flush()
@@ -326,8 +453,10 @@ class Store:
             raise StoreError("missing", f"table {table_id} vanished as it was created")
         return info
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
-        """Give a free human seat to ``name``; the database decides races."""
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
+                  account_id: str | None = None) -> None:
+        """Give a free human seat to ``name`` (of ``account_id``, or a guest); the
+        database decides races."""
         with Session(self.engine) as s, s.begin():
             res = s.execute(
                 update(SeatRow)
@@ -339,7 +468,8 @@ class Store:
                     SeatRow.table_id.in_(select(TableRow.id).where(
                         TableRow.id == table_id, TableRow.closed_at.is_(None))),
                 )
-                .values(name=name, token_hash=token_hash, joined_at=time.time())
+                .values(name=name, token_hash=token_hash, joined_at=time.time(),
+                        account_id=account_id)
             )
             if res.rowcount != 1:  # type: ignore[attr-defined]
                 raise StoreError("taken", f"seat {seat} is not free")
@@ -454,8 +584,10 @@ class Store:
             spectate_code=row.spectate_code,
             listed=row.listed,
             current_match=row.current_match,
-            seats=tuple(SeatInfo(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in seats),
+            seats=tuple(SeatInfo(r.seat, r.kind, r.bot, r.name, r.token_hash, r.account_id)
+                        for r in seats),
             closed_at=row.closed_at,
+            rated=row.rated,
         )
 
 

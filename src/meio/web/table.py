@@ -7,6 +7,10 @@ then apply and send each connection the frame of its own view; another process's
 actions arrive through :meth:`~LiveTable.apply_remote`. Its collaborators (seating,
 the auto-player woken by :meth:`~LiveTable.changed`, advice, chat) use its public
 methods under its lock; it reaches the other processes only through its ``Group``.
+
+Just over 500 lines on purpose: everything that may change a match's state or send
+its frames is in this one class, under one lock, so that the commit-then-broadcast
+path stays the only one.
 """
 
 from __future__ import annotations
@@ -404,7 +408,14 @@ class LiveTable:
         self._accept(ev, new, outcome)
         self.group.event_accepted(self.info.id, match.id, ev)
         self.changed()
+        if new.is_over and self.info.rated:
+            # once per match (the database keeps it so); a crash before it is made
+            # good by the hub's sweep
+            self.services.spawn(self._rate(match.id))
         return F.ack(cid, seq)
+
+    async def _rate(self, match_id: str) -> None:
+        await asyncio.to_thread(self.services.ratings.rate_match, match_id)
 
     def _accept(self, ev: EventInfo, new: State, outcome: Outcome) -> None:
         """Make committed action ``ev`` (``new`` is the state after it, ``outcome``

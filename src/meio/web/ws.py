@@ -12,13 +12,13 @@ import asyncio
 import contextlib
 import logging
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meio.web import chat
 from meio.web import frames as F
 from meio.web.advice import BUSY
+from meio.web.auth import origin_allowed
 from meio.web.hub import Hub, Room
 from meio.web.limits import Bucket
 from meio.web.protocol import (
@@ -30,6 +30,7 @@ from meio.web.protocol import (
     Ping,
     ProtocolError,
     Rematch,
+    Report,
     parse_message,
 )
 from meio.web.services import Connection
@@ -59,21 +60,6 @@ async def _read(ws: WebSocket) -> str:
     if text is None:
         return "\x00binary"
     return str(text)
-
-
-def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """Whether a browser page of this ``Origin`` may open the socket: none sent (not a
-    browser), the server's own origin, or one of ``allowed``."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    origin = origin.rstrip("/")
-    if origin in allowed:
-        return True
-    parts = urlsplit(origin)
-    host = ws.headers.get("host", "")
-    scheme = {"ws": "http", "wss": "https"}.get(ws.url.scheme, ws.url.scheme)
-    return bool(host) and parts.netloc == host and parts.scheme == scheme
 
 
 def client_address(ws: WebSocket) -> str:
@@ -209,6 +195,8 @@ class _Session:
             return await room.seating.rematch(msg.id, conn.seat)
         if isinstance(msg, Chat):
             return await chat.post(room.table, conn.seat, msg)
+        if isinstance(msg, Report):
+            return await chat.report(room.table, conn.seat, msg)
         raise TypeError(f"unhandled message {msg!r}")
 
     async def _advise(self, msg: Advise) -> None:

@@ -1,10 +1,15 @@
 // Small helpers shared by the pages: HTTP calls and the seats this browser holds.
 import { t } from "./i18n.js";
+// The CSRF token of this browser's session (a cookie only this origin's pages read):
+// a request the session cookie authorises carries it back, or the server refuses it.
+function csrfToken() {
+  const m = /(?:^|;\s*)meio_csrf=([^;]*)/.exec(document.cookie);
+  return m ? decodeURIComponent(m[1]) : "";
+}
 export async function api(path, { method = "GET", body } = {}) {
-  const res = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken();
+  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
@@ -48,6 +53,17 @@ export function refusalText(e) {
     no_match: () => t("There is no such match: it may have been played on another server."),
     not_finished: () => t("The record of a match is published once the match is over."),
     closed: () => t("This table is closed: start a new one in the lobby."),
+    username_taken: () => t("This username is taken: choose another."),
+    bad_login: () => t("Wrong username or password."),
+    rate_limited: () => t("Too many attempts: wait a minute and try again."),
+    csrf: () => t("This page is out of date: reload it and try again."),
+    cross_site: () => t("This page is out of date: reload it and try again."),
+    not_signed_in: () => t("You are not signed in."),
+    sign_in_to_rate: () => t("A rated table seats signed-in players only: sign in on the Account page."),
+    agree_rated: () => t("This rated table has bots: tick that you agree to a rated match with them."),
+    already_seated: () => t("Your account already has a seat at this rated table."),
+    no_player: () => t("There is no such player."),
+    no_pool: () => t("There is no such kind of table."),
   }[e.code];
   if (known) return known();
   // the server's own words are English: the page says what the status means instead
@@ -56,4 +72,15 @@ export function refusalText(e) {
   if (e.status === 422) return t("The server could not accept these choices: check them and try again.");
   if (e.status >= 500) return t("Something went wrong on the server; try again.");
   return t("The server refused: {reason}", { reason: e.message });
+}
+
+// The header's account link: the username when signed in ("Account" otherwise).
+export async function showAccount() {
+  const link = document.getElementById("nav-account");
+  if (!link) return null;
+  try {
+    const { account } = await api("/api/account");
+    if (account) { link.textContent = account.username; link.dataset.signedIn = "1"; }
+    return account;
+  } catch { return null; }
 }

@@ -1,6 +1,6 @@
 // Finished matches and a replay viewer that steps through a record: each round's deal,
 // its split and its tricks, with every seat's cards (a finished match hides nothing).
-import { api, esc, myTokens, refusalText, toast } from "./api.js";
+import { api, esc, myTokens, refusalText, showAccount, toast } from "./api.js";
 import { cardEl, playedValue, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botKind } from "./rules.js";
@@ -128,6 +128,7 @@ function move(d) { if (!R) return; R.at = Math.max(0, Math.min(R.steps.length - 
 
 async function main() {
   await loadLang();
+  showAccount();
   $("v-prev").onclick = () => move(-1);
   $("v-next").onclick = () => move(1);
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") move(-1); if (e.key === "ArrowRight") move(1); });

@@ -2,7 +2,7 @@
 // of their seat (only the move the lesson is about is open), the other three seats
 // play from the script, and each step says what just happened and why. It ends in a
 // first real game against three easy bots.
-import { api, esc, refusalText, saveSeat, toast } from "./api.js";
+import { api, esc, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, playedValue, sortCards, SPECIALS, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 
@@ -286,6 +286,7 @@ async function firstGame(ev) {
 
 async function main() {
   await loadLang();
+  showAccount();
   $("lesson-next").onclick = () => go(L.step + 1);
   $("lesson-back").onclick = back;
   $("lesson-skip").onclick = () => go(STEPS.length - 1);

@@ -1,7 +1,8 @@
 // The lobby: start a table (with the table options of RULES.md §10), find open ones.
-import { api, esc, mySeats, myTokens, refusalText, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, myTokens, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
+import { poolName } from "./pools.js";
 import { botLabel, optionHelp, seatName } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,10 +71,12 @@ async function create(ev) {
   const edition = $("c-edition").value;
   const pick = document.querySelector('input[name="spmode"]:checked').value === "pick";
   const specials = edition === "meio" && pick ? [...$("c-specials").querySelectorAll("input:checked")].map((i) => i.value) : null;
-  const timer = $("c-timer").value ? Number($("c-timer").value) : null;
+  const turnBased = $("c-turn-based").value;
+  const timer = turnBased ? Number(turnBased) : $("c-timer").value ? Number($("c-timer").value) : null;
   const body = {
     edition, players: n, partnership: $("c-partnership").checked, specials, seats,
     turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value,
+    rated: $("c-rated").checked, turn_based: !!turnBased,
   };
   if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
   try {
@@ -89,6 +92,8 @@ function tableText(tb) {
   if (tb.partnership) parts.push(t("partnership"));
   if (tb.wild_lead === "next") parts.push(t("the next card sets the suit"));
   if (tb.reveal_specials === false) parts.push(t("hidden specials"));
+  if (tb.rated) parts.push(t("rated"));
+  if (tb.turn_based) parts.push(t("turn-based"));
   return parts.join(" · ");
 }
 
@@ -104,13 +109,39 @@ async function loadLists() {
     const status = { waiting: t("waiting"), playing: t("playing"), finished: t("finished") };
     $("mine").innerHTML = mine.tables.length ? mine.tables.map((tb) =>
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
-      `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
+      `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? tb.seats[tb.seat]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
+    const turns = mine.tables.filter((tb) => tb.your_turn);
+    $("your-turn-box").classList.toggle("hidden", !turns.length);
+    $("your-turn").innerHTML = turns.map((tb) =>
+      `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
+      `<span class="muted">${esc(t("seat {n}", { n: tb.seat + 1 }))}${tb.deadline ? ` · ${esc(t("until {time}", { time: new Date(tb.deadline * 1000).toLocaleString(document.documentElement.lang) }))}` : ""}</span></div>`).join("");
   } catch (e) { toast(refusalText(e)); }
+}
+
+// Quick play: a seat at a rated table of the pool, with people near your rating.
+async function playNow(ev) {
+  ev.preventDefault();
+  const name = $("c-name").value.trim() || document.getElementById("nav-account").textContent;
+  try {
+    const res = await api("/api/quick", { method: "POST", body: { pool: $("q-pool").value, wait_s: Number($("q-wait").value), name } });
+    saveSeat(res.table_id, { token: res.token, seat: res.seat, name, invite: res.invite, spectate: res.spectate });
+    location.href = `/t/${res.table_id}`;
+  } catch (e) { toast(refusalText(e), 6000); }
+}
+
+async function setupQuick() {
+  try {
+    const { pools } = await api("/api/ratings");
+    $("q-pool").innerHTML = pools.map((p) => `<option value="${esc(p)}">${esc(poolName(p))}</option>`).join("");
+    $("q-pool").value = "meio-4p";
+  } catch { /* the form stays empty: creating a table still works */ }
+  $("quick-form").addEventListener("submit", playNow);
 }
 
 async function main() {
   await loadLang();
+  showAccount();
   try { levels = (await api("/api/bots")).levels; } catch { /* keep the beginner */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));
@@ -119,6 +150,7 @@ async function main() {
   renderSpecials();
   renderSeats();
   $("create").addEventListener("submit", create);
+  setupQuick();
   loadLists();
 }
 main();

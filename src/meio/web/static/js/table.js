@@ -2,7 +2,7 @@
 // frame carries this seat's view; the page draws the latest one, and paces what
 // just happened (a finished trick stays on the table a moment, a round's summary
 // waits for a click or a few seconds) so that people can follow it.
-import { api, esc, mySeats, refusalText, saveSeat, toast } from "./api.js";
+import { api, esc, mySeats, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, reasonTemplate, t } from "./i18n.js";
 import { rulesHtml, seatName } from "./rules.js";
@@ -231,6 +231,7 @@ function rejectText(f) {
     too_long: t("A chat message is at most 200 characters."),
     busy: t("Still working on your last request: a moment, please."),
     bad_message: t("The server did not understand that message."),
+    no_message: t("That message is not in this match's chat any more."),
     internal: t("Something went wrong on the server; try again."),
   }[f.code] ?? t("Refused: {reason}", { reason: f.reason });
 }
@@ -417,7 +418,10 @@ function showProblem(kind) {
 
 function renderWaiting() {
   if (!S.table) return;
-  $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` +
+  // quick play: bots take the free seats when the wait is over
+  const fill = S.table.quick && S.table.fill_at
+    ? `<p id="fill-at">${esc(t("Bots take the free seats at {time}.", { time: new Date(S.table.fill_at * 1000).toLocaleTimeString(document.documentElement.lang) }))}</p>` : "";
+  $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` + fill +
     S.table.seats.map((s) => `<div>${esc(t("Seat {n}:", { n: s.seat + 1 }))} ${s.filled ? esc(nameOf(s.seat)) : `<em>${esc(t("free"))}</em>`}</div>`).join("");
 }
 
@@ -708,6 +712,30 @@ function rematchNote() {
   return `<p class="rematch-note" role="status">${esc(text)}</p>`;
 }
 
+// A rated match's end: each rated seat's new rating (? while provisional) and its change,
+// fetched once the server has stored the update.
+function ratingsNote() {
+  if (!S.table?.rated || !S.match) return "";
+  if (S.ratingsFor !== S.match) { S.ratingsFor = S.match; loadRatings(S.match, 0); }
+  const r = S.ratings?.match === S.match ? S.ratings.changes : null;
+  if (!r) return `<p id="ratings" class="muted">${esc(t("Ratings: being updated…"))}</p>`;
+  const items = r.map((c) => {
+    const d = c.after.ordinal - c.before.ordinal;
+    return t("{name} {rating} ({change})", { name: nameOf(c.seat), rating: c.after.shown,
+      change: `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}` });
+  });
+  return `<p id="ratings" data-ready="1">${esc(t("Ratings: {list}", { list: items.join(", ") }))}</p>`;
+}
+
+async function loadRatings(match, tries) {
+  try {
+    const r = await api(`/api/matches/${encodeURIComponent(match)}/ratings`);
+    if (r.pending && tries < 20) { setTimeout(() => loadRatings(match, tries + 1), 500); return; }
+    S.ratings = { match, changes: r.changes };
+    render();
+  } catch { if (tries < 5) setTimeout(() => loadRatings(match, tries + 1), 2000); }
+}
+
 function renderSummary(v) {
   const box = $("summary");
   if (v.is_over) {
@@ -718,7 +746,7 @@ function renderSummary(v) {
     const last = S.lastTrick ? `<div class="sum-trick"><h3>${esc(t("Last trick"))}</h3>${trickCards(S.lastTrick, v)}<p>${esc(takesText(S.lastTrick))}</p></div>` : "";
     box.innerHTML = `<h2 id="match-over">${esc(v.winners.length > 1 ? t("Match over — {names} win!", { names: winners }) : t("Match over — {names} wins!", { names: winners }))}</h2>` +
       `<div class="sum-grid"><div>${sheetTable(v, { final: true })}</div>${last}</div>` +
-      rematchNote() +
+      rematchNote() + ratingsNote() +
       `<div class="row">${me() != null ? `<button class="primary" id="rematch" type="button"${askedRematch() ? " disabled" : ""}>${esc(t("Rematch"))}</button>` : ""}` +
       `<a id="download" href="/api/matches/${esc(S.match)}/record" download>${esc(t("Download the record"))}</a>` +
       `<a href="/history#${esc(S.match)}">${esc(t("Replay"))}</a></div>`;
@@ -771,21 +799,48 @@ function renderStatus(v) {
   if (mine && busy()) text = t("Sending your move…");
   $("status").textContent = text;
   $("status").dataset.turn = mine && !busy() ? "1" : "0";
+  notifyTurn(mine && !busy());
 }
 
 // -- chat -------------------------------------------------------------------------------
 const REACTION = { thumbs: () => "👍", gg: () => t("good game") };
 
+// The seats this browser muted at this table: their lines are not shown.
+const MUTED = `meio:muted:${tableId}`;
+function muted() { try { return new Set(JSON.parse(localStorage.getItem(MUTED) || "[]")); } catch { return new Set(); } }
+function setMuted(seat, on) {
+  const all = muted(); if (on) all.add(seat); else all.delete(seat);
+  localStorage.setItem(MUTED, JSON.stringify([...all])); renderChat();
+}
+const chatButton = (label, cls, onclick) => Object.assign(document.createElement("button"), { type: "button", className: `chat-act ${cls}`, textContent: label, onclick });
+
 function renderChat() {
   const box = $("chat-log");
   box.innerHTML = "";
+  const hidden = muted();
   for (const m of S.chat) {
+    if (hidden.has(m.seat)) continue;
     const div = document.createElement("div");
     div.className = `chat-msg ${m.kind}`;
     const who = Object.assign(document.createElement("span"), { className: "who", textContent: `${nameOf(m.seat)}: ` });
     const text = m.kind === "react" ? (REACTION[m.text]?.() ?? "") : m.text;
     div.append(who, Object.assign(document.createElement("span"), { className: "text", textContent: text }));
+    // another seat's line: mute that seat here, or report the line to the operator
+    if (me() != null && m.seat !== me()) {
+      div.append(chatButton(t("Mute"), "mute", () => setMuted(m.seat, true)));
+      if (m.kind === "text") {
+        div.append(chatButton(t("Report"), "report", () => {
+          if (send({ type: "report", id: `rp-${S.counter++}`, seat: m.seat, at: m.at })) toast(t("Reported: the server's operator will read it."));
+        }));
+      }
+    }
     box.append(div);
+  }
+  for (const seat of hidden) {
+    const note = Object.assign(document.createElement("div"), { className: "chat-msg muted-note" });
+    note.append(Object.assign(document.createElement("span"), { className: "muted", textContent: t("You muted {name}.", { name: nameOf(seat) }) }),
+      chatButton(t("Unmute"), "unmute", () => setMuted(seat, false)));
+    box.append(note);
   }
   box.scrollTop = box.scrollHeight;
   const reader = me() == null;
@@ -805,6 +860,42 @@ function setupChat() {
   }
 }
 
+// A turn-based table: a browser notification when it becomes your turn while the page
+// is not in view (the player turned it on: the Notification API asks their permission).
+const NOTIFY = "meio:notify";
+function notifyTurn(now) {
+  if (now && S.wasTurn === false && localStorage.getItem(NOTIFY) === "1" && document.hidden &&
+      "Notification" in window && Notification.permission === "granted") {
+    new Notification(t("Your turn at MEIO"), { body: t("It is your turn to play."), tag: `meio-${tableId}` });
+  }
+  S.wasTurn = now;
+}
+
+function setupNotify() {
+  const b = $("notify");
+  const on = () => localStorage.getItem(NOTIFY) === "1" && "Notification" in window && Notification.permission === "granted";
+  const draw = () => {
+    b.classList.toggle("hidden", !S.table?.turn_based || !("Notification" in window));
+    b.textContent = on() ? t("Notifications on (turn them off)") : t("Notify me when it is my turn");
+    b.setAttribute("aria-pressed", on() ? "true" : "false");
+  };
+  b.onclick = async () => {
+    if (on()) { localStorage.removeItem(NOTIFY); draw(); return; }
+    const answer = await Notification.requestPermission();
+    if (answer === "granted") localStorage.setItem(NOTIFY, "1");
+    else toast(t("The browser did not allow notifications."));
+    draw();
+  };
+  S.drawNotify = draw;
+}
+
+// seconds as a turn-based clock says them: hours and minutes when there are many
+function clock(left) {
+  if (left >= 3600) return t("{h} h {m} min", { h: Math.floor(left / 3600), m: Math.floor((left % 3600) / 60) });
+  if (left >= 120) return t("{m} min", { m: Math.floor(left / 60) });
+  return `${left}s`;
+}
+
 setInterval(() => {
   const el = $("timer");
   if (S.summary && $("summary-wait")) {
@@ -812,7 +903,8 @@ setInterval(() => {
   }
   if (!S.deadline || !S.view || S.view.is_over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round(S.deadline - (Date.now() + S.skew) / 1000));
-  el.textContent = `⏱ ${left}s`;
+  el.textContent = `⏱ ${clock(left)}`;
+  S.drawNotify?.();
 }, 500);
 
 // -- joining ----------------------------------------------------------------------------
@@ -833,13 +925,17 @@ async function showJoin(invite) {
     $("join-seat").innerHTML = seats.map((s) => `<option value="${s}">${esc(t("seat {n}", { n: s + 1 }))}</option>`).join("");
   };
   $("join").classList.remove("hidden");
+  $("join-rated").classList.toggle("hidden", !tb.rated);
+  const withBots = tb.rated && tb.seats.some((s) => s.kind === "bot");
+  $("join-agree-row").classList.toggle("hidden", !withBots);
+  $("join-agree").required = withBots;
   offer(tb.free_seats);
   render();
   const name = localStorage.getItem("meio:name"); if (name) $("join-name").value = name;
   $("join-form").onsubmit = async (ev) => {
     ev.preventDefault();
     try {
-      const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value) } });
+      const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { invite, name: $("join-name").value, seat: Number($("join-seat").value), agree_rated: $("join-agree").checked } });
       localStorage.setItem("meio:name", $("join-name").value);
       saveSeat(tableId, { token: res.token, seat: res.seat, name: $("join-name").value, invite, spectate });
       $("join").classList.add("hidden");
@@ -869,6 +965,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function main() {
   await loadLang();
+  showAccount();
   const mine = mySeats()[tableId];
   restore();
   $("pace").value = localStorage.getItem("meio:pace") in PACES ? localStorage.getItem("meio:pace") : "normal";
@@ -877,6 +974,7 @@ async function main() {
   $("rules").querySelector("summary").addEventListener("click", () => { $("rules").dataset.touched = "1"; });
   $("rules-link").onclick = () => { $("rules").dataset.touched = "1"; $("rules").open = true; };
   setupChat();
+  setupNotify();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); connect(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; connect(); }
   else if (params.get("invite")) showJoin(params.get("invite"));

@@ -1,0 +1,309 @@
+"""Optional accounts over HTTP: sign up, sign in and out, delete; the session cookie
+and what guards it.
+
+* **Passwords** are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's
+  low-memory profile) in a worker thread, two at a time; a sign-in for an unknown
+  name checks a dummy hash, so both take as long.
+* **Sessions**: a random cookie (``meio_session``, ``HttpOnly``, ``SameSite=Lax``,
+  ``Secure`` when the page came over TLS) of which the server keeps the SHA-256. A
+  sign-in or sign-up always makes a new one and ends the browser's previous one.
+* **CSRF**: a state-changing request (POST...) that a session cookie authorises must
+  carry ``X-CSRF-Token`` equal to the ``meio_csrf`` cookie, a value derived from the
+  session that only a page of this origin can read; and :class:`SameOrigin` refuses
+  every state-changing request from a foreign page, cookie or not.
+* **Guessing** is throttled per client address and per account (token buckets).
+* A guest who signs up or in sends the seat tokens their browser holds: those seats
+  become the account's (the tokens keep working, invite links too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from meio.web.accounts import Account, AccountStore, check_username
+from meio.web.limits import KeyedLimiter
+from meio.web.refusal import Refusal
+from meio.web.settings import Settings
+from meio.web.store import Store, StoreError, hash_token
+
+SESSION_COOKIE = "meio_session"
+CSRF_COOKIE = "meio_csrf"
+CSRF_HEADER = "x-csrf-token"
+#: the methods that change something: a cookie authorises them only with the CSRF token
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+router = APIRouter(prefix="/api/account")
+
+
+def csrf_of(session_token: str) -> str:
+    """The CSRF token of a session: derived from its secret, so it needs no storage
+    and a page that cannot read this origin's cookies cannot know it."""
+    return hashlib.sha256(b"meio-csrf:" + session_token.encode()).hexdigest()[:32]
+
+
+def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    """Whether a page of this ``Origin`` may talk to the server: none sent (not a
+    browser), the server's own origin, or one of ``allowed``."""
+    from urllib.parse import urlsplit
+
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = conn.headers.get("host", "")
+    scheme = {"ws": "http", "wss": "https"}.get(conn.url.scheme, conn.url.scheme)
+    return bool(host) and parts.netloc == host and parts.scheme == scheme
+
+
+class SameOrigin:
+    """ASGI middleware: a state-changing HTTP request from a foreign page (its
+    ``Origin``, or ``Sec-Fetch-Site: cross-site``) is refused with 403 ``cross_site``
+    before any route sees it."""
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE:
+            conn = HTTPConnection(scope)
+            foreign = conn.headers.get("sec-fetch-site") == "cross-site" and (
+                conn.headers.get("origin", "").rstrip("/") not in self.allowed)
+            if foreign or not origin_allowed(conn, self.allowed):
+                body = json.dumps({"detail": "a page of another site cannot send this request",
+                                   "code": "cross_site", "params": {}}).encode()
+                await send({"type": "http.response.start", "status": 403,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+class Auth:
+    """What the account routes share: the store, the hasher and the throttles."""
+
+    def __init__(self, settings: Settings, accounts: AccountStore, store: Store) -> None:
+        self.settings = settings
+        self.accounts = accounts
+        self.store = store
+        self.hasher = PasswordHasher()
+        self.address_limiter = KeyedLimiter(settings.login_rate_per_min / 60,
+                                            settings.login_burst)
+        self.account_limiter = KeyedLimiter(settings.login_account_rate_per_min / 60,
+                                            settings.login_account_burst)
+        #: each hash takes ~64 MiB and a core for a while: two at a time
+        self.hashing = asyncio.Semaphore(2)
+        self._dummy: str | None = None
+
+    async def hash(self, password: str) -> str:
+        async with self.hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` matches ``stored`` (None: an unknown account, checked
+        against a dummy hash all the same)."""
+        if self._dummy is None:
+            self._dummy = await self.hash(secrets.token_urlsafe(16))
+        async with self.hashing:
+            try:
+                return await asyncio.to_thread(self.hasher.verify, stored or self._dummy,
+                                               password) and stored is not None
+            except (VerificationError, InvalidHashError):
+                return False
+
+
+def get_auth(request: Request) -> Auth:
+    auth: Auth = request.app.state.auth
+    return auth
+
+
+AuthDep = Annotated[Auth, Depends(get_auth)]
+
+
+def _session_token(request: Request) -> str | None:
+    token = request.cookies.get(SESSION_COOKIE)
+    return token if token and len(token) <= 128 else None
+
+
+async def current_account(request: Request, auth: AuthDep) -> Account | None:
+    """The account signed in with the request's cookie (None: a guest). A
+    state-changing request it authorises must carry the CSRF token (else 403 ``csrf``);
+    a cookie no session has any more (signed out, expired) counts for nothing."""
+    token = _session_token(request)
+    if token is None:
+        return None
+    not_before = time.time() - auth.settings.session_ttl_s
+    account = await asyncio.to_thread(auth.accounts.session, hash_token(token), not_before)
+    if account is None:
+        return None
+    if request.method in UNSAFE and not hmac.compare_digest(
+            request.headers.get(CSRF_HEADER, "").encode(), csrf_of(token).encode()):
+        raise Refusal(403, "csrf", "this request lacks the page's CSRF token: reload the page")
+    return account
+
+
+AccountDep = Annotated[Account | None, Depends(current_account)]
+
+
+async def signed_in(account: AccountDep) -> Account:
+    if account is None:
+        raise Refusal(401, "not_signed_in", "sign in first")
+    return account
+
+
+SignedInDep = Annotated[Account, Depends(signed_in)]
+
+
+class Credentials(BaseModel):
+    """A username and password, and the seat tokens this browser holds as a guest."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    username: str = Field(max_length=64)
+    password: str = Field(min_length=8, max_length=128)
+    tokens: list[str] = Field(default_factory=list, max_length=200)
+
+    @field_validator("username")
+    @classmethod
+    def _check_username(cls, v: str) -> str:
+        return check_username(v)
+
+
+class Password(BaseModel):
+    """The account's password, asked again before the account is deleted."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    password: str = Field(max_length=128)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def _me(account: Account | None) -> dict[str, Any]:
+    return {"account": None if account is None else
+            {"username": account.username, "created_at": account.created_at}}
+
+
+async def _sign_in(auth: Auth, request: Request, response: Response, account: Account,
+                   tokens: list[str]) -> dict[str, Any]:
+    """A new session for ``account`` (the browser's old one ends) and its cookies;
+    the guest seats of ``tokens`` become the account's."""
+    token = secrets.token_urlsafe(32)
+    old = _session_token(request)
+    await asyncio.to_thread(auth.accounts.start_session, account.id, hash_token(token),
+                            None if old is None else hash_token(old),
+                            time.time() - auth.settings.session_ttl_s)
+    hashes = [hash_token(t) for t in tokens if len(t) <= 128]
+    claimed = await asyncio.to_thread(auth.store.claim_seats, account.id, hashes)
+    secure = request.url.scheme == "https"
+    age = int(auth.settings.session_ttl_s)
+    response.set_cookie(SESSION_COOKIE, token, max_age=age, path="/", secure=secure,
+                        httponly=True, samesite="lax")
+    # readable by this origin's pages (they send it back as X-CSRF-Token), no one else's
+    response.set_cookie(CSRF_COOKIE, csrf_of(token), max_age=age, path="/", secure=secure,
+                        httponly=False, samesite="lax")
+    return {**_me(account), "seats_claimed": claimed}
+
+
+def _sign_out(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="lax")
+
+
+def _throttle(auth: Auth, request: Request, username: str | None) -> None:
+    from meio.web.accounts import username_key
+
+    if not auth.address_limiter.take(_address(request)) or (
+            username is not None and not auth.account_limiter.take(username_key(username))):
+        raise Refusal(429, "rate_limited", "too many sign-in attempts: wait a minute")
+
+
+@router.get("")
+async def me(account: AccountDep) -> dict[str, Any]:
+    """Who is signed in in this browser (``account`` null: a guest)."""
+    return _me(account)
+
+
+@router.post("/signup", status_code=201)
+async def signup(body: Credentials, auth: AuthDep, request: Request, response: Response
+                 ) -> dict[str, Any]:
+    """Make an account and sign in; the guest seats of ``tokens`` become its own."""
+    _throttle(auth, request, None)
+    digest = await auth.hash(body.password)
+    try:
+        account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
+    except StoreError:
+        raise Refusal(409, "username_taken", "this username is taken: choose another") from None
+    return await _sign_in(auth, request, response, account, body.tokens)
+
+
+@router.post("/login")
+async def login(body: Credentials, auth: AuthDep, request: Request, response: Response
+                ) -> dict[str, Any]:
+    """Sign in (a new session; the browser's old one ends)."""
+    _throttle(auth, request, body.username)
+    found = await asyncio.to_thread(auth.accounts.by_username, body.username)
+    if not await auth.verify(None if found is None else found[1], body.password):
+        raise Refusal(401, "bad_login", "wrong username or password")
+    assert found is not None
+    account, stored = found
+    if auth.hasher.check_needs_rehash(stored):
+        await asyncio.to_thread(auth.accounts.set_password_hash, account.id,
+                                await auth.hash(body.password))
+    return await _sign_in(auth, request, response, account, body.tokens)
+
+
+@router.post("/logout")
+async def logout(account: AccountDep, auth: AuthDep, request: Request, response: Response
+                 ) -> dict[str, Any]:
+    """Sign this browser out: its session ends (the cookie is worth nothing after)."""
+    token = _session_token(request)
+    if account is not None and token is not None:
+        await asyncio.to_thread(auth.accounts.end_session, hash_token(token))
+    _sign_out(response)
+    return _me(None)
+
+
+@router.post("/logout-all")
+async def logout_all(account: SignedInDep, auth: AuthDep, response: Response
+                     ) -> dict[str, Any]:
+    """Sign the account out of every browser."""
+    ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
+    _sign_out(response)
+    return {**_me(None), "sessions_ended": ended}
+
+
+@router.post("/delete")
+async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: Request,
+                 response: Response) -> dict[str, Any]:
+    """Delete the account (its password asked again): the username, the password hash
+    and the sessions go; its seats stay, named ``Player N``, so records stay whole."""
+    _throttle(auth, request, account.username)
+    stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
+    if stored is None or not await auth.verify(stored, body.password):
+        raise Refusal(401, "bad_login", "wrong password")
+    tables = await asyncio.to_thread(auth.accounts.delete, account.id)
+    hub = request.app.state.hub
+    for table_id in tables:
+        await hub.reload(table_id)
+    _sign_out(response)
+    return {**_me(None), "tables": len(tables)}

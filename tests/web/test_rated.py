@@ -1,0 +1,199 @@
+"""Rated tables: who may sit, the update at the end of a match against openskill's own
+computation, once however often the end is replayed (a restart, a crash before the
+update), the leaderboard and the public profile."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+
+from meio.web import create_app
+from meio.web.db import open_engine
+from tests.web.conftest import make_settings
+from tests.web.helpers import Browser
+from tests.web.test_accounts import PASSWORD, csrf, signup
+
+
+def post(c: Any, path: str, body: dict[str, Any]) -> Any:
+    return c.post(path, json=body, headers=csrf(c))
+
+
+def finished(c: Any, table_id: str, timeout: float = 90.0) -> str:
+    """Wait until the table's match is over and rated; returns the match id."""
+    store = c.app.state.hub.store  # type: ignore[attr-defined]
+    end = time.time() + timeout
+    while time.time() < end:
+        match_id = store.table(table_id).current_match
+        m = store.match(match_id) if match_id else None
+        if m is not None and m.finished_at is not None:
+            r = c.get(f"/api/matches/{m.id}/ratings").json()
+            if not r["pending"]:
+                return str(m.id)
+        time.sleep(0.1)
+    raise AssertionError("the match did not end (and get rated) in time")
+
+
+def rated_duel(a: Any, b: Any) -> tuple[dict[str, Any], str]:
+    """Ana and Bia at a rated 2-player table whose 0.1 s turn timer plays every move."""
+    r = post(a, "/api/tables", {"players": 2, "name": "Ana", "rated": True, "listed": False,
+                                "turn_timer_s": 0.1, "seed": 11})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    r = post(b, f"/api/tables/{table['table_id']}/join",
+             {"invite": table["invite"], "name": "Bia"})
+    assert r.status_code == 200, r.text
+    return table, finished(a, table["table_id"])
+
+
+def expected(ranks: list[int], before: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """openskill's Plackett–Luce update, computed here without meio.ratings."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    return [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=[float(r) for r in ranks])]
+
+
+def test_a_rated_match_updates_both_ratings_as_openskill_does_once(sqlite_url: str) -> None:
+    app = create_app(make_settings(sqlite_url))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        _, match_id = rated_duel(a, b)
+        result = app.state.hub.store.match(match_id).result
+        ranks = [1 if s in result["winners"] else 2 for s in range(2)]
+        want = expected(ranks, [(25.0, 25 / 3)] * 2)
+        got = a.get(f"/api/matches/{match_id}/ratings").json()
+        assert got["rated"] and [c["seat"] for c in got["changes"]] == [0, 1]
+        assert [c["name"] for c in got["changes"]] == ["Ana", "Bia"]
+        for change, (mu, sigma) in zip(got["changes"], want, strict=True):
+            assert abs(change["after"]["mu"] - mu) < 1e-9
+            assert abs(change["after"]["sigma"] - sigma) < 1e-9
+            assert change["after"]["games"] == 1 and change["after"]["shown"].endswith("?")
+        # the end replayed: nothing changes
+        assert app.state.hub.services.ratings.rate_match(match_id) is False
+        winner = "ana" if 0 in result["winners"] else "bia"
+        board = a.get("/api/ratings/meio-2p").json()
+        assert board["players"][0]["username"] == winner
+        assert all(p["games"] == 1 and p["provisional"] for p in board["players"])
+    # a restart rates nothing again
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        again = c.get(f"/api/matches/{match_id}/ratings").json()
+        assert again == got
+        assert all(p["games"] == 1 for p in c.get("/api/ratings/meio-2p").json()["players"])
+
+
+def test_a_match_left_unrated_by_a_crash_is_rated_at_start_up(sqlite_url: str) -> None:
+    app = create_app(make_settings(sqlite_url))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        _, match_id = rated_duel(a, b)
+        got = a.get(f"/api/matches/{match_id}/ratings").json()
+    # as if the server had stopped between the last card and the update
+    engine = open_engine(sqlite_url)
+    with engine.begin() as conn:
+        from sqlalchemy import text
+
+        conn.execute(text("DELETE FROM meio_rating_changes"))
+        conn.execute(text("DELETE FROM meio_ratings"))
+    engine.dispose()
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        deadline = time.time() + 10
+        while (now := c.get(f"/api/matches/{match_id}/ratings").json())["pending"]:
+            assert time.time() < deadline, "the unrated match was never rated"
+            time.sleep(0.05)
+        assert [ch["after"] for ch in now["changes"]] == [ch["after"] for ch in got["changes"]]
+
+
+def test_who_may_sit_at_a_rated_table(client: TestClient) -> None:
+    # a guest may not make a rated table to sit at, nor a table of bots alone be rated
+    r = client.post("/api/tables", json={"players": 2, "name": "Gui", "rated": True})
+    assert r.status_code == 401 and r.json()["code"] == "sign_in_to_rate"
+    r = client.post("/api/tables", json={"players": 2, "rated": True,
+                                         "seats": [{"kind": "bot"}, {"kind": "bot"}]})
+    assert r.status_code == 422
+    signup(client, "caio")
+    r = post(client, "/api/tables", {"players": 3, "name": "Caio", "rated": True,
+                                     "seats": [{"kind": "human"}, {"kind": "human"},
+                                               {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    assert table["table"]["rated"] is True
+    join = f"/api/tables/{table['table_id']}/join"
+    # the same account cannot take a second seat and be rated against itself
+    r = post(client, join, {"invite": table["invite"], "name": "Caio 2", "agree_rated": True})
+    assert r.status_code == 409 and r.json()["code"] == "already_seated"
+    guest = Browser(client)
+    r = guest.post(join, json={"invite": table["invite"], "name": "Gui"})
+    assert r.status_code == 401 and r.json()["code"] == "sign_in_to_rate"
+    signup(guest, "gui")
+    # a table with a bot: rated only if this person agrees too
+    r = post(guest, join, {"invite": table["invite"], "name": "Gui"})
+    assert r.status_code == 409 and r.json()["code"] == "agree_rated"
+    r = post(guest, join, {"invite": table["invite"], "name": "Gui", "agree_rated": True})
+    assert r.status_code == 200, r.text
+
+
+def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: str) -> None:
+    app = create_app(make_settings(sqlite_url))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        table, match_id = rated_duel(a, b)
+        # a second table of Ana's, in play: nothing of it is on her public profile
+        r = post(a, "/api/tables", {"players": 2, "name": "Ana", "listed": False,
+                                    "seats": [{"kind": "human"}, {"kind": "human"}]})
+        playing = r.json()
+        post(b, f"/api/tables/{playing['table_id']}/join",
+             {"invite": playing["invite"], "name": "Bia"})
+        in_play = app.state.hub.store.table(playing["table_id"]).current_match
+        m = app.state.hub.store.match(match_id)
+        stranger = Browser(a)
+        r = stranger.get("/api/players/ANA")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert set(body) == {"username", "since", "own", "games", "wins", "rounds",
+                             "mean_round_score", "balanced_share", "matches", "ratings",
+                             "history"}
+        assert body["own"] is False
+        assert body["username"] == "ana" and list(body["ratings"]) == ["meio-2p"]
+        # games, wins and the rounds, against the stored result and the engine's replay
+        from meio.engine import MatchConfig, replay
+        from meio.engine import actions as A
+
+        state = replay(MatchConfig.from_dict(m.config),
+                       [(e.seat, A.parse_action(e.action))
+                        for e in app.state.hub.store.events(match_id)])
+        scores = [r.scores[0] for r in state.rounds]
+        assert body["games"] == 1 and body["wins"] == int(0 in m.result["winners"])
+        assert body["rounds"] == len(scores) == m.result["rounds"]
+        assert body["mean_round_score"] * body["rounds"] == m.result["totals"][0]
+        assert body["balanced_share"] == scores.count(0) / len(scores)
+        assert [x["id"] for x in body["matches"]] == [match_id]
+        assert body["matches"][0]["names"] == ["Ana", "Bia"]
+        assert in_play not in r.text and playing["table_id"] not in r.text
+        assert body["ratings"]["meio-2p"]["games"] == 1
+        assert [h["match"] for h in body["history"]] == [match_id]
+        text = r.text
+        for secret in (table["token"], table["invite"], table["spectate"], PASSWORD):
+            assert secret not in text
+        assert "password" not in text and "token" not in text
+        assert stranger.get("/api/players/nobody").json()["code"] == "no_player"
+        r = stranger.get("/api/ratings/meio-9p")
+        assert r.status_code == 404 and r.json()["code"] == "no_pool"
+        for secret in (playing["token"], playing["invite"], playing["spectate"]):
+            assert secret not in text
+        # her own profile says so, and lists the table she sits at now
+        own = a.get("/api/players/ana").json()
+        assert own["own"] is True
+        assert {(t["id"], t["status"]) for t in own["tables"]} == {
+            (playing["table_id"], "playing"), (m.table_id, "finished")}
+        assert playing["token"] not in str(own)
+        # a deleted account leaves the leaderboard
+        assert post(a, "/api/account/delete", {"password": PASSWORD}).status_code == 200
+        assert [p["username"] for p in b.get("/api/ratings/meio-2p").json()["players"]] == ["bia"]
