@@ -163,12 +163,13 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
         assert body["own"] is False
         assert body["username"] == "ana" and list(body["ratings"]) == ["meio-2p"]
         # games, wins and the rounds, against the stored result and the engine's replay
-        from meio.engine import MatchConfig, replay
         from meio.engine import actions as A
+        from meio.engine import replay_actions
+        from meio.engine.wire import config_from_json
 
-        state = replay(MatchConfig.from_dict(m.config),
-                       [(e.seat, A.parse_action(e.action))
-                        for e in app.state.hub.store.events(match_id)])
+        state = replay_actions(config_from_json(m.config),
+                               [(e.seat, A.parse_action(e.action))
+                                for e in app.state.hub.store.events(match_id)])
         scores = [r.scores[0] for r in state.rounds]
         assert body["games"] == 1 and body["wins"] == int(0 in m.result["winners"])
         assert body["rounds"] == len(scores) == m.result["rounds"]
