@@ -15,7 +15,6 @@ import time
 from typing import Any
 
 import cbor2
-import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
@@ -225,6 +224,11 @@ def test_the_public_origin_names_the_relying_party_and_makes_cookies_secure(
         assert r.status_code == 201, r.text
         options = c.post(f"{P}/sign-in/options")
         assert "secure" in options.headers["set-cookie"].lower()
+    # the cookies are Secure even where the proxy's request came over plain HTTP
+    with TestClient(create_app(settings)) as c:
+        r = c.post("/api/account/signup", json={"username": "iara",
+                                                "password": "correct horse battery"})
+        assert all("secure" in x.lower() for x in r.headers.get_list("set-cookie"))
 
 
 def test_a_challenge_expires(sqlite_url: str) -> None:
@@ -304,10 +308,20 @@ def test_the_passkeys_migration_upgrades_a_database_with_accounts_in_place(db_ur
     engine.dispose()
 
 
-@pytest.mark.parametrize("credential", [{}, {"rawId": 5}, {"rawId": "!!"},
-                                        {"rawId": "AAAA", "response": "x"}])
-def test_a_malformed_passkey_answer_gets_a_clear_refusal(client: TestClient,
-                                                        credential: dict[str, Any]) -> None:
-    client.post(f"{P}/sign-in/options")
-    r = client.post(f"{P}/sign-in", json={"credential": credential})
-    assert r.status_code == 401 and r.json()["code"] == "bad_passkey"
+def test_a_malformed_passkey_answer_gets_a_clear_refusal(client: TestClient) -> None:
+    signup(client, "nara")
+    key = SoftKey()
+    add_passkey(client, key)
+    known = b64(key.id)
+    for credential in ({}, {"rawId": 5}, {"rawId": "!!"}, {"rawId": "AAAA"},
+                       {"rawId": known, "response": "x"}, {"rawId": known, "response": {}},
+                       {"rawId": known, "id": known, "response": {"userHandle": 7}}):
+        guest = Browser(client)
+        guest.post(f"{P}/sign-in/options")
+        r = guest.post(f"{P}/sign-in", json={"credential": credential})
+        assert r.status_code == 401 and r.json()["code"] == "bad_passkey", (credential, r.text)
+    for credential in ({}, {"id": "x", "rawId": "x", "response": "x"}):
+        options = client.post(f"{P}/register/options", headers=csrf(client))
+        assert options.status_code == 200
+        r = client.post(f"{P}/register", json={"credential": credential}, headers=csrf(client))
+        assert r.status_code == 400 and r.json()["code"] == "bad_passkey", (credential, r.text)

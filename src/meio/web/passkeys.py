@@ -86,10 +86,14 @@ class PasskeyStore:
 
     def put_challenge(self, attempt: str, purpose: str, challenge: bytes,
                       session_hash: str | None, not_before: float) -> None:
-        """Keep a challenge; the expired ones (older than ``not_before``) go."""
+        """Keep a challenge; the expired ones (older than ``not_before``) go, and so
+        does the session's previous registration challenge (one pending a session)."""
         with Session(self.engine) as s, s.begin():
             s.execute(delete(PasskeyChallengeRow).where(
                 PasskeyChallengeRow.created_at < not_before))
+            if session_hash is not None:
+                s.execute(delete(PasskeyChallengeRow).where(
+                    PasskeyChallengeRow.session_hash == session_hash))
             s.add(PasskeyChallengeRow(attempt=attempt, purpose=purpose, challenge=challenge,
                                       session_hash=session_hash, created_at=time.time()))
 
@@ -187,7 +191,7 @@ def _store(auth: Auth) -> PasskeyStore:
     return PasskeyStore(auth.accounts.engine)
 
 
-async def _challenge(auth: Auth, response: Response, purpose: str,
+async def _challenge(auth: Auth, request: Request, response: Response, purpose: str,
                      session_hash: str | None) -> bytes:
     attempt = secrets.token_urlsafe(32)
     challenge = secrets.token_bytes(32)
@@ -196,7 +200,7 @@ async def _challenge(auth: Auth, response: Response, purpose: str,
                             challenge, session_hash, time.time() - ttl)
     response.set_cookie(ATTEMPT_COOKIE, attempt, max_age=math.ceil(ttl), path=COOKIE_PATH,
                         httponly=True, samesite="strict",
-                        secure=auth.settings.secure_cookies)
+                        secure=request.url.scheme == "https" or auth.settings.secure_cookies)
     return challenge
 
 
@@ -241,7 +245,7 @@ async def register_options(account: SignedInDep, auth: AuthDep, request: Request
                       f"an account holds at most {MAX_PASSKEYS} passkeys: remove one first",
                       n=MAX_PASSKEYS)
     rp_id, _ = relying_party(auth, request)
-    challenge = await _challenge(auth, response, "register", hash_token(token))
+    challenge = await _challenge(auth, request, response, "register", hash_token(token))
     options = generate_registration_options(
         rp_id=rp_id, rp_name="MEIO", user_name=account.username, user_id=account.id.encode(),
         challenge=challenge, timeout=int(auth.settings.passkey_challenge_ttl_s * 1000),
@@ -269,7 +273,9 @@ async def register(body: Credential, account: SignedInDep, auth: AuthDep, reques
             expected_origin=origin, require_user_verification=True)
     except (WebAuthnException, ValueError, KeyError, TypeError):
         raise Refusal(400, "bad_passkey", "this passkey was not accepted here") from None
-    transports = body.credential.get("response", {}).get("transports", [])
+    transports = body.credential["response"].get("transports", [])  # checked: a dict
+    if not isinstance(transports, list):
+        transports = []
     known = {t.value for t in AuthenticatorTransport}
     kept = tuple(sorted({t for t in transports if isinstance(t, str) and t in known}))
     credential_id = bytes_to_base64url(checked.credential_id)
@@ -294,7 +300,7 @@ async def sign_in_options(auth: AuthDep, request: Request, response: Response
     user verified (throttled per address, as password sign-ins are)."""
     throttle_sign_in(auth, request, None)
     rp_id, _ = relying_party(auth, request)
-    challenge = await _challenge(auth, response, "sign_in", None)
+    challenge = await _challenge(auth, request, response, "sign_in", None)
     options = generate_authentication_options(
         rp_id=rp_id, challenge=challenge,
         timeout=int(auth.settings.passkey_challenge_ttl_s * 1000),
@@ -323,9 +329,9 @@ async def sign_in(body: Credential, auth: AuthDep, request: Request, response: R
     account, public_key, count = found
     if not auth.account_limiter.take(username_key(account.username)):
         raise Refusal(429, "rate_limited", "too many sign-in attempts: wait a minute")
-    handle = body.credential.get("response", {}).get("userHandle")
     rp_id, origin = relying_party(auth, request)
     try:
+        handle = body.credential.get("response", {}).get("userHandle")
         if handle is not None and base64url_to_bytes(handle) != account.id.encode():
             raise _bad_passkey()
         checked = verify_authentication_response(
