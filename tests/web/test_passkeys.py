@@ -320,8 +320,12 @@ def test_a_malformed_passkey_answer_gets_a_clear_refusal(client: TestClient) -> 
         guest.post(f"{P}/sign-in/options")
         r = guest.post(f"{P}/sign-in", json={"credential": credential})
         assert r.status_code == 401 and r.json()["code"] == "bad_passkey", (credential, r.text)
-    for credential in ({}, {"id": "x", "rawId": "x", "response": "x"}):
+    too_long = SoftKey()
+    too_long.id = os.urandom(1024)   # WebAuthn allows 1023 bytes
+    for answer in (lambda o: {}, lambda o: {"id": "x", "rawId": "x", "response": "x"},
+                   too_long.create):
         options = client.post(f"{P}/register/options", headers=csrf(client))
         assert options.status_code == 200
+        credential = answer(options.json())
         r = client.post(f"{P}/register", json={"credential": credential}, headers=csrf(client))
         assert r.status_code == 400 and r.json()["code"] == "bad_passkey", (credential, r.text)

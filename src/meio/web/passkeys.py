@@ -271,7 +271,7 @@ async def register(body: Credential, account: SignedInDep, auth: AuthDep, reques
         checked = verify_registration_response(
             credential=body.credential, expected_challenge=challenge, expected_rp_id=rp_id,
             expected_origin=origin, require_user_verification=True)
-    except (WebAuthnException, ValueError, KeyError, TypeError):
+    except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError):
         raise Refusal(400, "bad_passkey", "this passkey was not accepted here") from None
     transports = body.credential["response"].get("transports", [])  # checked: a dict
     if not isinstance(transports, list):
@@ -279,6 +279,8 @@ async def register(body: Credential, account: SignedInDep, auth: AuthDep, reques
     known = {t.value for t in AuthenticatorTransport}
     kept = tuple(sorted({t for t in transports if isinstance(t, str) and t in known}))
     credential_id = bytes_to_base64url(checked.credential_id)
+    if len(checked.credential_id) > 1023:   # WebAuthn's bound (the column's too)
+        raise Refusal(400, "bad_passkey", "this passkey was not accepted here")
     if not await asyncio.to_thread(_store(auth).add, account.id, credential_id,
                                    checked.credential_public_key, checked.sign_count, kept):
         raise Refusal(409, "passkey_taken", "this passkey is already registered")
