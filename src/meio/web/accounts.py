@@ -17,7 +17,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meio.web.db import AccountRow, RatingChangeRow, RatingRow, SeatRow, SessionRow
+from meio.web.db import (
+    AccountRow,
+    PasskeyRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatRow,
+    SessionRow,
+)
 from meio.web.store import StoreError, new_id
 
 USERNAME_CHARS = "letters, digits, '_', '-' and '.'"
@@ -130,16 +137,17 @@ class AccountStore:
             return int(res.rowcount)  # type: ignore[attr-defined]
 
     def delete(self, account_id: str) -> list[str]:
-        """Delete an account, its sessions and its ratings in one transaction. Its
-        seats stay, so the match records stay whole, but anonymous: the seat's name
-        becomes ``Player N`` and the link to the account goes. Returns the tables
-        concerned."""
+        """Delete an account, its sessions, its passkeys and its ratings in one
+        transaction. Its seats stay, so the match records stay whole, but anonymous:
+        the seat's name becomes ``Player N`` and the link to the account goes. Returns
+        the tables concerned."""
         with Session(self.engine) as s, s.begin():
             seats = list(s.scalars(select(SeatRow).where(SeatRow.account_id == account_id)))
             for seat in seats:
                 seat.name = f"Player {seat.seat + 1}"
                 seat.account_id = None
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
             s.execute(delete(RatingChangeRow).where(RatingChangeRow.player == account_id))
             s.execute(delete(RatingRow).where(RatingRow.player == account_id))
             s.execute(delete(AccountRow).where(AccountRow.id == account_id))

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
-from meio.web import api, auth, health, i18n, players, ws
+from meio.web import api, auth, health, i18n, passkeys, players, ws
 from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
 from meio.web.db import migrate, open_engine
@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Refusal, refusal_response)
     app.include_router(api.router)
     app.include_router(auth.router)
+    app.include_router(passkeys.router)
     app.include_router(players.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)

@@ -137,7 +137,7 @@ def get_auth(request: Request) -> Auth:
 AuthDep = Annotated[Auth, Depends(get_auth)]
 
 
-def _session_token(request: Request) -> str | None:
+def session_token(request: Request) -> str | None:
     token = request.cookies.get(SESSION_COOKIE)
     return token if token and len(token) <= 128 else None
 
@@ -146,7 +146,7 @@ async def current_account(request: Request, auth: AuthDep) -> Account | None:
     """The account signed in with the request's cookie (None: a guest). A
     state-changing request it authorises must carry the CSRF token (else 403 ``csrf``);
     a cookie no session has any more (signed out, expired) counts for nothing."""
-    token = _session_token(request)
+    token = session_token(request)
     if token is None:
         return None
     not_before = time.time() - auth.settings.session_ttl_s
@@ -203,18 +203,18 @@ def _me(account: Account | None) -> dict[str, Any]:
             {"username": account.username, "created_at": account.created_at}}
 
 
-async def _sign_in(auth: Auth, request: Request, response: Response, account: Account,
+async def begin_session(auth: Auth, request: Request, response: Response, account: Account,
                    tokens: list[str]) -> dict[str, Any]:
     """A new session for ``account`` (the browser's old one ends) and its cookies;
     the guest seats of ``tokens`` become the account's."""
     token = secrets.token_urlsafe(32)
-    old = _session_token(request)
+    old = session_token(request)
     await asyncio.to_thread(auth.accounts.start_session, account.id, hash_token(token),
                             None if old is None else hash_token(old),
                             time.time() - auth.settings.session_ttl_s)
     hashes = [hash_token(t) for t in tokens if len(t) <= 128]
     claimed = await asyncio.to_thread(auth.store.claim_seats, account.id, hashes)
-    secure = request.url.scheme == "https"
+    secure = request.url.scheme == "https" or auth.settings.secure_cookies
     age = int(auth.settings.session_ttl_s)
     response.set_cookie(SESSION_COOKIE, token, max_age=age, path="/", secure=secure,
                         httponly=True, samesite="lax")
@@ -229,7 +229,7 @@ def _sign_out(response: Response) -> None:
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="lax")
 
 
-def _throttle(auth: Auth, request: Request, username: str | None) -> None:
+def throttle_sign_in(auth: Auth, request: Request, username: str | None) -> None:
     from meio.web.accounts import username_key
 
     if not auth.address_limiter.take(_address(request)) or (
@@ -247,20 +247,20 @@ async def me(account: AccountDep) -> dict[str, Any]:
 async def signup(body: Credentials, auth: AuthDep, request: Request, response: Response
                  ) -> dict[str, Any]:
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
-    _throttle(auth, request, None)
+    throttle_sign_in(auth, request, None)
     digest = await auth.hash(body.password)
     try:
         account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
     except StoreError:
         raise Refusal(409, "username_taken", "this username is taken: choose another") from None
-    return await _sign_in(auth, request, response, account, body.tokens)
+    return await begin_session(auth, request, response, account, body.tokens)
 
 
 @router.post("/login")
 async def login(body: Credentials, auth: AuthDep, request: Request, response: Response
                 ) -> dict[str, Any]:
     """Sign in (a new session; the browser's old one ends)."""
-    _throttle(auth, request, body.username)
+    throttle_sign_in(auth, request, body.username)
     found = await asyncio.to_thread(auth.accounts.by_username, body.username)
     if not await auth.verify(None if found is None else found[1], body.password):
         raise Refusal(401, "bad_login", "wrong username or password")
@@ -269,14 +269,14 @@ async def login(body: Credentials, auth: AuthDep, request: Request, response: Re
     if auth.hasher.check_needs_rehash(stored):
         await asyncio.to_thread(auth.accounts.set_password_hash, account.id,
                                 await auth.hash(body.password))
-    return await _sign_in(auth, request, response, account, body.tokens)
+    return await begin_session(auth, request, response, account, body.tokens)
 
 
 @router.post("/logout")
 async def logout(account: AccountDep, auth: AuthDep, request: Request, response: Response
                  ) -> dict[str, Any]:
     """Sign this browser out: its session ends (the cookie is worth nothing after)."""
-    token = _session_token(request)
+    token = session_token(request)
     if account is not None and token is not None:
         await asyncio.to_thread(auth.accounts.end_session, hash_token(token))
     _sign_out(response)
@@ -297,7 +297,7 @@ async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: R
                  response: Response) -> dict[str, Any]:
     """Delete the account (its password asked again): the username, the password hash
     and the sessions go; its seats stay, named ``Player N``, so records stay whole."""
-    _throttle(auth, request, account.username)
+    throttle_sign_in(auth, request, account.username)
     stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
     if stored is None or not await auth.verify(stored, body.password):
         raise Refusal(401, "bad_login", "wrong password")

@@ -13,10 +13,12 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     UniqueConstraint,
     create_engine,
@@ -174,6 +176,39 @@ class SessionRow(Base):
         String(32), ForeignKey("meio_accounts.id"), index=True
     )
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id, public key and the
+    signature count last seen (no private key ever reaches the server)."""
+
+    __tablename__ = "meio_passkeys"
+    #: the credential id, base64url
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    #: what the browser said the authenticator speaks through (``internal,hybrid``)
+    transports: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class PasskeyChallengeRow(Base):
+    """A WebAuthn challenge waiting for its answer: single-use (deleted when it is
+    answered) and short-lived. ``attempt`` is the SHA-256 of the random value of the
+    browser's ``meio_webauthn`` cookie, so only the browser that asked can answer;
+    a registration's is bound to the session that asked too."""
+
+    __tablename__ = "meio_passkey_challenges"
+    attempt: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``register`` or ``sign_in``
+    purpose: Mapped[str] = mapped_column(String(16))
+    challenge: Mapped[bytes] = mapped_column(LargeBinary)
+    session_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class RatingRow(Base):

@@ -136,6 +136,17 @@ class Settings:
     login_burst: int = 10
     login_account_rate_per_min: float = 5.0
     login_account_burst: int = 5
+    #: the address players reach the server at (``https://meio.example.org``), when a
+    #: proxy stands in front: passkeys belong to its host name, and an ``https`` one
+    #: makes the cookies ``Secure``; None: the origin each request came to
+    public_origin: str | None = None
+    #: seconds a passkey challenge waits for the authenticator's answer
+    passkey_challenge_ttl_s: float = 120.0
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Whether the public origin is TLS (a request over TLS gets them anyway)."""
+        return (self.public_origin or "").startswith("https://")
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> Settings:
@@ -149,7 +160,7 @@ class Settings:
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
         ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
-        ``MEIO_QUICK_TURN_TIMER``),
+        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -186,6 +197,7 @@ class Settings:
             quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
+            public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
         )
 
 

@@ -64,6 +64,11 @@ export function refusalText(e) {
     already_seated: () => t("Your account already has a seat at this rated table."),
     no_player: () => t("There is no such player."),
     no_pool: () => t("There is no such kind of table."),
+    bad_passkey: () => t("This passkey was not accepted here."),
+    passkey_expired: () => t("The passkey request expired or was already answered: try again."),
+    passkey_taken: () => t("This passkey is already registered."),
+    no_passkey: () => t("This account has no such passkey."),
+    too_many_passkeys: () => t("An account holds at most {n} passkeys: remove one first.", { n: e.params?.n }),
   }[e.code];
   if (known) return known();
   // the server's own words are English: the page says what the status means instead
