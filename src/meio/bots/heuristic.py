@@ -5,13 +5,15 @@ the same number of tricks, then plays each card to bring its final
 ``|H - V|`` (its team's, in partnership) as close to 0 as it can: it plays to
 win while a half is behind, ducks while it is ahead, and knows trumps, voids,
 the special cards' half-dependent values and where ``Q+`` and ``+.5`` send a
-trick. See :mod:`meio.bots.policy` for the rules it follows.
+trick. See :mod:`meio.bots.policy` for the rules it follows; a variant game
+(docs/variants.md) it plays by the simpler rule of :mod:`meio.bots.variant_play`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from meio.bots import variant_play
 from meio.bots.features import seen_from_view
 from meio.bots.policy import choose_pack, choose_pile, choose_play
 from meio.engine import Phase, View
@@ -29,7 +31,10 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if view.phase is Phase.SPLIT:
+        variant = view.config.variant
+        if variant is not None and not variant.is_standard:
+            action = variant_play.choose(view, legal)
+        elif view.phase is Phase.SPLIT:
             action = choose_pack(view.hand, view.config)
         elif view.phase is Phase.PILE:
             action = choose_pile(seen_from_view(view))

@@ -46,6 +46,8 @@ def header(state: State) -> str:
     text = _("MEIO ({edition} edition), {players} players").format(
         edition=cfg.edition, players=cfg.players
     )
+    if cfg.variant is not None:
+        text += f"; variant {cfg.variant.name}"
     if cfg.partnership:
         text += _(", partnership")
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
@@ -68,7 +70,7 @@ def account(state: State, rounds: int | None = None) -> list[str]:
         lines.append("")
         lines.append(_("Round {n}").format(n=r + 1))
         for k, t in enumerate(rnd["tricks"]):
-            half = _("first half") if k < 7 else _("second half")
+            half = _("first half") if k < cfg.first_half_size else _("second half")
             cards = " ".join(f"{c}" for c in t["cards"])
             lines.append(
                 _(

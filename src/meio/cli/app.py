@@ -13,6 +13,7 @@ from meio.i18n import _, detect_language
 if TYPE_CHECKING:
     from meio.bots import Bot
     from meio.engine import MatchConfig
+    from meio.engine.variant import Variant
 
 # The command speaks the language of LANG / LC_ALL (``meio play --lang`` overrides it for a
 # game). Typer reads every help text when a command module is imported, so the language is
@@ -64,15 +65,19 @@ def _root(
 def bot_table(
     edition: str, players: int, partnership: bool, seed: int, bot: str,
     wild_lead: str = "declare", reveal_specials: bool = True,
+    variant: Variant | None = None,
 ) -> tuple[MatchConfig, list[Bot]]:
-    """A match configuration (with the table options of docs/rules.md, "Table options")
-    and one ``bot`` per seat, or exit 2 with the reason."""
+    """A match configuration (with the table options of docs/rules.md, "Table options";
+    or a ``variant``'s edition and options) and one ``bot`` per seat, or exit 2 with
+    the reason."""
     from meio.bots import bot_kinds, make_bot
+    from meio.bots.variant_play import check_variant_bot
     from meio.cli.options import check_table
     from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
 
-    check_table(edition, players, partnership)
+    if variant is None:
+        check_table(edition, players, partnership)
     known = bot_kinds()
     if bot not in known and not bot.startswith("learned:"):
         typer.echo(_("unknown bot {names}; choose from {known}").format(
@@ -80,12 +85,16 @@ def bot_table(
         raise typer.Exit(2)
     try:
         config = MatchConfig(
-            edition=edition,  # type: ignore[arg-type]
+            edition=edition if variant is None else variant.edition,  # type: ignore[arg-type]
             players=players,
             partnership=partnership,
             seed=seed,
-            options=TableOptions(wild_lead, reveal_specials),  # type: ignore[arg-type]
+            options=TableOptions(wild_lead, reveal_specials)  # type: ignore[arg-type]
+            if variant is None
+            else variant.options,
+            variant=variant,
         )
+        check_variant_bot(bot, config)
         bots = [make_bot(bot, seed * 10 + s) for s in range(players)]
     except (MeioError, ValueError) as exc:
         typer.echo(meio_error_text(exc), err=True)

@@ -19,9 +19,11 @@ from meio.cli.options import (
     HideSpecialsOption,
     OldPlayersOption,
     PlayersOption,
+    VariantOption,
     WildLeadOption,
     check_table,
     either,
+    read_variant,
     rules_text,
     seed_option,
 )
@@ -195,6 +197,7 @@ def tournament(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     old_players: OldPlayersOption = None,
+    variant_file: VariantOption = None,
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -205,7 +208,11 @@ def tournament(
     from meio.tournament import TournamentSpec, run_tournament, summarize, tournament_bot_kinds
 
     players = either(players, old_players)
-    check_table(edition, players, partnership)
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
+    if variant is not None:
+        edition = variant.edition
+    else:
+        check_table(edition, players, partnership)
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = tournament_bot_kinds()
     unknown = [b for b in names if b not in known
@@ -218,13 +225,16 @@ def tournament(
     try:
         config = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                              partnership=partnership,
-                             options=TableOptions(wild_lead, not hide_specials))  # type: ignore[arg-type]
+                             options=TableOptions(wild_lead, not hide_specials)  # type: ignore[arg-type]
+                             if variant is None else variant.options,
+                             variant=variant)
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
     try:
         spec = TournamentSpec(names, players, config.edition, partnership, matches, seed,
                               wild_lead=config.options.wild_lead,
-                              reveal_specials=config.options.reveal_specials)
+                              reveal_specials=config.options.reveal_specials,
+                              variant=variant)
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
     total = spec.games

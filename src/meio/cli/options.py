@@ -16,11 +16,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from meio.cli.files import InputFile
 from meio.i18n import N_, _
+
+if TYPE_CHECKING:
+    from meio.engine.variant import Variant
 
 
 def _either_word(first: str, second: str) -> Callable[[str | None], str | None]:
@@ -59,6 +64,46 @@ HideSpecialsOption = Annotated[
         ),
     ),
 ]
+
+VariantOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--variant", metavar="FILE", parser=InputFile(),
+        help=_("play a variant: a ruleset in a TOML file (docs/variants.md); the edition "
+               "and the table options are then the variant's"),
+    ),
+]
+
+
+def read_variant(path: Path | None, wild_lead: str = "declare",
+                 reveal_specials: bool = True) -> Variant | None:
+    """The variant of ``--variant FILE`` (None without one), or exit 2 printing each of
+    its problems on a line; the table options belong to the variant, so
+    ``--wild-lead``/``--hide-specials`` beside it are refused."""
+    if path is None:
+        return None
+    from meio.engine.variant import VariantError, load_variant
+
+    if wild_lead != "declare" or not reveal_specials:
+        typer.echo(_("with --variant the table options are the variant's: set them in its "
+                     "[options] table"), err=True)
+        raise typer.Exit(2)
+    try:
+        return load_variant(path)
+    except VariantError as exc:
+        for line in exc.problems:
+            typer.echo(line, err=True)
+        raise typer.Exit(2) from None
+
+
+def refuse_variant(path: Path | None, what: str) -> None:
+    """Exit 2 with one line where a command cannot play a variant yet."""
+    if path is not None:
+        typer.echo(_("{what} does not play variants yet (it assumes the standard editions); "
+                     "play a variant with meio deal or meio tournament").format(what=what),
+                   err=True)
+        raise typer.Exit(2)
+
 
 T = TypeVar("T")
 

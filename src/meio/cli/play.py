@@ -16,9 +16,11 @@ from meio.cli.options import (
     SEED_MAX,
     HideSpecialsOption,
     PlayersOption,
+    VariantOption,
     WildLeadOption,
     check_edition,
     check_table,
+    refuse_variant,
     seed_option,
 )
 from meio.i18n import _
@@ -103,8 +105,10 @@ def play(
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
+    variant_file: VariantOption = None,
 ) -> None:
     choose_language(lang)
+    refuse_variant(variant_file, "meio play (the terminal game)")
     if resume is None:
         check_table(edition, players, partnership)
     from meio.engine import MeioError

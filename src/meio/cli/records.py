@@ -24,8 +24,10 @@ from meio.cli.options import (
     HideSpecialsOption,
     OldBotOption,
     PlayersOption,
+    VariantOption,
     WildLeadOption,
     either,
+    read_variant,
     seed_option,
 )
 from meio.i18n import _
@@ -157,14 +159,16 @@ def deal(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     old_bot: OldBotOption = None,
+    variant_file: VariantOption = None,
 ) -> None:
     from meio.bots import play_match
     from meio.engine.record import Record
 
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     config, table_bots = bot_table(edition, players, partnership, seed, either(bots, old_bot),
-                                   wild_lead, not hide_specials)
+                                   wild_lead, not hide_specials, variant)
     state = play_match(config, table_bots)
     text = Record.from_state(state).to_text()
     if output is None or is_dash(output):

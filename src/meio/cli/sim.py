@@ -19,9 +19,11 @@ from meio.cli.options import (
     HideSpecialsOption,
     OldPolicyOption,
     PlayersOption,
+    VariantOption,
     WildLeadOption,
     check_table,
     either,
+    refuse_variant,
     rules_text,
     seed_option,
 )
@@ -65,7 +67,9 @@ def simulate(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     old_policy: OldPolicyOption = None,
+    variant_file: VariantOption = None,
 ) -> None:
+    refuse_variant(variant_file, "meio simulate (the compiled core)")
     from meio.engine import MatchConfig, TableOptions
     from meio.engine import cards as C
     from meio.engine.errors import MeioError

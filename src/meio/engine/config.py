@@ -6,13 +6,14 @@ import dataclasses
 import functools
 import random
 from dataclasses import dataclass, field
-from typing import Literal
 
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
+from meio.engine.options import Edition, TableOptions, WildLead
+from meio.engine.variant import CardRules, Variant, card_rules
 
-Edition = Literal["meio", "classic"]
-WildLead = Literal["declare", "next"]
+__all__ = ["Edition", "MatchConfig", "TableOptions", "WildLead"]
+
 
 #: lowest rank index in the MEIO deck for each table size (RULES.md §1)
 _MEIO_LOWEST = {2: 9, 3: 6, 4: 3, 5: 0}
@@ -28,42 +29,6 @@ def _derive(seed: int, *parts: int) -> int:
         )
         x ^= x >> 29
     return x
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    """The table options of RULES.md §10, each checked.
-
-    ``wild_lead``: ``"declare"`` (the leader of a wild names the led suit) or
-    ``"next"`` (the first non-wild card sets it); ``reveal_specials``: whether the N
-    specials in the deck are public.
-
-    >>> TableOptions(wild_lead="next").declares
-    False
-    >>> TableOptions(wild_lead="first")
-    Traceback (most recent call last):
-    ...
-    meio.engine.errors.ConfigError: unknown wild_lead 'first' (use 'declare' or 'next')
-    """
-
-    wild_lead: WildLead = "declare"
-    reveal_specials: bool = True
-    #: whether the leader of a wild declares the led suit (``wild_lead`` declare): a
-    #: field, not a property, as every legal-action list reads it
-    declares: bool = field(default=True, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.wild_lead not in ("declare", "next"):
-            raise ConfigError(
-                f"unknown wild_lead {self.wild_lead!r} (use 'declare' or 'next')",
-                field="wild_lead",
-            )
-        if not isinstance(self.reveal_specials, bool):
-            raise ConfigError(
-                f"reveal_specials must be true or false, not {self.reveal_specials!r}",
-                field="reveal_specials",
-            )
-        object.__setattr__(self, "declares", self.wild_lead == "declare")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +63,18 @@ class MatchConfig:
     specials: tuple[int, ...] | None = None
     seed: int = 0
     first_leader: int | None = None
-    options: TableOptions = TableOptions()
+    options: TableOptions = TableOptions()  # noqa: RUF009 - frozen, so sharing it is safe
+    #: a ruleset of its own (:mod:`meio.engine.variant`); None: the standard edition
+    variant: Variant | None = None
     deck: int = field(default=0, init=False, compare=False, repr=False)
+    #: the variant's card rules (None for a standard edition, whose rules the engine
+    #: keeps in module constants on its fast path)
+    rules: CardRules | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.variant is not None:
+            self._init_variant(self.variant)
+            return
         if self.edition not in ("meio", "classic"):
             raise ConfigError(
                 f"unknown edition {self.edition!r}: use 'meio' or 'classic'", field="edition"
@@ -142,6 +115,67 @@ class MatchConfig:
                     field="specials",
                 )
         object.__setattr__(self, "specials", specials)
+        self._init_leader()
+        object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
+
+    def _init_variant(self, variant: Variant) -> None:
+        if not isinstance(variant, Variant):
+            raise ConfigError(f"variant must be a Variant, not {variant!r}", field="variant")
+        if self.edition != variant.edition:
+            raise ConfigError(
+                f"the variant {variant.name!r} is of the {variant.edition} edition, "
+                f"not {self.edition}",
+                field="edition",
+            )
+        if self.players not in variant.players:
+            raise ConfigError(
+                f"the variant {variant.name!r} is for "
+                f"{', '.join(str(n) for n in variant.players)} players, not {self.players}",
+                field="players",
+            )
+        if self.partnership and not (variant.partnership and self.players == 4):
+            raise ConfigError(
+                f"the variant {variant.name!r} has no partnership game for {self.players}",
+                field="partnership",
+            )
+        if self.options != variant.options:
+            raise ConfigError(
+                "the table options of a variant game are the variant's own", field="options"
+            )
+        deck = variant.deck_for(self.players)
+        pool = variant.special_pool
+        specials = self.specials
+        if specials is not None and len(specials) == 0 and not self.options.reveal_specials:
+            specials = ()
+        elif specials is None:
+            rng = random.Random(_derive(self.seed, 1))
+            specials = tuple(sorted(rng.sample(pool, deck.specials)))
+        else:
+            specials = tuple(sorted(int(s) for s in specials))
+            if len(set(specials)) != len(specials) or any(s not in pool for s in specials):
+                names = " ".join(C.card_code(s) for s in pool) or "none"
+                raise ConfigError(
+                    f"specials must be distinct special cards of the variant ({names})",
+                    field="specials",
+                )
+            if len(specials) != deck.specials:
+                raise ConfigError(
+                    f"a {self.players}-player game of this variant uses {deck.specials} "
+                    f"special cards, not {len(specials)}",
+                    field="specials",
+                )
+        object.__setattr__(self, "specials", specials)
+        self._init_leader()
+        mask = 0
+        for suit in range(4):
+            for rank in deck.ranks:
+                mask |= 1 << (suit * 15 + rank)
+        for s in specials:
+            mask |= 1 << s
+        object.__setattr__(self, "deck", mask)
+        object.__setattr__(self, "rules", card_rules(variant))
+
+    def _init_leader(self) -> None:
         leader = self.first_leader
         if leader is None:
             leader = random.Random(_derive(self.seed, 2)).randrange(self.players)
@@ -151,9 +185,23 @@ class MatchConfig:
                 field="first_leader",
             )
         object.__setattr__(self, "first_leader", leader)
-        object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
 
     # -- derived facts ---------------------------------------------------------------
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat (13 in both editions)."""
+        return 13 if self.variant is None else self.variant.hand
+
+    @property
+    def pack_size(self) -> int:
+        """Cards in each second-half pack (6 in both editions)."""
+        return 6 if self.variant is None else self.variant.pack
+
+    @property
+    def first_half_size(self) -> int:
+        """Tricks of the first half (7 in both editions)."""
+        return 7 if self.variant is None else self.variant.first_half
+
     @property
     def special_cards(self) -> tuple[int, ...]:
         """The special card ids in the deck (always a tuple after construction;
@@ -163,6 +211,8 @@ class MatchConfig:
     @property
     def special_count(self) -> int:
         """How many special cards the deck holds (N = players in ``meio``)."""
+        if self.variant is not None:
+            return self.variant.deck_for(self.players).specials
         return self.players if self.edition == "meio" else 0
 
     @property
@@ -184,17 +234,24 @@ class MatchConfig:
     @property
     def aside_count(self) -> int:
         """Cards set aside each round (classic with 2 or 3 players)."""
-        return self.deck_size - 13 * self.players
+        return self.deck_size - self.hand_size * self.players
 
     @property
     def rounds(self) -> int | None:
         """3 rounds on totals (3–5 players, and 2-player ``classic``); None where the
-        match runs to 2 victories (2-player ``meio``, partnership)."""
+        match runs to 2 victories (2-player ``meio``, partnership). A variant may set
+        other counts, and with unshared ties play on past them (:mod:`~meio.engine.scoring`)."""
+        if self.variant is not None:
+            fmt = self.variant.format_for(self.players, self.partnership)
+            return fmt.rounds if fmt.form == "totals" else None
         return None if self.victories_to_win else 3
 
     @property
     def victories_to_win(self) -> int | None:
         """2 in 2-player ``meio`` and in partnership; None where totals decide."""
+        if self.variant is not None:
+            fmt = self.variant.format_for(self.players, self.partnership)
+            return fmt.to_win if fmt.form == "victories" else None
         if self.partnership or (self.players == 2 and self.edition == "meio"):
             return 2
         return None
@@ -217,16 +274,16 @@ class MatchConfig:
         return _public(self)
 
     def _make_public(self) -> MatchConfig:
-        hide = not self.options.reveal_specials and len(self.special_cards) < len(C.SPECIALS)
+        pool = C.SPECIALS if self.variant is None else self.variant.special_pool
+        hide = not self.options.reveal_specials and len(self.special_cards) < len(pool)
         if self.seed == 0 and not (hide and self.special_cards):
             return self
         return dataclasses.replace(self, specials=() if hide else self.specials, seed=0)
 
     def with_specials(self, specials: tuple[int, ...], seed: int) -> MatchConfig:
         """The same table with the given specials and seed (worlds of a search)."""
-        return dataclasses.replace(
-            self, specials=specials if self.edition == "meio" else None, seed=seed
-        )
+        keep = self.edition == "meio" or self.variant is not None
+        return dataclasses.replace(self, specials=specials if keep else None, seed=seed)
 
 
 def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:

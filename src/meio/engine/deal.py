@@ -31,9 +31,9 @@ def deal_round(config: MatchConfig, round_index: int, previous: RoundResult | No
     ``previous``, drawn when several are."""
     cards = C.cards_of(config.deck)
     random.Random(config.round_seed(round_index, 0)).shuffle(cards)
-    n = config.players
-    hands = tuple(C.mask_of(cards[13 * i : 13 * i + 13]) for i in range(n))
-    aside = C.mask_of(cards[13 * n :])
+    n, k = config.players, config.hand_size
+    hands = tuple(C.mask_of(cards[k * i : k * i + k]) for i in range(n))
+    aside = C.mask_of(cards[k * n :])
     if round_index == 0 or previous is None:
         return hands, aside, config.leader_of_round_one
     options = eligible_leaders(config, previous)
@@ -42,12 +42,13 @@ def deal_round(config: MatchConfig, round_index: int, previous: RoundResult | No
 
 
 def check_deal(config: MatchConfig, hands: Sequence[int], aside: int, leader: int) -> None:
-    """Raise :class:`ConfigError` unless ``hands`` (13 cards a seat) and ``aside`` make
-    the deck once each and ``leader`` is a seat."""
+    """Raise :class:`ConfigError` unless ``hands`` (13 cards a seat; a variant's hand
+    size) and ``aside`` make the deck once each and ``leader`` is a seat."""
     dealt = 0
+    k = config.hand_size
     for hand in hands:
-        if hand.bit_count() != 13 or hand & dealt:
-            raise ConfigError("each seat is dealt 13 cards, no card twice", field="hands")
+        if hand.bit_count() != k or hand & dealt:
+            raise ConfigError(f"each seat is dealt {k} cards, no card twice", field="hands")
         dealt |= hand
     if len(hands) != config.players or dealt | aside != config.deck or dealt & aside:
         raise ConfigError(

@@ -18,12 +18,15 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
-from typing import Protocol, overload
+from typing import TYPE_CHECKING, Protocol, overload
 
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.reasons import Reason, reason
+
+if TYPE_CHECKING:
+    from meio.engine.variant import CardRules
 
 
 class Phase(IntEnum):
@@ -58,20 +61,24 @@ def legal_actions(
     led: int,
     following: bool,
     declares: bool,
+    rules: CardRules | None = None,
 ) -> Sequence[int]:
     """The legal actions of ``seat`` holding ``hand`` (its cards in play now; all 13
     before its split); empty when it is not to act.
 
     ``split_done`` says the seat has chosen its pack; ``to_move`` and ``pending_pile``
     are the position's (the seat to play, the ``+.5`` winner choosing a pile); ``led``,
-    ``following`` and ``declares`` as for :func:`legal_plays`.
+    ``following``, ``declares`` and ``rules`` (a variant's cards; None for the
+    editions) as for :func:`legal_plays`.
     """
     if phase is _PLAY:
         if seat != to_move:
             return []
-        return legal_plays(hand, led, declares, following)
+        return legal_plays(hand, led, declares, following, rules)
     if phase is _SPLIT:
-        return [] if split_done else PackChoices(hand)
+        if split_done:
+            return []
+        return PackChoices(hand) if rules is None else PackChoices(hand, rules.pack)
     if phase is _PILE:
         return PILE_ACTIONS if seat == pending_pile else []
     return []
@@ -123,8 +130,11 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
         if pack & ~pos.hands[seat]:
             stray = C.codes(pack & ~pos.hands[seat])
             return reason("pack_not_in_hand", cards=stray, seat=seat)
-        if pack.bit_count() != 6:
-            return reason("pack_size", n=pack.bit_count())
+        size = pos.config.pack_size
+        if pack.bit_count() != size:
+            if pos.config.variant is None:
+                return reason("pack_size", n=pack.bit_count())
+            return reason("variant_pack_size", n=pack.bit_count(), size=size)
         return None
     if phase is _SPLIT:
         return reason("waiting_for_packs", seats=list(pos.seats_to_act()))
@@ -149,31 +159,50 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
         return reason("not_in_hand", card=C.card_code(card), seat=mover)
     leading = not pos.current_trick
     declares = pos.config.options.declares
+    rules = pos.config.rules
+    wild, free, suit_of, suit_masks = (
+        (_WILD, _WILD, _SUIT_OF, _SUIT_MASKS)
+        if rules is None
+        else (rules.wild, rules.free, rules.suit_of, rules.suit_masks)
+    )
     if action >= A.DECLARE_BASE:
         if not declares:
             return reason("no_declare_table", card=C.card_code(card))
         if not leading:
             return reason("declare_only_leading", card=C.card_code(card))
         return None
-    if _WILD >> card & 1:
+    if wild >> card & 1:
         if leading and declares:
             return reason("wild_needs_suit", card=C.card_code(card))
         return None
+    if free >> card & 1:
+        return None
     led = pos.led_suit
-    if not leading and led >= 0 and _SUIT_OF[card] != led and hand & _SUIT_MASKS[led]:
+    if not leading and led >= 0 and suit_of[card] != led and hand & suit_masks[led]:
         return reason("must_follow", card=C.card_code(card), suit=C.SUITS[led])
     return None
 
 
-def legal_plays(hand: int, led: int, declares: bool = True, following: bool = False) -> list[int]:
+def legal_plays(
+    hand: int,
+    led: int,
+    declares: bool = True,
+    following: bool = False,
+    rules: CardRules | None = None,
+) -> list[int]:
     """The play actions a hand may make; ``led`` is -1 when leading (and, under
     ``wild_lead: next``, while the trick holds only wilds: then any card goes).
 
     ``declares`` is False under ``wild_lead: next``, where a wild leads as a plain
     card; ``following`` says the trick already holds a card (so no suit is
     declared even with ``led`` -1). A seat holding the led suit follows it or
-    plays a wild; one without it plays anything.
+    plays a wild; one without it plays anything. ``rules`` are a variant's cards
+    (its wilds, its suited specials that need not follow); None for the editions.
     """
+    wild, free, masks = (
+        (_WILD, _WILD, _SUIT_MASKS) if rules is None else (rules.wild, rules.free,
+                                                           rules.suit_masks)
+    )
     out: list[int] = []
     if led < 0:
         m = hand
@@ -182,13 +211,13 @@ def legal_plays(hand: int, led: int, declares: bool = True, following: bool = Fa
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
-            if ask and _WILD >> c & 1:
+            if ask and wild >> c & 1:
                 out.extend(_DECLARES[c])
             else:
                 out.append(c)
         return out
-    follow = hand & _SUIT_MASKS[led]
-    m = (follow | (hand & _WILD)) if follow else hand
+    follow = hand & masks[led]
+    m = (follow | (hand & free)) if follow else hand
     while m:
         low = m & -m
         out.append(low.bit_length() - 1)
@@ -197,19 +226,21 @@ def legal_plays(hand: int, led: int, declares: bool = True, following: bool = Fa
 
 
 class PackChoices(Sequence[int]):
-    """The 1,716 legal split actions of a 13-card hand, built on demand.
+    """The 1,716 legal split actions of a 13-card hand (packs of ``size`` cards; a
+    variant's may differ), built on demand.
 
     Supports ``len``, indexing (so ``random.choice`` works), iteration and ``in``.
     """
 
-    __slots__ = ("_cards", "_hand")
+    __slots__ = ("_cards", "_hand", "_size")
 
-    def __init__(self, hand: int) -> None:
+    def __init__(self, hand: int, size: int = 6) -> None:
         self._hand = hand
         self._cards = C.cards_of(hand)
+        self._size = size
 
     def __len__(self) -> int:
-        return math.comb(len(self._cards), 6)
+        return math.comb(len(self._cards), self._size)
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -224,7 +255,7 @@ class PackChoices(Sequence[int]):
         if not 0 <= index < n:
             raise IndexError(index)
         # unrank the index-th 6-combination in lexicographic order
-        mask, k, start = 0, 6, 0
+        mask, k, start = 0, self._size, 0
         cards = self._cards
         while k:
             for i in range(start, len(cards)):
@@ -238,14 +269,14 @@ class PackChoices(Sequence[int]):
         return A.PACK_FLAG | mask
 
     def __iter__(self) -> Iterator[int]:
-        for combo in itertools.combinations(self._cards, 6):
+        for combo in itertools.combinations(self._cards, self._size):
             yield A.PACK_FLAG | C.mask_of(combo)
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, int) or action < A.PACK_FLAG:
             return False
         pack = A.pack_of(action)
-        return pack & ~self._hand == 0 and pack.bit_count() == 6
+        return pack & ~self._hand == 0 and pack.bit_count() == self._size
 
     def __repr__(self) -> str:
         return f"PackChoices({C.format_cards(self._hand)})"

@@ -40,6 +40,7 @@ REASONS: dict[str, str] = {
     "pack_chosen": "seat {seat} has already chosen its pack",
     "pack_not_in_hand": "the pack holds {cards}, not in seat {seat}'s hand",
     "pack_size": "a pack is exactly 6 cards, not {n}",
+    "variant_pack_size": "a pack of this variant is exactly {size} cards, not {n}",
     "waiting_for_packs": "every player must choose a pack first (waiting for seat {seats})",
     "pile_not_now": "a pile is chosen only by the winner of a trick taken by +.5",
     "pile_other_seat": "only seat {seat}, who won the trick with +.5, chooses its pile",

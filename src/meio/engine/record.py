@@ -26,6 +26,7 @@ from meio.engine.errors import CardError, ConfigError, IllegalActionError, MeioE
 from meio.engine.legal import Phase
 from meio.engine.scoring import eligible_leaders
 from meio.engine.state import State
+from meio.engine.variant import Variant, VariantError, variant_from_json
 from meio.engine.wire import options_from_json, options_json, result_trick_json, round_json
 
 FORMAT = "meio-record/1"
@@ -55,6 +56,8 @@ class Record:
     specials: tuple[int, ...]
     rounds: list[RoundRecord]
     options: TableOptions = field(default_factory=TableOptions)
+    #: the ruleset of a variant game (docs/variants.md); None: a standard edition
+    variant: Variant | None = None
 
     # -- from and to a state -------------------------------------------------------------
     @classmethod
@@ -77,7 +80,8 @@ class Record:
                     plays.append(A.action_text(action))
             rounds.append(RoundRecord(start.leader, list(start.deal), start.aside, splits, plays))
         return cls(
-            cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds, cfg.options
+            cfg.edition, cfg.players, cfg.partnership, cfg.special_cards, rounds, cfg.options,
+            cfg.variant,
         )
 
     def config(self, seed: int = 0) -> MatchConfig:
@@ -87,13 +91,18 @@ class Record:
                 edition=self.edition,  # type: ignore[arg-type]
                 players=self.players,
                 partnership=self.partnership,
-                specials=self.specials if self.edition == "meio" else None,
+                specials=self.specials
+                if self.edition == "meio" or self.variant is not None
+                else None,
                 seed=seed,
                 first_leader=self.rounds[0].leader if self.rounds else None,
                 options=self.options,
+                variant=self.variant,
             )
         except ConfigError as exc:
-            where = "leader" if exc.field == "first_leader" else exc.field
+            where = {"first_leader": "leader", "options": "rules"}.get(
+                exc.field or "", exc.field
+            )
             raise RecordError(str(exc), field=where) from None
 
     def to_state(self, seed: int = 0) -> State:
@@ -119,9 +128,15 @@ class Record:
                 allowed = eligible_leaders(cfg, st.rounds[r - 1])
                 if rnd.leader not in allowed:
                     who = "team" if cfg.partnership else "player"
+                    rule = "most_points" if cfg.variant is None else cfg.variant.leader
+                    why = {
+                        "most_points": f"the {who} who scored most in round {r} leads",
+                        "last_trick": f"the winner of round {r}'s last trick leads",
+                        "rotate": f"the seat after round {r}'s leader leads",
+                    }[rule]
                     raise RecordError(
-                        f"seat {rnd.leader} may not lead: the {who} who scored most in round "
-                        f"{r} leads (seat {' or '.join(str(s) for s in allowed)})",
+                        f"seat {rnd.leader} may not lead: {why} "
+                        f"(seat {' or '.join(str(s) for s in allowed)})",
                         round=r + 1,
                         field="leader",
                     )
@@ -138,9 +153,9 @@ class Record:
             )
         seen = 0
         for seat, hand in enumerate(rnd.hands):
-            if hand.bit_count() != 13:
+            if hand.bit_count() != cfg.hand_size:
                 raise RecordError(
-                    f"seat {seat} is dealt {hand.bit_count()} cards, not 13",
+                    f"seat {seat} is dealt {hand.bit_count()} cards, not {cfg.hand_size}",
                     field="hands",
                     round=r + 1,
                 )
@@ -218,7 +233,8 @@ class Record:
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict, fields in the documented order; ``rules``
-        only when a table option differs from its default."""
+        only when a table option differs from its default, ``variant`` only for a
+        variant game."""
         out: dict[str, Any] = {
             "format": FORMAT,
             "edition": self.edition,
@@ -229,6 +245,8 @@ class Record:
         rules = options_json(self.options)
         if rules:
             out["rules"] = rules
+        if self.variant is not None:
+            out["variant"] = self.variant.to_json()
         out["rounds"] = [
                 {
                     "leader": rnd.leader,
@@ -274,6 +292,12 @@ class Record:
             options = options_from_json(data.get("rules"))
         except ConfigError as exc:
             raise RecordError(str(exc), field="rules") from None
+        variant: Variant | None = None
+        if data.get("variant") is not None:
+            try:
+                variant = variant_from_json(data["variant"], "variant")
+            except VariantError as exc:
+                raise RecordError("; ".join(exc.problems), field="variant") from None
         rounds_raw = data.get("rounds")
         if not isinstance(rounds_raw, list):
             raise RecordError("rounds must be a list", field="rounds")
@@ -299,7 +323,9 @@ class Record:
             if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
                 raise RecordError("plays must be a list of strings", round=r + 1, field="plays")
             rounds.append(RoundRecord(leader, hands, aside, splits, list(plays)))
-        return cls(str(edition), players, partnership, tuple(sorted(specials)), rounds, options)
+        return cls(
+            str(edition), players, partnership, tuple(sorted(specials)), rounds, options, variant
+        )
 
 
 def _card_list(raw: object, name: str, r: int | None) -> list[int]:
@@ -371,8 +397,9 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
     table = f"{cfg.players} players" + (", partnership" if cfg.partnership else "")
     specials = " ".join(C.card_code(s) for s in cfg.special_cards)
     options = ", ".join(f"{k} {str(v).lower()}" for k, v in options_json(cfg.options).items())
+    name = f"{cfg.edition} edition" if cfg.variant is None else f"variant {cfg.variant.name}"
     lines.append(
-        f"MEIO ({cfg.edition} edition), {table}"
+        f"MEIO ({name}), {table}"
         + (f"; specials {specials}" if specials else "")
         + (f"; table options: {options}" if options else "")
     )
@@ -380,7 +407,7 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
         lines.append("")
         lines.append(f"Round {r + 1}")
         for k, t in enumerate(rnd["tricks"]):
-            half = "first half" if k < 7 else "second half"
+            half = "first half" if k < cfg.first_half_size else "second half"
             cards = " ".join(f"{c}" for c in t["cards"])
             lines.append(
                 f"  trick {k + 1:2d} ({half}), seat {t['leader']} leads: {cards:<24} "

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -35,8 +35,19 @@ from meio.engine.errors import ConfigError, IllegalActionError
 from meio.engine.legal import Phase, illegal_reason, legal_actions
 from meio.engine.reasons import illegal, reason
 from meio.engine.scoring import RoundResult
-from meio.engine.tricks import Trick, pile_for, played_mask, value_table, winning_index
+from meio.engine.tricks import (
+    Trick,
+    pile_for,
+    played_mask,
+    value_table,
+    variant_pile_for,
+    variant_winning_index,
+    winning_index,
+)
 from meio.engine.view import View
+
+if TYPE_CHECKING:
+    from meio.engine.variant import CardRules
 
 _SPLIT, _PLAY, _PILE, _OVER = Phase.SPLIT, Phase.PLAY, Phase.PILE, Phase.OVER
 _SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
@@ -86,6 +97,9 @@ class State:
 
     __slots__ = (
         "_deals",
+        "_end_at",
+        "_half_at",
+        "_rules",
         "_starts",
         "_values",
         "aside",
@@ -140,6 +154,9 @@ class State:
     _starts: list[RoundStart]
     _deals: list[tuple[tuple[int, ...], int, int]] | None
     _values: tuple[tuple[int, ...], tuple[int, ...]]
+    _rules: CardRules | None
+    _half_at: int
+    _end_at: int
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -163,6 +180,7 @@ class State:
             value_table(config.edition, 1),
             value_table(config.edition, 2),
         )
+        st._set_rules()
         st._deals = [(tuple(h), a, ld) for h, a, ld in deals] if deals is not None else None
         st.rounds = []
         st.winners = []
@@ -170,6 +188,13 @@ class State:
         st._starts = []
         st._start_round(0)
         return st
+
+    def _set_rules(self) -> None:
+        # the trick numbers where the second half begins and the round ends
+        cfg = self.config
+        self._rules = cfg.rules
+        self._half_at = cfg.first_half_size + 1
+        self._end_at = cfg.hand_size + 1
 
     def _deal_for(self, round_index: int) -> Deal:
         if self._deals is not None and round_index < len(self._deals):
@@ -226,6 +251,9 @@ class State:
         st = State.__new__(State)
         st.config = self.config
         st._values = self._values
+        st._rules = self._rules
+        st._half_at = self._half_at
+        st._end_at = self._end_at
         st._deals = self._deals
         st._starts = self._starts.copy()
         st.rounds = self.rounds.copy()
@@ -313,6 +341,7 @@ class State:
             self.led_suit,
             bool(self.current_trick),
             self.config.options.declares,
+            self._rules,
         )
 
     def is_legal(self, action: int, seat: int | None = None) -> bool:
@@ -353,7 +382,7 @@ class State:
             self.history.append((mover, action))
             if action < _DECLARE_BASE:
                 card = action
-                suit = _SUIT_OF[card]
+                suit = _SUIT_OF[card] if self._rules is None else self._rules.suit_of[card]
             else:
                 card = _SLOT_WILD[(action - _DECLARE_BASE) >> 2]
                 suit = (action - _DECLARE_BASE) & 3
@@ -388,11 +417,18 @@ class State:
     def _resolve_trick(self) -> None:
         trick = self.current_trick
         cards = [c for _, c in trick]
-        index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
+        rules = self._rules
+        if rules is None:
+            index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
+            wild = _WILD
+            pile = pile_for(cards[index], self.half)
+        else:
+            index, _ = variant_winning_index(cards, self.led_suit, self.half, rules)
+            wild = rules.wild
+            pile = variant_pile_for(cards[index], self.half, rules)
         winner = trick[index][0]
         lead_card = cards[0]
-        declared = self.led_suit if self.config.options.declares and _WILD >> lead_card & 1 else -1
-        pile = pile_for(cards[index], self.half)
+        declared = self.led_suit if self.config.options.declares and wild >> lead_card & 1 else -1
         self.tricks.append(
             Trick(self.trick_leader, tuple(trick), declared, winner, pile, self.led_suit)
         )
@@ -418,14 +454,14 @@ class State:
         self.trick_number += 1
         self.to_move = winner
         self.trick_leader = winner
-        if self.trick_number == 8:
+        if self.trick_number == self._half_at:
             self.half = 2
             packs = self.packs
             if self.config.partnership:
                 self.hands = [packs[2], packs[3], packs[0], packs[1]]
             else:
                 self.hands = packs.copy()
-        elif self.trick_number == 14:
+        elif self.trick_number == self._end_at:
             self._end_round()
 
     def _end_round(self) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from meio.engine import cards as C
+
+if TYPE_CHECKING:
+    from meio.engine.variant import CardRules
 
 
 class Trick(NamedTuple):
@@ -86,6 +89,51 @@ def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tupl
     return best, best_v
 
 
+def variant_winning_index(
+    cards: Sequence[int], led: int, half: int, rules: CardRules
+) -> tuple[int, int]:
+    """:func:`winning_index` for a variant's cards (:class:`~meio.engine.variant.CardRules`):
+    its suits, values, relative cards and trump suit (none: -1) in place of the
+    editions' constants. With a standard edition's preset it names the same card
+    (tests/engine/test_variants.py plays both side by side).
+
+    >>> from meio.engine.cards import parse_card as p
+    >>> from meio.engine.variant import card_rules, preset
+    >>> variant_winning_index([p("KS"), p("Q+"), p("+.5")], 0, 1, card_rules(preset("meio")))
+    (0, 26)
+    """
+    values = rules.values[half - 1]
+    relative = rules.relative[half - 1]
+    suit_of = rules.suit_of
+    trump_suit = rules.trump
+    best = -1
+    best_v = 0
+    best_trump = False
+    prev = 0
+    for i, card in enumerate(cards):
+        v = prev + 1 if relative >> card & 1 else values[card]
+        prev = v
+        suit = suit_of[card]
+        if suit < 0:
+            suit = led
+        trump = suit == trump_suit and suit >= 0
+        if suit != led and not trump:
+            continue
+        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
+            best, best_v, best_trump = i, v, trump
+    return best, best_v
+
+
+def variant_pile_for(winning_card: int, half: int, rules: CardRules) -> int:
+    """:func:`pile_for` for a variant: 0 when the winner must choose."""
+    effect = rules.pile[winning_card]
+    if effect == 2:
+        return 3 - half
+    if effect == 1:
+        return 0
+    return half
+
+
 def played_mask(
     tricks: Sequence[Trick], current: Sequence[tuple[int, int]] = ()
 ) -> int:
@@ -99,7 +147,9 @@ def played_mask(
     return mask
 
 
-def follow_start(cards: Sequence[int], declares: bool) -> int:
+def follow_start(
+    cards: Sequence[int], declares: bool, suit_of: Sequence[int] | None = None
+) -> int:
     """The index of the card that set a trick's led suit: 0 when the leader's card
     (or declared suit) sets it; under ``wild_lead: next`` the first non-wild card,
     ``len(cards)`` while every card is wild. Plays after it had to follow suit.
@@ -110,8 +160,9 @@ def follow_start(cards: Sequence[int], declares: bool) -> int:
     """
     if declares:
         return 0
+    suits = _SUIT_OF if suit_of is None else suit_of
     for i, card in enumerate(cards):
-        if _SUIT_OF[card] >= 0:
+        if suits[card] >= 0:
             return i
     return len(cards)
 

@@ -80,6 +80,7 @@ class View:
             self.led_suit,
             bool(self.current_trick),
             self.config.options.declares,
+            self.config.rules,
         )
 
     def voids(self) -> list[set[int]]:
@@ -90,7 +91,8 @@ class View:
         the first half says nothing of the pack played in the second.
         """
         out: list[set[int]] = [set() for _ in range(self.config.players)]
-        first = 0 if self.half == 1 else 7
+        rules = self.config.rules
+        first = 0 if self.half == 1 else self.config.first_half_size
         tricks: list[tuple[int, tuple[tuple[int, int], ...]]] = [
             (t.led_suit, t.plays) for t in self.tricks[first:]
         ]
@@ -101,9 +103,12 @@ class View:
             if led < 0:
                 continue  # only wilds so far (wild_lead: next): nobody had to follow
             # the plays after the card that set the led suit had to follow it
-            start = follow_start([c for _, c in plays], declares)
+            start = follow_start([c for _, c in plays], declares,
+                                 None if rules is None else rules.suit_of)
             for seat, card in plays[start + 1 :]:
-                suit = C.card_suit(card)
+                if rules is not None and rules.free >> card & 1:
+                    continue  # a card playable on any trick shows nothing
+                suit = C.card_suit(card) if rules is None else rules.suit_of[card]
                 if suit >= 0 and suit != led:
                     out[seat].add(led)
         return out

@@ -26,6 +26,7 @@ from meio.engine.errors import ConfigError
 from meio.engine.legal import Phase
 from meio.engine.scoring import RoundResult
 from meio.engine.tricks import Trick
+from meio.engine.variant import variant_from_json
 from meio.engine.view import View
 
 _OPTION_DEFAULTS = TableOptions()
@@ -74,7 +75,7 @@ def options_from_json(data: object) -> TableOptions:
 def config_json(config: MatchConfig) -> dict[str, Any]:
     """Every field of a config, the seed included (so never for a client: a view
     carries the public config, whose seed is 0)."""
-    return {
+    out: dict[str, Any] = {
         "edition": config.edition,
         "players": config.players,
         "partnership": config.partnership,
@@ -84,6 +85,9 @@ def config_json(config: MatchConfig) -> dict[str, Any]:
         "wild_lead": config.options.wild_lead,
         "reveal_specials": config.options.reveal_specials,
     }
+    if config.variant is not None:
+        out["variant"] = config.variant.to_json()
+    return out
 
 
 def config_from_json(data: dict[str, Any]) -> MatchConfig:
@@ -114,7 +118,9 @@ def config_from_json(data: dict[str, Any]) -> MatchConfig:
         if not isinstance(raw, (list, tuple)):
             raise ConfigError("specials must be a list of card codes", field="specials")
         specials = tuple(C.parse_card(str(code)) for code in raw)
+    variant = None if data.get("variant") is None else variant_from_json(data["variant"])
     return MatchConfig(
+        variant=variant,
         edition="classic" if edition == "classic" else "meio",
         players=whole("players", 4) or 0,
         partnership=partnership,

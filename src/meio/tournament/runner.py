@@ -28,10 +28,12 @@ from itertools import combinations
 from pathlib import Path
 
 from meio.bots import Bot, UnknownBotError, bot_kinds, bot_turn, make_bot, play_match
+from meio.bots.variant_play import check_variant_bot
 from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
+from meio.engine.variant import Variant
 from meio.tournament.dealset import Deal, DealTable
 
 
@@ -54,9 +56,16 @@ class TournamentSpec:
     #: play the first ``matches`` deals of this table of a deal set instead of seeded deals;
     #: ``seed`` then seeds only the bots
     deal_table: DealTable | None = None
+    #: a variant to play (docs/variants.md); its options replace the two above
+    variant: Variant | None = None
 
     def __post_init__(self) -> None:
         lineups(self.bots, self.players, self.partnership)  # the bots' errors, early
+        if self.variant is not None:
+            if self.deal_table is not None:
+                raise TournamentError("a deal set holds standard deals: not for a variant")
+            for bot in self.bots:
+                check_variant_bot(bot, self.config(0))
         if self.matches < 1:
             raise TournamentError("a tournament needs at least one deal")
         if self.seed < 0:
@@ -75,6 +84,10 @@ class TournamentSpec:
         if self.deal_table is not None:
             return self.deal_table.config(self.deal_table.deals[deal], self.wild_lead,
                                           self.reveal_specials)
+        if self.variant is not None:
+            return MatchConfig(edition=self.variant.edition, players=self.players,
+                               partnership=self.partnership, seed=deal_seed(self.seed, deal),
+                               options=self.variant.options, variant=self.variant)
         return MatchConfig(edition=self.edition, players=self.players,
                            partnership=self.partnership, seed=deal_seed(self.seed, deal),
                            options=TableOptions(self.wild_lead, self.reveal_specials))

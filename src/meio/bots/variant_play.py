@@ -1,0 +1,174 @@
+"""How the bots meet a variant (docs/variants.md): which bots play one, and the rule
+the heuristic bot plays it by.
+
+The heuristic's standard policy (:mod:`meio.bots.policy`) ranks the 1,716 packs of a
+13-card hand with win chances worked out for the editions' decks and the box
+specials; a variant may change all of these. For a variant it plays a simpler rule
+read from the variant's own cards (:class:`~meio.engine.variant.CardRules`):
+
+* **split**: every card gets a strength (its value in the half, a trump above any
+  other suit, relative cards in the middle) and a chance to win a trick; the cards
+  are dealt greedily, strongest first, to the half whose expected tricks are lower,
+  so that the hand and the pack should take about as many tricks;
+* **play**: it projects its team's ``H - V`` from the piles and the cards it still
+  holds; behind in the pile of the half in play it plays to win the trick (the
+  lowest card that wins when it plays last, its strongest otherwise), ahead it ducks
+  (the strongest card that does not win); a trick its card would send to the other
+  half (or let it choose) counts that way;
+* **pile**: the pile that brings the projection nearer 0.
+
+The search bots and the advisor do not play variants: their world sampling and
+likelihoods assume the editions' decks, specials and 7/6 split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meio.engine import Phase, View
+from meio.engine import actions as A
+from meio.engine import cards as C
+from meio.engine.config import MatchConfig
+from meio.engine.errors import ConfigError
+from meio.engine.tricks import variant_winning_index
+from meio.engine.variant import CardRules
+
+#: the bots that play any variant
+VARIANT_BOTS = ("random", "heuristic")
+
+
+def check_variant_bot(bot: str, config: MatchConfig) -> None:
+    """Raise :class:`ConfigError` (one line) when ``bot`` cannot play ``config``'s variant."""
+    if config.variant is None or bot in VARIANT_BOTS:
+        return
+    raise ConfigError(
+        f"the {bot} bot does not play variants (its sampling and likelihoods assume the "
+        f"standard editions); play a variant with {' or '.join(VARIANT_BOTS)}",
+        field="bots",
+    )
+
+
+def _strength(card: int, half: int, rules: CardRules) -> float:
+    if rules.relative[half - 1] >> card & 1:
+        return 7.0
+    value = rules.values[half - 1][card] / 2
+    suit = rules.suit_of[card]
+    if suit >= 0 and suit == rules.trump:
+        value += 15.0
+    elif suit < 0:
+        value += 5.0  # a wild follows every suit
+    return value
+
+
+def _chance(card: int, half: int, rules: CardRules) -> float:
+    """A rough chance that ``card`` takes a trick: its strength scaled to [0, 1], squared."""
+    s = (_strength(card, half, rules) + 2.0) / 32.0
+    s = min(1.0, max(0.0, s))
+    return s * s
+
+
+def _towards(card: int, half: int, rules: CardRules) -> int:
+    """+1 when a trick the card wins adds to H, -1 to V, 0 when its winner chooses."""
+    effect = rules.pile[card]
+    if effect == 1:
+        return 0
+    pile = 3 - half if effect == 2 else half
+    return 1 if pile == 1 else -1
+
+
+def choose_pack(hand: int, config: MatchConfig) -> int:
+    """The split: strongest cards first, each to the half expecting fewer tricks."""
+    rules = config.rules
+    if rules is None:
+        raise ConfigError("the variant rule plays variant games only", field="variant")
+    cards = sorted(C.cards_of(hand), key=lambda c: -max(_chance(c, 1, rules),
+                                                        _chance(c, 2, rules)))
+    kept: list[int] = []
+    pack: list[int] = []
+    e1 = e2 = 0.0
+    for c in cards:
+        room1, room2 = len(kept) < rules.first_half, len(pack) < rules.pack
+        # a card counts toward H (or V) by where a trick it wins goes
+        d1 = _chance(c, 1, rules) * _towards(c, 1, rules)
+        d2 = _chance(c, 2, rules) * _towards(c, 2, rules)
+        to_hand = room1 and (not room2 or abs(e1 + d1 + e2) <= abs(e1 + e2 + d2))
+        if to_hand:
+            kept.append(c)
+            e1 += d1
+        else:
+            pack.append(c)
+            e2 += d2
+    return A.pack_action(C.mask_of(pack))
+
+
+def _projection(view: View, rules: CardRules) -> float:
+    """The expected final ``H - V`` of this seat's team from what it holds now."""
+    seat = view.seat if view.seat is not None else 0
+    cfg = view.config
+    seats = [seat] + ([(seat + 2) % 4] if cfg.partnership else [])
+    h = sum(view.piles[s][0] for s in seats)
+    v = sum(view.piles[s][1] for s in seats)
+    d = float(h - v)
+    for c in C.iter_cards(view.hand):
+        d += _chance(c, view.half, rules) * _towards(c, view.half, rules)
+    if view.half == 1:
+        for c in C.iter_cards(view.pack):
+            d += _chance(c, 2, rules) * _towards(c, 2, rules)
+    return d
+
+
+def choose_play(view: View, legal: Sequence[int]) -> int:
+    """A card (or a wild lead with its declared suit) by the rule of the module docstring."""
+    rules = view.config.rules
+    if rules is None:
+        raise ConfigError("the variant rule plays variant games only", field="variant")
+    half = view.half
+    projection = _projection(view, rules)
+    trick = [c for _, c in view.current_trick]
+    last = len(trick) == view.config.players - 1
+    held = [C.card_suit(c) for c in C.iter_cards(view.hand)]
+
+    def wins_now(action: int) -> bool:
+        if not trick:
+            return True
+        card = A.card_of(action)
+        led = view.led_suit if view.led_suit >= 0 else rules.suit_of[card]
+        index, _ = variant_winning_index([*trick, card], led, half, rules)
+        return index == len(trick)
+
+    def helps(action: int) -> bool:
+        # would winning this trick with it bring the projection nearer 0?
+        towards = _towards(A.card_of(action), half, rules)
+        return towards == 0 or (projection < 0) == (towards > 0)
+
+    def strength(action: int) -> float:
+        return _strength(A.card_of(action), half, rules)
+
+    winners = [a for a in legal if wins_now(a) and helps(a)]
+    if winners:
+        pick = min(winners, key=strength) if last else max(winners, key=strength)
+    else:
+        losers = [a for a in legal if not wins_now(a)]
+        pick = max(losers, key=strength) if losers else min(legal, key=strength)
+    if pick >= A.DECLARE_BASE:  # a wild lead: declare the suit it holds most of
+        card = A.card_of(pick)
+        options = [a for a in legal if a >= A.DECLARE_BASE and A.card_of(a) == card]
+        pick = max(options, key=lambda a: held.count(A.declared_suit(a)))
+    return pick
+
+
+def choose_pile(view: View) -> int:
+    """After a trick its card lets it place: the pile that brings ``H - V`` nearer 0."""
+    rules = view.config.rules
+    if rules is None:
+        raise ConfigError("the variant rule plays variant games only", field="variant")
+    return A.PILE_1 if _projection(view, rules) < 0 else A.PILE_2
+
+
+def choose(view: View, legal: Sequence[int]) -> int:
+    """The heuristic's action in a variant game."""
+    if view.phase is Phase.SPLIT:
+        return choose_pack(view.hand, view.config)
+    if view.phase is Phase.PILE:
+        return choose_pile(view)
+    return choose_play(view, legal)

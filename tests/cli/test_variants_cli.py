@@ -1,0 +1,70 @@
+"""``--variant FILE`` on the commands that create games (docs/variants.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from meio.cli import app
+from meio.engine.record import Record, replay_record
+
+runner = CliRunner()
+
+SIX_SEVEN = 'preset = "meio"\n[hand]\nfirst_half = 6\npack = 7\n'
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "six-seven.toml"
+    path.write_text(text)
+    return path
+
+
+def test_deal_writes_a_variant_record_that_replays(tmp_path: Path) -> None:
+    path = _file(tmp_path, SIX_SEVEN)
+    out = tmp_path / "game.json"
+    result = runner.invoke(app, ["deal", "--players", "3", "--seed", "5", "--bots", "heuristic",
+                                 "--variant", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["variant"]["hand"] == {"size": 13, "first_half": 6, "pack": 7}
+    assert all(len(s) == 7 for s in data["rounds"][0]["splits"])
+    state, _ = replay_record(data)
+    assert state.is_over
+    replayed = runner.invoke(app, ["replay", str(out)])
+    assert replayed.exit_code == 0 and "variant six-seven" in replayed.output
+
+
+def test_a_bad_variant_file_prints_each_problem_on_a_line(tmp_path: Path) -> None:
+    path = _file(tmp_path, 'preset = "meio"\ntrump = "X"\n[hand]\nfirst_half = 8\n')
+    result = runner.invoke(app, ["deal", "--variant", str(path)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert f"{path}: hand: pack sizes 8 + 6 do not add up to the hand of 13" in lines
+    assert any(line.startswith(f"{path}: trump: ") for line in lines)
+    assert "Traceback" not in result.output
+
+
+def test_commands_that_cannot_play_a_variant_say_so_in_one_line(tmp_path: Path) -> None:
+    path = _file(tmp_path, SIX_SEVEN)
+    for args in (["simulate", "--matches", "2"], ["play", "--quick"]):
+        result = runner.invoke(app, [*args, "--variant", str(path)])
+        assert result.exit_code == 2
+        assert "does not play variants yet" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    result = runner.invoke(app, ["deal", "--bots", "search", "--variant", str(path)])
+    assert result.exit_code == 2 and "the search bot does not play variants" in result.output
+
+
+def test_a_variant_tournament_writes_variant_records(tmp_path: Path) -> None:
+    path = _file(tmp_path, SIX_SEVEN)
+    out = tmp_path / "t"
+    result = runner.invoke(app, ["tournament", "--bots", "heuristic,random", "--players", "2",
+                                 "--matches", "2", "--variant", str(path), "--out", str(out),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    records = sorted((out / "records").rglob("*.json"))
+    assert records
+    rec = Record.from_json(records[0].read_text())
+    assert rec.variant is not None and rec.variant.first_half == 6
