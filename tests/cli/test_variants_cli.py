@@ -68,3 +68,19 @@ def test_a_variant_tournament_writes_variant_records(tmp_path: Path) -> None:
     assert records
     rec = Record.from_json(records[0].read_text())
     assert rec.variant is not None and rec.variant.first_half == 6
+
+
+def test_the_shipped_example_variants_load_and_differ_from_their_preset() -> None:
+    from meio.engine.variant import load_variant, preset
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "variants"
+    examples = sorted(root.glob("*.toml"))
+    assert examples, "examples/variants holds the README's example"
+    for path in examples:
+        variant = load_variant(path)
+        assert variant != preset(variant.edition), f"{path.name} changes nothing"
+        result = CliRunner().invoke(app, ["deal", "--variant", str(path), "-o", "-"])
+        assert result.exit_code == 0, result.output
+        assert "variant" in json.loads(result.stdout), path
+    six_seven = load_variant(root / "six-seven.toml")
+    assert (six_seven.first_half, six_seven.hand) == (6, 13)
