@@ -9,6 +9,10 @@ presets ``meio`` and ``classic`` (:func:`preset`); a variant file may start from
 must be given. docs/variants.md documents
 every key.
 
+Over 500 lines on purpose: the model, its TOML reading and its validation are one
+schema, and each key's check sits beside the field it fills, so that the file, the
+record's ``variant`` field and docs/variants.md cannot drift apart.
+
 Card ids stay those of :mod:`meio.engine.cards`: a variant has at most five special
 cards, each taking one of the special ids 60..64 (its ``code``: ``-1``, ``A+``,
 ``-2H``, ``+.5`` or ``Q+``) with its own attributes, so action numbers and
