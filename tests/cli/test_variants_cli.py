@@ -84,3 +84,12 @@ def test_the_shipped_example_variants_load_and_differ_from_their_preset() -> Non
         assert "variant" in json.loads(result.stdout), path
     six_seven = load_variant(root / "six-seven.toml")
     assert (six_seven.first_half, six_seven.hand) == (6, 13)
+
+
+def test_a_variant_file_that_is_not_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00preset")
+    result = CliRunner().invoke(app, ["deal", "--variant", str(path), "-o", "-"])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # refused, not crashed
+    assert "not a text file" in result.output

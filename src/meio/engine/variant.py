@@ -261,6 +261,8 @@ def load_variant(path: str | Path) -> Variant:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise VariantError([f"{p}: cannot read the variant file ({exc.strerror})"]) from None
+    except UnicodeDecodeError:
+        raise VariantError([f"{p}: not a text file (a variant file is UTF-8 TOML)"]) from None
     return parse_variant(text, str(p))
 
 
