@@ -132,7 +132,8 @@ class Server:
                "MEIO_MESSAGE_RATE": "1000", "PYTHONPATH": str(src),
                # every client of the bench comes from one address: lift the per-address caps
                "MEIO_MAX_SOCKETS_PER_ADDRESS": "100000", "MEIO_MAX_TABLES_PER_ADDRESS": "100000",
-               "MEIO_MAX_TCP_PER_ADDRESS": "100000"}
+               "MEIO_MAX_TCP_PER_ADDRESS": "100000", "MEIO_MAX_SOCKETS": "100000",
+               "MEIO_MAX_TCP_CONNECTIONS": "100000"}
         env.pop("DATABASE_URL", None)
         boot = "from meio.cli import main; main()"
         if probe is not None:

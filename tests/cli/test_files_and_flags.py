@@ -220,6 +220,8 @@ def test_completion_is_shown_installed_and_completes(
                                                 "can be made in /proc"),
         ([], {"MEIO_BOT_DELAY": "soon"}, "a setting in the environment is not a number: "
                                          "could not convert string to float: 'soon'"),
+        ([], {"MEIO_SWITCH_INTERVAL_MS": "0"}, "a setting in the environment is not a number: "
+                                               "MEIO_SWITCH_INTERVAL_MS must be above 0, not 0"),
     ],
 )
 def test_serve_refuses_a_database_it_cannot_open(
@@ -228,6 +230,25 @@ def test_serve_refuses_a_database_it_cannot_open(
     result = runner.invoke(app, ["serve", "--port", "8799", *args], env=env)
     assert result.exit_code == 2, result.output
     assert one_line(result.stderr) == line
+
+
+def test_the_server_shortens_the_interpreters_switch_interval() -> None:
+    """The writer's commits run in a thread that must win the interpreter lock back from
+    the event loop at every step; the server sets the interval it may wait."""
+    import gc
+    import sys
+
+    from meio.cli.serve import tune_interpreter
+
+    before, thresholds = sys.getswitchinterval(), gc.get_threshold()
+    try:
+        tune_interpreter(0.5)
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+        assert gc.get_threshold()[0] == 50_000
+    finally:
+        sys.setswitchinterval(before)
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 # -- a table that cannot be --------------------------------------------------------------------

@@ -124,7 +124,7 @@ def draining_server(config: Any, web: Any, drain_s: float) -> Any:
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
-            tune_collector()
+            tune_interpreter(web.state.settings.switch_interval_ms)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if drain_s <= 0 or getattr(web.state, "draining", False):
@@ -138,8 +138,8 @@ def draining_server(config: Any, web: Any, drain_s: float) -> Any:
     return Server(config)
 
 
-def tune_collector() -> None:
-    """Make Python's cyclic garbage collector cheap for a long-running server.
+def tune_interpreter(switch_interval_ms: float) -> None:
+    """Make the interpreter suit a long-running server.
 
     Once the server has started, what it loaded (modules, the bot table, the
     compiled core: some 200,000 objects) is frozen, so the collector no longer
@@ -147,10 +147,20 @@ def tune_collector() -> None:
     Under load (``bench/load.py``) the collector had taken ~12% of the server's CPU,
     and its full passes (100-650 ms, the whole heap) made the slowest moves; the
     objects of a table are freed by reference counting, so little is left for it.
+
+    The writer stores actions in a thread (:mod:`meio.web.writer`), and each step of a
+    commit (the pool, ``BEGIN``, the insert, ``COMMIT``) gives the interpreter lock up
+    and must win it back from the event loop. With Python's 5 ms switch interval a
+    commit behind a busy loop waited up to 5 ms a step: tens of milliseconds of wall
+    time for well under one of work, and every action of the batch waited with it
+    (docs/benchmarks.md, issue 25). At 0.5 ms (``Settings.switch_interval_ms``) the
+    same commit waits a tenth as long.
     """
     import gc
+    import sys
 
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    sys.setswitchinterval(switch_interval_ms / 1000)
 

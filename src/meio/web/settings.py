@@ -142,6 +142,10 @@ class Settings:
     public_origin: str | None = None
     #: seconds a passkey challenge waits for the authenticator's answer
     passkey_challenge_ttl_s: float = 120.0
+    #: (``meio serve``) milliseconds a thread may hold the interpreter lock while
+    #: another waits (Python's default is 5): the writer's commits wait this long for
+    #: the event loop at each step (see ``meio.cli.serve.tune_interpreter``)
+    switch_interval_ms: float = 0.5
 
     @property
     def secure_cookies(self) -> bool:
@@ -160,7 +164,7 @@ class Settings:
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
         ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
-        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``),
+        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -198,7 +202,15 @@ class Settings:
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
+            switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
         )
+
+
+def _positive(name: str, default: str) -> float:
+    value = float(os.environ.get(name, default))
+    if not value > 0:
+        raise ValueError(f"{name} must be above 0, not {value:g}")
+    return value
 
 
 def _flag(name: str) -> bool:
