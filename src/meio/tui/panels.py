@@ -21,7 +21,7 @@ from textual.widget import Widget
 
 from meio.engine import Phase, Trick, View
 from meio.engine import actions as A
-from meio.i18n import _
+from meio.i18n import _, ngettext
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
 from meio.tui.ruleset import NAME_WIDTH, match_text, variant_lines
 from meio.tui.session import speed_name, winner_text
@@ -41,8 +41,9 @@ def status_text(view: View, speed: str) -> str:
     elif cfg.rounds:
         rnd = _("Round {n}/{total}").format(n=view.round_index + 1, total=cfg.rounds)
     else:
-        rnd = _("Round {n} (to {k} wins)").format(
-            n=view.round_index + 1, k=cfg.victories_to_win
+        k = cfg.victories_to_win or 2
+        rnd = ngettext("Round {n} (to {k} win)", "Round {n} (to {k} wins)", k).format(
+            n=view.round_index + 1, k=k
         )
     parts = [edition, rnd]
     if view.is_over:
