@@ -128,6 +128,9 @@ def test_a_whole_variant_match_by_keys(make: object, players: int) -> None:
             await wait_for(pilot, lambda: not table.driving or session.is_over)
             text = screen_text(app)
             assert f"/{hand}" in text and f"Your pack for tricks {first + 1}–{hand}:" in text
+            view = session.view()
+            if view.phase is Phase.PLAY and view.half == 1:
+                assert f"{first - len(view.tricks)} left in this half" in text
             if variant.trump < 0:
                 assert "no trump" in text
             await pilot.press("question_mark")
@@ -317,3 +320,20 @@ def test_a_match_on_totals_whose_tie_plays_on_says_so() -> None:
     assert sorted(first)[0] == sorted(first)[1]
     assert "Round 2 (to break a tie)" in status_text(session.view(), "instant")
     assert "Round 1/1" in status_text(Session.new(settings(variant, 3)).view(), "instant")
+
+
+def test_a_variant_s_special_card_is_drawn_by_its_own_attributes() -> None:
+    from meio.engine import cards as C
+    from meio.engine.variant import card_rules
+    from meio.tui.cards import card_face, card_label, is_wild, value_label
+
+    rules = card_rules(parse_variant(TWELVE, "twelve.toml"))
+    gambler = C.MINUS_TWO_H
+    assert card_label(gambler) == "-2♥" and card_label(gambler, rules=rules) == "-2H"
+    assert value_label(gambler, 1, "meio", rules=rules) == "20"
+    assert value_label(gambler, 2, "meio", rules=rules) == "+½"
+    assert value_label(gambler, 1, "meio") == "-2"
+    assert not is_wild(gambler, rules) and is_wild(C.Q_PLUS, rules)
+    assert value_label(C.Q_PLUS, 2, "meio", ascii=True, rules=rules) == "12.5"
+    face = "".join(row.plain for row in card_face(gambler, half=1, edition="meio", rules=rules))
+    assert "-2H" in face and "20" in face
