@@ -155,3 +155,34 @@ def test_an_illegal_card_is_refused_in_portuguese() -> None:
     led = C.SUIT_SYMBOLS[session.view().led_suit]
     assert f"Você precisa seguir o naipe {led}: você tem cartas de {led}" in text, text
     assert not english_words(text), english_words(text)
+
+
+def test_a_variant_table_and_its_rules_are_portuguese() -> None:
+    from pathlib import Path
+
+    from meio.engine.variant import load_variant
+    from meio.tui.panels import table_rules_text
+    from meio.tui.screens import help_text
+    from meio.tui.session import PlaySettings
+
+    variant = load_variant(Path(__file__).parents[2] / "examples" / "variants" / "six-seven.toml")
+    settings = PlaySettings(
+        players=3, seed=2, speed="instant", bots=("random",), variant=variant
+    ).checked()
+
+    async def run() -> None:
+        app = PlayApp(settings, setup=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: "Variante six-seven" in screen_text(app))
+            assert not english_words(screen_text(app)), screen_text(app)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.table is not None and not app.table.driving)
+            text = screen_text(app)
+            assert "Pilha separada da segunda parte — 0/7" in text
+            assert not english_words(text), text
+            view = app.table.session.view()
+            rules = help_text(False, table_rules_text(view, False), view.config)
+            assert "13 cartas: 6 para a primeira parte" in rules
+            assert not english_words(rules), rules
+
+    asyncio.run(run())

@@ -11,8 +11,8 @@ from textual.pilot import Pilot
 
 from meio.engine import Phase
 from meio.engine import actions as A
-from meio.engine import cards as C
 from meio.tui.app import PlayApp
+from meio.tui.cards import is_wild
 from meio.tui.screens import DeclareScreen, PileScreen, SaveScreen, SummaryScreen
 from meio.tui.session import PlaySettings, Session
 from meio.tui.table import TableScreen
@@ -73,11 +73,11 @@ async def take_turn(pilot: Pilot[object], session: Session, seen: set[str]) -> N
         view = session.view()
         if view.phase is Phase.SPLIT:
             seen.add("split")
-            await pilot.press("home", *(["space", "right"] * 6), "c")
+            await pilot.press("home", *(["space", "right"] * view.config.pack_size), "c")
         elif view.phase is Phase.PLAY:
             legal = view.legal_actions()
             cards = [A.card_of(a) for a in legal]
-            wilds = [c for c in cards if C.is_wild(c)]
+            wilds = [c for c in cards if is_wild(c, view.config.rules)]
             await press_card(pilot, wilds[0] if wilds else cards[0])
         else:
             await pilot.pause(0.01)

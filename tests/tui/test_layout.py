@@ -210,7 +210,7 @@ def test_a_split_row_too_long_for_the_terminal_keeps_its_one_row() -> None:
             lines = screen_text(app).splitlines()
             first = next(i for i, line in enumerate(lines) if line.startswith("Primeira parte"))
             # (the screen is in ASCII: "—" reads "-", "ç" "c")
-            assert lines[first + 1].startswith("Pilha de 6 da segunda parte - 0/6:")
+            assert lines[first + 1].startswith("Pilha separada da segunda parte - 0/6:")
             assert lines[first + 2].startswith("Licao - jogada 1 de")
 
     asyncio.run(run())

@@ -20,7 +20,7 @@ from meio.cli.options import (
     WildLeadOption,
     check_edition,
     check_table,
-    refuse_variant,
+    read_variant,
     seed_option,
 )
 from meio.i18n import _
@@ -108,8 +108,10 @@ def play(
     variant_file: VariantOption = None,
 ) -> None:
     choose_language(lang)
-    refuse_variant(variant_file, "meio play (the terminal game)")
-    if resume is None:
+    if resume is not None and variant_file is not None:
+        raise _fail(_("--resume plays the saved match by its own rules: drop --variant"))
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
+    if resume is None and variant is None:
         check_table(edition, players, partnership)
     from meio.engine import MeioError
     from meio.engine import cards as C
@@ -126,7 +128,7 @@ def play(
         raise _fail(f"--specials: {exc}") from None
     levels = tuple(b.strip() for b in bots.split(",")) if bots else ()
     settings = PlaySettings(
-        edition=edition,
+        edition=edition if variant is None else variant.edition,
         players=players,
         partnership=partnership,
         specials=special_cards,
@@ -134,8 +136,9 @@ def play(
         seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
         bots=levels,
         speed=speed,
-        wild_lead=wild_lead,
-        reveal_specials=not hide_specials,
+        wild_lead=wild_lead if variant is None else variant.options.wild_lead,
+        reveal_specials=not hide_specials if variant is None else variant.options.reveal_specials,
+        variant=variant,
     )
     session: Session | None = None
     try:

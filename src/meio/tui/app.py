@@ -129,10 +129,11 @@ class PlayApp(App[str | None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        rules = ""
+        rules, config = "", None
         if self.table is not None:
-            rules = table_rules_text(self.table.session.view(), self.ascii)
-        self.push_screen(HelpScreen(help_text(self.ascii, rules)))
+            view = self.table.session.view()
+            rules, config = table_rules_text(view, self.ascii), view.config
+        self.push_screen(HelpScreen(help_text(self.ascii, rules, config)))
 
 
 def _warm_core() -> None:

@@ -22,6 +22,7 @@ from textual.worker import Worker
 from meio.engine import Phase
 from meio.engine import actions as A
 from meio.i18n import _
+from meio.tui.panels import pile_card
 from meio.tui.screens import PileScreen, SummaryScreen, round_summary, trick_line
 from meio.tui.session import Session
 
@@ -102,7 +103,7 @@ def summary_of(session: Session, index: int, ascii: bool) -> tuple[str, Text, bo
         result,
         totals,
         cfg.partnership,
-        trick_line(result.tricks[-1], names, ascii, session.seat),
+        trick_line(result.tricks[-1], names, ascii, session.seat, cfg.rules),
     )
     final = session.is_over and index + 1 == len(state.rounds)
     title = _("Round {n} is over.").format(n=index + 1)
@@ -165,10 +166,11 @@ class AutoPlayer:
                     await asyncio.sleep(self.delay)
                 bot, view, legal = s.bot_request(seat)
                 action = await thinking(bot.choose, view, legal)
-                tricks = len(s.state.tricks) + 13 * s.state.round_index
+                hand = s.state.config.hand_size
+                tricks = len(s.state.tricks) + hand * s.state.round_index
                 s.play(action, seat)
                 host.refresh_table()
-                if len(s.state.tricks) + 13 * s.state.round_index > tricks and self.delay:
+                if len(s.state.tricks) + hand * s.state.round_index > tricks and self.delay:
                     await asyncio.sleep(self.delay)
         finally:
             self.driving = False
@@ -217,7 +219,8 @@ class AutoPlayer:
             note = host.pile_note()
             if refusal is not None:
                 note = (note + "\n" if note else Text()).append(refusal, "bold red")
-            pile = await host.app.push_screen_wait(PileScreen(detail, note))
+            card = pile_card(view, host.ascii)
+            pile = await host.app.push_screen_wait(PileScreen(detail, note, card))
             action = A.PILE_1 if pile == 1 else A.PILE_2
             refusal = host.allowed(action)
             if refusal is None:

@@ -8,7 +8,9 @@ terminal::
     ╰────╯  ╚12½═╝   (a special card: double border, its value in this half)
 
 ``ascii=True`` draws with ``+-|`` and the suit letters ``S H D C`` for terminals
-without Unicode symbols.
+without Unicode symbols. A variant's special cards (``rules``, the variant's
+:class:`~meio.engine.variant.CardRules`) keep their code and show the value, the
+suit and the wildness the variant gives them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from meio.engine import cards as C
+from meio.engine.variant import CardRules
 from meio.i18n import N_, _
 
 CARD_WIDTH = 6
@@ -40,25 +43,57 @@ def suit_name(suit: int) -> str:
     return _(SUIT_NAMES[suit])
 
 
-def card_label(card: int, ascii: bool = False) -> str:
-    """A card's short name as players write it: ``Q♠``, ``10♥``, ``-2♥``, ``+.5``."""
+def card_label(card: int, ascii: bool = False, rules: CardRules | None = None) -> str:
+    """A card's short name as players write it: ``Q♠``, ``10♥``, ``-2♥``, ``+.5``; a
+    variant's ``-2H`` that is no heart keeps its plain code (``rules``: the variant's)."""
     if card >= 60:
         code = C.card_code(card)
-        return code[:-1] + suit_symbol(C.HEARTS, ascii) if card == C.MINUS_TWO_H else code
+        heart = rules is None or rules.suit_of[card] == C.HEARTS
+        return code[:-1] + suit_symbol(C.HEARTS, ascii) if card == C.MINUS_TWO_H and heart else code
     rank = C.RANKS[card % 15]
     return ("10" if rank == "T" else rank) + suit_symbol(card // 15, ascii)
 
 
-def card_style(card: int) -> str:
+def is_wild(card: int, rules: CardRules | None = None) -> bool:
+    """Whether a card is a wild: one of the box's four, or of a variant's (``rules``)."""
+    return C.is_wild(card) if rules is None else bool(rules.wild >> card & 1)
+
+
+def card_suit(card: int, rules: CardRules | None = None) -> int:
+    """A card's suit (-1 for a wild), as the box or a variant (``rules``) gives it."""
+    return C.card_suit(card) if rules is None else rules.suit_of[card]
+
+
+def card_style(card: int, rules: CardRules | None = None) -> str:
     """The colour of a card's label: red for ♥ ♦ (and ``-2♥``), magenta for a wild."""
-    if C.is_wild(card):
+    if is_wild(card, rules):
         return "bold magenta"
-    return "bold red" if C.card_suit(card) in RED_SUITS else "bold"
+    return "bold red" if card_suit(card, rules) in RED_SUITS else "bold"
 
 
-def value_label(card: int, half: int, edition: str, ascii: bool = False) -> str:
-    """A special card's value in ``half`` as printed under it: ``15``, ``-1``, ``12½``, ``+½``."""
+def half_value(doubled: int, ascii: bool = False) -> str:
+    """A doubled value written as players read it: ``12½``, ``-½``, ``15``.
+
+    >>> half_value(25), half_value(-1, ascii=True), half_value(30)
+    ('12½', '-.5', '15')
+    """
+    sign = "-" if doubled < 0 else ""
+    whole, half = divmod(abs(doubled), 2)
+    if not half:
+        return f"{sign}{whole}"
+    return f"{sign}{whole or ''}{'.5' if ascii else '½'}"
+
+
+def value_label(
+    card: int, half: int, edition: str, ascii: bool = False, rules: CardRules | None = None
+) -> str:
+    """A special card's value in ``half`` as printed under it: ``15``, ``-1``, ``12½``, ``+½``
+    (a variant's card, ``rules``, by the variant's values)."""
     half_sign = ".5" if ascii else "½"
+    if rules is not None:
+        if rules.relative[half - 1] >> card & 1:
+            return "+" + half_sign
+        return half_value(rules.values[half - 1][card], ascii)
     if card == C.PLUS_HALF:
         return "+" + half_sign
     if card == C.Q_PLUS:
@@ -67,23 +102,35 @@ def value_label(card: int, half: int, edition: str, ascii: bool = False) -> str:
     return str(doubled // 2)
 
 
-def card_text(card: int, ascii: bool = False, *, half: int = 0, edition: str = "meio") -> Text:
+def card_text(
+    card: int,
+    ascii: bool = False,
+    *,
+    half: int = 0,
+    edition: str = "meio",
+    rules: CardRules | None = None,
+) -> Text:
     """A card inline, coloured; with ``half`` given, a special card shows its value there."""
-    text = Text(card_label(card, ascii), style=card_style(card))
+    text = Text(card_label(card, ascii, rules), style=card_style(card, rules))
     if half and card >= 60:
-        text.append(f"({value_label(card, half, edition, ascii)})", style="magenta")
+        text.append(f"({value_label(card, half, edition, ascii, rules)})", style="magenta")
     return text
 
 
 def cards_text(
-    cards: Sequence[int], ascii: bool = False, *, half: int = 0, edition: str = "meio"
+    cards: Sequence[int],
+    ascii: bool = False,
+    *,
+    half: int = 0,
+    edition: str = "meio",
+    rules: CardRules | None = None,
 ) -> Text:
     """Several cards inline, separated by spaces."""
     out = Text()
     for i, card in enumerate(cards):
         if i:
             out.append(" ")
-        out.append_text(card_text(card, ascii, half=half, edition=edition))
+        out.append_text(card_text(card, ascii, half=half, edition=edition, rules=rules))
     return out
 
 
@@ -110,11 +157,12 @@ def card_face(
     ascii: bool = False,
     highlight: str = "",
     dim: bool = False,
+    rules: CardRules | None = None,
 ) -> list[Text]:
     """The three rows of a card drawn face up (each :data:`CARD_WIDTH` wide).
 
     ``highlight`` colours the border (the cursor); ``dim`` greys a card that may
-    not be played now.
+    not be played now; ``rules``: a variant's cards.
     """
     special = card >= 60
     if ascii:
@@ -129,19 +177,19 @@ def card_face(
     if dim:
         border = "grey35"
     face_bg = SPECIAL_FACE if special else FACE
-    label = card_label(card, ascii)
+    label = card_label(card, ascii, rules)
     label = (" " + label).ljust(4) if len(label) <= 2 else label.ljust(4)
     if dim:
         style = "grey50 " + face_bg
-    elif C.is_wild(card):
+    elif is_wild(card, rules):
         style = "bold magenta " + face_bg
-    elif C.card_suit(card) in RED_SUITS:
+    elif card_suit(card, rules) in RED_SUITS:
         style = "bold red3 " + face_bg
     else:
         style = "bold black " + face_bg
     bottom = h * 4
     if special:
-        value = value_label(card, half, edition, ascii)[:4]
+        value = value_label(card, half, edition, ascii, rules)[:4]
         bottom = value + h * (4 - len(value))
     top_row = Text(tl + h * 4 + tr, style=border)
     mid = Text(v, style=border)

@@ -21,8 +21,9 @@ from textual.widget import Widget
 
 from meio.engine import Phase, Trick, View
 from meio.engine import actions as A
-from meio.i18n import _
+from meio.i18n import _, ngettext
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
+from meio.tui.ruleset import NAME_WIDTH, match_text, variant_lines
 from meio.tui.session import speed_name, winner_text
 from meio.tui.widgets import balance_line, seats_table, trick_panel
 
@@ -34,10 +35,16 @@ def status_text(view: View, speed: str) -> str:
     """The top line: edition, round, half, trick and the bots' speed (fits 80 columns)."""
     cfg = view.config
     edition = "MEIO" if cfg.edition == "meio" else _("Meio classic")
-    if cfg.rounds:
+    if cfg.rounds and view.round_index >= cfg.rounds:
+        # a variant whose ties are not shared plays on past its rounds
+        rnd = _("Round {n} (to break a tie)").format(n=view.round_index + 1)
+    elif cfg.rounds:
         rnd = _("Round {n}/{total}").format(n=view.round_index + 1, total=cfg.rounds)
     else:
-        rnd = _("Round {n} (to 2 wins)").format(n=view.round_index + 1)
+        k = cfg.victories_to_win or 2
+        rnd = ngettext("Round {n} (to {k} win)", "Round {n} (to {k} wins)", k).format(
+            n=view.round_index + 1, k=k
+        )
     parts = [edition, rnd]
     if view.is_over:
         parts.append(_("match over"))
@@ -45,7 +52,7 @@ def status_text(view: View, speed: str) -> str:
         parts.append(_("split"))
     else:
         parts.append(_("1st half") if view.half == 1 else _("2nd half"))
-        parts.append(_("trick {n}/13").format(n=view.trick_number))
+        parts.append(_("trick {n}/{total}").format(n=view.trick_number, total=cfg.hand_size))
     parts.append(_("bots {speed}").format(speed=speed_name(speed)))
     return " " + " · ".join(parts)
 
@@ -53,7 +60,7 @@ def status_text(view: View, speed: str) -> str:
 def specials_text(view: View, ascii: bool) -> str:
     """The special cards in the deck as this seat knows them."""
     cfg = view.config
-    known = " ".join(card_label(c, ascii) for c in view.specials)
+    known = " ".join(card_label(c, ascii, cfg.rules) for c in view.specials)
     if cfg.options.reveal_specials:
         return _("Specials: {cards}").format(cards=known)
     if known:
@@ -67,13 +74,20 @@ def rules_line(view: View, ascii: bool) -> str:
     """The table's special cards and options, in one line."""
     cfg = view.config
     parts = []
-    if cfg.edition == "meio":
-        parts.append(specials_text(view, ascii))
-    else:
+    variant = cfg.variant
+    if variant is not None:
+        parts.append(_("Variant {name}").format(name=variant.name[:NAME_WIDTH]))
+        if variant.trump < 0:
+            parts.append(_("no trump"))
+    if cfg.edition == "classic":
         parts.append(_("Classic deck: the Ace counts 1"))
-    if cfg.options.wild_lead == "next":
+    if variant.specials if variant is not None else cfg.edition == "meio":
+        parts.append(specials_text(view, ascii))
+    # a variant names its wild lead only where it has wilds
+    wilds = any(s.suit < 0 for s in variant.specials) if variant is not None else None
+    if cfg.options.wild_lead == "next" and wilds is not False:
         parts.append(_("wild lead: next card"))
-    elif cfg.edition == "meio":
+    elif wilds or (wilds is None and cfg.edition == "meio"):
         parts.append(_("wild lead: declare"))
     return " · ".join(parts)
 
@@ -82,6 +96,8 @@ def table_rules_text(view: View, ascii: bool) -> str:
     """The table's options and the rules players ask about, for the help screen."""
     cfg = view.config
     lines = [rules_line(view, ascii)]
+    if cfg.variant is not None:
+        return "\n".join(lines + _variant_rules(view, ascii))
     if cfg.edition == "meio":
         if cfg.options.wild_lead == "next":
             lines.append(
@@ -111,13 +127,31 @@ def table_rules_text(view: View, ascii: bool) -> str:
         )
     else:
         lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
-    if cfg.players == 2 and cfg.victories_to_win is None:
-        lines.append(_("2-player classic: 3 rounds on totals, no round victories."))
-    elif cfg.victories_to_win is not None:
-        lines.append(_("The first to 2 round victories wins the match."))
-    else:
-        lines.append(_("3 rounds; the lowest total wins (a tie is shared)."))
+    lines.append(match_text(cfg))
     return "\n".join(lines)
+
+
+def _variant_rules(view: View, ascii: bool) -> list[str]:
+    """A variant table's rules beyond its rules line: the wild lead (where it has wilds),
+    hidden specials, then the variant's own rules (:func:`~meio.tui.ruleset.variant_lines`)."""
+    cfg = view.config
+    lines = []
+    if cfg.variant is not None and any(s.suit < 0 for s in cfg.variant.specials):
+        if cfg.options.wild_lead == "next":
+            lines.append(
+                _(
+                    "A led wild names no suit: play anything until the first non-wild card "
+                    "sets the suit; then every wild in the trick counts as that suit. An "
+                    "all-wild trick goes to the highest value."
+                )
+            )
+        else:
+            lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
+    if not cfg.options.reveal_specials:
+        lines.append(
+            _("Nobody is told which specials are in the deck: you see yours and those played.")
+        )
+    return lines + variant_lines(cfg, ascii)
 
 
 def splitting(view: View, seat: int) -> bool:
@@ -132,16 +166,20 @@ def split_row(view: View, picked: frozenset[int], half: int, ascii: bool) -> Tex
     cards = sorted_cards(view.hand, cfg.edition)
     if half == 1:
         shown = [c for c in cards if c not in picked]
-        label = _("First half — {n}/7:")
+        label = _("First half — {n}/{total}:")
+        total = cfg.first_half_size
     else:
         shown = [c for c in cards if c in picked]
         label = (
-            _("Pack for your partner — {n}/6:")
+            _("Pack for your partner — {n}/{total}:")
             if cfg.partnership
-            else _("Second-half pack — {n}/6:")
+            else _("Second-half pack — {n}/{total}:")
         )
-    out = Text(label.format(n=len(shown)) + " ", "bold")
-    return out.append_text(cards_text(shown, ascii, half=half, edition=cfg.edition))
+        total = cfg.pack_size
+    out = Text(label.format(n=len(shown), total=total) + " ", "bold")
+    return out.append_text(
+        cards_text(shown, ascii, half=half, edition=cfg.edition, rules=cfg.rules)
+    )
 
 
 def pack_text(view: View, names: Sequence[str], seat: int, ascii: bool) -> Text:
@@ -156,12 +194,18 @@ def pack_text(view: View, names: Sequence[str], seat: int, ascii: bool) -> Text:
                 _("{partner}'s pack reaches you once everyone has split.").format(partner=partner),
                 "dim",
             )
-        label = _("{partner}'s pack, yours for tricks 8–13:").format(partner=partner) + " "
+        label = _("{partner}'s pack, yours for tricks {first}–{last}:").format(
+            partner=partner, first=cfg.first_half_size + 1, last=cfg.hand_size
+        ) + " "
         pack = view.received
     else:
-        label, pack = _("Your pack for tricks 8–13:") + " ", view.pack
+        label = _("Your pack for tricks {first}–{last}:").format(
+            first=cfg.first_half_size + 1, last=cfg.hand_size
+        ) + " "
+        pack = view.pack
     return Text(label, style="dim").append_text(
-        cards_text(sorted_cards(pack, cfg.edition), ascii, half=2, edition=cfg.edition)
+        cards_text(sorted_cards(pack, cfg.edition), ascii, half=2, edition=cfg.edition,
+                   rules=cfg.rules)
     )
 
 
@@ -184,26 +228,30 @@ def prompt_text(
             "bold green",
         )
     if splitting(view, seat):
+        pack = view.config.pack_size
         if not offers_hint:
             return Text(
-                _("Pick 6 cards for the second half ({n}/6): ←/→ Space; c confirm").format(
-                    n=picked
-                ),
+                _("Pick {pack} cards for the second half ({n}/{pack}): ←/→ Space; c confirm")
+                .format(n=picked, pack=pack),
                 "bold",
             )
         return Text(
-            _("Pick 6 cards for the second half ({n}/6): ←/→ Space; c confirm · h hint").format(
-                n=picked
-            ),
+            _(
+                "Pick {pack} cards for the second half ({n}/{pack}): ←/→ Space; c confirm · "
+                "h hint"
+            ).format(n=picked, pack=pack),
             "bold",
         )
     if view.phase is Phase.SPLIT:
         return Text(_("Waiting for the others to split…"), "dim")
     if view.phase is Phase.PILE:
+        card = pile_card(view, ascii)
         if view.pending_pile == seat:
-            return Text(_("You won with +.5: choose the pile."), "bold")
+            return Text(_("You won with {card}: choose the pile.").format(card=card), "bold")
         return Text(
-            _("{name} won with +.5 and chooses the pile…").format(name=names[view.pending_pile]),
+            _("{name} won with {card} and chooses the pile…").format(
+                name=names[view.pending_pile], card=card
+            ),
             "dim",
         )
     if view.to_move == seat:
@@ -215,10 +263,18 @@ def prompt_text(
                 _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
                 "bold",
             )
-        if view.config.options.wild_lead == "next" or view.config.edition != "meio":
+        rules = view.config.rules
+        wilds = rules.wild if rules is not None else (view.config.edition == "meio")
+        if view.config.options.wild_lead == "next" or not wilds:
             return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
         return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")
     return Text(_("{name} is thinking…").format(name=names[view.to_move]), "dim")
+
+
+def pile_card(view: View, ascii: bool) -> str:
+    """The card that won the trick whose pile its winner is choosing (``+.5`` in the box)."""
+    trick = view.tricks[-1]
+    return card_label(dict(trick.plays)[trick.winner], ascii, view.config.rules)
 
 
 def playable_cards(view: View) -> set[int]:

@@ -79,10 +79,11 @@ class Replay:
             short = [f"P{s + 1}" for s in range(cfg.players)]
         self.levels = list(levels) if len(levels) == cfg.players else [""] * cfg.players
         settings = PlaySettings(
-            edition=cfg.edition, players=cfg.players, partnership=cfg.partnership, seat=-1
+            edition=cfg.edition, players=cfg.players, partnership=cfg.partnership, seat=-1,
+            variant=cfg.variant,
         )
         session = Session(settings, fresh, [None] * cfg.players, titles=names, short_titles=short)
-        session.label = lambda card: card_label(card, ascii)
+        session.label = lambda card: card_label(card, ascii, cfg.rules)
         self.names = names
         self.short_names = short
         self.positions: list[Position] = [self._snapshot(session, 0, False)]
@@ -182,7 +183,7 @@ class ReplayStatus(PositionPanel):
         elif st.phase is Phase.SPLIT:
             where = _("split")
         else:
-            where = _("trick {n}/13").format(n=st.trick_number)
+            where = _("trick {n}/{total}").format(n=st.trick_number, total=st.config.hand_size)
         status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
             title=self.title_text, n=st.round_index + 1, where=where, step=pos.step, total=total
         )
@@ -208,11 +209,15 @@ class HandsPanel(PositionPanel):
                 hands.append("\n")
             hands.append(f"{names[s]}: ", style="bold")
             cards = sorted_cards(st.hands[s], cfg.edition)
-            hands.append_text(cards_text(cards, self.ascii, half=st.half, edition=cfg.edition))
+            hands.append_text(
+                cards_text(cards, self.ascii, half=st.half, edition=cfg.edition, rules=cfg.rules)
+            )
             if st.half == 1 and st.packs[s]:
                 hands.append(" | " + _("pack") + " ", style="dim")
                 pack = sorted_cards(st.packs[s], cfg.edition)
-                hands.append_text(cards_text(pack, self.ascii, half=2, edition=cfg.edition))
+                hands.append_text(
+                    cards_text(pack, self.ascii, half=2, edition=cfg.edition, rules=cfg.rules)
+                )
         return hands
 
 

@@ -17,10 +17,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
-from meio.engine import RoundResult, Trick
+from meio.engine import MatchConfig, RoundResult, Trick
+from meio.engine.variant import CardRules
 from meio.i18n import N_, _
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import card_label, suit_name, suit_symbol
+from meio.tui.ruleset import chooser_codes, score_text
 from meio.tui.widgets import taken_line, trick_faces
 
 #: the text width of a wide dialog (the round summary): 78 columns less border and padding
@@ -70,29 +72,47 @@ class SizedScreen(Screen[ResultT], Generic[ResultT]):
         self.fit()
 
 
-def help_text(ascii: bool = False, rules: str = "") -> str:
-    """The play keys, the goal and (given) the table's options, as console markup."""
+def help_text(ascii: bool = False, rules: str = "", config: MatchConfig | None = None) -> str:
+    """The play keys, the goal and (given) the table's options, as console markup;
+    ``config``, the table's, gives the pack size, the pile choosers and the scoring."""
+    config = config or MatchConfig()
+    choosers = chooser_codes(config)
     suits = " ".join(suit_symbol(s, ascii) for s in range(4))
     space = _("Space") + "/Enter"
     lines = [
         "[b]" + _("Keys") + "[/b]   " + _("(↑/↓ scroll this help, Escape closes it)"),
         "  ←/→ Home/End   " + _("move along your hand (or click a card)"),
         "  " + space.ljust(15) + _("split: pick or unpick a card · play: play the card"),
-        "  c              " + _("confirm the split (6 cards picked)"),
-        "  h / b          " + _("the advisor's hint (split or card) / take it"),
+        "  c              "
+        + _("confirm the split ({n} cards picked)").format(n=config.pack_size),
+        *(
+            ["  h / b          " + _("the advisor's hint (split or card) / take it")]
+            if config.variant is None
+            else []
+        ),
         "  u              " + _("take back your last card (against bots)"),
         "  l              " + _("show the last trick"),
         "  + / -          " + _("bots play faster / slower"),
         "  s              " + _("save the match (resume with meio play --resume FILE)"),
         "  n              " + _("new match (once the match is over)"),
         "  q              " + _("save the match and quit"),
-        "  S H D C / 1-4  " + _("declare {suits} when you lead a wild").format(suits=suits),
-        "  1 / 2          " + _("put a +.5 trick in the H or V pile"),
+    ]
+    variant = config.variant
+    if variant is None or any(sp.suit < 0 for sp in variant.specials):
+        lines.append(
+            "  S H D C / 1-4  " + _("declare {suits} when you lead a wild").format(suits=suits)
+        )
+    if choosers:
+        lines.append(
+            "  1 / 2          "
+            + _("put a {cards} trick in the H or V pile").format(cards=choosers)
+        )
+    lines += [
         "[b]"
         + _("Goal")
         + "[/b]: "
         + _("win as many tricks in the first half (H) as in the second (V)."),
-        _("Your score each round is |H - V|; the lowest total wins."),
+        score_text(config),
     ]
     if rules:
         lines += ["[b]" + _("This table") + "[/b]", rules]
@@ -186,16 +206,22 @@ class PileScreen(ModalScreen[int]):
         Binding("2,v,V", "pick(2)", N_("V pile")),
     ]
 
-    def __init__(self, detail: str, note: Text | None = None) -> None:
+    def __init__(self, detail: str, note: Text | None = None, card: str = "+.5") -> None:
         super().__init__()
         self.detail = detail
         self.note = note
+        #: the card that won the trick (``+.5`` in the box)
+        self.card = card
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(
-                _("You won the trick with [b]+.5[/b]: choose its pile.") + "\n" + self.detail,
+                _("You won the trick with [b]{card}[/b]: choose its pile.").format(
+                    card=self.card
+                )
+                + "\n"
+                + self.detail,
                 id="pile-text",
             )
             if self.note is not None:
@@ -233,14 +259,23 @@ class LastTrickScreen(ModalScreen[None]):
 
 
 def trick_body(
-    trick: Trick, names: Sequence[str], *, half: int, edition: str, ascii: bool, seat: int = -1
+    trick: Trick,
+    names: Sequence[str],
+    *,
+    half: int,
+    edition: str,
+    ascii: bool,
+    seat: int = -1,
+    rules: CardRules | None = None,
 ) -> Text:
-    """A completed trick drawn face up, with who took it and where it went."""
+    """A completed trick drawn face up, with who took it and where it went (``rules``:
+    a variant's cards)."""
     you = trick.winner == seat
     out = Text(taken_line(names[trick.winner], trick.pile, you=you) + "\n", "bold green")
     out.append_text(
         trick_faces(
-            trick.plays, names, half=half, edition=edition, ascii=ascii, winner=trick.winner
+            trick.plays, names, half=half, edition=edition, ascii=ascii, winner=trick.winner,
+            rules=rules,
         )
     )
     return out
@@ -328,14 +363,20 @@ def round_summary(
     return out
 
 
-def trick_line(trick: Trick, names: Sequence[str], ascii: bool, seat: int = -1) -> Text:
+def trick_line(
+    trick: Trick,
+    names: Sequence[str],
+    ascii: bool,
+    seat: int = -1,
+    rules: CardRules | None = None,
+) -> Text:
     """A completed trick in one line of the round summary: the cards in play order, then
     who took it and its pile (``seat`` is the player's, who "take" it rather than "takes").
 
     The two parts are kept apart by a line break when both do not fit one line of
     the summary, so that "takes it → H" never breaks in the middle.
     """
-    plays = " ".join(f"{names[s]} {card_label(card, ascii)}" for s, card in trick.plays)
+    plays = " ".join(f"{names[s]} {card_label(card, ascii, rules)}" for s, card in trick.plays)
     taken = taken_line(names[trick.winner], trick.pile, you=trick.winner == seat)
     out = Text(plays)
     # the summary prints it after "Last trick: "

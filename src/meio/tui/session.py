@@ -14,9 +14,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from meio.bots import Bot, bot_kinds, make_bot
+from meio.bots.variant_play import VARIANT_BOTS
 from meio.engine import MatchConfig, MeioError, Phase, State, TableOptions, Trick, View
 from meio.engine import actions as A
 from meio.engine.reasons import illegal, reason
+from meio.engine.variant import Variant
 from meio.i18n import N_, _
 from meio.tui.cards import card_label, sorted_cards, suit_name
 from meio.tui.errors import SessionError as SessionError
@@ -55,6 +57,8 @@ class PlaySettings:
 
     ``bots`` gives one level per seat; the human seat's entry is ignored (write
     ``"human"`` there). An empty ``bots`` means the default level everywhere.
+    With a ``variant`` (docs/variants.md) the edition and the table options are the
+    variant's, and only the bots that play variants may sit at the table.
     """
 
     edition: str = "meio"
@@ -70,6 +74,8 @@ class PlaySettings:
     #: the table options of RULES.md §10
     wild_lead: str = "declare"
     reveal_specials: bool = True
+    #: the ruleset of a variant table (None: the standard edition)
+    variant: Variant | None = None
 
     def checked(self) -> PlaySettings:
         """These settings with bots filled in; raises :class:`SessionError` if invalid."""
@@ -100,10 +106,27 @@ class PlaySettings:
                 bots[s] = "human"
             elif kind not in known:
                 raise SessionError(f"unknown bot level {kind!r}; choose one of: {', '.join(known)}")
+            elif self.variant is not None and kind not in VARIANT_BOTS:
+                raise SessionError(
+                    _(
+                        "the {bot} bot does not play variants (it assumes the standard "
+                        "editions); a variant table takes {bots}"
+                    ).format(bot=kind, bots=_(" or ").join(VARIANT_BOTS))
+                )
         return replace(self, bots=tuple(bots))
 
     def config(self) -> MatchConfig:
         """The engine configuration of these settings."""
+        if self.variant is not None:
+            return MatchConfig(
+                edition=self.variant.edition,
+                players=self.players,
+                partnership=self.partnership,
+                specials=self.specials,
+                seed=self.seed,
+                options=self.variant.options,
+                variant=self.variant,
+            )
         if self.edition not in ("meio", "classic"):
             raise SessionError(f"unknown edition {self.edition!r}: use 'meio' or 'classic'")
         if self.wild_lead not in ("declare", "next"):
@@ -197,6 +220,7 @@ class Session:
             specials=cfg.specials,
             wild_lead=cfg.options.wild_lead,
             reveal_specials=cfg.options.reveal_specials,
+            variant=cfg.variant,
             seat=whole_number(side, "seat", base.seat, side_path),
             seed=seed,
             bots=tuple(str(b) for b in bots_raw) if isinstance(bots_raw, list | tuple) else (),
@@ -339,8 +363,9 @@ class Session:
         trick = outcome.trick
         if trick is not None and trick.pile:
             # the trick is the round's last one when the round ended with it
-            done = 13 if outcome.round_over is not None else len(st.tricks)
-            self._log_trick(before_round, trick, 1 if done <= 7 else 2)
+            cfg = st.config
+            done = cfg.hand_size if outcome.round_over is not None else len(st.tricks)
+            self._log_trick(before_round, trick, 1 if done <= cfg.first_half_size else 2)
         if outcome.round_over is not None:
             self._log_round_end(before_round)
 

@@ -1,5 +1,7 @@
 """The start screen of ``meio play``: choose the table (edition, players, seat, bots,
-options, speed, special cards), then deal."""
+options, speed, special cards), then deal. At a variant's table (``meio play --variant
+FILE``) the edition, the options and the special cards are the variant's: the screen
+names the variant and offers its table sizes and the bots that play it."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Button, Footer, Input, Static
 
 from meio.bots import bot_kinds
+from meio.bots.variant_play import VARIANT_BOTS
 from meio.engine import MeioError
 from meio.engine import cards as C
 from meio.i18n import N_, _
@@ -45,16 +48,26 @@ class StartScreen(SizedScreen[PlaySettings]):
 
     def compose(self) -> ComposeResult:
         s = self.settings
+        variant = s.variant
         kinds = bot_kinds()
+        if variant is not None:
+            kinds = [k for k in kinds if k in VARIANT_BOTS]
         default = default_bot_kind()
         a = self.ascii
         yes_no = [_("no"), _("yes")]
+        sizes = ["2", "3", "4", "5"] if variant is None else [str(n) for n in variant.players]
         yield Static(
             Text(_("MEIO — the game of balanced halves"), style="bold"),
             id="start-title",
             classes="body",
         )
         with Vertical(id="start-form", classes="body"):
+            if variant is not None:
+                yield Static(
+                    Text(" " + _("Variant {name}: its own rules (? shows them at the table)")
+                         .format(name=variant.name), "bold"),
+                    id="start-variant",
+                )
             yield Choice(
                 _("Edition"),
                 ["meio", "classic"],
@@ -63,7 +76,7 @@ class StartScreen(SizedScreen[PlaySettings]):
                 ascii=a,
                 shown=["MEIO", _("classic")],
             )
-            yield Choice(_("Players"), ["2", "3", "4", "5"], str(s.players), id="players", ascii=a)
+            yield Choice(_("Players"), sizes, str(s.players), id="players", ascii=a)
             yield Choice(
                 _("Partnership"),
                 ["no", "yes"],
@@ -139,12 +152,16 @@ class StartScreen(SizedScreen[PlaySettings]):
         seat = self.query_one("#seat", Choice)
         seat.set_options([str(i) for i in range(players)])
         edition = self.query_one("#edition", Choice).value
-        self.query_one("#specials", Input).display = edition == "meio"
-        self.query_one("#specials-label", Static).display = edition == "meio"
-        self.query_one("#wild-lead", Choice).display = edition == "meio"
-        self.query_one("#reveal", Choice).display = edition == "meio" and players < 5
+        variant = self.settings.variant
+        # a variant's edition, options and specials are its own
+        own = variant is None and edition == "meio"
+        self.query_one("#edition", Choice).display = variant is None
+        self.query_one("#specials", Input).display = own
+        self.query_one("#specials-label", Static).display = own
+        self.query_one("#wild-lead", Choice).display = own
+        self.query_one("#reveal", Choice).display = own and players < 5
         partnership = self.query_one("#partnership", Choice)
-        partnership.display = players == 4
+        partnership.display = players == 4 and (variant is None or variant.partnership)
         for i in range(1, 5):
             self.query_one(f"#bot-{i}", Choice).display = i < players
 
@@ -158,6 +175,7 @@ class StartScreen(SizedScreen[PlaySettings]):
         specials: tuple[int, ...] | None = None
         if (
             edition == "meio"
+            and self.settings.variant is None
             and specials_text
             and specials_text.lower()
             not in (
@@ -179,6 +197,19 @@ class StartScreen(SizedScreen[PlaySettings]):
                 )
         bots = list(levels)
         bots.insert(seat, "human")
+        variant = self.settings.variant
+        if variant is not None:
+            return replace(
+                self.settings,
+                players=players,
+                partnership=players == 4
+                and variant.partnership
+                and self.query_one("#partnership", Choice).value == "yes",
+                specials=self.settings.specials if players == self.settings.players else None,
+                seat=seat,
+                bots=tuple(bots),
+                speed=self.query_one("#speed", Choice).value,
+            ).checked()
         meio = edition == "meio"
         return replace(
             self.settings,

@@ -29,7 +29,7 @@ from meio.engine import cards as C
 from meio.i18n import N_, _
 from meio.tui.autoplay import AutoPlayer, thinking
 from meio.tui.bindings import translate_bindings
-from meio.tui.cards import card_label, sorted_cards
+from meio.tui.cards import card_label, is_wild, sorted_cards
 from meio.tui.panels import (
     BalanceLine,
     LogPanel,
@@ -102,7 +102,8 @@ class TableScreen(SizedScreen[None]):
     def __init__(self, session: Session, *, ascii: bool, save_path: Path | None) -> None:
         super().__init__()
         self.session = session
-        session.label = lambda card: card_label(card, ascii)
+        rules = session.state.config.rules
+        session.label = lambda card: card_label(card, ascii, rules)
         self.ascii = ascii
         #: the match's file
         self.keeper = MatchKeeper(session, save_path)
@@ -113,6 +114,8 @@ class TableScreen(SizedScreen[None]):
         self.notice_step = 0
         #: the card hint's best play and the position it was given for
         self.hint_play: int | None = None
+        #: whether the advisor gives hints here (it plays the standard editions only)
+        self.offers_hint = self.OFFERS_HINT and session.settings.variant is None
         self.autoplay = self.auto_player()
         translate_bindings(self)
 
@@ -141,7 +144,7 @@ class TableScreen(SizedScreen[None]):
             yield LogPanel(ascii=a, id="log").data_bind(lines=cls.log_lines, coach=cls.coach)
             split = SplitPanel(ascii=a, id="split")
             yield split.data_bind(cls.view, cls.picked, cls.coach, hint=cls.hint_text)
-            prompt = PromptLine(s.names, s.seat, offers_hint=self.OFFERS_HINT, ascii=a, id="prompt")
+            prompt = PromptLine(s.names, s.seat, offers_hint=self.offers_hint, ascii=a, id="prompt")
             yield prompt.data_bind(cls.view, cls.picked, cls.notice)
             yield HandView(ascii=a, id="hand")
             yield PackLine(s.names, s.seat, ascii=a, id="packline").data_bind(cls.view)
@@ -174,7 +177,7 @@ class TableScreen(SizedScreen[None]):
         if action == "confirm_split":
             return self.splitting(view)
         if action in ("hint", "best"):
-            return self.splitting(view) or self.my_turn(view)
+            return self.offers_hint and (self.splitting(view) or self.my_turn(view))
         if action == "undo":
             return self.session.settings.undo and not view.is_over and view.phase is not Phase.SPLIT
         if action == "last_trick":
@@ -212,7 +215,7 @@ class TableScreen(SizedScreen[None]):
         if self.notice_step != moves:
             self.hint_play = None
         view = s.view()
-        edition = view.config.edition
+        edition, rules = view.config.edition, view.config.rules
         cards = sorted_cards(view.hand, edition)
         split = self.splitting(view)
         if split:
@@ -226,10 +229,12 @@ class TableScreen(SizedScreen[None]):
         self.query_one(LogPanel).display = not split
         hand = self.query_one(HandView)
         if split:
-            hand.show(cards, mode="split", half=1, edition=edition, picked=set(self.picked))
+            hand.show(cards, mode="split", half=1, edition=edition, picked=set(self.picked),
+                      rules=rules)
         else:
             playable = playable_cards(view)
-            hand.show(cards, mode="play", half=view.half, edition=edition, playable=playable)
+            hand.show(cards, mode="play", half=view.half, edition=edition, playable=playable,
+                      rules=rules)
         keys = tuple(
             self.check_action(action, ())
             for action in ("confirm_split", "hint", "undo", "last_trick")
@@ -249,8 +254,10 @@ class TableScreen(SizedScreen[None]):
             if card in self.picked:
                 self.picked -= {card}
                 self.refresh_table()
-            elif len(self.picked) >= 6:
-                self.refresh_table(Text(_("You already picked 6 cards: unpick one first."), "red"))
+            elif len(self.picked) >= view.config.pack_size:
+                self.refresh_table(Text(
+                    _("You already picked {n} cards: unpick one first.").format(
+                        n=view.config.pack_size), "red"))
             else:
                 self.picked |= {card}
                 self.refresh_table()
@@ -269,7 +276,8 @@ class TableScreen(SizedScreen[None]):
                 wait = _("Wait: it is {name}'s turn.").format(name=s.names[view.to_move])
             self.refresh_table(Text(wait, "red"))
             return
-        if C.is_wild(card) and not view.current_trick and view.config.options.declares:
+        if (is_wild(card, view.config.rules) and not view.current_trick
+                and view.config.options.declares):
             refusals = [self.allowed(A.declare(card, suit)) for suit in range(4)]
             if None not in refusals:
                 # no suit would do (the lesson wants another card): say so before asking one
@@ -282,7 +290,8 @@ class TableScreen(SizedScreen[None]):
                 else:
                     self._play(A.declare(card, suit))
 
-            self.app.push_screen(DeclareScreen(card_label(card, self.ascii), self.ascii), declared)
+            label = card_label(card, self.ascii, view.config.rules)
+            self.app.push_screen(DeclareScreen(label, self.ascii), declared)
             return
         self._play(card)
 
@@ -320,13 +329,16 @@ class TableScreen(SizedScreen[None]):
 
     def action_confirm_split(self) -> None:
         self.notice = None
-        if not self.splitting(self.session.view()):
+        view = self.session.view()
+        if not self.splitting(view):
             self.refresh_table(Text(_("There is no split to confirm now."), "red"))
             return
-        if len(self.picked) != 6:
+        if len(self.picked) != view.config.pack_size:
             self.refresh_table(
                 Text(
-                    _("A pack is exactly 6 cards: you picked {n}.").format(n=len(self.picked)),
+                    _("A pack is exactly {pack} cards: you picked {n}.").format(
+                        pack=view.config.pack_size, n=len(self.picked)
+                    ),
                     "bold red",
                 )
             )
@@ -411,7 +423,8 @@ class TableScreen(SizedScreen[None]):
         s = self.session
         view = s.view()
         if view.tricks:
-            trick, half = view.tricks[-1], (1 if len(view.tricks) <= 7 else 2)
+            half = 1 if len(view.tricks) <= view.config.first_half_size else 2
+            trick = view.tricks[-1]
         elif s.last_trick is not None:
             trick, half = s.last_trick, s.last_trick_half
         else:
@@ -427,6 +440,7 @@ class TableScreen(SizedScreen[None]):
             edition=view.config.edition,
             ascii=self.ascii,
             seat=s.seat,
+            rules=view.config.rules,
         )
         self.app.push_screen(LastTrickScreen(body))
 

@@ -13,13 +13,14 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from meio.engine import Trick, View
-from meio.engine import cards as C
+from meio.engine.variant import CardRules
 from meio.i18n import N_, _, ngettext
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import (
     CARD_WIDTH,
     blank_rows,
     card_face,
+    is_wild,
     join_rows,
     suit_name,
     suit_symbol,
@@ -64,6 +65,7 @@ class HandView(Widget, can_focus=True):
         self.cursor = 0
         self.half = 1
         self.edition = "meio"
+        self.rules: CardRules | None = None
         translate_bindings(self)
 
     def show(
@@ -75,8 +77,10 @@ class HandView(Widget, can_focus=True):
         edition: str,
         picked: set[int] | None = None,
         playable: set[int] | None = None,
+        rules: CardRules | None = None,
     ) -> None:
-        """Draw ``cards`` (already in hand order), keeping the cursor on the same card."""
+        """Draw ``cards`` (already in hand order), keeping the cursor on the same card
+        (``rules``: a variant's cards)."""
         current = self.current_card
         self.cards = list(cards)
         self.mode = mode
@@ -84,6 +88,7 @@ class HandView(Widget, can_focus=True):
         self.edition = edition
         self.picked = set(picked or ())
         self.playable = playable
+        self.rules = rules
         if current in self.cards:
             self.cursor = self.cards.index(current)
         self.cursor = max(0, min(self.cursor, len(self.cards) - 1))
@@ -105,6 +110,7 @@ class HandView(Widget, can_focus=True):
                 ascii=self.ascii,
                 highlight="bold yellow" if at_cursor else "",
                 dim=dim,
+                rules=self.rules,
             )
             raised = card in self.picked if self.mode == "split" else at_cursor
             blank = Text(" " * CARD_WIDTH)
@@ -151,6 +157,7 @@ def trick_faces(
     edition: str,
     ascii: bool,
     winner: int | None = None,
+    rules: CardRules | None = None,
 ) -> Text:
     """The cards of a trick drawn face up, each with its player's name below it."""
     faces: list[list[Text]] = []
@@ -161,6 +168,7 @@ def trick_faces(
             edition=edition,
             ascii=ascii,
             highlight="bold green" if seat == winner else "",
+            rules=rules,
         )
         # one column is kept free so that neighbouring names never run together
         label = names[seat][: CARD_WIDTH - 1].center(CARD_WIDTH - 1) + " "
@@ -183,13 +191,14 @@ def trick_panel(
             out.append(_("{name} led a wild: no suit yet").format(name=leader) + "\n", "bold")
         else:
             symbol = f"{suit_symbol(led, ascii)} {suit_name(led)}"
-            if C.is_wild(view.current_trick[0][1]):
+            if is_wild(view.current_trick[0][1], cfg.rules):
                 line = _("{name} declared {suit}").format(name=leader, suit=symbol)
             else:
                 line = _("{name} led {suit}").format(name=leader, suit=symbol)
             out.append(line + "\n", style="bold")
         out.append_text(
-            trick_faces(view.current_trick, names, half=view.half, edition=cfg.edition, ascii=ascii)
+            trick_faces(view.current_trick, names, half=view.half, edition=cfg.edition,
+                        ascii=ascii, rules=cfg.rules)
         )
     elif last is not None:
         you = last.winner == view.seat
@@ -202,6 +211,7 @@ def trick_panel(
                 edition=cfg.edition,
                 ascii=ascii,
                 winner=last.winner,
+                rules=cfg.rules,
             )
         )
     else:
@@ -237,7 +247,8 @@ def seats_table(
     its team's score (both partners' rows read the same).
     """
     cfg = view.config
-    rounds_shown = max(len(view.rounds), 3 if cfg.rounds else 1)
+    # the columns of the rounds to come: a match on totals shows them all (up to 5)
+    rounds_shown = max(len(view.rounds), min(cfg.rounds or 1, 5))
     scores = [_score_row(view, s) for s in range(cfg.players)]
     unplayed = "." if ascii else "·"
     out = Text()
@@ -305,7 +316,7 @@ def balance_line(view: View, seat: int, ascii: bool = False) -> Text:
     else:
         out.append(_("V ahead by {n}").format(n=v - h), style="bold red")
     if view.phase.name in ("PLAY", "PILE"):
-        left = (7 if view.half == 1 else 13) - len(view.tricks)
+        left = (cfg.first_half_size if view.half == 1 else cfg.hand_size) - len(view.tricks)
         left_text = ngettext("{n} left in this half", "{n} left in this half", left)
         out.append(" · " + left_text.format(n=left), style="dim")
     if view.victories is not None:
