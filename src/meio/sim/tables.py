@@ -58,7 +58,10 @@ def tables_for(config: MatchConfig) -> CoreTables:
 
 @lru_cache(maxsize=64)
 def build_tables(config: MatchConfig) -> CoreTables:
-    """The core's arrays for a :func:`table_key` config (cached)."""
+    """The core's arrays for a :func:`table_key` config (cached); one line of refusal
+    for a variant game, which only :func:`meio.sim.simulate` plays (its kernels take
+    other arrays: :func:`variant_tables_for`)."""
+    check_standard(config)
     deck = np.array(C.cards_of(config.deck), dtype=np.int32)
     val2 = np.zeros((2, 65), dtype=np.int32)
     for half in (1, 2):
@@ -129,6 +132,18 @@ def plays_variant(config: MatchConfig) -> bool:
     """Whether ``config`` is played by the variant kernels: a variant that is not its
     edition's preset (a preset's game is the standard game, played as one)."""
     return config.variant is not None and not config.variant.is_standard
+
+
+def check_standard(config: MatchConfig) -> None:
+    """Raise ``ValueError`` (one line) for a variant game: the core's positions,
+    rollouts and environments play the standard editions; only
+    :func:`meio.sim.simulate` plays variants."""
+    if config.variant is not None and plays_variant(config):
+        raise ValueError(
+            f"the compiled core's positions, rollouts and environments play the standard "
+            f"editions, not the variant {config.variant.name!r} (meio.sim.simulate plays "
+            f"variants)"
+        )
 
 
 def variant_tables_for(config: MatchConfig) -> VariantTables:
