@@ -37,7 +37,7 @@ from meio.sim.tables import plays_variant, variant_tables_for
 
 #: a fixed profile, so that CI draws the same variants on every run
 VARIANT_SETTINGS = settings(
-    max_examples=30, deadline=None, derandomize=True,
+    max_examples=120, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 GAMES = 2  # matches per drawn variant and table
@@ -190,6 +190,109 @@ def test_core_variant_games_replay_identically_in_the_engine(
                 assert res.team_scores is not None
                 assert rnd["team_scores"] == res.team_scores[g, r].tolist()
         assert doc["totals"] == res.totals[g].tolist()
+        assert sorted(doc["winners"]) == np.flatnonzero(winners[g]).tolist()
+        assert _step_both(cfg, record, policy == "heuristic") > 0
+
+
+#: two variants that between them use every attribute, on every table size
+KITCHEN = ["""
+name = "no-trumps"
+preset = "meio"
+trump = "none"
+leader = "last_trick"
+[hand]
+size = 11
+first_half = 5
+pack = 6
+[deck.2]
+ranks = "89TJQKA"
+[scoring]
+form = "balance_bonus"
+bonus = 2
+[match.default]
+form = "victories"
+to_win = 2
+[match.3]
+form = "totals"
+rounds = 2
+shared = false
+[options]
+wild_lead = "next"
+[[special]]
+preset = "-1"
+[[special]]
+code = "A+"
+value = [15, -1]
+suit = "wild"
+pile = "winner_chooses"
+[[special]]
+code = "-2H"
+value = 20
+suit = "S"
+follows = false
+pile = "other_half"
+[[special]]
+preset = "+.5"
+[[special]]
+code = "Q+"
+value = [12.5, "above"]
+suit = "wild"
+pile = "other_half"
+""", """
+name = "squares"
+preset = "meio"
+trump = "D"
+leader = "rotate"
+[hand]
+size = 12
+first_half = 8
+pack = 4
+[deck.2]
+ranks = "89TJQKA"
+[scoring]
+form = "squared"
+[match.default]
+form = "totals"
+rounds = 2
+shared = true
+[[special]]
+code = "-1"
+value = "above"
+suit = "C"
+follows = true
+pile = "winner_chooses"
+[[special]]
+preset = "A+"
+[[special]]
+preset = "-2H"
+[[special]]
+code = "+.5"
+value = [3, "above"]
+suit = "wild"
+[[special]]
+preset = "Q+"
+"""]
+TABLES = [(2, False), (3, False), (4, False), (4, True), (5, False)]
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}{'-team' if t[1] else ''}")
+@pytest.mark.parametrize("text", KITCHEN, ids=["no-trumps", "squares"])
+def test_every_table_of_two_full_variants_replays_in_the_engine(
+    text: str, table: tuple[int, bool], policy: str
+) -> None:
+    variant = parse_variant(text)
+    players, partnership = table
+    cfg = MatchConfig(players=players, partnership=partnership, variant=variant,
+                      options=variant.options, seed=players)
+    res = simulate(cfg, 3, seed=11, policy=policy, record=True)
+    winners = res.winners()
+    for g in range(res.games):
+        record = Record.from_json(res.record(g))
+        state = record.to_state()
+        doc = result_json(state)
+        assert [r["scores"] for r in doc["rounds"]] == res.scores[
+            g, : res.rounds_played[g]].tolist()
         assert sorted(doc["winners"]) == np.flatnonzero(winners[g]).tolist()
         assert _step_both(cfg, record, policy == "heuristic") > 0
 

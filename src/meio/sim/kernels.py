@@ -19,6 +19,12 @@ rules it is played under; under ``next`` the led suit stays -1 while the trick
 holds only wilds and the first non-wild card sets it.
 Random numbers come from a splitmix64 stream held in a one-slot ``uint64``
 array, so results depend on the seed alone, never on threads or job count.
+
+A rule variant (docs/variants.md) is played by the ``v_*`` kernels at the end, from
+data (``vcfg`` and a ``rules`` table, :func:`meio.sim.tables.variant_tables_for`) on a
+wider position (``V_*`` offsets); the standard editions keep the kernels above, whose
+machine code the variants left as it was. Over 1,000 lines for the reason above: the
+two sets share the random stream, and numba's cache keys on this file.
 """
 
 from __future__ import annotations
@@ -1207,7 +1213,7 @@ def _v_heuristic_play(
     return pick
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def v_choose_action(
     s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, policy: int, rng: np.ndarray,
     legal: np.ndarray,
@@ -1224,14 +1230,16 @@ def v_choose_action(
 @njit(cache=CACHE)
 def v_choose_split(
     s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, seat: int, policy: int,
-    rng: np.ndarray, pack: np.ndarray,
+    rng: np.ndarray, pack: np.ndarray, cards: np.ndarray,
 ) -> None:
-    """The policy's pack (sorted) for ``seat`` in a variant round."""
+    """The policy's pack (sorted) for ``seat`` in a variant round (``cards``: scratch of
+    at least 15 slots)."""
     if policy != POLICY_RANDOM:
         _v_heuristic_split(s, vcfg, rules, seat, pack)
         return
     n = s[V_HAND_N + seat]
-    cards = s[V_HAND + V_HAND_MAX * seat : V_HAND + V_HAND_MAX * seat + n].copy()
+    for i in range(n):
+        cards[i] = s[V_HAND + V_HAND_MAX * seat + i]
     size = vcfg[VC_PACK]
     for j in range(size):
         k = j + _below(rng, n - j)
@@ -1256,8 +1264,13 @@ def v_play_out(
     if s[V_PHASE] == SPLIT:
         for p in range(vcfg[VC_PLAYERS]):
             if s[V_PACK_N + p] == 0:
-                v_choose_split(s, vcfg, rules, p, policy, rng, pack)
+                v_choose_split(s, vcfg, rules, p, policy, rng, pack, legal)
                 v_apply_split(s, vcfg, p, pack)
+    if policy == POLICY_RANDOM:  # as play_out: no policy call on every card
+        while s[V_PHASE] != ROUND_DONE:
+            n = v_legal_actions(s, vcfg, rules, legal)
+            v_apply_action(s, vcfg, rules, int(legal[_below(rng, n)]))
+        return
     while s[V_PHASE] != ROUND_DONE:
         v_apply_action(s, vcfg, rules, v_choose_action(s, vcfg, rules, policy, rng, legal))
 
