@@ -1,6 +1,7 @@
 """Speed of the compiled simulation core against OpenSpiel's Hearts in a Python loop.
 
-Run: ``.venv/bin/python bench/fast.py`` (needs the ``bench`` extra: open-spiel).
+Run: ``.venv/bin/python bench/fast.py`` (needs the ``bench`` extra: open-spiel);
+``--variant FILE`` measures the core on a variant too (4 players).
 Prints card plays per second and rounds per second of the core (one process and
 ``--jobs 2``), of ``pyspiel`` Hearts played by a Python loop with random actions,
 their ratio, and the core's compile time (cold cache) and first-call latency
@@ -45,13 +46,15 @@ def first_call_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip())
 
 
-def core_rate(rounds: int, policy: str, jobs: int) -> tuple[float, float]:
+def core_rate(
+    rounds: int, policy: str, jobs: int, config: MatchConfig = CONFIG
+) -> tuple[float, float]:
     """Cards per second and rounds per second of the core playing single rounds."""
     from meio.sim import simulate
 
-    simulate(CONFIG, 2 * jobs, seed=0, policy=policy, rounds=True, jobs=jobs)  # warm
+    simulate(config, 2 * jobs, seed=0, policy=policy, rounds=True, jobs=jobs)  # warm
     start = time.perf_counter()
-    res = simulate(CONFIG, rounds, seed=1, policy=policy, rounds=True, jobs=jobs)
+    res = simulate(config, rounds, seed=1, policy=policy, rounds=True, jobs=jobs)
     elapsed = time.perf_counter() - start
     return res.cards_played / elapsed, rounds / elapsed
 
@@ -83,6 +86,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200_000, help="core rounds per measure")
     parser.add_argument("--hearts-seconds", type=float, default=5.0)
+    parser.add_argument("--variant", metavar="FILE",
+                        help="also measure the core on this variant file, 4 players")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as cold:
@@ -96,6 +101,14 @@ def main() -> None:
         for jobs in (1, 2):
             cards, rounds = core_rate(args.rounds, policy, jobs)
             rows.append((f"core {policy}, {jobs} job(s)", cards, rounds))
+    if args.variant:
+        from meio.engine.variant import load_variant
+
+        variant = load_variant(args.variant)
+        table = MatchConfig(players=4, variant=variant, options=variant.options, seed=1)
+        for policy in ("random", "heuristic"):
+            cards, rounds = core_rate(args.rounds, policy, 1, table)
+            rows.append((f"core {policy}, 1 job, variant {variant.name}", cards, rounds))
     h_cards, h_hands = hearts_rate(args.hearts_seconds)
     rows.append(("OpenSpiel Hearts, Python loop, random", h_cards, h_hands))
     print(f"{'':42} {'cards/s':>12} {'rounds/s':>10} {'x Hearts':>9}")

@@ -46,13 +46,8 @@ def test_a_bad_variant_file_prints_each_problem_on_a_line(tmp_path: Path) -> Non
     assert "Traceback" not in result.output
 
 
-def test_commands_that_cannot_play_a_variant_say_so_in_one_line(tmp_path: Path) -> None:
+def test_a_bot_that_cannot_play_a_variant_says_so_in_one_line(tmp_path: Path) -> None:
     path = _file(tmp_path, SIX_SEVEN)
-    for args in (["simulate", "--matches", "2"],):
-        result = runner.invoke(app, [*args, "--variant", str(path)])
-        assert result.exit_code == 2
-        assert "does not play variants yet" in result.output
-        assert len(result.output.strip().splitlines()) == 1
     result = runner.invoke(app, ["deal", "--bots", "search", "--variant", str(path)])
     assert result.exit_code == 2 and "the search bot does not play variants" in result.output
 

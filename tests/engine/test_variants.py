@@ -7,6 +7,7 @@ scripted deal or a property over random matches.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from pathlib import Path
@@ -359,3 +360,26 @@ class TestRecords:
 
         done = _random_match(MatchConfig(players=3, seed=4), 4)
         assert "variant" not in Record.from_state(done).to_json()
+
+
+def test_the_refusal_of_a_pile_names_the_card_that_won_the_trick() -> None:
+    # here Q+, not +.5, lets its winner choose: the refusal names the card that won
+    text = ('preset = "meio"\npartnership = false\n[deck]\n3 = false\n4 = false\n5 = false\n'
+            '[deck.2]\nranks = "89TJQKA"\nspecials = 1\n'
+            '[[special]]\npreset = "Q+"\npile = "winner_chooses"\n')
+    cfg = MatchConfig(players=2, variant=parse_variant(text), seed=1)
+    rng = random.Random(5)
+    seen = 0
+    for game in range(40):
+        state = State.new(dataclasses.replace(cfg, seed=game))
+        while not state.is_over and state.phase is not Phase.PILE:
+            seat = state.current_seat()
+            state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+        if state.is_over:
+            continue
+        other = 1 - state.pending_pile
+        with pytest.raises(IllegalActionError, match=rf"only seat {state.pending_pile}, "
+                           r"who won the trick with Q\+, chooses its pile"):
+            state.apply(A.PILE_1, other)
+        seen += 1
+    assert seen >= 3

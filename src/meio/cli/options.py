@@ -96,15 +96,6 @@ def read_variant(path: Path | None, wild_lead: str = "declare",
         raise typer.Exit(2) from None
 
 
-def refuse_variant(path: Path | None, what: str) -> None:
-    """Exit 2 with one line where a command cannot play a variant yet."""
-    if path is not None:
-        typer.echo(_("{what} does not play variants yet (it assumes the standard editions); "
-                     "play a variant with meio deal or meio tournament").format(what=what),
-                   err=True)
-        raise typer.Exit(2)
-
-
 T = TypeVar("T")
 
 #: the largest seed a command takes (the commands draw theirs below it)

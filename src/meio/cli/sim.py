@@ -23,7 +23,7 @@ from meio.cli.options import (
     WildLeadOption,
     check_table,
     either,
-    refuse_variant,
+    read_variant,
     rules_text,
     seed_option,
 )
@@ -69,7 +69,7 @@ def simulate(
     old_policy: OldPolicyOption = None,
     variant_file: VariantOption = None,
 ) -> None:
-    refuse_variant(variant_file, "meio simulate (the compiled core)")
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
     from meio.engine import MatchConfig, TableOptions
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
@@ -83,7 +83,10 @@ def simulate(
     if rounds is not None and matches is not None:
         typer.echo(_("give either --rounds or --matches, not both"), err=True)
         raise typer.Exit(2)
-    check_table(edition, players, partnership)
+    if variant is not None:
+        edition = variant.edition
+    else:
+        check_table(edition, players, partnership)
     count = rounds if rounds is not None else (matches if matches is not None else 1000)
     try:
         config = MatchConfig(
@@ -94,7 +97,9 @@ def simulate(
                 C.parse_card(x) for x in specials.replace(",", " ").split()
             ),
             seed=seed,
-            options=TableOptions(wild_lead, not hide_specials),  # type: ignore[arg-type]
+            options=TableOptions(wild_lead, not hide_specials)  # type: ignore[arg-type]
+            if variant is None else variant.options,
+            variant=variant,
         )
         started = time.perf_counter()
         from meio.sim import simulate as run
@@ -118,6 +123,8 @@ def simulate(
         if partnership
         else _("{edition} edition, {players} players")
     ).format(edition=config.edition, players=players)
+    if variant is not None:
+        table = _("variant {name}, {table}").format(name=variant.name, table=table)
     specials_text = " ".join(C.card_code(s) for s in config.special_cards) or _("none")
     report(
         _("{games}, {table}, specials {specials}, {options}, policy {policy}, "
@@ -145,7 +152,10 @@ def simulate(
         else [_("seat {seat}").format(seat=p) for p in range(players)]
     )
     means = " ".join(f"{c} {per_round[:, i].mean():.3f}" for i, c in enumerate(columns))
-    report(_("mean round score |H-V|: {means}").format(means=means))
+    if variant is None or variant.scoring == "difference":
+        report(_("mean round score |H-V|: {means}").format(means=means))
+    else:
+        report(_("mean round score ({form}): {means}").format(form=variant.scoring, means=means))
     values = per_round.ravel()
     dist = {int(v): int((values == v).sum()) for v in sorted(set(values.tolist()))}
     report(_("score distribution: {shares}").format(shares=", ".join(

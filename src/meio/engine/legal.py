@@ -26,6 +26,7 @@ from meio.engine.config import MatchConfig
 from meio.engine.reasons import Reason, reason
 
 if TYPE_CHECKING:
+    from meio.engine.tricks import Trick
     from meio.engine.variant import CardRules
 
 
@@ -104,6 +105,8 @@ class Position(Protocol):
     @property
     def hands(self) -> Sequence[int]: ...
     @property
+    def tricks(self) -> Sequence[Trick]: ...
+    @property
     def packs(self) -> Sequence[int]: ...
     def seats_to_act(self) -> tuple[int, ...]: ...
     def current_seat(self) -> int: ...
@@ -142,7 +145,9 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
         if phase is not _PILE:
             return reason("pile_not_now")
         if seat is not None and seat != pos.pending_pile:
-            return reason("pile_other_seat", seat=pos.pending_pile)
+            last = pos.tricks[-1]  # the trick whose winner chooses: name its card
+            card = next(c for s, c in last.plays if s == last.winner)
+            return reason("pile_other_seat", seat=pos.pending_pile, card=C.card_code(card))
         return None
     if phase is _PILE:
         return reason("pile_first", seat=pos.pending_pile)

@@ -42,8 +42,11 @@ REASONS: dict[str, str] = {
     "pack_size": "a pack is exactly 6 cards, not {n}",
     "variant_pack_size": "a pack of this variant is exactly {size} cards, not {n}",
     "waiting_for_packs": "every player must choose a pack first (waiting for seat {seats})",
-    "pile_not_now": "a pile is chosen only by the winner of a trick taken by +.5",
-    "pile_other_seat": "only seat {seat}, who won the trick with +.5, chooses its pile",
+    "pile_not_now": (
+        "a pile is chosen only by the winner of a trick taken by a card that lets its "
+        "winner choose (+.5 in the editions)"
+    ),
+    "pile_other_seat": "only seat {seat}, who won the trick with {card}, chooses its pile",
     "pile_first": "seat {seat} must first choose the pile (pile=1 or pile=2)",
     "not_your_turn": "it is seat {mover}'s turn, not seat {seat}'s",
     "not_in_hand": "{card} is not in seat {seat}'s hand",

@@ -89,39 +89,67 @@ def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tupl
     return best, best_v
 
 
+#: a value-table entry (:func:`table_winning_index`) marking a card worth 0.5 above the
+#: card played just before it (a doubled value no card has: they run from -40 to 80)
+RELATIVE = -1000
+
+
+def table_winning_index(
+    cards: Sequence[int], led: int, values: Sequence[int], suit_of: Sequence[int], trump: int
+) -> tuple[int, int]:
+    """:func:`winning_index` with the card facts as tables: ``values`` the doubled
+    values of one half (:data:`RELATIVE` for a card worth 0.5 above the card before it,
+    0.5 when it leads), ``suit_of`` each card's suit (-1: wild, it takes the led suit)
+    and ``trump`` the trump suit (-1: none). The one statement of a variant's rule,
+    on plain ints and sequences so that numba compiles this same function for the
+    compiled core (:data:`meio.sim.kernels.table_trick_rule`).
+
+    >>> from meio.engine.cards import parse_card as p
+    >>> vt = list(value_table("meio", 1)); vt[p("+.5")] = RELATIVE
+    >>> suits = [c // 15 for c in range(60)] + [-1, -1, 1, -1, -1]
+    >>> table_winning_index([p("KS"), p("Q+"), p("+.5")], 0, vt, suits, 1)
+    (0, 26)
+    >>> table_winning_index([p("9S"), p("2H")], 0, vt, suits, -1)   # no trump: 9S wins
+    (0, 18)
+    """
+    best = -1
+    best_v = 0
+    best_trump = False
+    prev = 0
+    for i, card in enumerate(cards):
+        v = values[card]
+        if v == RELATIVE:
+            v = prev + 1
+        prev = v
+        suit = suit_of[card]
+        if suit < 0:
+            suit = led
+        trump_card = suit == trump and suit >= 0
+        if suit != led and not trump_card:
+            continue
+        if best < 0 or (trump_card and not best_trump) or (
+            trump_card == best_trump and v > best_v
+        ):
+            best, best_v, best_trump = i, v, trump_card
+    return best, best_v
+
+
 def variant_winning_index(
     cards: Sequence[int], led: int, half: int, rules: CardRules
 ) -> tuple[int, int]:
     """:func:`winning_index` for a variant's cards (:class:`~meio.engine.variant.CardRules`):
     its suits, values, relative cards and trump suit (none: -1) in place of the
-    editions' constants. With a standard edition's preset it names the same card
-    (tests/engine/test_variants.py plays both side by side).
+    editions' constants (:func:`table_winning_index`). With a standard edition's preset
+    it names the same card (tests/engine/test_variants.py plays both side by side).
 
     >>> from meio.engine.cards import parse_card as p
     >>> from meio.engine.variant import card_rules, preset
     >>> variant_winning_index([p("KS"), p("Q+"), p("+.5")], 0, 1, card_rules(preset("meio")))
     (0, 26)
     """
-    values = rules.values[half - 1]
-    relative = rules.relative[half - 1]
-    suit_of = rules.suit_of
-    trump_suit = rules.trump
-    best = -1
-    best_v = 0
-    best_trump = False
-    prev = 0
-    for i, card in enumerate(cards):
-        v = prev + 1 if relative >> card & 1 else values[card]
-        prev = v
-        suit = suit_of[card]
-        if suit < 0:
-            suit = led
-        trump = suit == trump_suit and suit >= 0
-        if suit != led and not trump:
-            continue
-        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
-            best, best_v, best_trump = i, v, trump
-    return best, best_v
+    return table_winning_index(
+        cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump
+    )
 
 
 def variant_pile_for(winning_card: int, half: int, rules: CardRules) -> int:

@@ -41,6 +41,7 @@ from typing import Any, Literal
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.engine.options import Edition, TableOptions
+from meio.engine.tricks import RELATIVE
 
 ScoringForm = Literal["difference", "balance_bonus", "squared"]
 LeaderRule = Literal["most_points", "last_trick", "rotate"]
@@ -661,7 +662,9 @@ class CardRules:
     the cards whose holder must follow that suit; ``values``: doubled values in each
     half (0 for a relative card); ``relative``: per half, the cards worth 0.5 above
     the card before them; ``pile``: 0 none, 1 the winner chooses, 2 the other half;
-    ``trump``: the trump suit or -1."""
+    ``trump``: the trump suit or -1; ``trick_values``: per half, ``values`` with
+    :data:`~meio.engine.tricks.RELATIVE` for the relative cards (the table the trick
+    rule and the compiled core read)."""
 
     suit_of: tuple[int, ...]
     wild: int
@@ -674,6 +677,7 @@ class CardRules:
     hand: int
     first_half: int
     pack: int
+    trick_values: tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @functools.lru_cache(maxsize=256)
@@ -712,4 +716,6 @@ def card_rules(variant: Variant) -> CardRules:
         tuple(suit_of), wild, free, tuple(masks), (tuple(values[0]), tuple(values[1])),
         (relative[0], relative[1]), tuple(pile), variant.trump, variant.hand,
         variant.first_half, variant.pack,
+        tuple(tuple(RELATIVE if relative[h] >> c & 1 else values[h][c] for c in range(n))
+              for h in (0, 1)),  # type: ignore[arg-type]
     )

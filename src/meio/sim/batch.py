@@ -27,7 +27,13 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.wire import config_from_json, config_json, options_json
 from meio.sim import kernels as K
-from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
+from meio.sim.tables import (
+    HEURISTIC_EPSILON,
+    plays_variant,
+    policy_code,
+    tables_for,
+    variant_tables_for,
+)
 
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]
@@ -49,11 +55,22 @@ def as_config(config_like: ConfigLike) -> MatchConfig:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class SimResult:
-    """What a batch produced. Rows are games; a match has at most 3 rounds.
+    """What a batch produced. Rows are games; a standard match has at most 3 rounds.
 
     ``piles[g, r, seat]`` is ``(H, V)`` of round ``r`` of game ``g`` (zeros for rounds
     not played). With ``record=True`` the deals and every action are kept too, and
     :meth:`record` exports any game as a ``meio-record/1`` document.
+
+    A variant game (a config whose variant is not an edition's preset) takes the
+    variant's sizes: ``R`` rounds at most (1 for single rounds; else the format's
+    ``rounds``, 20 more when a tie for the lowest total is not shared, or
+    5 × ``to_win`` for a match to victories), hands of ``hand`` cards and packs of
+    ``pack``: ``piles [G, R, players, 2]``, ``leaders [G, R]``, ``deals [G, R,
+    players, hand]``, ``asides [G, R, aside]``, ``splits [G, R, players, pack]``,
+    ``plays [G, R, 90]``, ``tricks [G, R, 2, hand]`` (winner, pile); ``won [G,
+    players]`` the match's winners by the variant's format; :attr:`scores` are in
+    the variant's scoring form. (A standard game: R = 3, hands of 13, packs of 6,
+    ``asides [G, 3, 2]``, ``plays [G, 3, 80]``, ``won`` None.)
     """
 
     config: MatchConfig
@@ -71,6 +88,7 @@ class SimResult:
     plays: I8 | None = None
     nplays: I8 | None = None
     tricks: I8 | None = None
+    won: npt.NDArray[np.bool_] | None = None
 
     @property
     def games(self) -> int:
@@ -78,9 +96,24 @@ class SimResult:
 
     @property
     def scores(self) -> I16:
-        """``[game, round, seat]``: each seat's |H - V| (its own, not its team's)."""
+        """``[game, round, seat]``: each seat's |H - V| (its own, not its team's; a
+        variant's scoring form, 0 for rounds not played)."""
         p = self.piles.astype(np.int16)
+        if plays_variant(self.config):
+            return self._variant_scores(p[..., 0], p[..., 1])
         out: I16 = np.abs(p[..., 0] - p[..., 1])
+        return out
+
+    def _variant_scores(self, h: I16, v: I16) -> I16:
+        variant = self.config.variant
+        assert variant is not None
+        diff = np.abs(h - v)
+        if variant.scoring == "squared":
+            diff = diff * diff
+        elif variant.scoring == "balance_bonus":
+            diff = np.where(diff == 0, -variant.bonus, diff)
+        played = np.arange(h.shape[1])[None, :] < self.rounds_played[:, None]
+        out: I16 = (diff * played[..., None]).astype(np.int16)
         return out
 
     @property
@@ -89,6 +122,10 @@ class SimResult:
         if not self.config.partnership:
             return None
         p = self.piles.astype(np.int16)
+        if plays_variant(self.config):
+            team_h = np.stack([p[..., 0, 0] + p[..., 2, 0], p[..., 1, 0] + p[..., 3, 0]], -1)
+            team_v = np.stack([p[..., 0, 1] + p[..., 2, 1], p[..., 1, 1] + p[..., 3, 1]], -1)
+            return self._variant_scores(team_h, team_v)
         diff = p[..., 0] - p[..., 1]
         out: I16 = np.abs(np.stack([diff[..., 0] + diff[..., 2], diff[..., 1] + diff[..., 3]], -1))
         return out
@@ -102,11 +139,14 @@ class SimResult:
     def winners(self) -> npt.NDArray[np.bool_]:
         """``[game, seat]``: whether the seat won (or shares) its match; all False
         for single rounds. Partnership and 2-player ``meio`` count round victories;
-        every other table (2-player ``classic`` included) the lowest total."""
+        every other table (2-player ``classic`` included) the lowest total; a variant
+        its own format."""
         n, players = self.games, self.config.players
         out = np.zeros((n, players), dtype=np.bool_)
         if self.one_round:
             return out
+        if self.won is not None:
+            return self.won.copy()
         if self.config.victories_to_win is not None:
             side = self.team_scores if self.config.partnership else self.scores
             if side is None:
@@ -168,6 +208,8 @@ class SimResult:
         rules = options_json(cfg.options)
         if rules:
             doc["rules"] = rules
+        if cfg.variant is not None:
+            doc["variant"] = cfg.variant.to_json()
         doc["rounds"] = rounds
         return doc
 
@@ -178,6 +220,8 @@ def _chunk(
 ) -> tuple[int, dict[str, npt.NDArray[Any]]]:
     """Play games ``first .. first + count - 1``; the arrays of those rows."""
     match = config_from_json(config)
+    if plays_variant(match):
+        return _variant_chunk(match, first, count, seed, policy, one_round, record)
     t = tables_for(match)
     players = int(t.cfg[0])
     r = K.MAX_ROUNDS
@@ -204,6 +248,44 @@ def _chunk(
     return int(played), out
 
 
+def _variant_chunk(
+    match: MatchConfig, first: int, count: int, seed: int, policy: int, one_round: bool,
+    record: bool,
+) -> tuple[int, dict[str, npt.NDArray[Any]]]:
+    t = variant_tables_for(match)
+    players, hand, pack = match.players, match.hand_size, match.pack_size
+    r = 1 if one_round else t.rounds
+    keep = count if record else 1
+    out: dict[str, npt.NDArray[Any]] = {
+        "rounds_played": np.zeros(count, dtype=np.int8),
+        "piles": np.zeros((count, r, players, 2), dtype=np.int8),
+        "leaders": np.zeros((count, r), dtype=np.int8),
+        "won": np.zeros((count, players), dtype=np.bool_),
+        "deals": np.zeros((keep, r, players, hand), dtype=np.int8),
+        "asides": np.zeros((keep, r, match.aside_count), dtype=np.int8),
+        "splits": np.zeros((keep, r, players, pack), dtype=np.int8),
+        "split_orders": np.zeros((keep, r, players), dtype=np.int8),
+        "plays": np.zeros((keep, r, K.V_MAX_PLAYS), dtype=np.int8),
+        "nplays": np.zeros((keep, r), dtype=np.int8),
+        "tricks": np.zeros((keep, r, 2, hand), dtype=np.int8),
+    }
+    played = K.v_simulate_games(
+        t.vcfg, t.rules, t.deck, first, count, seed, policy, one_round, record,
+        out["rounds_played"], out["piles"], out["leaders"], out["won"].view(np.int8),
+        out["deals"], out["asides"], out["splits"], out["plays"], out["nplays"],
+        out["tricks"],
+    )
+    endless = np.flatnonzero(out["rounds_played"] < 0)
+    if endless.size:
+        raise ValueError(
+            f"match {first + int(endless[0])} of this variant was not over after {r} rounds: "
+            f"its tie for the lowest total never broke (share ties, or play to victories)"
+        )
+    for row in range(keep if record else 0):  # the seats split in seat order
+        out["split_orders"][row] = np.arange(players, dtype=np.int8)
+    return int(played), out
+
+
 def simulate(
     config_like: ConfigLike,
     n: int,
@@ -221,7 +303,9 @@ def simulate(
     Game ``i`` depends only on ``(seed, i)``: the same batch comes out whatever
     ``jobs`` (worker processes) is. The config's specials and table options are
     used; its seed and first leader are not (each game draws its own deals and
-    first leader).
+    first leader). A config with a variant plays the variant (see :class:`SimResult`
+    for its arrays' shapes); its ``heuristic`` is :mod:`meio.bots.variant_play`'s rule,
+    the engine's heuristic bot in a variant game, move for move.
     """
     config = as_config(config_like)
     code = policy_code(policy)
@@ -236,7 +320,8 @@ def simulate(
         parts = [_chunk(cfg_dict, 0, n, seed, code, rounds, record)]
     else:
         bounds = np.linspace(0, n, jobs + 1).astype(int)
-        tables_for(config)  # fail here, not in a worker, on a bad config
+        # fail here, not in a worker, on a bad config
+        (variant_tables_for if plays_variant(config) else tables_for)(config)
         ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
             futures = [
@@ -251,6 +336,8 @@ def simulate(
         key: (arrays[key] if record else None)
         for key in ("deals", "asides", "splits", "split_orders", "plays", "nplays", "tricks")
     }
+    if "won" in arrays and not rounds:
+        kept["won"] = arrays["won"]
     return SimResult(
         config=config,
         policy=policy,

@@ -24,7 +24,7 @@ from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
-from meio.sim.tables import I32
+from meio.sim.tables import I32, check_standard
 
 RoundDeal = tuple[tuple[int, ...], int, int]
 
@@ -75,6 +75,7 @@ def state_to_arrays(state: State) -> CorePosition:
     if state.phase is Phase.OVER:
         raise ValueError("the match is over: there is no round in progress to convert")
     cfg = state.config
+    check_standard(cfg)
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     s[K.WILD_NEXT] = 1 if cfg.options.wild_lead == "next" else 0
     for p in range(cfg.players):

@@ -19,6 +19,12 @@ rules it is played under; under ``next`` the led suit stays -1 while the trick
 holds only wilds and the first non-wild card sets it.
 Random numbers come from a splitmix64 stream held in a one-slot ``uint64``
 array, so results depend on the seed alone, never on threads or job count.
+
+A rule variant (docs/variants.md) is played by the ``v_*`` kernels at the end, from
+data (``vcfg`` and a ``rules`` table, :func:`meio.sim.tables.variant_tables_for`) on a
+wider position (``V_*`` offsets); the standard editions keep the kernels above, whose
+machine code the variants left as it was. Over 1,000 lines for the reason above: the
+two sets share the random stream, and numba's cache keys on this file.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from meio.engine.tricks import winning_index
+from meio.engine.tricks import RELATIVE, table_winning_index, winning_index
 
 
 def rule_digest(rule: Callable[..., object]) -> str:
@@ -58,7 +64,12 @@ def rule_digest(rule: Callable[..., object]) -> str:
 #: digest to write here (and in :mod:`meio.bots.likelihood`), and until then
 #: :data:`CACHE` is False: the kernels compile afresh rather than run stale code.
 TRICK_RULE_DIGEST = "848953b28dd3ae52"
-CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
+#: the same for the variants' trick rule (:func:`meio.engine.tricks.table_winning_index`)
+TABLE_RULE_DIGEST = "221940994a5dacbb"
+CACHE = (
+    rule_digest(winning_index) == TRICK_RULE_DIGEST
+    and rule_digest(table_winning_index) == TABLE_RULE_DIGEST
+)
 
 #: the engine's trick rule (:func:`meio.engine.tricks.winning_index`) compiled for the
 #: kernels: the same function object, not a copy
@@ -781,3 +792,659 @@ def replay_actions(
             return -(i + 1)
         apply_action(s, cfg, val2, actions[i])
     return int(actions.shape[0])
+
+
+# -- variants ------------------------------------------------------------------------------
+# A variant (docs/variants.md) is played by the kernels below, from data: ``vcfg`` holds
+# its numbers and ``rules`` its card facts, so one compilation plays every variant. Its
+# position is wider than a standard one (hands of up to 15 cards, packs of up to 14),
+# and its hands and packs are kept sorted by card id, so that its legal actions come
+# in the engine's order and the heuristic reads its cards in the engine's order (the
+# variant heuristic is :mod:`meio.bots.variant_play`'s rule, move for move, and its
+# float sums depend on that order).
+
+#: the trick rule of a variant's card tables (:func:`meio.engine.tricks.table_winning_index`)
+#: compiled for the kernels: the same function object, watched by :data:`TABLE_RULE_DIGEST`
+table_trick_rule: Callable[..., tuple[int, int]] = njit(cache=CACHE, inline="always")(
+    table_winning_index
+)
+
+V_HAND_MAX = 15
+V_PACK_MAX = 14
+V_HAND = 0  # [5][15] cards in play this half, sorted
+V_HAND_N = 75  # [5]
+V_PACK = 80  # [5][14] the pack each seat chose, sorted
+V_PACK_N = 150  # [5]
+V_PILES = 155  # [5][2]
+V_TRICK = 165  # [5]
+V_TRICK_N = 170
+V_PHASE = 171
+V_HALF = 172
+V_TRICK_NO = 173  # 1..hand
+V_TRICK_LEADER = 174
+V_TO_MOVE = 175
+V_LED = 176
+V_PENDING = 177
+V_ROUND_LEADER = 178
+V_SPLIT_N = 179
+V_DEAL = 180  # [5][15]
+V_WINNERS = 255  # [15]
+V_PILE_OF = 270  # [15]
+V_NPLAYS = 285
+V_PLAYS = 286  # [V_MAX_PLAYS]
+V_MAX_PLAYS = 5 * V_HAND_MAX + V_HAND_MAX  # every card, and a pile choice after each trick
+V_STATE_LEN = V_PLAYS + V_MAX_PLAYS
+
+# vcfg: the variant's numbers
+VC_PLAYERS = 0
+VC_PART = 1
+VC_HAND = 2
+VC_FIRST = 3  # tricks of the first half
+VC_PACK = 4
+VC_TRUMP = 5  # -1: none
+VC_SCORING = 6  # 0 |H - V|, 1 |H - V| with -bonus for H = V, 2 (H - V)²
+VC_BONUS = 7
+VC_FORM = 8  # 0 totals, 1 victories
+VC_ROUNDS = 9
+VC_TO_WIN = 10
+VC_SHARED = 11
+VC_LEADER = 12  # 0 most points, 1 last trick, 2 rotate
+VC_WILD_NEXT = 13
+VC_ROUND_LIMIT = 14  # a victories match ends after this many rounds at the latest
+VC_LEN = 15
+
+# rules[row, card]: rows 0 and 1 the doubled values of each half (RELATIVE: 0.5 above
+# the card before), row 2 the suit (-1 wild), row 3 the flags below
+R_SUIT = 2
+R_FLAGS = 3
+R_ROWS = 4
+F_WILD = 1  # follows any suit; led under "declare" it declares one
+F_FREE = 2  # may be played on any trick (the wilds, the suited cards that do not follow)
+F_PILE_SHIFT = 2  # (flags >> 2) & 3: 0 its half's pile, 1 the winner chooses, 2 the other
+
+
+@njit(cache=CACHE)
+def v_start_round(s: np.ndarray, vcfg: np.ndarray, hands: np.ndarray, leader: int) -> None:
+    """Reset ``s`` to the split of a variant round dealt ``hands[seat, :hand]`` (sorted)."""
+    s[:] = 0
+    k = vcfg[VC_HAND]
+    for p in range(vcfg[VC_PLAYERS]):
+        for i in range(k):
+            s[V_HAND + V_HAND_MAX * p + i] = hands[p, i]
+            s[V_DEAL + V_HAND_MAX * p + i] = hands[p, i]
+        s[V_HAND_N + p] = k
+    s[V_PHASE] = SPLIT
+    s[V_HALF] = 1
+    s[V_TRICK_NO] = 1
+    s[V_TRICK_LEADER] = leader
+    s[V_LED] = -1
+    s[V_PENDING] = -1
+    s[V_ROUND_LEADER] = leader
+
+
+@njit(cache=CACHE)
+def v_legal_actions(s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, out: np.ndarray) -> int:
+    """The legal play or pile actions of the seat to act, in the engine's order."""
+    if s[V_PHASE] == PILE_PHASE:
+        out[0] = PILE_1
+        out[1] = PILE_2
+        return 2
+    seat = s[V_TO_MOVE]
+    base = V_HAND + V_HAND_MAX * seat
+    n = s[V_HAND_N + seat]
+    k = 0
+    led = s[V_LED]
+    if s[V_TRICK_N] == 0 and vcfg[VC_WILD_NEXT] == 0:
+        for i in range(n):
+            c = s[base + i]
+            if rules[R_FLAGS, c] & F_WILD:
+                for suit in range(4):
+                    out[k] = 65 + 4 * WILD_SLOT[c] + suit
+                    k += 1
+            else:
+                out[k] = c
+                k += 1
+        return k
+    if led < 0:  # a lead under "next", or a trick of wilds only: any card, as itself
+        for i in range(n):
+            out[k] = s[base + i]
+            k += 1
+        return k
+    follow = False
+    for i in range(n):
+        c = s[base + i]
+        if rules[R_SUIT, c] == led and not rules[R_FLAGS, c] & F_FREE:
+            follow = True
+            break
+    for i in range(n):
+        c = s[base + i]
+        if not follow or rules[R_FLAGS, c] & F_FREE or rules[R_SUIT, c] == led:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=CACHE, inline="always")
+def _v_remove(s: np.ndarray, base: int, count: int, card: int) -> None:
+    """Take ``card`` out of the sorted run ``s[base : base + count]``, keeping it sorted."""
+    j = 0
+    while s[base + j] != card:
+        j += 1
+    for i in range(j, count - 1):
+        s[base + i] = s[base + i + 1]
+
+
+@njit(cache=CACHE)
+def v_apply_split(s: np.ndarray, vcfg: np.ndarray, seat: int, pack: np.ndarray) -> None:
+    """Seat keeps the cards of ``pack`` (``vcfg``'s pack size, sorted) for the second
+    half (unchecked)."""
+    base = V_HAND + V_HAND_MAX * seat
+    for j in range(vcfg[VC_PACK]):
+        c = pack[j]
+        s[V_PACK + V_PACK_MAX * seat + j] = c
+        _v_remove(s, base, s[V_HAND_N + seat], c)
+        s[V_HAND_N + seat] -= 1
+    s[V_PACK_N + seat] = vcfg[VC_PACK]
+    s[V_SPLIT_N] += 1
+    if s[V_SPLIT_N] == vcfg[VC_PLAYERS]:
+        s[V_PHASE] = PLAY
+        s[V_TO_MOVE] = s[V_ROUND_LEADER]
+        s[V_TRICK_LEADER] = s[V_ROUND_LEADER]
+
+
+@njit(cache=CACHE)
+def _v_finish_trick(s: np.ndarray, vcfg: np.ndarray, pile: int) -> None:
+    t = s[V_TRICK_NO] - 1
+    winner = s[V_WINNERS + t]
+    s[V_PILE_OF + t] = pile
+    s[V_PILES + 2 * winner + pile - 1] += 1
+    s[V_TRICK_N] = 0
+    s[V_LED] = -1
+    s[V_PENDING] = -1
+    s[V_PHASE] = PLAY
+    s[V_TRICK_NO] += 1
+    s[V_TO_MOVE] = winner
+    s[V_TRICK_LEADER] = winner
+    if s[V_TRICK_NO] == vcfg[VC_FIRST] + 1:
+        s[V_HALF] = 2
+        pack = vcfg[VC_PACK]
+        for p in range(vcfg[VC_PLAYERS]):
+            src = (p + 2) % 4 if vcfg[VC_PART] else p
+            for j in range(pack):
+                s[V_HAND + V_HAND_MAX * p + j] = s[V_PACK + V_PACK_MAX * src + j]
+            s[V_HAND_N + p] = pack
+    elif s[V_TRICK_NO] == vcfg[VC_HAND] + 1:
+        s[V_PHASE] = ROUND_DONE
+
+
+@njit(cache=CACHE)
+def v_trick_winner(s: np.ndarray, n: int, half: int, vcfg: np.ndarray, rules: np.ndarray) -> int:
+    """Index among the first ``n`` cards of the current variant trick of the card winning
+    so far (no led suit yet: the first non-wild card sets it, as in play)."""
+    led = s[V_LED]
+    if led < 0:
+        for i in range(n):
+            if rules[R_SUIT, s[V_TRICK + i]] >= 0:
+                led = rules[R_SUIT, s[V_TRICK + i]]
+                break
+    best, _ = table_trick_rule(
+        s[V_TRICK : V_TRICK + n], led, rules[half - 1], rules[R_SUIT], vcfg[VC_TRUMP]
+    )
+    return best
+
+
+@njit(cache=CACHE)
+def v_apply_action(s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, action: int) -> None:
+    """Apply a play, declare or pile action of a variant round (unchecked) and log it."""
+    s[V_PLAYS + s[V_NPLAYS]] = action
+    s[V_NPLAYS] += 1
+    if s[V_PHASE] == PILE_PHASE:
+        _v_finish_trick(s, vcfg, 1 if action == PILE_1 else 2)
+        return
+    players = vcfg[VC_PLAYERS]
+    seat = s[V_TO_MOVE]
+    if action < 65:
+        card = action
+        suit = rules[R_SUIT, card]
+    else:
+        card = SLOT_WILD[(action - 65) >> 2]
+        suit = (action - 65) & 3
+    _v_remove(s, V_HAND + V_HAND_MAX * seat, s[V_HAND_N + seat], card)
+    s[V_HAND_N + seat] -= 1
+    if s[V_TRICK_N] == 0:
+        s[V_LED] = suit
+        s[V_TRICK_LEADER] = seat
+    elif s[V_LED] < 0:
+        s[V_LED] = suit
+    s[V_TRICK + s[V_TRICK_N]] = card
+    s[V_TRICK_N] += 1
+    if s[V_TRICK_N] < players:
+        s[V_TO_MOVE] = (seat + 1) % players
+        return
+    half = s[V_HALF]
+    best = v_trick_winner(s, players, half, vcfg, rules)
+    winner = (s[V_TRICK_LEADER] + best) % players
+    s[V_WINNERS + s[V_TRICK_NO] - 1] = winner
+    effect = (rules[R_FLAGS, s[V_TRICK + best]] >> F_PILE_SHIFT) & 3
+    if effect == 1:
+        s[V_PHASE] = PILE_PHASE
+        s[V_PENDING] = winner
+    else:
+        _v_finish_trick(s, vcfg, 3 - half if effect == 2 else half)
+
+
+@njit(cache=CACHE, inline="always")
+def _v_balance(vcfg: np.ndarray, first: int, second: int) -> int:
+    """:func:`meio.engine.scoring.balance_score` of piles of ``first`` and ``second``."""
+    diff = abs(first - second)
+    if vcfg[VC_SCORING] == 2:
+        return diff * diff
+    if vcfg[VC_SCORING] == 1 and diff == 0:
+        return -int(vcfg[VC_BONUS])
+    return diff
+
+
+@njit(cache=CACHE)
+def v_round_scores(s: np.ndarray, vcfg: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's score in the variant's form; in partnership its team's."""
+    for p in range(vcfg[VC_PLAYERS]):
+        h = s[V_PILES + 2 * p]
+        v = s[V_PILES + 2 * p + 1]
+        if vcfg[VC_PART]:
+            q = (p + 2) % 4
+            h += s[V_PILES + 2 * q]
+            v += s[V_PILES + 2 * q + 1]
+        out[p] = _v_balance(vcfg, h, v)
+
+
+# the variant heuristic: meio.bots.variant_play's rule, written for the core
+@njit(cache=CACHE, inline="always")
+def _v_strength(card: int, half: int, vcfg: np.ndarray, rules: np.ndarray) -> float:
+    if rules[half - 1, card] == RELATIVE:
+        return 7.0
+    value = float(rules[half - 1, card]) / 2
+    suit = rules[R_SUIT, card]
+    if suit >= 0 and suit == vcfg[VC_TRUMP]:
+        value += 15.0
+    elif suit < 0:
+        value += 5.0
+    return value
+
+
+@njit(cache=CACHE, inline="always")
+def _v_chance(card: int, half: int, vcfg: np.ndarray, rules: np.ndarray) -> float:
+    x = (_v_strength(card, half, vcfg, rules) + 2.0) / 32.0
+    x = min(1.0, max(0.0, x))
+    return x * x
+
+
+@njit(cache=CACHE, inline="always")
+def _v_towards(card: int, half: int, rules: np.ndarray) -> int:
+    effect = (rules[R_FLAGS, card] >> F_PILE_SHIFT) & 3
+    if effect == 1:
+        return 0
+    pile = 3 - half if effect == 2 else half
+    return 1 if pile == 1 else -1
+
+
+@njit(cache=CACHE)
+def _v_heuristic_split(
+    s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, seat: int, pack: np.ndarray
+) -> None:
+    """:func:`meio.bots.variant_play.choose_pack`: strongest first (a stable order over
+    the sorted hand), each card to the half expecting fewer tricks."""
+    n = s[V_HAND_N + seat]
+    base = V_HAND + V_HAND_MAX * seat
+    order = np.empty(n, dtype=np.int32)
+    key = np.empty(n)
+    for i in range(n):
+        c = s[base + i]
+        key[i] = -max(_v_chance(c, 1, vcfg, rules), _v_chance(c, 2, vcfg, rules))
+        j = i  # insertion sort: stable, as Python's sorted
+        while j > 0 and key[order[j - 1]] > key[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    first = vcfg[VC_FIRST]
+    size = vcfg[VC_PACK]
+    kept = 0
+    packed = 0
+    e1 = 0.0
+    e2 = 0.0
+    for i in range(n):
+        c = s[base + order[i]]
+        room1 = kept < first
+        room2 = packed < size
+        d1 = _v_chance(c, 1, vcfg, rules) * _v_towards(c, 1, rules)
+        d2 = _v_chance(c, 2, vcfg, rules) * _v_towards(c, 2, rules)
+        if room1 and (not room2 or abs(e1 + d1 + e2) <= abs(e1 + e2 + d2)):
+            kept += 1
+            e1 += d1
+        else:
+            pack[packed] = c
+            packed += 1
+            e2 += d2
+    for i in range(1, size):  # the pack, sorted
+        c = pack[i]
+        j = i
+        while j > 0 and pack[j - 1] > c:
+            pack[j] = pack[j - 1]
+            j -= 1
+        pack[j] = c
+
+
+@njit(cache=CACHE)
+def _v_projection(s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, seat: int) -> float:
+    """:func:`meio.bots.variant_play._projection`: the expected final ``H - V`` of the
+    seat's team from the piles and the seat's own cards."""
+    h = s[V_PILES + 2 * seat]
+    v = s[V_PILES + 2 * seat + 1]
+    if vcfg[VC_PART]:
+        q = (seat + 2) % 4
+        h += s[V_PILES + 2 * q]
+        v += s[V_PILES + 2 * q + 1]
+    half = s[V_HALF]
+    d = float(h - v)
+    for i in range(s[V_HAND_N + seat]):
+        c = s[V_HAND + V_HAND_MAX * seat + i]
+        d += _v_chance(c, half, vcfg, rules) * _v_towards(c, half, rules)
+    if half == 1:
+        for j in range(s[V_PACK_N + seat]):
+            c = s[V_PACK + V_PACK_MAX * seat + j]
+            d += _v_chance(c, 2, vcfg, rules) * _v_towards(c, 2, rules)
+    return d
+
+
+@njit(cache=CACHE)
+def _v_heuristic_play(
+    s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, legal: np.ndarray, n: int
+) -> int:
+    """:func:`meio.bots.variant_play.choose_play`: behind in the pile of the half in
+    play, win the trick; ahead, duck; a wild lead declares the suit held most."""
+    players = vcfg[VC_PLAYERS]
+    seat = s[V_TO_MOVE]
+    half = s[V_HALF]
+    projection = _v_projection(s, vcfg, rules, seat)
+    k = s[V_TRICK_N]
+    last = k == players - 1
+    win_pick = -1
+    win_x = 0.0
+    lose_pick = -1
+    lose_x = 0.0
+    low_pick = -1
+    low_x = 0.0
+    for i in range(n):
+        a = legal[i]
+        card = a if a < 65 else SLOT_WILD[(a - 65) >> 2]
+        x = _v_strength(card, half, vcfg, rules)
+        wins = True
+        if k > 0:
+            led = s[V_LED] if s[V_LED] >= 0 else rules[R_SUIT, card]
+            s[V_TRICK + k] = card  # tried in the free slot; V_TRICK_N is left as it was
+            best, _ = table_trick_rule(
+                s[V_TRICK : V_TRICK + k + 1], led, rules[half - 1], rules[R_SUIT],
+                vcfg[VC_TRUMP],
+            )
+            wins = best == k
+        towards = _v_towards(card, half, rules)
+        helps = towards == 0 or (projection < 0) == (towards > 0)
+        if wins and helps and (win_pick < 0 or (x < win_x if last else x > win_x)):
+            win_pick = a
+            win_x = x
+        if not wins and (lose_pick < 0 or x > lose_x):
+            lose_pick = a
+            lose_x = x
+        if low_pick < 0 or x < low_x:
+            low_pick = a
+            low_x = x
+    pick = win_pick if win_pick >= 0 else (lose_pick if lose_pick >= 0 else low_pick)
+    if pick >= 65:  # a wild lead: declare the suit it holds most of (the first such)
+        held = np.zeros(5, dtype=np.int32)  # by the cards' printed suits; slot 4: none
+        for i in range(s[V_HAND_N + seat]):
+            suit = SUIT_OF[s[V_HAND + V_HAND_MAX * seat + i]]
+            held[suit if suit >= 0 else 4] += 1
+        card_slot = (pick - 65) >> 2
+        best_count = -1
+        for i in range(n):
+            a = legal[i]
+            if a >= 65 and (a - 65) >> 2 == card_slot and held[(a - 65) & 3] > best_count:
+                best_count = held[(a - 65) & 3]
+                pick = a
+    return pick
+
+
+@njit(cache=CACHE, inline="always")
+def v_choose_action(
+    s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, policy: int, rng: np.ndarray,
+    legal: np.ndarray,
+) -> int:
+    """The policy's play, declare or pile action for the seat to act in a variant round."""
+    n = v_legal_actions(s, vcfg, rules, legal)
+    if policy == POLICY_RANDOM:
+        return int(legal[_below(rng, n)])
+    if s[V_PHASE] == PILE_PHASE:
+        return PILE_1 if _v_projection(s, vcfg, rules, s[V_PENDING]) < 0 else PILE_2
+    return _v_heuristic_play(s, vcfg, rules, legal, n)
+
+
+@njit(cache=CACHE)
+def v_choose_split(
+    s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, seat: int, policy: int,
+    rng: np.ndarray, pack: np.ndarray, cards: np.ndarray,
+) -> None:
+    """The policy's pack (sorted) for ``seat`` in a variant round (``cards``: scratch of
+    at least 15 slots)."""
+    if policy != POLICY_RANDOM:
+        _v_heuristic_split(s, vcfg, rules, seat, pack)
+        return
+    n = s[V_HAND_N + seat]
+    for i in range(n):
+        cards[i] = s[V_HAND + V_HAND_MAX * seat + i]
+    size = vcfg[VC_PACK]
+    for j in range(size):
+        k = j + _below(rng, n - j)
+        tmp = cards[j]
+        cards[j] = cards[k]
+        cards[k] = tmp
+    for i in range(size):
+        c = cards[i]
+        j = i
+        while j > 0 and pack[j - 1] > c:
+            pack[j] = pack[j - 1]
+            j -= 1
+        pack[j] = c
+
+
+@njit(cache=CACHE)
+def v_play_out(
+    s: np.ndarray, vcfg: np.ndarray, rules: np.ndarray, policy: int, rng: np.ndarray,
+    legal: np.ndarray, pack: np.ndarray,
+) -> None:
+    """Play the rest of a variant round (splits still due included) with the policy."""
+    if s[V_PHASE] == SPLIT:
+        for p in range(vcfg[VC_PLAYERS]):
+            if s[V_PACK_N + p] == 0:
+                v_choose_split(s, vcfg, rules, p, policy, rng, pack, legal)
+                v_apply_split(s, vcfg, p, pack)
+    if policy == POLICY_RANDOM:  # as play_out: no policy call on every card
+        while s[V_PHASE] != ROUND_DONE:
+            n = v_legal_actions(s, vcfg, rules, legal)
+            v_apply_action(s, vcfg, rules, int(legal[_below(rng, n)]))
+        return
+    while s[V_PHASE] != ROUND_DONE:
+        v_apply_action(s, vcfg, rules, v_choose_action(s, vcfg, rules, policy, rng, legal))
+
+
+@njit(cache=CACHE)
+def _v_next_leader(s: np.ndarray, vcfg: np.ndarray, rng: np.ndarray, scores: np.ndarray) -> int:
+    """The leader of the next round by the variant's rule (drawn among the allowed)."""
+    players = vcfg[VC_PLAYERS]
+    if vcfg[VC_LEADER] == 1:
+        return int(s[V_WINNERS + vcfg[VC_HAND] - 1])
+    if vcfg[VC_LEADER] == 2:
+        return int((s[V_ROUND_LEADER] + 1) % players)
+    if vcfg[VC_PART]:  # the higher team score; on a tie team 1 (scoring.eligible_leaders)
+        team = 0 if scores[0] > scores[1] else 1
+        return team + 2 * _below(rng, 2)
+    top = scores[0]
+    for p in range(1, players):
+        top = max(top, scores[p])
+    n = 0
+    for p in range(players):
+        if scores[p] == top:
+            n += 1
+    pick = _below(rng, n) if n > 1 else 0
+    for p in range(players):
+        if scores[p] == top:
+            if pick == 0:
+                return p
+            pick -= 1
+    return 0
+
+
+@njit(cache=CACHE)
+def v_simulate_games(
+    vcfg: np.ndarray,
+    rules: np.ndarray,
+    deck: np.ndarray,
+    first: int,
+    count: int,
+    seed: int,
+    policy: int,
+    one_round: bool,
+    record: bool,
+    rounds_played: np.ndarray,
+    piles: np.ndarray,
+    leaders: np.ndarray,
+    won: np.ndarray,
+    deals: np.ndarray,
+    asides: np.ndarray,
+    splits: np.ndarray,
+    plays: np.ndarray,
+    nplays: np.ndarray,
+    tricks: np.ndarray,
+) -> int:
+    """:func:`simulate_games` for a variant: its deal, its match format and its leader
+    rule. A match that has not ended after ``piles.shape[1]`` rounds (totals whose tie
+    for the lowest never breaks) gets ``rounds_played`` -1. ``won[g, seat]`` is 1 for
+    the seats that won (or share) match ``g``. Returns the cards played."""
+    players = vcfg[VC_PLAYERS]
+    part = vcfg[VC_PART] != 0
+    k = vcfg[VC_HAND]
+    limit = piles.shape[1]
+    s = np.zeros(V_STATE_LEN, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    legal = np.zeros(64, dtype=np.int32)
+    pack = np.zeros(V_PACK_MAX, dtype=np.int32)
+    hands = np.zeros((5, V_HAND_MAX), dtype=np.int32)
+    scores = np.zeros(5, dtype=np.int32)
+    totals = np.zeros(5, dtype=np.int64)
+    wins = np.zeros(5, dtype=np.int32)
+    cards = deck.copy()
+    nd = deck.shape[0]
+    played = 0
+    for g in range(count):
+        seed_stream(rng, seed, first + g, 0)
+        leader = _below(rng, players)
+        totals[:] = 0
+        wins[:] = 0
+        r = 0
+        done = False
+        while True:
+            cards[:] = deck
+            for i in range(nd - 1, 0, -1):
+                j = _below(rng, i + 1)
+                tmp = cards[i]
+                cards[i] = cards[j]
+                cards[j] = tmp
+            for p in range(players):
+                for i in range(k):  # sorted: insertion of the seat's cards
+                    c = cards[k * p + i]
+                    j = i
+                    while j > 0 and hands[p, j - 1] > c:
+                        hands[p, j] = hands[p, j - 1]
+                        j -= 1
+                    hands[p, j] = c
+            v_start_round(s, vcfg, hands, leader)
+            v_play_out(s, vcfg, rules, policy, rng, legal, pack)
+            played += k * players
+            leaders[g, r] = leader
+            for p in range(players):
+                piles[g, r, p, 0] = s[V_PILES + 2 * p]
+                piles[g, r, p, 1] = s[V_PILES + 2 * p + 1]
+            if record:
+                for i in range(k * players, nd):
+                    asides[g, r, i - k * players] = cards[i]
+                for p in range(players):
+                    for i in range(k):
+                        deals[g, r, p, i] = s[V_DEAL + V_HAND_MAX * p + i]
+                    for j in range(vcfg[VC_PACK]):
+                        splits[g, r, p, j] = s[V_PACK + V_PACK_MAX * p + j]
+                nplays[g, r] = s[V_NPLAYS]
+                for i in range(s[V_NPLAYS]):
+                    plays[g, r, i] = s[V_PLAYS + i]
+                for t in range(k):
+                    tricks[g, r, 0, t] = s[V_WINNERS + t]
+                    tricks[g, r, 1, t] = s[V_PILE_OF + t]
+            r += 1
+            if one_round:
+                break
+            if part:
+                scores[0] = _v_balance(vcfg, s[V_PILES] + s[V_PILES + 4],
+                                       s[V_PILES + 1] + s[V_PILES + 5])
+                scores[1] = _v_balance(vcfg, s[V_PILES + 2] + s[V_PILES + 6],
+                                       s[V_PILES + 3] + s[V_PILES + 7])
+                sides = 2
+            else:
+                v_round_scores(s, vcfg, scores)
+                sides = players
+            for p in range(players):
+                h = s[V_PILES + 2 * p]
+                v = s[V_PILES + 2 * p + 1]
+                totals[p] += _v_balance(vcfg, h, v)
+            if vcfg[VC_FORM] == 1:  # a round victory: the one lowest score
+                low = scores[0]
+                for q in range(1, sides):
+                    low = min(low, scores[q])
+                n_low = 0
+                who = 0
+                for q in range(sides):
+                    if scores[q] == low:
+                        n_low += 1
+                        who = q
+                if n_low == 1:
+                    wins[who] += 1
+                top = 0
+                for q in range(sides):
+                    top = max(top, wins[q])
+                done = top >= vcfg[VC_TO_WIN] or r >= vcfg[VC_ROUND_LIMIT]
+            elif r >= vcfg[VC_ROUNDS]:
+                low_t = totals[0]
+                for p in range(1, players):
+                    low_t = min(low_t, totals[p])
+                n_low = 0
+                for p in range(players):
+                    if totals[p] == low_t:
+                        n_low += 1
+                done = vcfg[VC_SHARED] != 0 or n_low == 1
+            if done or r == limit:
+                break
+            leader = _v_next_leader(s, vcfg, rng, scores)
+        if one_round:
+            rounds_played[g] = r
+            continue
+        rounds_played[g] = r if done else -1
+        if vcfg[VC_FORM] == 1:  # the most victories (the first to K is alone at the top)
+            sides = 2 if part else players
+            top = 0
+            for q in range(sides):
+                top = max(top, wins[q])
+            for p in range(players):
+                won[g, p] = 1 if wins[p % 2 if part else p] == top else 0
+        else:
+            low_t = totals[0]
+            for p in range(1, players):
+                low_t = min(low_t, totals[p])
+            for p in range(players):
+                won[g, p] = 1 if totals[p] == low_t else 0
+    return played

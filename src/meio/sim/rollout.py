@@ -24,7 +24,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
 from meio.sim.convert import state_to_arrays
-from meio.sim.tables import HEURISTIC_EPSILON, I32, policy_code, tables_for
+from meio.sim.tables import HEURISTIC_EPSILON, I32, check_standard, policy_code, tables_for
 
 _MAX_PLAYOUTS = 1_000_000
 
@@ -71,6 +71,7 @@ def evaluate_actions(
     code = policy_code(policy)
     first = states[0]
     config = first.config
+    check_standard(config)
     if first.phase is Phase.OVER:
         raise ValueError("the match is over: there is no round left to play out")
     seat = _acting_seat(first, actions[0])
