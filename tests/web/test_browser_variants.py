@@ -91,3 +91,85 @@ def test_a_variant_table_is_made_in_the_lobby_and_split_with_its_pack_size(
     # (the one console error is the refused variant's 422)
     assert not [c for c in console if c.startswith("pageerror")], console
     ctx.close()
+
+
+GAMBLER = '''name = "gambler"
+preset = "meio"
+trump = "none"
+partnership = false
+[hand]
+size = 12
+first_half = 6
+pack = 6
+[deck.2]
+ranks = "9TJQKA"
+specials = 1
+[deck]
+3 = false
+4 = false
+5 = false
+[[special]]
+code = "-2H"
+name = "the gambler"
+value = [20, "above"]
+suit = "S"
+follows = false
+pile = "winner_chooses"
+[scoring]
+form = "squared"
+[match.2]
+form = "totals"
+rounds = 2
+shared = true
+'''
+
+
+def test_an_invented_special_shows_its_code_and_attributes_and_no_trump(
+        server: tuple[str, Any], browser: Any) -> None:
+    from meio.engine import State
+    from meio.engine import cards as C
+    from meio.web.seating import match_config
+    from meio.web.variants import read_variant
+    from tests.web.pages import new_table, open_seat
+
+    base, _ = server
+    # a seed whose first deal gives seat 1 the invented card (the seeds are the server's)
+    options = {"edition": "meio", "players": 2, "partnership": False, "specials": None,
+               "variant": read_variant(GAMBLER, 16384).to_json()}
+    seed = next(s for s in range(100) if C.parse_card("-2H") in C.cards_of(
+        State.new(match_config({**options, "seed": s}, 1)).deal[0]))
+    table = new_table(base, players=2, name="Ana", seed=seed, variant=GAMBLER,
+                      seats=[{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}])
+    ctx = browser.new_context()
+    instant(ctx)
+    page = ctx.new_page()
+    console = watch_console(page)
+    open_seat(page, base, table)
+    page.wait_for_selector('#prompt[data-kind="split"]')
+    assert page.locator("#hand .card").count() == 12
+    # the invented card is drawn by its code with its half-1 value, not as the box's −2♥
+    card = page.locator('#hand .card[data-card="-2H"]')
+    assert (card.locator(".rank").text_content() or "").strip() == "-2H♠"
+    assert (card.locator(".value").text_content() or "").strip() == "20"
+    assert "red" not in (card.get_attribute("class") or "")   # a spade
+    rules = page.text_content("#rules-body") or ""
+    for words in ("gambler", "12 cards: 6 for the first half, a pack of 6",
+                  "no trump: only the suit led wins", "2 rounds; the lowest total wins",
+                  "the square of the difference",
+                  "worth 20 in the first half, ½ above the card played before it in the second",
+                  "a spades card that may be played on any trick",
+                  "its winner chooses the pile", "(the gambler)"):
+        assert words in rules, (words, rules)
+    assert "Leading a wild" not in rules  # the variant has no wild
+    page.screenshot(path=str(SHOTS / "web-variant-invented.png"), full_page=True)
+    deadline = time.time() + 150
+    try:
+        while not page.is_visible("#match-over"):
+            assert time.time() < deadline, "the match did not end in time"
+            if not take_turn(page):
+                time.sleep(0.03)
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('a', page, console)}") from exc
+    assert "-2H" in (page.text_content("#log") or "")
+    assert not [c for c in console if c.startswith("pageerror")], console
+    ctx.close()

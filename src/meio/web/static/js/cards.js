@@ -82,7 +82,9 @@ export function cardEl(code, { half = 1, edition = "meio", previous = null, butt
     if (suit === "H" || suit === "D") el.classList.add("red");
     const value = specialValue(code, half, previous);
     const shown = cardText(code);
-    el.innerHTML = `<span class="rank" aria-hidden="true">${shown.replace("/", "<br><small>/")}</span>` +
+    // an invented special of a fixed suit shows the suit under its code
+    const mark = suit && !isBoxCard(code) ? `<br><small>${SUIT_SYMBOL[suit]}</small>` : "";
+    el.innerHTML = `<span class="rank" aria-hidden="true">${shown.replace("/", "<br><small>/")}${mark}</span>` +
       `<span class="value" aria-hidden="true">${value}</span>`;
     el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
     name = t("special card {card}, value {value}", { card: shown, value });

@@ -117,8 +117,11 @@ function variantRules(src, known) {
     if (known && known.length) sp += " · " + t("seen so far: {cards}", { cards: known.map((c) => cardText(c)).join(" ") });
     items.push([t("Special cards"), sp, optionHelp("reveal_specials", false)]);
   }
-  const wild = src.wild_lead ?? "declare";
-  items.push([t("Leading a wild"), wild === "next" ? t("the next card sets the suit") : t("the leader names the suit"), optionHelp("wild_lead", wild)]);
+  // the wild-lead option matters only where there is a wild
+  if (v.special.some((sp) => sp.suit === "wild")) {
+    const wild = src.wild_lead ?? "declare";
+    items.push([t("Leading a wild"), wild === "next" ? t("the next card sets the suit") : t("the leader names the suit"), optionHelp("wild_lead", wild)]);
+  }
   return items;
 }
 
