@@ -277,3 +277,30 @@ def test_a_variant_that_hides_its_specials_shows_no_hidden_card(client: TestClie
     assert all(set(v["specials"]) <= played for v in views)
     assert assert_no_leak(config, actions, 0, seat_frames) > 30
     assert assert_no_leak(config, actions, None, watcher_frames) > 30
+
+
+def test_a_variant_match_is_on_the_profile_but_not_in_its_round_figures_nor_rated(
+        sqlite_url: str) -> None:
+    import time
+
+    from tests.web.test_accounts import csrf, signup
+
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
+        signup(c, "ana")
+        # a 0.1 s turn timer plays every move of hers (by the heuristic, which plays variants)
+        r = c.post("/api/tables", headers=csrf(c), json={
+            **TABLE, "players": 2, "turn_timer_s": 0.1, "listed": False,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
+        assert r.status_code == 201, r.text
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        end = time.time() + 90
+        while (m := store.match(store.table(r.json()["table_id"]).current_match)) \
+                .finished_at is None:
+            assert time.time() < end, "the match did not end in time"
+            time.sleep(0.1)
+        body = c.get("/api/players/ana").json()
+        assert body["games"] == 1 and [x["id"] for x in body["matches"]] == [m.id]
+        assert body["matches"][0]["variant"] == "six-seven"
+        # its rounds, scored by the variant's rules, are not averaged with the editions'
+        assert body["rounds"] == 0 and body["mean_round_score"] is None
+        assert body["ratings"] == {} and body["history"] == []
