@@ -14,18 +14,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from meio.engine import ConfigError, MatchConfig, MeioError, State, TableOptions, replay_actions
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.variant import Variant
 from meio.engine.wire import config_from_json
 from meio.web.accounts import Account
 from meio.web.auth import AccountDep
 from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
-from meio.web.refusal import ProblemsRefusal, Refusal
+from meio.web.refusal import Refusal
 from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 from meio.web.table import same_secret
-from meio.web.variants import VariantRefused, check_bots, read_variant
+from meio.web.variants import check_variant_table, host_variant
 
 router = APIRouter(prefix="/api")
 
@@ -81,12 +80,9 @@ class CreateTable(BaseModel):
     rated: bool = False
     #: played over hours or days: ``turn_timer_s`` is then a long one (required)
     turn_based: bool = False
-    #: a rule variant (docs/variants.md): a variant file's TOML text, or a preset's
-    #: name; its edition and table options replace ``edition``, ``wild_lead`` and
-    #: ``reveal_specials`` (which are then not given)
+    #: a rule variant's TOML text or a preset's name, and the file it was uploaded from
+    #: (:mod:`meio.web.variants`); it sets the edition and the table options
     variant: str | None = None
-    #: the name of the file the variant was uploaded from: error lines name it, and
-    #: it names a variant whose file gives no ``name``
     variant_file: str | None = Field(default=None, min_length=1, max_length=64)
 
     @field_validator("name")
@@ -140,12 +136,10 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     from meio.bots import bot_kinds
 
     specials: list[str] | None = None
-    variant = None
-    if body.variant is not None:
-        variant = _read_variant(body, settings)
-    edition = body.edition if variant is None else variant.edition
-    table_options = (TableOptions(body.wild_lead, body.reveal_specials) if variant is None
-                     else variant.options)
+    variant = None if body.variant is None else host_variant(
+        body.variant, body.variant_file, settings.max_variant_bytes, body.model_fields_set)
+    edition, table_options = ((body.edition, TableOptions(body.wild_lead, body.reveal_specials))
+                              if variant is None else (variant.edition, variant.options))
     try:
         parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
         cfg = MatchConfig(edition=edition, players=body.players,
@@ -186,8 +180,8 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     if body.rated and not any(s.kind == "human" for s in infos):
         raise HTTPException(422, "a table of bots alone is not rated")
     if variant is not None:
-        _check_variant_table(body, [(s.seat, s.bot or "random") for s in infos
-                                    if s.kind == "bot"])
+        check_variant_table(body.rated, [(s.seat, s.bot or "random") for s in infos
+                                         if s.kind == "bot"])
     options: dict[str, Any] = {
         "edition": edition,
         "players": body.players,
@@ -205,34 +199,6 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     return options, infos
 
 
-def _variant_refusal(exc: VariantRefused) -> Refusal:
-    return ProblemsRefusal(exc.status, "bad_variant", exc.problems)
-
-
-def _read_variant(body: CreateTable, settings: Settings) -> Variant:
-    """The variant of a new table, or a refusal listing its problems."""
-    given = sorted({"edition", "wild_lead", "reveal_specials"} & body.model_fields_set)
-    if given:
-        raise Refusal(422, "bad_variant", f"with a variant, {', '.join(given)} "
-                      "come from the variant (set them in its file)")
-    assert body.variant is not None
-    try:
-        return read_variant(body.variant, settings.max_variant_bytes, body.variant_file)
-    except VariantRefused as exc:
-        raise _variant_refusal(exc) from None
-
-
-def _check_variant_table(body: CreateTable, bots: list[tuple[int, str]]) -> None:
-    """What a variant table may not be: rated, or seat bots that play only the editions."""
-    if body.rated:
-        raise Refusal(422, "variant_unrated", "a variant table is not rated: the ratings "
-                      "are for the standard editions")
-    try:
-        check_bots(bots)
-    except VariantRefused as exc:
-        raise _variant_refusal(exc) from None
-
-
 def _links(info: TableInfo) -> dict[str, str]:
     return {
         "invite_url": f"/t/{info.id}?invite={info.invite_code}",
@@ -247,8 +213,7 @@ async def health() -> dict[str, str]:
 
 @router.get("/bots")
 async def bots() -> dict[str, Any]:
-    """Every bot kind a seat may hold, the levels a lobby offers (weakest first), and
-    the kinds that play a variant table."""
+    """Every bot kind, the levels a lobby offers (weakest first), those playing variants."""
     from meio.bots import LEVELS, bot_kinds
     from meio.bots.variant_play import VARIANT_BOTS
 

@@ -33,6 +33,7 @@ from meio.engine.variant import (
     preset,
     variant_from_json,
 )
+from meio.web.refusal import ProblemsRefusal, Refusal
 
 #: how an error line names the text a host gave
 SOURCE = "your variant"
@@ -117,6 +118,32 @@ def check_bots(bots: list[tuple[int, str]]) -> None:
                 f"seat {seat + 1}: the {bot} bot does not play variants (its sampling "
                 f"assumes the standard editions); seat {' or '.join(VARIANT_BOTS)} bots "
                 "at a variant table"])
+
+
+def host_variant(text: str, file_name: str | None, max_bytes: int, given: set[str]) -> Variant:
+    """The variant a host creates a table with, or a refusal listing its problems
+    (``given``: the other options the request named; the variant sets the edition and
+    the table options, so those may not be given beside it)."""
+    beside = sorted({"edition", "wild_lead", "reveal_specials"} & given)
+    if beside:
+        raise Refusal(422, "bad_variant", f"with a variant, {', '.join(beside)} "
+                      "come from the variant (set them in its file)")
+    try:
+        return read_variant(text, max_bytes, file_name)
+    except VariantRefused as exc:
+        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
+
+
+def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
+    """Refuse what a variant table may not be: rated (the ratings are for the standard
+    editions), or with a bot seat (``(seat, kind)``) whose bot plays only the editions."""
+    if rated:
+        raise Refusal(422, "variant_unrated", "a variant table is not rated: the ratings "
+                      "are for the standard editions")
+    try:
+        check_bots(bots)
+    except VariantRefused as exc:
+        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
 
 
 def table_variant(options: dict[str, Any]) -> Variant | None:
