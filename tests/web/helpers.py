@@ -116,11 +116,14 @@ def play_out(players: list[Player], limit: int = 5000) -> None:
 
 # -- the leak check ------------------------------------------------------------------------
 def cards_in(obj: Any) -> set[int]:
-    """Every card named anywhere in a JSON frame (card codes, plays, packs)."""
+    """Every card named anywhere in a JSON frame (card codes, plays, packs), but for a
+    variant's ruleset (a config's ``variant``): it lists every special card the variant
+    has, dealt or not, as the rules of the box list its five."""
     out: set[int] = set()
     if isinstance(obj, dict):
-        for v in obj.values():
-            out |= cards_in(v)
+        for k, v in obj.items():
+            if k != "variant":
+                out |= cards_in(v)
     elif isinstance(obj, list):
         for v in obj:
             out |= cards_in(v)

@@ -83,7 +83,8 @@ def take_turn(page: Any, *, tap: bool = False) -> bool:
     kind = page.get_attribute("#prompt", "data-kind") if page.is_visible("#prompt") else None
     if kind == "split":
         cards = page.locator("#hand .card")
-        for i in range(6):
+        # the pack's size is the table's (a variant's may not be 6)
+        for i in range(int(page.get_attribute("#prompt", "data-pack") or 6)):
             press(cards.nth(i))
         press(page.locator("#split-go"))
     elif kind == "pile":

@@ -18,6 +18,9 @@ from meio.web.table import LiveTable
 
 #: why a second request of a seat waits
 BUSY = "your last request for advice is still being worked out"
+#: why a variant table gets no advice (the page hides its button and says this)
+NO_VARIANT = ("the split advisor knows the standard editions only: its likelihoods "
+              "assume their deck, specials and 7/6 split, not this table's variant")
 
 
 class Adviser:
@@ -41,6 +44,8 @@ class Adviser:
                 return t.refuse(msg_id, "forbidden", "spectators get no split advice")
             if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
                 return t.refuse(msg_id, "illegal", "advice is given for your split only", seat)
+            if st.config.variant is not None:
+                return t.refuse(msg_id, "no_variant_advice", NO_VARIANT, seat)
             if seat in self.advising:
                 return t.refuse(msg_id, "busy", BUSY, seat)
             view = st.view(seat)

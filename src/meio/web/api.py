@@ -24,6 +24,7 @@ from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 from meio.web.table import same_secret
+from meio.web.variants import check_variant_table, host_variant
 
 router = APIRouter(prefix="/api")
 
@@ -79,6 +80,10 @@ class CreateTable(BaseModel):
     rated: bool = False
     #: played over hours or days: ``turn_timer_s`` is then a long one (required)
     turn_based: bool = False
+    #: a rule variant's TOML text or a preset's name, and the file it was uploaded from
+    #: (:mod:`meio.web.variants`); it sets the edition and the table options
+    variant: str | None = None
+    variant_file: str | None = Field(default=None, min_length=1, max_length=64)
 
     @field_validator("name")
     @classmethod
@@ -131,11 +136,15 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     from meio.bots import bot_kinds
 
     specials: list[str] | None = None
+    variant = None if body.variant is None else host_variant(
+        body.variant, body.variant_file, settings.max_variant_bytes, body.model_fields_set)
+    edition, table_options = ((body.edition, TableOptions(body.wild_lead, body.reveal_specials))
+                              if variant is None else (variant.edition, variant.options))
     try:
         parsed = None if body.specials is None else tuple(C.parse_card(s) for s in body.specials)
-        cfg = MatchConfig(edition=body.edition, players=body.players,
+        cfg = MatchConfig(edition=edition, players=body.players,
                           partnership=body.partnership, specials=parsed,
-                          options=TableOptions(body.wild_lead, body.reveal_specials))
+                          options=table_options, variant=variant)
     except (ConfigError, MeioError) as exc:
         raise HTTPException(422, str(exc)) from None
     if parsed is not None:
@@ -170,18 +179,23 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         raise HTTPException(422, "every seat is a bot: there is no seat for you")
     if body.rated and not any(s.kind == "human" for s in infos):
         raise HTTPException(422, "a table of bots alone is not rated")
+    if variant is not None:
+        check_variant_table(body.rated, [(s.seat, s.bot or "random") for s in infos
+                                         if s.kind == "bot"])
     options: dict[str, Any] = {
-        "edition": body.edition,
+        "edition": edition,
         "players": body.players,
         "partnership": body.partnership,
         "specials": specials,
         "turn_timer_s": timer,
         "seed": body.seed,
-        "wild_lead": body.wild_lead,
-        "reveal_specials": body.reveal_specials,
+        "wild_lead": table_options.wild_lead,
+        "reveal_specials": table_options.reveal_specials,
     }
     if body.turn_based:
         options["turn_based"] = True
+    if variant is not None:
+        options["variant"] = variant.to_json()
     return options, infos
 
 
@@ -199,12 +213,14 @@ async def health() -> dict[str, str]:
 
 @router.get("/bots")
 async def bots() -> dict[str, Any]:
-    """Every bot kind a seat may hold, and the levels a lobby offers (weakest first)."""
+    """Every bot kind, the levels a lobby offers (weakest first), those playing variants."""
     from meio.bots import LEVELS, bot_kinds
+    from meio.bots.variant_play import VARIANT_BOTS
 
     return {"bots": bot_kinds(),
             "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
-                       for lv in LEVELS]}
+                       for lv in LEVELS],
+            "variant_bots": list(VARIANT_BOTS)}
 
 
 def client_address(request: Request) -> str:
@@ -413,6 +429,7 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
         "id": m.id, "table_id": m.table_id, "number": m.number,
         "edition": cfg["edition"], "players": cfg["players"],
         "partnership": cfg["partnership"], "specials": cfg["specials"],
+        "variant": None if cfg.get("variant") is None else cfg["variant"]["name"],
         "names": names, "finished_at": m.finished_at, "result": m.result,
     }
 

@@ -40,6 +40,7 @@ from meio.engine import IllegalActionError, Outcome, State, Trick, View
 from meio.engine import actions as A
 from meio.engine.wire import trick_json, view_json
 from meio.web.store import EventInfo, TableInfo
+from meio.web.variants import variant_facts
 
 Frame = dict[str, Any]
 
@@ -103,6 +104,8 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "turn_based": bool(opts.get("turn_based", False)),
         "listed": info.listed,
         "rated": info.rated,
+        # a variant table: its name and sizes (the whole ruleset is in each view's config)
+        "variant": variant_facts(opts),
         # quick play: its pool, and when bots take the seats still free
         "quick": opts.get("quick"),
         "fill_at": opts.get("fill_at"),

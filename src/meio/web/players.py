@@ -104,14 +104,16 @@ def round_scores(config: dict[str, Any], events: list[EventInfo], seat: int) -> 
 def profile_stats(store: Store, account: Account) -> dict[str, Any]:
     """What a profile shows of a player's play: every finished match counted (games,
     wins), the rounds of the last :data:`PROFILE_MATCHES` read (mean round score, the
-    share of perfectly balanced rounds, scored 0), and those matches listed."""
+    share of perfectly balanced rounds, scored 0; of standard matches only, as a
+    variant may score otherwise), and those matches listed."""
     played = store.matches_of_account(account.id)
     wins = sum(1 for m, seat in played if m.result and seat in m.result["winners"])
     scores: list[int] = []
     recent = []
     tables: dict[str, TableInfo | None] = {}
     for m, seat in played[:PROFILE_MATCHES]:
-        scores += round_scores(m.config, store.events(m.id), seat)
+        if m.config.get("variant") is None:  # a variant may score rounds otherwise
+            scores += round_scores(m.config, store.events(m.id), seat)
         if m.table_id not in tables:
             tables[m.table_id] = store.table(m.table_id)
         recent.append(_recent(m, seat, tables[m.table_id]))
@@ -135,6 +137,7 @@ def _recent(m: MatchInfo, seat: int, info: TableInfo | None) -> dict[str, Any]:
     cfg = m.config
     return {"id": m.id, "finished_at": m.finished_at, "seat": seat,
             "pool": Pool(cfg["edition"], cfg["players"], cfg["partnership"]).key,
+            "variant": None if cfg.get("variant") is None else cfg["variant"]["name"],
             "names": _names(info), "winners": (m.result or {}).get("winners", []),
             "won": seat in (m.result or {}).get("winners", []),
             "total": (m.result or {}).get("totals", [None] * (seat + 1))[seat]}

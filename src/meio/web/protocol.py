@@ -134,6 +134,10 @@ def parse_message(raw: str, max_bytes: int) -> Message:
         raise ProtocolError("bad_message", "a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
+    if "variant" in data:
+        # a table's rules are fixed when it is created, never by a message
+        raise ProtocolError("bad_message", "a table's variant is given when it is created "
+                                           "(POST /api/tables); no message changes it")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
         shown = repr(kind)[:40] if isinstance(kind, str | int | float | bool) else type(kind)

@@ -74,6 +74,8 @@ class RatingStore:
             if s.scalar(select(exists().where(RatingChangeRow.match_id == match_id))):
                 return False
             config = config_from_json(match.config)
+            if config.variant is not None:
+                return False  # ratings are for the standard editions (docs/web.md)
             pool = Pool.of(config).key
             seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == table.id)
                                    .order_by(SeatRow.seat)))

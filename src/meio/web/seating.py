@@ -22,6 +22,7 @@ from meio.web.autoplay import bot_seed
 from meio.web.services import Frame
 from meio.web.store import StoreError, hash_token
 from meio.web.table import LiveTable, same_secret
+from meio.web.variants import table_variant
 
 #: why a closed table takes no one
 CLOSED = "this table has closed; its matches are in the history"
@@ -42,7 +43,8 @@ class JoinError(Exception):
 def match_config(options: dict[str, Any], number: int) -> MatchConfig:
     """The configuration of match ``number`` of a table with these ``options``: a
     fresh random seed, or (tests only, ``MEIO_ALLOW_SEEDS``) one drawn from the
-    table's fixed seed and the match number."""
+    table's fixed seed and the match number. A variant table's matches play its
+    variant (:mod:`meio.web.variants`)."""
     fixed = options.get("seed")
     seed = secrets.randbits(62) if fixed is None else bot_seed(int(fixed), -1, number)
     specials = options.get("specials")
@@ -54,6 +56,7 @@ def match_config(options: dict[str, Any], number: int) -> MatchConfig:
         seed=seed,
         options=TableOptions(options.get("wild_lead", "declare"),
                              options.get("reveal_specials", True)),
+        variant=table_variant(options),
     )
 
 

@@ -45,6 +45,8 @@ class Settings:
     min_turn_timer_s: float = 5.0
     max_turn_timer_s: float = 3600.0
     max_message_bytes: int = 4096
+    #: the largest variant file (TOML text) a table may be created with
+    max_variant_bytes: int = 16384
     advice_budget_s: float = 1.0
     #: answers to rejected messages kept per table (a resent one gets the same answer)
     max_remembered_rejects: int = 256

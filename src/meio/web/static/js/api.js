@@ -15,7 +15,8 @@ export async function api(path, { method = "GET", body } = {}) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
     // the code (and its params) is what a page translates; the detail is the server's English
     throw Object.assign(new Error(detail || `${res.status} ${res.statusText}`),
-      { status: res.status, code: data.code ?? null, params: data.params ?? {} });
+      { status: res.status, code: data.code ?? null, params: data.params ?? {},
+        problems: Array.isArray(data.problems) ? data.problems : null });
   }
   return data;
 }
@@ -69,6 +70,8 @@ export function refusalText(e) {
     passkey_taken: () => t("This passkey is already registered."),
     no_passkey: () => t("This account has no such passkey."),
     too_many_passkeys: () => t("An account holds at most {n} passkeys: remove one first.", { n: e.params?.n }),
+    bad_variant: () => t("The variant was not accepted: {reason}", { reason: e.message }),
+    variant_unrated: () => t("A variant table is not rated: the ratings are for the standard editions."),
   }[e.code];
   if (known) return known();
   // the server's own words are English: the page says what the status means instead

@@ -7,25 +7,52 @@ const SPECIAL_NAME = { "-1": "−1/A+", "A+": "A+/−1", "-2H": "−2♥", "+.5"
 export const SPECIALS = Object.keys(SPECIAL_NAME);
 export const WILDS = ["-1", "A+", "+.5", "Q+"];
 
+// The box's five specials by their attributes, in a variant's own form (docs/variants.md).
+export const BOX_SPECIALS = {
+  "-1": { value: [-1, 15], suit: "wild", pile: "none" },
+  "A+": { value: [15, -1], suit: "wild", pile: "none" },
+  "-2H": { value: -2, suit: "H", follows: true, pile: "none" },
+  "+.5": { value: "above", suit: "wild", pile: "winner_chooses" },
+  "Q+": { value: 12.5, suit: "wild", pile: "other_half" },
+};
+
+// The special cards of the variant being played ({ code: attributes }), or null for the
+// standard editions; a page playing a variant sets it from its view's config.
+let invented = null;
+export function setVariant(variant) {
+  invented = variant ? Object.fromEntries(variant.special.map((s) => [s.code, s])) : null;
+}
+// A special's attributes at this table (the box card's when no variant is set).
+export function specialOf(code) { return invented ? invented[code] ?? null : BOX_SPECIALS[code] ?? null; }
+// Whether a variant's special plays as the box card of its code (it keeps its drawing).
+function isBoxCard(code) {
+  const s = specialOf(code), box = BOX_SPECIALS[code];
+  return !!s && !!box && JSON.stringify(s.value) === JSON.stringify(box.value) && s.suit === box.suit
+    && (s.follows ?? true) === (box.follows ?? true) && s.pile === box.pile;
+}
+
 export function isSpecial(code) { return SPECIALS.includes(code); }
-export function isWild(code) { return WILDS.includes(code); }
+export function isWild(code) { return isSpecial(code) && specialOf(code)?.suit === "wild"; }
 
 export function suitOf(code) {
-  if (code === "-2H") return "H";
-  if (isSpecial(code)) return null;
+  if (isSpecial(code)) { const s = specialOf(code)?.suit; return s && s !== "wild" ? s : null; }
   return code.slice(-1);
 }
 
-// The value a special card has now: -1/A+ swap at the half, +.5 follows the card before.
+// A special's number in half 1 or 2 (null: "above", 0.5 above the card before it).
+function specialNumber(code, half) {
+  const v = specialOf(code)?.value;
+  const one = Array.isArray(v) ? v[half === 1 ? 0 : 1] : v;
+  return one === "above" || one == null ? null : one;
+}
+
+// The value a special card has now: -1/A+ swap at the half, +.5 follows the card before
+// (a variant's specials: the values it gives them).
 export function specialValue(code, half, previous) {
-  switch (code) {
-    case "-1": return half === 1 ? "−1" : "15";
-    case "A+": return half === 1 ? "15" : "−1";
-    case "-2H": return "−2";
-    case "Q+": return "12½";
-    case "+.5": return previous == null ? "½" : halves(previous + 0.5);
-    default: return null;
-  }
+  if (!specialOf(code)) return null;
+  const n = specialNumber(code, half);
+  if (n == null) return previous == null ? "½" : halves(previous + 0.5);
+  return halves(n);
 }
 
 // A value in halves as a card shows it: 13½, −½, 12.
@@ -52,12 +79,15 @@ export function cardEl(code, { half = 1, edition = "meio", previous = null, butt
   let name;
   if (isSpecial(code)) {
     el.classList.add("special");
-    if (code === "-2H") el.classList.add("red");
+    if (suit === "H" || suit === "D") el.classList.add("red");
     const value = specialValue(code, half, previous);
-    el.innerHTML = `<span class="rank" aria-hidden="true">${SPECIAL_NAME[code].replace("/", "<br><small>/")}</span>` +
+    const shown = cardText(code);
+    // an invented special of a fixed suit shows the suit under its code
+    const mark = suit && !isBoxCard(code) ? `<br><small>${SUIT_SYMBOL[suit]}</small>` : "";
+    el.innerHTML = `<span class="rank" aria-hidden="true">${shown.replace("/", "<br><small>/")}${mark}</span>` +
       `<span class="value" aria-hidden="true">${value}</span>`;
     el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
-    name = t("special card {card}, value {value}", { card: SPECIAL_NAME[code], value });
+    name = t("special card {card}, value {value}", { card: shown, value });
   } else {
     const r = rankLabel(code.slice(0, -1), edition);
     if (suit === "H" || suit === "D") el.classList.add("red");
@@ -76,9 +106,10 @@ export function suitName(s) {
   return { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") }[s];
 }
 
-// A card as a player writes it: 10♥, Q♠, −2♥, +½.
+// A card as a player writes it: 10♥, Q♠, −2♥, +½ (a special a variant invents: its code,
+// whatever its attributes, as records and typed moves name it).
 export function cardText(code, edition = "meio") {
-  if (isSpecial(code)) return SPECIAL_NAME[code];
+  if (isSpecial(code)) return isBoxCard(code) ? SPECIAL_NAME[code] : code;
   return rankLabel(code.slice(0, -1), edition) + SUIT_SYMBOL[code.slice(-1)];
 }
 
@@ -100,8 +131,8 @@ export function sortCards(codes, edition = "meio") {
 // The numeric value of a played card (for +.5 following it).
 export function playedValue(code, half, edition, previous) {
   if (isSpecial(code)) {
-    const v = { "-1": half === 1 ? -1 : 15, "A+": half === 1 ? 15 : -1, "-2H": -2, "Q+": 12.5 }[code];
-    return code === "+.5" ? (previous == null ? 0.5 : previous + 0.5) : v;
+    const n = specialNumber(code, half);
+    return n == null ? (previous == null ? 0.5 : previous + 0.5) : n;
   }
   const r = RANKS.indexOf(code[0]);
   return edition === "classic" && code[0] === "A" ? 1 : r;

@@ -1,9 +1,9 @@
 // Finished matches and a replay viewer that steps through a record: each round's deal,
 // its split and its tricks, with every seat's cards (a finished match hides nothing).
 import { api, esc, myTokens, refusalText, showAccount, toast } from "./api.js";
-import { cardEl, playedValue, sortCards } from "./cards.js";
+import { cardEl, playedValue, setVariant, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
-import { botKind } from "./rules.js";
+import { botKind, sizes } from "./rules.js";
 
 // the server names bots "Bot 3 (heuristic)": say it in the page's words
 const local = (name) => {
@@ -28,7 +28,9 @@ async function open(matchId) {
   try {
     const d = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
     d.match.names = d.match.names.map(local);
-    R = { ...d, steps: steps(d.result), at: 0 };
+    R = { ...d, steps: steps(d.result), at: 0, size: sizes(d.record) };
+    // a variant's record: its specials' values, and its hand and halves
+    setVariant(d.record.variant ?? null);
     $("viewer").classList.remove("hidden");
     $("v-title").textContent = t("Replay: {names}", { names: d.match.names.join(", ") });
     $("v-download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
@@ -44,7 +46,7 @@ function handsAt(s) {
   const partner = (seat) => (record.partnership ? (seat + 2) % 4 : seat);
   const played = Array.from({ length: n }, () => new Set());
   if (s.kind === "trick") {
-    const first = s.ti < 7 ? 0 : 7;
+    const first = s.ti < R.size.first ? 0 : R.size.first;
     result.rounds[s.ri].tricks.slice(first, s.ti + 1).forEach((tr) =>
       tr.cards.forEach((c, i) => played[(tr.leader + i) % n].add(c)));
   }
@@ -53,7 +55,7 @@ function handsAt(s) {
     if (s.kind === "deal") return { cards: dealt, pack: new Set() };
     if (s.kind === "split") return { cards: dealt, pack };
     // the second half is played with the pack set aside (in partnership: the partner's)
-    const half = s.ti < 7 ? dealt.filter((c) => !pack.has(c)) : rec.splits[partner(seat)] ?? [];
+    const half = s.ti < R.size.first ? dealt.filter((c) => !pack.has(c)) : rec.splits[partner(seat)] ?? [];
     return { cards: half.filter((c) => !played[seat].has(c)), pack: new Set() };
   });
 }
@@ -89,16 +91,25 @@ function draw() {
   let info = "";
   if (s.kind === "deal") {
     $("v-where").textContent = t("round {r}: the deal ({at}/{all})", place);
-    info = `<p>${esc(t("Each seat is dealt 13 cards; {name} leads the first trick.", { name: names[record.rounds[s.ri].leader] ?? "" }))}</p>`;
+    const name = names[record.rounds[s.ri].leader] ?? "";
+    info = `<p>${esc(record.variant ? t("Each seat is dealt {hand} cards; {name} leads the first trick.", { hand: R.size.hand, name })
+      : t("Each seat is dealt 13 cards; {name} leads the first trick.", { name }))}</p>`;
     drawHands(s, 1);
   } else if (s.kind === "split") {
     $("v-where").textContent = t("round {r}: the split ({at}/{all})", place);
-    info = `<p>${esc(record.partnership ? t("The marked cards are the 6 each seat handed to its partner for the second half.")
-      : t("The marked cards are the 6 each seat kept for the second half."))}</p>`;
+    const k = R.size.pack;
+    if (record.variant) {
+      info = `<p>${esc(record.partnership ? t("The marked cards are the {k} each seat handed to its partner for the second half.", { k })
+        : t("The marked cards are the {k} each seat kept for the second half.", { k }))}</p>`;
+    } else {
+      info = `<p>${esc(record.partnership ? t("The marked cards are the 6 each seat handed to its partner for the second half.")
+        : t("The marked cards are the 6 each seat kept for the second half."))}</p>`;
+    }
     drawHands(s, 1);
   } else {
-    const half = s.ti < 7 ? 1 : 2;
-    $("v-where").textContent = t("round {r}, trick {n} of 13 ({at}/{all})", { ...place, n: s.ti + 1 });
+    const half = s.ti < R.size.first ? 1 : 2;
+    $("v-where").textContent = record.variant ? t("round {r}, trick {n} of {hand} ({at}/{all})", { ...place, n: s.ti + 1, hand: R.size.hand })
+      : t("round {r}, trick {n} of 13 ({at}/{all})", { ...place, n: s.ti + 1 });
     let prev = null;
     s.t.cards.forEach((c, i) => {
       const seat = (s.t.leader + i) % record.players;
@@ -137,7 +148,7 @@ async function main() {
     for (const m of d.matches) m.names = m.names.map(local);
     $("list").innerHTML = d.matches.length ? d.matches.map((m) =>
       `<div class="row"><button type="button" data-match="${esc(m.id)}">${esc(t("Replay"))}</button>` +
-      `<span>${new Date(m.finished_at * 1000).toLocaleString(document.documentElement.lang)} · ${esc(m.edition === "meio" ? "MEIO" : t("Classic"))} · ${esc(m.names.join(", "))} · ` +
+      `<span>${new Date(m.finished_at * 1000).toLocaleString(document.documentElement.lang)} · ${esc(m.edition === "meio" ? "MEIO" : t("Classic"))}${m.variant ? ` · ${esc(t("variant {name}", { name: m.variant }))}` : ""} · ${esc(m.names.join(", "))} · ` +
       `${esc(t("winners:"))} ${m.result.winners.map((w) => esc(m.names[w] ?? w)).join(", ")}</span>` +
       `<a href="/api/matches/${esc(m.id)}/record" download>${esc(t("record"))}</a></div>`).join("") : esc(t("No finished match yet."));
     $("list").querySelectorAll("button[data-match]").forEach((b) => { b.onclick = () => open(b.dataset.match); });

@@ -10,12 +10,22 @@ const $ = (id) => document.getElementById(id);
 let levels = [{ kind: "random", name: "beginner", strength: "plays any allowed card at random" }];
 // the level a new table's other seats start at: a table starts at once, against bots
 const DEFAULT_BOT = "heuristic";
+// the bot kinds that play a variant table (from the server)
+let variantBots = ["random", "heuristic"];
+// the file the variant text was loaded from (cleared when the text is edited by hand)
+let variantFile = null;
+
+// Whether the host gives a variant: then its edition and options are the variant's own.
+function hasVariant() { return $("c-variant").value.trim() !== ""; }
+// The levels a seat may be given: at a variant table, only those that play variants.
+function offered() { return hasVariant() ? levels.filter((l) => variantBots.includes(l.kind)) : levels; }
 
 function renderSeats() {
   const n = Number($("c-players").value);
   const box = $("c-seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
-  const fallback = levels.some((l) => l.kind === DEFAULT_BOT) ? DEFAULT_BOT : levels[0].kind;
+  const shown = offered();
+  const fallback = shown.some((l) => l.kind === DEFAULT_BOT) ? DEFAULT_BOT : shown[0].kind;
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
@@ -24,20 +34,28 @@ function renderSeats() {
     const sel = document.createElement("select");
     sel.id = `c-seat-${i}`;
     sel.innerHTML = `<option value="human"></option>` +
-      levels.map((l) => `<option value="bot:${esc(l.kind)}">${esc(botLabel(l.kind))}</option>`).join("");
-    sel.value = old[i] || (i === 0 ? "human" : `bot:${fallback}`);
+      shown.map((l) => `<option value="bot:${esc(l.kind)}">${esc(botLabel(l.kind))}</option>`).join("");
+    const was = old[i] && [...sel.options].some((o) => o.value === old[i]) ? old[i] : null;
+    // a bot that does not play variants gives way to the default level
+    sel.value = was || (old[i] || i !== 0 ? `bot:${fallback}` : "human");
     sel.addEventListener("change", nameHumanSeats);
     label.append(sel);
     box.append(label);
   }
   nameHumanSeats();
-  $("c-levels").innerHTML = levels.map((l) =>
+  $("c-levels").innerHTML = shown.map((l) =>
     `<li><strong>${esc(botLabel(l.kind))}</strong>: ${esc(t(l.strength))}</li>`).join("");
   $("c-partnership").disabled = n !== 4;
   if (n !== 4) $("c-partnership").checked = false;
-  const meio = $("c-edition").value === "meio";
+  const variant = hasVariant();
+  const meio = $("c-edition").value === "meio" && !variant;
   $("c-specials-box").classList.toggle("hidden", !meio);
   $("c-options").classList.toggle("hidden", !meio);
+  // a variant has its own edition, and its tables are not rated
+  $("c-edition").disabled = variant;
+  $("c-rated").disabled = variant;
+  if (variant) $("c-rated").checked = false;
+  $("c-variant-help").classList.toggle("hidden", !variant);
   renderHelp();
 }
 
@@ -78,17 +96,47 @@ async function create(ev) {
     turn_timer_s: timer, listed: $("c-listed").checked, name: $("c-name").value,
     rated: $("c-rated").checked, turn_based: !!turnBased,
   };
-  if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
+  if (hasVariant()) {
+    // the variant sets the edition and the table options; its specials are drawn by its deck
+    delete body.edition; body.specials = null; body.rated = false;
+    body.variant = $("c-variant").value;
+    if (variantFile) body.variant_file = variantFile;
+  } else if (edition === "meio") { body.wild_lead = $("c-wild-lead").value; body.reveal_specials = $("c-reveal").checked; }
+  showProblems(null);
   try {
     const res = await api("/api/tables", { method: "POST", body });
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name: $("c-name").value,
       invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
-  } catch (e) { toast(refusalText(e)); }
+  } catch (e) {
+    if (e.problems) showProblems(e.problems); else toast(refusalText(e));
+  }
+}
+
+// A variant's problems, one a line, beside the form (the server's words: they name
+// the file's keys, which are English).
+function showProblems(problems) {
+  const box = $("c-variant-problems");
+  box.classList.toggle("hidden", !problems);
+  box.innerHTML = problems ? `<strong>${esc(t("The variant has problems:"))}</strong><ul>` +
+    problems.map((p) => `<li>${esc(p)}</li>`).join("") + "</ul>" : "";
+  if (problems) box.scrollIntoView({ block: "nearest" });
+}
+
+// An uploaded variant file fills the text (which may then be edited).
+async function loadVariantFile() {
+  const file = $("c-variant-file").files[0];
+  if (!file) return;
+  if (file.size > 16384) { showProblems([t("{file}: {n} bytes; a variant is at most 16384 bytes of TOML", { file: file.name, n: file.size })]); return; }
+  $("c-variant").value = await file.text();
+  variantFile = file.name;
+  showProblems(null);
+  renderSeats();
 }
 
 function tableText(tb) {
   const parts = [tb.edition === "meio" ? "MEIO" : t("Classic"), t("{n} players", { n: tb.players })];
+  if (tb.variant) parts.push(t("variant {name}: {hand} cards, {first} + {pack}", { name: tb.variant.name, hand: tb.variant.hand, first: tb.variant.first_half, pack: tb.variant.pack }));
   if (tb.partnership) parts.push(t("partnership"));
   if (tb.wild_lead === "next") parts.push(t("the next card sets the suit"));
   if (tb.reveal_specials === false) parts.push(t("hidden specials"));
@@ -142,11 +190,17 @@ async function setupQuick() {
 async function main() {
   await loadLang();
   showAccount();
-  try { levels = (await api("/api/bots")).levels; } catch { /* keep the beginner */ }
+  try {
+    const bots = await api("/api/bots");
+    levels = bots.levels; variantBots = bots.variant_bots ?? variantBots;
+  } catch { /* keep the beginner */ }
   const name = localStorage.getItem("meio:name"); if (name) $("c-name").value = name;
   $("c-name").addEventListener("change", () => localStorage.setItem("meio:name", $("c-name").value));
   ["c-players", "c-edition"].forEach((id) => $(id).addEventListener("change", renderSeats));
   ["c-wild-lead", "c-reveal"].forEach((id) => $(id).addEventListener("change", renderHelp));
+  $("c-variant-file").addEventListener("change", loadVariantFile);
+  // typed text is no longer the uploaded file's; the seats follow whether there is one
+  $("c-variant").addEventListener("input", () => { variantFile = null; renderSeats(); });
   renderSpecials();
   renderSeats();
   $("create").addEventListener("submit", create);

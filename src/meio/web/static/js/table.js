@@ -3,9 +3,9 @@
 // just happened (a finished trick stays on the table a moment, a round's summary
 // waits for a click or a few seconds) so that people can follow it.
 import { api, esc, mySeats, refusalText, showAccount, saveSeat, toast } from "./api.js";
-import { cardEl, cardText, isWild, playedValue, playText, sortCards, SUIT_SYMBOL } from "./cards.js";
+import { cardEl, cardText, isSpecial, isWild, playedValue, playText, setVariant, sortCards, specialOf, SUIT_SYMBOL } from "./cards.js";
 import { loadLang, reasonTemplate, t } from "./i18n.js";
-import { rulesHtml, seatName } from "./rules.js";
+import { rulesHtml, seatName, sizes } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -170,7 +170,7 @@ function onEvent(f) {
   else if (!f.action.startsWith("pile=")) S.newCard = f.actor;
   if (f.trick && f.trick.pile) {
     const round = f.round_over ? old?.round ?? f.view.round - 1 : f.view.round;
-    const n = f.round_over ? 13 : f.view.tricks.length;
+    const n = f.round_over ? sizes(f.view.config).hand : f.view.tricks.length;
     S.lastTrick = { ...f.trick, round, n };
     S.log.push({ k: "trick", ...S.lastTrick });
     const ms = pace().trick;
@@ -280,9 +280,14 @@ const spotOf = (seat, n) => (n === 5 ? SPOT5 : SPOT)[posOf(seat, n)];
 
 function posOf(seat, n) { const base = me() ?? 0; return POS[n][(seat - base + n) % n]; }
 
+// The hand and its halves at this table (a variant's, or 13 = 7 + 6).
+function size() { return sizes(S.view?.config ?? S.table); }
+
 function render() {
   const v = S.view;
   if (S.problem) return;
+  // the special cards of the variant played here (their values, suits, piles)
+  setVariant(v?.config.variant ?? null);
   const focus = focusKey();
   $("waiting").classList.toggle("hidden", !!v);
   $("play").classList.toggle("hidden", !v);
@@ -428,7 +433,7 @@ function renderWaiting() {
 // The table as a round ended (under its summary): its piles, empty hands, no one to move.
 function endedRound(v, r) {
   return { ...v, piles: r.piles, hand_sizes: v.hand_sizes.map(() => 0), phase: "play", to_move: -1,
-    pending_pile: -1, current_trick: [], tricks: [], led_suit: null, round: r.round, trick_number: 13, half: 2 };
+    pending_pile: -1, current_trick: [], tricks: [], led_suit: null, round: r.round, trick_number: size().hand, half: 2 };
 }
 
 // the trick just before now: the last finished one of this round, else of the last round
@@ -442,6 +447,14 @@ function previousTrick(v) {
 function takesText(tr) {
   const win = tr.cards.find(([s]) => s === tr.winner)?.[1];
   const pile = pileName(tr.pile), name = nameOf(tr.winner);
+  if (S.view?.config.variant) {
+    // a variant's specials move tricks as their attributes say, whatever their codes
+    const eff = win && isSpecial(win) ? specialOf(win)?.pile : "none", card = win ? cardText(win) : "";
+    const mine = tr.winner === me();
+    if (eff === "winner_chooses") return mine ? t("You won with {card} and chose {pile}", { card, pile }) : t("{name} won with {card} and chose {pile}", { name, card, pile });
+    if (eff === "other_half") return mine ? t("You take it → {pile} ({card} sends it to the other half)", { card, pile }) : t("{name} takes it → {pile} ({card} sends it to the other half)", { name, card, pile });
+    return mine ? t("You take it → {pile}", { pile }) : t("{name} takes it → {pile}", { name, pile });
+  }
   if (tr.winner === me()) {
     if (win === "+.5") return t("You won with +½ and chose {pile}", { pile });
     if (win === "Q+") return t("You take it → {pile} (Q+ sends it to the other half)", { pile });
@@ -484,7 +497,8 @@ function renderBoard(v) {
   } else if (v.phase === "pile" && v.tricks.length) {
     const tr = v.tricks[v.tricks.length - 1];
     cards = tr.cards; winner = tr.winner;
-    label = t("{name} won with +½ and chooses the pile", { name: nameOf(tr.winner) });
+    label = v.config.variant ? t("{name} won with {card} and chooses the pile", { name: nameOf(tr.winner), card: cardText(tr.cards.find(([s]) => s === tr.winner)?.[1] ?? "") })
+      : t("{name} won with +½ and chooses the pile", { name: nameOf(tr.winner) });
   } else if (v.led_suit) label = t("led: {suit}", { suit: SUIT_SYMBOL[v.led_suit] });
   else if (cards.length && isWild(cards[0][1])) label = t("a wild was led: the next ordinary card sets the suit");
   let before = null;
@@ -515,7 +529,7 @@ function renderBoard(v) {
   $("trick-label").innerHTML = "";
   const where = document.createElement("span");
   where.className = "muted";
-  where.textContent = t("trick {n} · half {half} · round {round}", { n: Math.min(v.trick_number, 13), half: v.half, round: v.round });
+  where.textContent = t("trick {n} · half {half} · round {round}", { n: Math.min(v.trick_number, size().hand), half: v.half, round: v.round });
   $("trick-label").append(where);
   if (label) {
     const l = document.createElement("strong");
@@ -531,7 +545,7 @@ function renderBalance(v) {
   const seats = v.config.partnership ? [me(), (me() + 2) % 4] : [me()];
   const h = seats.reduce((a, s) => a + v.piles[s][0], 0), vv = seats.reduce((a, s) => a + v.piles[s][1], 0);
   const done = v.tricks.length;
-  const left = v.half === 1 ? Math.max(0, 7 - done) : Math.max(0, 13 - done);
+  const left = v.half === 1 ? Math.max(0, size().first - done) : Math.max(0, size().hand - done);
   const d = h - vv;
   let mark, meaning, cls;
   if (d === 0) { mark = t("balanced"); cls = "even"; meaning = t("If the round ended now you would score 0."); }
@@ -563,7 +577,7 @@ function renderHand(v) {
       if (busy()) el.setAttribute("aria-disabled", "true");
       el.onclick = () => {
         if (busy()) return;
-        S.selected.has(code) ? S.selected.delete(code) : S.selected.size < 6 && S.selected.add(code);
+        S.selected.has(code) ? S.selected.delete(code) : S.selected.size < size().pack && S.selected.add(code);
         render();
       };
     } else {
@@ -604,20 +618,31 @@ function renderPrompt(v) {
   const show = (id) => { p.classList.remove("hidden"); p.dataset.kind = id; };
   if (v.phase === "split" && !v.split_done[me()]) {
     show("split");
-    p.append(Object.assign(document.createElement("span"), { textContent: t("Pick 6 cards for the second half ({n}/6)", { n: S.selected.size }) }));
-    const go = button(t("Keep these 6 for the second half"), { className: "primary", id: "split-go" });
-    go.disabled = S.selected.size !== 6 || S.pending.size > 0;
+    const k = size().pack;
+    p.dataset.pack = k;
+    const pick = k === 6 ? t("Pick 6 cards for the second half ({n}/6)", { n: S.selected.size })
+      : t("Pick {k} cards for the second half ({n}/{k})", { n: S.selected.size, k });
+    p.append(Object.assign(document.createElement("span"), { textContent: pick }));
+    const go = button(k === 6 ? t("Keep these 6 for the second half") : t("Keep these {k} for the second half", { k }), { className: "primary", id: "split-go" });
+    go.disabled = S.selected.size !== k || S.pending.size > 0;
     go.onclick = () => act("pack:" + [...S.selected].join(","));
-    const hint = button(t("Hint"), { id: "split-hint" });
-    hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
-    const useHint = button(t("Use hint"), { id: "split-use-hint" });
-    hint.disabled = busy();
-    useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); render(); };
-    p.append(go, hint, useHint);
+    p.append(go);
+    if (v.config.variant) {
+      // the advisor knows the standard editions only: no button, and why
+      p.append(Object.assign(document.createElement("div"), { className: "muted", id: "no-hint",
+        textContent: t("No hints at a variant table: the split advisor knows the standard editions only.") }));
+    } else {
+      const hint = button(t("Hint"), { id: "split-hint" });
+      hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
+      const useHint = button(t("Use hint"), { id: "split-use-hint" });
+      hint.disabled = busy();
+      useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); render(); };
+      p.append(hint, useHint);
+    }
     if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
     show("pile");
-    p.append(Object.assign(document.createElement("span"), { textContent: t("You won with +½: choose the pile for this trick") }));
+    p.append(Object.assign(document.createElement("span"), { textContent: v.config.variant ? t("You won with a special card: choose the pile for this trick") : t("You won with +½: choose the pile for this trick") }));
     for (const [a, label] of [["pile=1", t("H pile (first half)")], ["pile=2", t("V pile (second half)")]]) {
       const b = button(label, { className: "pile-choice" });
       b.dataset.action = a; b.disabled = busy(); b.onclick = () => act(a); p.append(b);
@@ -776,7 +801,7 @@ function trickCards(tr, v) {
   const row = document.createElement("div");
   row.className = "row trick-row";
   let before = null;
-  const half = tr.n > 7 ? 2 : 1;
+  const half = tr.n > size().first ? 2 : 1;
   for (const [s, c] of tr.cards) {
     const w = document.createElement("div");
     w.className = "mini" + (s === tr.winner ? " winner" : "");
@@ -792,8 +817,8 @@ function renderStatus(v) {
   let text;
   if (v.is_over) text = t("The match is over.");
   else if (S.summary) text = t("Round {n} is over.", { n: S.summary.round });
-  else if (v.phase === "split") text = me() != null && !v.split_done[me()] ? t("Choose your 6-card second-half pack.") : t("Waiting for the others to choose their packs…");
-  else if (v.phase === "pile") text = v.pending_pile === me() ? t("Choose the pile for the trick you won with +½.") : t("{name} chooses a pile…", { name: nameOf(v.pending_pile) });
+  else if (v.phase === "split") text = me() != null && !v.split_done[me()] ? (size().pack === 6 ? t("Choose your 6-card second-half pack.") : t("Choose your {k}-card second-half pack.", { k: size().pack })) : t("Waiting for the others to choose their packs…");
+  else if (v.phase === "pile") text = v.pending_pile === me() ? (v.config.variant ? t("Choose the pile for the trick you won.") : t("Choose the pile for the trick you won with +½.")) : t("{name} chooses a pile…", { name: nameOf(v.pending_pile) });
   else text = v.to_move === me() ? (v.current_trick.length ? t("Your turn: follow.") : t("Your turn: lead.")) : t("{name} to play…", { name: nameOf(v.to_move) });
   const mine = !v.is_over && !S.summary && me() != null && (v.to_move === me() || v.pending_pile === me() || (v.phase === "split" && !v.split_done[me()]));
   if (mine && busy()) text = t("Sending your move…");
