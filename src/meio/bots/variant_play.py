@@ -30,8 +30,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.errors import ConfigError
-from meio.engine.tricks import variant_winning_index
-from meio.engine.variant import CardRules
+from meio.engine.variant import CardRules, variant_winning_index
 
 #: the bots that play any variant
 VARIANT_BOTS = ("random", "heuristic")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -40,14 +40,10 @@ from meio.engine.tricks import (
     pile_for,
     played_mask,
     value_table,
-    variant_pile_for,
-    variant_winning_index,
     winning_index,
 )
+from meio.engine.variant import CardRules, variant_pile_for, variant_winning_index
 from meio.engine.view import View
-
-if TYPE_CHECKING:
-    from meio.engine.variant import CardRules
 
 _SPLIT, _PLAY, _PILE, _OVER = Phase.SPLIT, Phase.PLAY, Phase.PILE, Phase.OVER
 _SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))

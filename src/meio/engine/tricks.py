@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from meio.engine import cards as C
-
-if TYPE_CHECKING:
-    from meio.engine.variant import CardRules
 
 
 class Trick(NamedTuple):
@@ -132,34 +129,6 @@ def table_winning_index(
         ):
             best, best_v, best_trump = i, v, trump_card
     return best, best_v
-
-
-def variant_winning_index(
-    cards: Sequence[int], led: int, half: int, rules: CardRules
-) -> tuple[int, int]:
-    """:func:`winning_index` for a variant's cards (:class:`~meio.engine.variant.CardRules`):
-    its suits, values, relative cards and trump suit (none: -1) in place of the
-    editions' constants (:func:`table_winning_index`). With a standard edition's preset
-    it names the same card (tests/engine/test_variants.py plays both side by side).
-
-    >>> from meio.engine.cards import parse_card as p
-    >>> from meio.engine.variant import card_rules, preset
-    >>> variant_winning_index([p("KS"), p("Q+"), p("+.5")], 0, 1, card_rules(preset("meio")))
-    (0, 26)
-    """
-    return table_winning_index(
-        cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump
-    )
-
-
-def variant_pile_for(winning_card: int, half: int, rules: CardRules) -> int:
-    """:func:`pile_for` for a variant: 0 when the winner must choose."""
-    effect = rules.pile[winning_card]
-    if effect == 2:
-        return 3 - half
-    if effect == 1:
-        return 0
-    return half
 
 
 def played_mask(

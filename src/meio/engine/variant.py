@@ -33,7 +33,7 @@ import copy
 import dataclasses
 import functools
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -41,7 +41,7 @@ from typing import Any, Literal
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.engine.options import Edition, TableOptions
-from meio.engine.tricks import RELATIVE
+from meio.engine.tricks import RELATIVE, table_winning_index
 
 ScoringForm = Literal["difference", "balance_bonus", "squared"]
 LeaderRule = Literal["most_points", "last_trick", "rotate"]
@@ -719,3 +719,32 @@ def card_rules(variant: Variant) -> CardRules:
         tuple(tuple(RELATIVE if relative[h] >> c & 1 else values[h][c] for c in range(n))
               for h in (0, 1)),  # type: ignore[arg-type]
     )
+
+
+def variant_winning_index(
+    cards: Sequence[int], led: int, half: int, rules: CardRules
+) -> tuple[int, int]:
+    """:func:`~meio.engine.tricks.winning_index` for a variant's cards (:class:`CardRules`):
+    its suits, values, relative cards and trump suit (none: -1) in place of the
+    editions' constants (:func:`~meio.engine.tricks.table_winning_index`). With a
+    standard edition's preset it names the same card (tests/engine/test_variants.py
+    plays both side by side).
+
+    >>> from meio.engine.cards import parse_card as p
+    >>> from meio.engine.variant import card_rules, preset
+    >>> variant_winning_index([p("KS"), p("Q+"), p("+.5")], 0, 1, card_rules(preset("meio")))
+    (0, 26)
+    """
+    return table_winning_index(
+        cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump
+    )
+
+
+def variant_pile_for(winning_card: int, half: int, rules: CardRules) -> int:
+    """:func:`~meio.engine.tricks.pile_for` for a variant: 0 when the winner must choose."""
+    effect = rules.pile[winning_card]
+    if effect == 2:
+        return 3 - half
+    if effect == 1:
+        return 0
+    return half

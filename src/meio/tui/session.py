@@ -5,6 +5,10 @@ does; everything the terminal draws comes from :meth:`Session.view` (the human
 seat's :class:`~meio.engine.View`) and from the public log it keeps. Bots are
 asked through the same one-seat view. Keeping this apart from Textual lets the
 tests drive whole matches quickly and lets the app stay a thin drawing layer.
+
+Over 500 lines on purpose: the match, the bots' turns, the public log and saving
+change the same true state together, and each step of the log is written where the
+state changes.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ pack, the advisor's hint, a notice, the log) and its panels
 :meth:`TableScreen.refresh_table` sets them from the session and each panel
 redraws itself. The bots play through :class:`~meio.tui.autoplay.AutoPlayer`.
 The keys are the screen's actions.
+
+Over 500 lines on purpose: every key of the table is one of its actions, and a key's
+action must read and set the screen's values; split across files they would share
+the screen's state through a second object.
 """
 
 from __future__ import annotations
