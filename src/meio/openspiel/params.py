@@ -132,7 +132,7 @@ def parameters_of(params: dict[str, Any]) -> GameParameters:
     meio.engine.errors.ConfigError: wild_lead is 'declare' or 'next', not 'first'
     >>> p = parameters_of({"variant": "mini", "players": 2})
     >>> p.hand, p.first_half, p.combos
-    (3, 2, ((64,),))
+    (3, 2, ((62, 64),))
     """
     unknown = sorted(set(params) - set(DEFAULTS))
     if unknown:
