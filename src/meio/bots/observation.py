@@ -139,10 +139,11 @@ def observe(view: View, *, picked: int = 0, out: F32 | None = None) -> F32:
     _set_cards(out, HAND, view.hand & ~picked)
     _set_cards(out, PACK, view.pack | picked)
     _set_cards(out, RECEIVED, view.received)
+    first_half = view.config.first_half_size  # 7, or a variant's own
     for t, trick in enumerate(view.tricks):
         for seat, card in trick.plays:
             out[PLAYED + NUM_CARDS * rel(seat) + card] = 1.0
-            if t >= 7:
+            if t >= first_half:
                 out[SECOND_HALF + card] = 1.0
     for seat, card in view.current_trick:
         out[PLAYED + NUM_CARDS * rel(seat) + card] = 1.0

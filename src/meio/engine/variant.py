@@ -231,20 +231,37 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "leader": "most_points",
         "options": {"wild_lead": "declare", "reveal_specials": True},
     },
+    # a MEIO small enough to solve exactly (docs/rl.md): 2 players, hands of 3 split
+    # 2/1 (so H - V still sums to an odd number and a round cannot tie), the four Aces,
+    # -2H (a second trump, so hearts must be followed) and Q+; one round a match
+    "mini": {
+        "name": "mini",
+        "edition": "meio",
+        "hand": {"size": 3, "first_half": 2, "pack": 1},
+        "trump": "H",
+        "deck": {"2": {"ranks": "A", "specials": 2}},
+        "partnership": False,
+        "special": [{"preset": "-2H"}, {"preset": "Q+"}],
+        "scoring": {"form": "difference"},
+        "match": {"default": {"form": "victories", "to_win": 1}},
+        "leader": "most_points",
+        "options": {"wild_lead": "declare", "reveal_specials": True},
+    },
 }
 
 PRESETS: tuple[str, ...] = tuple(_PRESETS)
 
 
 def preset(name: str) -> Variant:
-    """The ruleset of a standard edition (``meio`` or ``classic``) as a variant.
+    """The ruleset of a standard edition (``meio`` or ``classic``) as a variant, or
+    the ruleset of a shipped variant (``mini``: a MEIO small enough to solve).
 
     >>> v = preset("meio")
     >>> v.hand, v.first_half, v.pack, len(v.specials), v.deck_for(4).specials
     (13, 7, 6, 5, 4)
     """
     if name not in _PRESETS:
-        raise VariantError([f"unknown preset {name!r} (use {' or '.join(PRESETS)})"])
+        raise VariantError([f"unknown preset {name!r} (use {', '.join(PRESETS)})"])
     return _preset(name)
 
 
@@ -296,7 +313,7 @@ def variant_from_json(data: object, source: str = "variant") -> Variant:
         merged = _merge(base, raw)
     else:
         raise VariantError(
-            [f"{source}: preset: unknown preset {base_name!r} (use {' or '.join(PRESETS)})"]
+            [f"{source}: preset: unknown preset {base_name!r} (use {', '.join(PRESETS)})"]
         )
     if "name" not in raw:
         merged["name"] = Path(source).stem if source.endswith(".toml") else str(base_name)

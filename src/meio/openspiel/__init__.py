@@ -11,7 +11,10 @@ Parameters (:mod:`~meio.openspiel.params`): ``players`` (2–5), ``edition``
 (``meio``/``classic``), ``partnership``, ``specials`` (codes joined by commas,
 ``""``: drawn by chance), the RULES.md §10 options ``wild_lead`` and
 ``reveal_specials``, ``one_round`` (stop after the first round: a research
-variant, and quick for tests) and ``split_mode``.
+variant, and quick for tests), ``split_mode``, ``variant`` (a preset such as
+``mini`` or a ``.toml`` file: :mod:`meio.engine.variant`) and ``reward`` (``score``,
+or ``victory``: +1/-1 a round for two sides, a zero-sum game; the small game is
+solved with :mod:`meio.openspiel.solve`).
 
 Chance is explicit, as in OpenSpiel's Hearts: the set of specials (outcome: its
 index among the ``C(5, N)`` sets), round 1's leader, every card dealt (outcome:

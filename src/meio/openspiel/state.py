@@ -10,6 +10,8 @@ decision for the legal plays.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 from typing import Any
 
@@ -18,6 +20,7 @@ import pyspiel
 from meio.bots import observation as O
 from meio.bots import spaces as S
 from meio.engine import (
+    ConfigError,
     IllegalActionError,
     MatchConfig,
     Phase,
@@ -42,14 +45,35 @@ _ZEROS = tuple((0.0,) * n for n in range(6))
 _PAIRS = [[(k, 1.0 / n) for k in range(65)] if n else [] for n in range(66)]
 
 
-#: the six positions of each pack number (:data:`meio.bots.spaces.PACK_POSITIONS`)
-_PACK_POSITIONS = [tuple(int(p) for p in row) for row in S.PACK_POSITIONS]
 
 
 @functools.lru_cache(maxsize=64)
 def _split_cards(hand: int) -> tuple[int, ...]:
     """The 13 cards of a hand being split, by id: pick ``i`` takes the ``i``-th."""
     return tuple(C.cards_of(hand))
+
+
+@functools.lru_cache(maxsize=16)
+def _pack_positions(hand: int, pack: int) -> tuple[tuple[int, ...], ...]:
+    """The positions (in the hand sorted by id) of each pack number: the
+    combinations in lexicographic order, as :data:`meio.bots.spaces.PACK_POSITIONS`
+    for the editions' 13 and 6."""
+    return tuple(itertools.combinations(range(hand), pack))
+
+
+def _sorted_deal_outcomes(left: list[int], last: int, need: int) -> list[tuple[int, float]]:
+    """The next card of a hand dealt in card order: a card above ``last`` (the hand's
+    last card, -1 for none) with ``need`` cards still to come, each with the chance
+    that it is the lowest of ``need`` cards drawn at random from those of ``left``
+    above ``last``; so every hand is a uniform draw, with one chance history each."""
+    above = [c for c in left if c > last]
+    total = math.comb(len(above), need)
+    out = []
+    for i, c in enumerate(above):
+        ways = math.comb(len(above) - i - 1, need - 1)
+        if ways:
+            out.append((c, ways / total))
+    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -111,7 +135,12 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         self._params = params
         self._declares = params.wild_lead == "declare"
         self._zeros = _ZEROS[params.players]
-        self._dealt = 13 * params.players  # cards dealt a round
+        self._hand = params.hand
+        self._dealt = params.hand * params.players  # cards dealt a round
+        self._positions = _pack_positions(params.hand, params.pack)
+        self._pack_actions = (_PACK_ACTIONS if params.variant is None
+                              else list(range(S.PACK_BASE, S.PACK_BASE + len(self._positions))))
+        self._sorted = params.variant is not None  # variants deal each hand in card order
         self._m = _Match(params)
 
     @property
@@ -153,7 +182,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             legal = [S.PICK_BASE + i for i, c in enumerate(_split_cards(st.hands[m.player]))
                      if c not in picks]
         else:
-            legal = _PACK_ACTIONS
+            legal = self._pack_actions
         m.legal = legal
         return legal
 
@@ -180,6 +209,8 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if m.player != CHANCE:
             return []
         if m.stage == _DEAL:
+            if self._sorted:
+                return self._sorted_outcomes(m)
             return list(map(_PAIRS[len(m.left)].__getitem__, m.left))
         if m.stage == _COMBO:
             n = len(self._params.combos)
@@ -188,6 +219,11 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             return list(map(_PAIRS[len(m.tied)].__getitem__, m.tied))
         n = self._params.players
         return _PAIRS[n][:n]
+
+    def _sorted_outcomes(self, m: _Match) -> list[tuple[int, float]]:
+        dealt = len(m.dealing) % self._hand
+        last = m.dealing[-1] if dealt else -1
+        return _sorted_deal_outcomes(m.left, last, self._hand - dealt)
 
     # -- acting ------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
@@ -220,17 +256,17 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
                                          f"pick seat {seat} may make now")
             m.picks.append(_split_cards(st.hands[seat])[action - S.PICK_BASE])
             m.reward = self._zeros
-            if len(m.picks) < 6:
+            if len(m.picks) < self._params.pack:
                 m.legal = legal = legal.copy()
                 legal.remove(action)
                 return
             engine_action = A.pack_action(C.mask_of(m.picks))
             m.orders.append(tuple(m.picks))
             m.picks = []
-        elif S.PACK_BASE <= action < S.PICK_BASE:  # S.pack_of_number, from cached cards
-            cards = _split_cards(st.hands[seat])
+        elif S.PACK_BASE <= action < S.PACK_BASE + len(self._positions):
+            cards = _split_cards(st.hands[seat])  # S.pack_of_number, from cached cards
             pack = 0
-            for i in _PACK_POSITIONS[action - S.PACK_BASE]:
+            for i in self._positions[action - S.PACK_BASE]:
                 pack |= 1 << cards[i]
             engine_action = A.pack_action(pack)
         else:
@@ -245,7 +281,7 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         """Reward every seat with minus its round score (its team's in partnership),
         then stop or draw the next round's leader and deal."""
         result = st.rounds[-1]
-        m.reward = _round_reward(result, self._params.players)
+        m.reward = _round_reward(result, self._params.players, self._params.victory)
         m.totals = tuple(t + r for t, r in zip(m.totals, m.reward, strict=True))
         if st.is_over or self._params.one_round:
             m.player = TERMINAL
@@ -261,6 +297,9 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         if m.stage != _DEAL:
             self._draw_specials_or_leader(m, outcome)
             return
+        if self._sorted and all(c != outcome for c, _ in self._sorted_outcomes(m)):
+            raise IllegalActionError(None, outcome, f"card {outcome} is not one the hand "
+                                     f"being dealt (in card order) may take next")
         try:
             m.left.remove(outcome)
         except ValueError:
@@ -268,14 +307,14 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
                                      f"card {outcome} is not in the pack left to deal") from None
         dealing = m.dealing
         dealing.append(outcome)
-        full = self._dealt
-        if len(dealing) == full - 13 and len(m.left) == 13:
+        full, hand = self._dealt, self._hand
+        if len(dealing) == full - hand and len(m.left) == hand:
             dealing.extend(m.left)  # no card is set aside: the last hand is what is left
             m.left = []
         if len(dealing) < full:
             return
         assert m.config is not None
-        hands = tuple(C.mask_of(dealing[k : k + 13]) for k in range(0, full, 13))
+        hands = tuple(C.mask_of(dealing[k : k + hand]) for k in range(0, full, hand))
         aside = C.mask_of(m.left)
         m.deals.append((hands, aside, m.leader))
         if m.engine is None:  # later rounds begin with this deal again, replaced when drawn
@@ -374,6 +413,10 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else 0
         rng = random.Random(seed)
+        if self._params.variant is not None:
+            from meio.openspiel.resample import resample_variant
+
+            return resample_variant(self, player_id, rng)
         out = state_from_view(self.get_game(), self._params, st.view(player_id), rng)
         o = out._m
         o.reward = m.reward
@@ -415,8 +458,13 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         return "dealing" if st is None else repr(st)
 
 
-def _round_reward(result: Any, players: int) -> tuple[float, ...]:
-    """Minus each seat's score of a round (its team's in partnership)."""
+def _round_reward(result: Any, players: int, victory: bool = False) -> tuple[float, ...]:
+    """Minus each seat's score of a round (its team's in partnership); with
+    ``victory``, 1 for the side with the lower score and -1 for the other."""
+    if victory:
+        sides = result.team_scores if result.team_scores is not None else result.scores
+        won = 0 if sides[0] < sides[1] else 1
+        return tuple(1.0 if p % 2 == won else -1.0 for p in range(players))
     if result.team_scores is not None:
         teams = result.team_scores
         return tuple(-float(teams[p % 2]) for p in range(players))
@@ -436,6 +484,9 @@ def state_from_view(game: pyspiel.Game, params: GameParameters, view: View,
     if view.seat is None or view.is_over:
         raise IllegalActionError(view.seat, None, "a state is rebuilt for a seat to act, "
                                  "from its view of a match in progress")
+    if params.variant is not None:
+        raise ConfigError("a state is rebuilt from a view in the standard editions only "
+                          "(a variant game resamples from its own state)")
     world = sample_world(view, rng)
     deals, history = public_rounds(view)
     deals.append((tuple(world.deal), world.aside, view.round_leader))
@@ -456,7 +507,7 @@ def state_from_view(game: pyspiel.Game, params: GameParameters, view: View,
     out = MeioState(game, params)
     o = out._m
     o.combo, o.config, o.stage, o.deals, o.engine = combo, config, _DEAL, deals, engine
-    rewards = [_round_reward(result, params.players) for result in view.rounds]
+    rewards = [_round_reward(result, params.players, params.victory) for result in view.rounds]
     o.totals = tuple(map(sum, zip(*rewards, strict=True))) if rewards else o.totals
     if rewards and not view.round_plays and not any(view.split_done):
         o.reward = rewards[-1]  # the last round's reward stays until the next decision

@@ -1,0 +1,113 @@
+"""The small game solved: CFR's convergence and the exact exploitability of every bot
+that plays it (docs/rl.md, "A MEIO small enough to solve"; a few minutes).
+
+Loads ``meio`` with ``variant`` (default ``mini``) and ``reward: victory`` (one
+round, won by one seat and lost by the other: a zero-sum game), walks its whole
+tree, runs OpenSpiel's C++ CFR+ (or CFR) for ``--iterations`` and reports the
+exploitability of its average policy at each ``--checkpoints``; then turns every
+bot that plays the game into a tabular policy, asking it once at each information
+state what it plays (:mod:`meio.openspiel.solve`), and scores each exactly with
+OpenSpiel's ``nash_conv``. Exploitability is OpenSpiel's: NashConv / 2, the mean
+over the two seats of what a best response gains against the policy. The meio bots
+that do not play variants are listed with the reason.
+
+    nice .venv/bin/python bench/solve.py --iterations 200 --checkpoints 1,10,50,100 \\
+        --ismcts-simulations 100 --seed 0 --json /tmp/solve.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+import meio.openspiel  # noqa: F401  (registers "meio")
+from meio.openspiel.solve import bot_policy, decision_states, refused_bots, solve
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="mini", help="a preset or a .toml file")
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--checkpoints", default="1,10,50,100",
+                        help="comma-separated iterations to score CFR's policy at")
+    parser.add_argument("--solver", choices=("cfr+", "cfr"), default="cfr+")
+    parser.add_argument("--ismcts-simulations", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bots")
+    parser.add_argument("--bots", default="random,heuristic,ismcts",
+                        help="the bots to score besides CFR")
+    parser.add_argument("--json", type=Path, help="also write the result to this file")
+    args = parser.parse_args(argv)
+    if args.iterations < 1:
+        parser.error("--iterations must be at least 1")
+    try:
+        checkpoints = tuple(int(c) for c in args.checkpoints.split(",") if c.strip())
+    except ValueError:
+        parser.error(f"--checkpoints is a list of whole numbers, not {args.checkpoints!r}")
+    if args.ismcts_simulations < 2:
+        parser.error("--ismcts-simulations must be at least 2")
+    start = time.perf_counter()
+    try:
+        game = pyspiel.load_game("meio", {"players": 2, "variant": args.variant,
+                                          "reward": "victory"})
+    except pyspiel.SpielError as exc:  # a ConfigError raised in the game's constructor
+        print(f"bench/solve.py: {exc}", file=sys.stderr)
+        return 2
+    states, size = decision_states(game)
+    print(f"{game}\nhistories {size.histories}, terminal {size.terminals}, decision nodes "
+          f"{size.decisions}, information states per player {list(size.infostates)} "
+          f"({time.perf_counter() - start:.1f} s)", flush=True)
+    out: dict[str, Any] = {
+        "game": str(game), "variant": args.variant, "solver": args.solver,
+        "seed": args.seed, "ismcts_simulations": args.ismcts_simulations,
+        "size": {"histories": size.histories, "terminals": size.terminals,
+                 "decisions": size.decisions, "infostates": list(size.infostates)},
+        "exploitability": "NashConv / 2 (OpenSpiel's pyspiel.exploitability)",
+        "cfr": [], "bots": [],
+    }
+    average = None
+    for point, policy in solve(game, args.iterations, checkpoints,
+                               plus=args.solver == "cfr+"):
+        average = policy
+        out["cfr"].append({"iteration": point.iteration,
+                           "exploitability": point.exploitability,
+                           "seconds": round(point.seconds, 1)})
+        print(f"{args.solver} iteration {point.iteration}: exploitability "
+              f"{point.exploitability:.6f} ({point.seconds:.1f} s)", flush=True)
+    assert average is not None
+    policies: list[tuple[str, Any, float]] = [
+        (f"{args.solver} ({args.iterations} iterations)", average, 0.0)]
+    for kind in (b.strip() for b in args.bots.split(",") if b.strip()):
+        t = time.perf_counter()
+        policies.append((kind if kind != "ismcts" else
+                         f"ismcts ({args.ismcts_simulations} simulations)",
+                         bot_policy(kind, states, seed=args.seed,
+                                    simulations=args.ismcts_simulations),
+                         time.perf_counter() - t))
+    for name, policy, built in policies:
+        t = time.perf_counter()
+        nash_conv = float(pyspiel.nash_conv(game, policy))
+        row = {"bot": name, "nash_conv": nash_conv, "exploitability": nash_conv / 2,
+               "policy_seconds": round(built, 1),
+               "score_seconds": round(time.perf_counter() - t, 1)}
+        out["bots"].append(row)
+        print(f"{name}: NashConv {nash_conv:.6f}, exploitability {nash_conv / 2:.6f} "
+              f"(policy {row['policy_seconds']} s, scored in {row['score_seconds']} s)",
+              flush=True)
+    out["refused"] = refused_bots(game)
+    for kind, reason in out["refused"].items():
+        print(f"{kind}: not played ({reason})")
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    print(f"{out['seconds']} s in all")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
