@@ -283,7 +283,8 @@ def _splits(s: Json) -> str:
     shares = {e["label"]: {k: e[k]["share_to_second_half"] for k in kinds if k in e}
               for e in s.values()}
     parts = [_figure("splits-share", "Share of the dealt hearts, high cards (Q, K, MEIO A) "
-                     "and specials put in the second-half pack (a random split: 6/13 = 0.46).",
+                     "and specials put in the second-half pack (a random split: 6/13 = 0.46; a "
+                     "variant's: its pack / hand).",
                      lambda ax: _bars(ax, shares, "share kept for half 2"))]
 
     def dist(kind: str, what: str) -> Callable[[Any], None]:
@@ -375,8 +376,9 @@ def _length(s: Json) -> str:
     def dist(ax: Any) -> None:
         for e in s.values():
             d = e["round_score_distribution"]
+            lo = e.get("round_score_lowest", 0)
             top = max((i for i, x in enumerate(d) if x > 0), default=0)
-            ax.plot(range(top + 1), d[:top + 1], marker="o", label=e["label"])
+            ax.plot(range(lo, lo + top + 1), d[:top + 1], marker="o", label=e["label"])
         ax.set_xlabel("round score |H − V| (team's in partnership)")
         ax.set_ylabel("share of rounds")
         ax.legend(fontsize=7, ncol=3)
@@ -392,7 +394,7 @@ def _length(s: Json) -> str:
              _e(e.get("shared_victory")), _e(e["mean_match_total"])]
             for e in s.values()]
     parts.append(_table(["table", "games", "mean round score", "rounds per match",
-                         "share of 1/2/3-round matches", "decided in last round",
+                         "share of 1/2/3/…-round matches", "decided in last round",
                          "already decided before it", "shared victory",
                          "mean match total"], rows))
     rows = [[e["label"], _e(e.get("decisions_per_player"), 1),
