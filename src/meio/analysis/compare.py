@@ -492,12 +492,14 @@ def ruleset_meta(variant: Variant) -> Json:
 def players_note(spec: AnalysisSpec, base: Variant, variant: Variant) -> str | None:
     """Why a heuristic comparison of a standard ruleset with another compares two
     players as well as two rulesets (None where it does not)."""
-    if spec.policy != "heuristic" or base.is_standard == variant.is_standard:
+    heuristic = spec.policy == "heuristic" or "skill" in spec.questions
+    if not heuristic or base.is_standard == variant.is_standard:
         return None
     return ("the heuristic bot plays a standard ruleset by its standard policy and any "
             "other ruleset by the simpler variant rule (meio.bots.variant_play), so a "
-            "difference in heuristic self-play mixes the rules with the player; analyse "
-            "with --bots random for a comparison of the rules alone")
+            "difference where the heuristic plays (its self-play, the skill pair) mixes "
+            "the rules with the player; random self-play (--bots random) compares the "
+            "rules alone")
 
 
 def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,

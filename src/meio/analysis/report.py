@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meio.analysis.findings import compare_rows, variant_line
 from meio.analysis.plan import STUDIES
 from meio.analysis.stats import MIN_GAMES, enough
 
@@ -451,6 +452,12 @@ def render(summary: Json) -> str:
             "duplicate deal) as one draw; n is the number of those draws, and a figure on "
             f"fewer than {MIN_GAMES} is not shown. Seats are counted clockwise from the "
             "leader.</p>")
+    if "variant" in summary:
+        head += f"<p class=note><b>{html.escape(variant_line(summary['variant']))}</b></p>"
+    skipped = summary.get("skipped", {})
+    if skipped:
+        head += "<p class=note>Skipped:</p><ul class=note>" + "".join(
+            f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in skipped.items()) + "</ul>"
     body = []
     for q in STUDIES:
         if q in summary["studies"]:
@@ -462,3 +469,43 @@ def render(summary: Json) -> str:
             "<meta name=viewport content='width=device-width,initial-scale=1'>"
             f"<title>meio analyze</title><style>{_CSS}</style></head><body>"
             f"<h1>MEIO balance report</h1>{head}{''.join(body)}</body></html>")
+
+
+def render_compare(summary: Json) -> str:
+    """The page of ``meio analyze compare``: per table, every figure under both rulesets
+    and the difference (variant − base) with its 95% interval, n and a verdict."""
+    spec = summary["spec"]
+    c = summary["compare"]
+    head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>, seed {spec['seed']}, "
+            f"{summary['games']['base']:,} games under each ruleset, on the same seeds. "
+            "Difference = variant − base, with its 95% interval; a difference is called "
+            "only when its interval excludes 0 and each side rests on at least "
+            f"{MIN_GAMES} games. Each ruleset's full report: "
+            "<a href='base/report.html'>base</a>, <a href='variant/report.html'>variant</a>."
+            "</p><ul class=note>"
+            f"<li>Base: {html.escape(variant_line(summary['base']))}</li>"
+            f"<li>Variant: {html.escape(variant_line(summary['variant']))}</li>")
+    if summary.get("players"):
+        head += f"<li>Players: {html.escape(summary['players'])}</li>"
+    head += "".join(f"<li>Not compared, {html.escape(k)}: {html.escape(v)}</li>"
+                    for k, v in c["skipped"].items()) + "</ul>"
+    body = []
+    for t, e in c["tables"].items():
+        rows = []
+        for tt, name, r in compare_rows(summary):
+            if tt != t:
+                continue
+            diff = r["reason"] if r.get("reason") else _e(r["difference"])
+            verdict = "–" if r.get("reason") else (
+                f"{r['higher']} higher" if r.get("separates") else "no clear difference")
+            rows.append([name, _e(r["base"]), _e(r["variant"]), diff,
+                         _n(r["difference"]), verdict])
+        body.append(f"<h3>{html.escape(t)}</h3><p class=note>{html.escape(e['pairing'])}."
+                    "</p>" + _table(["figure", "base", "variant", "difference", "n",
+                                     "verdict"], rows))
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>meio analyze compare</title><style>{_CSS}</style></head><body>"
+            f"<h1>MEIO rulesets compared: {html.escape(summary['base']['name'])} and "
+            f"{html.escape(summary['variant']['name'])}</h1>{head}"
+            f"<section id=compare><h2>Compare</h2>{''.join(body)}</section></body></html>")
