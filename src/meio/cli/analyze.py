@@ -176,8 +176,9 @@ def analyze(
             from meio.analysis.output import write_compare
 
             paths = write_compare(summary, base_run, variant_run, out)
+            each = sum(base_run.games.values())
             console.print(_("{games} games under each of two rulesets; wrote {files}").format(
-                games=f"{summary['games']['base']:,}", files=", ".join(str(p) for p in paths)))
+                games=f"{each:,}", files=", ".join(str(p) for p in paths)))
             return
         paths = write_run(run, out)
     except KeyboardInterrupt:
