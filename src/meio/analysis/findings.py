@@ -48,6 +48,9 @@ def findings(summary: Json) -> str:
                         "engine-played rows: the heuristic bot, a different, weaker player)",
            "learned": " (self-play: the learned bot's network, in the compiled core)",
            }.get(spec["policy"], "")
+    if "variant" in summary and spec["policy"] == "heuristic":
+        who = (" (the heuristic bot through the engine, playing a variant by the rule of "
+               "meio.bots.variant_play)")
     lines = [f"Policy {spec['policy']}{who}, seed {spec['seed']}, {games:,} games. "
              "Figures: mean [95% CI].", ""]
     if "variant" in summary:

@@ -284,12 +284,11 @@ class AnalysisSpec:
                                 "partnership needs 4 players)")
 
     def to_json(self) -> dict[str, Any]:
-        variant = self.variant
-        out = asdict(replace(self, variant=None))
+        out = asdict(self)
         out.pop("extra")
         out.pop("variant")
-        if variant is not None:  # the whole ruleset: a changed file is another analysis
-            out["variant"] = variant.to_json()
+        if self.variant is not None:  # the whole ruleset: a changed file is another analysis
+            out["variant"] = self.variant.to_json()
         return out
 
     def skipped(self) -> dict[str, str]:

@@ -377,6 +377,7 @@ def duplicate_rows(chunk: Chunk) -> Columns:
         "round": np.array(out["round"], dtype=np.int8),
         "seat": np.array(out["seat"], dtype=np.int8),
         "bot": np.array(out["bot"], dtype=str),
-        "side_score": np.array(out["side_score"], dtype=np.int8),
+        "side_score": np.array(out["side_score"],  # a variant's squared score passes 127
+                               dtype=np.int8 if table.variant is None else np.int16),
         "match_win": np.array(out["match_win"], dtype=np.float64),
     }

@@ -434,6 +434,14 @@ PLAYERS = {
 }
 
 
+#: who plays a variant: every game goes through the engine and its bots
+VARIANT_PLAYERS = {
+    "heuristic": ("the <b>heuristic bot</b> (meio.bots) through the engine, which plays a "
+                  "variant by the simpler rule of meio.bots.variant_play (a preset of an "
+                  "edition by its standard policy)"),
+}
+
+
 def _pair(name: str) -> str:
     """A skill pair's name in words: its bots are engine bots."""
     return " vs ".join(f"{b} bot" for b in name.split("-vs-"))
@@ -445,6 +453,8 @@ def render(summary: Json) -> str:
     games = sum(summary["games"].values())
     target = "" if spec["ci"] is None else f", target CI width {spec['ci']}"
     who = PLAYERS.get(spec["policy"], html.escape(spec["policy"]))
+    if "variant" in summary:
+        who = VARIANT_PLAYERS.get(spec["policy"], who)
     head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>: {who}. Seed "
             f"{spec['seed']}, {games:,} games in {len(summary['games'])} cells, "
             f"{summary.get('waves', 1)} wave(s){target}. "
