@@ -173,6 +173,8 @@ def test_rulesets_that_deal_differently_are_compared_unpaired(tmp_path: Path) ->
         'preset = "meio"\nname = "ss"\n[hand]\nfirst_half = 6\npack = 7\n'), 4))
     assert not same_deals(meio4, Table.of_variant(TWELVE, 4))
     assert not same_deals(meio4, Table.of_variant(preset("classic"), 4))
+    assert same_deals(meio4, Table.of_variant(parse_variant(
+        'preset = "meio"\nname = "nx"\n[options]\nwild_lead = "next"\n'), 4))
     table = _compare(tmp_path, preset("meio"), TWELVE, questions=("length",))
     assert not table["paired"] and "unpaired" in table["pairing"]
     row = table["studies"]["length"]["mean round score"]

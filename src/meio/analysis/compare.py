@@ -5,7 +5,7 @@ Both rulesets are analysed with the same spec and seed (two runs of
 :func:`~meio.analysis.runner.run_analysis`), so game ``g`` of a cell has the same seed
 under both (:attr:`~meio.analysis.plan.Cell.seed_key` leaves the ruleset out). Where
 the two rulesets deal the same cards at a table — the same deck (ranks and special
-cards) and hand size, and the same table options — a game of one is the same deal as
+cards) and hand size (the table options may differ) — a game of one is the same deal as
 the game of the other with its seed, and each difference is **paired** deal by deal:
 its interval comes from the per-deal differences of each figure's linearised
 contributions, which removes the luck of the deal from the comparison. Otherwise the
@@ -471,8 +471,8 @@ def compare(base_spec: AnalysisSpec, base: tuple[Frame, Frame], variant_spec: An
             "pairing": (
                 "paired: both rulesets deal the same cards from the same seeds, so each "
                 "difference is taken deal by deal" if paired else
-                "unpaired: the rulesets deal differently (deck, hand size, specials or "
-                "table options), so the two samples are independent"),
+                "unpaired: the rulesets deal differently (deck, hand size or specials), "
+                "so the two samples are independent"),
             "studies": found,
         }
     if "rules" in base_spec.questions:

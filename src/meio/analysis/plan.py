@@ -90,13 +90,14 @@ class Table:
     def seed_key(self) -> str:
         """The key without the variant (``meio-4p`` for any ruleset of the edition): what
         a game's seed derives from, so two rulesets play the same seeds (and, where they
-        deal the same cards, the same deals)."""
+        deal the same cards, the same deals). A variant's table options are left out
+        too: they change the play, not the deal (its tag tells two variants apart)."""
         parts = [self.edition, f"{self.players}p"]
         if self.partnership:
             parts.append("team")
-        if self.wild_lead != "declare":
+        if self.wild_lead != "declare" and not self.tag:
             parts.append(self.wild_lead)
-        if not self.reveal_specials:
+        if not self.reveal_specials and not self.tag:
             parts.append("hidden")
         return "-".join(parts)
 

@@ -182,7 +182,7 @@ def analyze(
             return
         paths = write_run(run, out)
     except KeyboardInterrupt:
-        saved = out / "chunks"
+        saved = out / "chunks" if rulesets is None else out / "*" / "chunks"
         console.print(_("interrupted: the finished chunks are saved in {folder}; run the "
                         "same command again to resume").format(folder=saved))
         raise typer.Exit(130) from None
