@@ -48,8 +48,17 @@ def findings(summary: Json) -> str:
                         "engine-played rows: the heuristic bot, a different, weaker player)",
            "learned": " (self-play: the learned bot's network, in the compiled core)",
            }.get(spec["policy"], "")
+    if "variant" in summary and spec["policy"] == "heuristic":
+        who = (" (the heuristic bot through the engine, playing a variant by the rule of "
+               "meio.bots.variant_play)")
     lines = [f"Policy {spec['policy']}{who}, seed {spec['seed']}, {games:,} games. "
              "Figures: mean [95% CI].", ""]
+    if "variant" in summary:
+        lines += [variant_line(summary["variant"]), ""]
+    for what, why in summary.get("skipped", {}).items():
+        lines.append(f"* Skipped {what}: {why}.")
+    if summary.get("skipped"):
+        lines.append("")
     if "seats" in s:
         lines.append("### Seats (mean round score by seat after the round's leader; "
                      "lower is better)")
@@ -149,4 +158,54 @@ def findings(summary: Json) -> str:
         how = next((e.get("playing_time") for e in s["length"].values()), None)
         if how:
             lines += [f"Playing time {how}.", ""]
+    return "\n".join(lines)
+
+
+
+def variant_line(v: Json) -> str:
+    """A ruleset in one line: its name, tag and sizes."""
+    return (f"Ruleset {v['name']} ({v['tag']}): {v['hand']} cards dealt, {v['first_half']} "
+            f"kept for the first half and a pack of {v['pack']}; specials "
+            f"{', '.join(v['specials']) or 'none'}; for {', '.join(map(str, v['players']))} "
+            "players; every game played through the engine.")
+
+
+def _d(row: Json) -> str:
+    """A difference, or why it is not shown."""
+    if row.get("reason"):
+        return str(row["reason"])
+    return _e(row["difference"])
+
+
+def _says(row: Json) -> str:
+    if not row.get("separates"):
+        return "no clear difference" if not row.get("reason") else "–"
+    return f"{row['higher']} higher"
+
+
+def compare_rows(summary: Json) -> list[tuple[str, str, Json]]:
+    """Every compared figure: (table, study, figure name) and its row."""
+    return [(t, f"{study}: {name}", row)
+            for t, e in summary["compare"]["tables"].items()
+            for study, rows in e["studies"].items() for name, row in rows.items()]
+
+
+def compare_findings(summary: Json) -> str:
+    """The comparison as Markdown: per table, each figure under both rulesets and the
+    difference (variant − base) with its 95% interval."""
+    spec = summary["spec"]
+    lines = [f"Base {summary['base']['name']}, variant {summary['variant']['name']}; "
+             f"policy {spec['policy']}, seed {spec['seed']}, {summary['games']['base']:,} "
+             "games under each. Figures: mean [95% CI]; difference = variant − base.", "",
+             f"* {variant_line(summary['base'])}", f"* {variant_line(summary['variant'])}"]
+    if summary.get("players"):
+        lines.append(f"* Players: {summary['players']}.")
+    for what, why in summary["compare"]["skipped"].items():
+        lines.append(f"* Not compared, {what}: {why}.")
+    lines.append("")
+    for t, e in summary["compare"]["tables"].items():
+        lines += [f"### {t} ({e['pairing']})", ""]
+        rows = [[f, _e(r["base"]), _e(r["variant"]), _d(r), f"{r['difference'].get('n', 0):,}",
+                 _says(r)] for (tt, f, r) in compare_rows(summary) if tt == t]
+        lines += _md(["figure", "base", "variant", "difference", "n", "verdict"], rows)
     return "\n".join(lines)

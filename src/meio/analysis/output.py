@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from meio.analysis.findings import findings
+from meio.analysis.findings import compare_findings, findings
 from meio.analysis.frame import Frame
-from meio.analysis.report import render
+from meio.analysis.report import render, render_compare
 from meio.analysis.runner import Run
 
 
@@ -59,4 +60,17 @@ def write_run(run: Run, out: Path) -> list[Path]:
     if len(run.duplicates):
         paths.append(out / "duplicates.parquet")
         write_table(run.duplicates, paths[-1])
+    return paths
+
+
+def write_compare(summary: dict[str, Any], base: Run, variant: Run, out: Path) -> list[Path]:
+    """Write a comparison into ``out``: each ruleset's own analysis in ``out/base`` and
+    ``out/variant``, and the comparison's ``summary.json``, ``report.html`` and
+    ``findings.md``; the paths of the comparison's files."""
+    write_run(base, out / "base")
+    write_run(variant, out / "variant")
+    paths = [out / "summary.json", out / "report.html", out / "findings.md"]
+    paths[0].write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    paths[1].write_text(render_compare(summary))
+    paths[2].write_text(compare_findings(summary))
     return paths

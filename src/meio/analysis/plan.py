@@ -13,7 +13,9 @@ spread, and a run of ``N`` games repeats the first ``N`` games of a longer one.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import zlib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
@@ -21,6 +23,7 @@ from urllib.parse import quote
 
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
+from meio.engine.variant import Variant
 
 Edition = Literal["meio", "classic"]
 WildLead = Literal["declare", "next"]
@@ -39,38 +42,70 @@ ENGINE_SHARE = 200
 #: core-played games are seeded by blocks of this many games (see Chunk.block_seed)
 BLOCK = 500
 SEARCH_SHARE = 10_000
+#: the bots that play a variant (:mod:`meio.bots.variant_play`); the others refuse it
+VARIANT_POLICIES = ("random", "heuristic")
 
 
 class AnalysisError(MeioError, ValueError):
     """An analysis request that cannot be run (bad study, table or size)."""
 
 
+def variant_tag(variant: Variant) -> str:
+    """A variant's name and a digest of its whole ruleset (``six-seven@1f2e3d4c``): a
+    table of a variant is keyed by it, so a changed file never meets the chunks of the
+    old one."""
+    text = json.dumps(variant.to_json(), sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{quote(variant.name, safe='+-,')}@{digest}"
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Table:
-    """One way of playing: edition, table size and the table options (RULES.md §10)."""
+    """One way of playing: edition, table size and the table options (RULES.md §10),
+    or a variant's table of a size (``variant``; its options are the variant's own)."""
 
     edition: Edition
     players: int
     partnership: bool = False
     wild_lead: WildLead = "declare"
     reveal_specials: bool = True
+    tag: str = ""  #: :func:`variant_tag` of ``variant``; "" for a standard table
+    variant: Variant | None = field(default=None, compare=False)
+
+    @classmethod
+    def of_variant(cls, variant: Variant, players: int, partnership: bool = False) -> Table:
+        """The table of ``variant`` with ``players`` seats."""
+        return cls(variant.edition, players, partnership,
+                   variant.options.wild_lead,
+                   variant.options.reveal_specials, variant_tag(variant), variant)
 
     @property
     def key(self) -> str:
-        """A short stable name: ``meio-4p``, ``classic-4p-team``, ``meio-3p-next-hidden``."""
+        """A short stable name: ``meio-4p``, ``classic-4p-team``, ``meio-3p-next-hidden``;
+        a variant's table starts with its tag instead of the edition
+        (``six-seven@1f2e3d4c-4p``)."""
+        return (self.tag or self.edition) + "-" + self.seed_key.split("-", 1)[1]
+
+    @property
+    def seed_key(self) -> str:
+        """The key without the variant (``meio-4p`` for any ruleset of the edition): what
+        a game's seed derives from, so two rulesets play the same seeds (and, where they
+        deal the same cards, the same deals). A variant's table options are left out
+        too: they change the play, not the deal (its tag tells two variants apart)."""
         parts = [self.edition, f"{self.players}p"]
         if self.partnership:
             parts.append("team")
-        if self.wild_lead != "declare":
+        if self.wild_lead != "declare" and not self.tag:
             parts.append(self.wild_lead)
-        if not self.reveal_specials:
+        if not self.reveal_specials and not self.tag:
             parts.append("hidden")
         return "-".join(parts)
 
     @property
     def label(self) -> str:
         """How a report names the table."""
-        text = f"{self.edition} {self.players}p" + (" partnership" if self.partnership else "")
+        text = f"{self.variant.name if self.variant else self.edition} {self.players}p" + (
+            " partnership" if self.partnership else "")
         extras = []
         if self.wild_lead != "declare":
             extras.append(f"wild lead {self.wild_lead}")
@@ -85,9 +120,30 @@ class Table:
 
     def special_sets(self) -> list[tuple[int, ...]]:
         """Every set of special cards a match at this table may use."""
+        if self.variant is not None:
+            count = self.variant.deck_for(self.players).specials
+            return [tuple(s) for s in itertools.combinations(self.variant.special_pool, count)]
         if self.edition == "classic":
             return [()]
         return [tuple(s) for s in itertools.combinations(C.SPECIALS, self.players)]
+
+    @property
+    def special_pool(self) -> tuple[int, ...]:
+        """The special cards that may be dealt at this table (none in classic)."""
+        if self.variant is not None:
+            return self.variant.special_pool if self.variant.deck_for(
+                self.players).specials else ()
+        return C.SPECIALS if self.edition == "meio" else ()
+
+    @property
+    def hand(self) -> int:
+        """Cards dealt to a seat (13 in the editions)."""
+        return self.variant.hand if self.variant else 13
+
+    @property
+    def pack(self) -> int:
+        """Cards of the second-half pack (6 in the editions)."""
+        return self.variant.pack if self.variant else 6
 
     def sides(self) -> int:
         """Scoring sides: teams in partnership, seats otherwise."""
@@ -107,12 +163,22 @@ class Cell:
 
     @property
     def key(self) -> str:
+        return self.table.key + self._rest
+
+    @property
+    def seed_key(self) -> str:
+        """The key a game's seed derives from: :attr:`key` without the variant (the
+        same as :attr:`key` for a standard table)."""
+        return self.table.seed_key + self._rest
+
+    @property
+    def _rest(self) -> str:
         specials = ",".join(C.card_code(s) for s in self.specials) or "none"
         if self.pair:
             specials = "drawn"  # each duplicate deal draws its own specials
         # a policy file's path (learned:PATH) names chunk files: no folder separators
         who = "-vs-".join(self.pair) if self.pair else quote(self.policy, safe=":+-,.")
-        return f"{self.table.key}.{specials}.{who}" + ("-engine" if self.engine else "")
+        return f".{specials}.{who}" + ("-engine" if self.engine else "")
 
     @property
     def kind(self) -> str:
@@ -135,13 +201,13 @@ class Chunk:
 
     def game_seed(self, game: int) -> int:
         """The seed of game ``game`` of the cell (engine-played games)."""
-        return derive(self.seed, zlib.crc32(self.cell.key.encode()), game)
+        return derive(self.seed, zlib.crc32(self.cell.seed_key.encode()), game)
 
     def block_seed(self, block: int) -> int:
         """The seed of block ``block`` (games ``BLOCK * block ..``) of core-played games:
         the core's game ``i`` of a batch depends on the batch seed and ``i`` only, so a
         game's place in its block fixes it, however the games are cut into chunks."""
-        return derive(self.seed, zlib.crc32(self.cell.key.encode()), block, 1)
+        return derive(self.seed, zlib.crc32(self.cell.seed_key.encode()), block, 1)
 
 
 def derive(*parts: int) -> int:
@@ -173,6 +239,10 @@ class AnalysisSpec:
     engine_share: int = ENGINE_SHARE  #: table games per engine-played game (bots)
     search_share: int = SEARCH_SHARE  #: table games per game with a search bot
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: a ruleset of its own (``meio analyze --variant FILE``): every table is the
+    #: variant's, played through the engine; ``editions`` and the table options are
+    #: then the variant's
+    variant: Variant | None = None
 
     def __post_init__(self) -> None:
         if not self.questions:
@@ -200,6 +270,16 @@ class AnalysisSpec:
             raise AnalysisError("engine_share and search_share must be at least 1")
         if self.max_games < self.games:
             raise AnalysisError("--max-games must be at least the first wave's games")
+        if self.variant is not None and self.policy not in VARIANT_POLICIES:
+            raise AnalysisError(
+                f"the {self.policy.split(':')[0]} bot does not play variants (it assumes the "
+                f"standard editions); analyze a variant with --bots "
+                f"{' or '.join(VARIANT_POLICIES)}")
+        if self.variant is not None and not self.tables():
+            raise AnalysisError(
+                f"the variant {self.variant.name!r} has no table for these options (it is "
+                f"for {', '.join(str(n) for n in self.variant.players)} players"
+                + (", with a partnership game" if self.variant.partnership else "") + ")")
         if not self.tables():
             raise AnalysisError("no table matches these options (classic is for 2 to 4 players; "
                                 "partnership needs 4 players)")
@@ -207,10 +287,59 @@ class AnalysisSpec:
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("extra")
+        out.pop("variant")
+        if self.variant is not None:  # the whole ruleset: a changed file is another analysis
+            out["variant"] = self.variant.to_json()
         return out
+
+    def skipped(self) -> dict[str, str]:
+        """What of the questions cannot apply to this spec's tables, each with its reason
+        in one line (the report and ``summary.json`` list them): keyed ``study``,
+        ``study/table`` or ``skill/STRONG-vs-WEAK``."""
+        out: dict[str, str] = {}
+        if self.variant is None:
+            return out
+        if "rules" in self.questions:
+            out["rules"] = ("the rules study compares the table options of the standard "
+                            "editions; a variant sets its own in [options] (compare two "
+                            "rulesets with meio analyze compare)")
+        if "skill" in self.questions:
+            for pair in self.skill_pairs:
+                refused = [b for b in pair if b not in VARIANT_POLICIES]
+                if refused:
+                    out[f"skill/{'-vs-'.join(pair)}"] = (
+                        f"the {refused[0]} bot does not play variants (its sampling and "
+                        "likelihoods assume the standard editions)")
+        if "specials" in self.questions:
+            for t in self.tables():
+                if not t.special_pool:
+                    out[f"specials/{t.key}"] = (
+                        f"the variant deals no special cards with {t.players} players")
+                elif len(t.special_sets()) == 1:
+                    out[f"specials/{t.key}/sets"] = (
+                        "every special card of the variant is dealt at this table, so "
+                        "there are no sets of specials to rank")
+        return out
+
+    def skill_pairs_played(self) -> tuple[tuple[str, str], ...]:
+        """The skill pairs whose bots play this spec's tables."""
+        if self.variant is None:
+            return self.skill_pairs
+        return tuple(p for p in self.skill_pairs if all(b in VARIANT_POLICIES for b in p))
 
     def tables(self) -> list[Table]:
         """The tables the studies look at, with the requested table options."""
+        if self.variant is not None:
+            v = self.variant
+            found = []
+            for players in sorted(set(self.players) & set(v.players)):
+                for team in (False, True):
+                    if team and not (players == 4 and v.partnership):
+                        continue
+                    if self.partnership is not None and team != self.partnership:
+                        continue
+                    found.append(Table.of_variant(v, players, team))
+            return found
         out = []
         for edition in self.editions:
             for players in sorted(set(self.players)):
@@ -228,7 +357,9 @@ class AnalysisSpec:
     def rule_tables(self) -> list[Table]:
         """The rules study's tables: every table option reading at every table (a
         reading that cannot change a table, like hidden specials with 5 players or in
-        the classic edition, is left out)."""
+        the classic edition, is left out; a variant has none: its options are its own)."""
+        if self.variant is not None:
+            return []
         out: list[Table] = []
         for base in self.tables():
             base = base.default_options

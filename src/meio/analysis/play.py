@@ -7,6 +7,11 @@ play go through the engine and the bots (:func:`meio.bots.play_match`). Both pat
 fill the same arrays (:class:`Batch`), from which :func:`selfplay_rows` builds one
 row per game, round and seat, so every figure is computed the same way whoever
 played the games.
+
+A variant's table (``Table.variant``) is played through the engine and the bots that
+play variants (random, and the heuristic by :mod:`meio.bots.variant_play`'s rule);
+its arrays take the variant's hand and pack sizes and as many rounds as its matches
+run, and its rows are scored by its scoring form and match format.
 """
 
 from __future__ import annotations
@@ -30,24 +35,31 @@ _SLOT_WILD = np.array([C.MINUS_ONE, C.A_PLUS, C.PLUS_HALF, C.Q_PLUS], dtype=np.i
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """Games of one cell as arrays (``G`` games, up to 3 rounds, ``P`` seats).
+    """Games of one cell as arrays (``G`` games, ``R`` rounds: 3 in the editions, as
+    many as the longest match of a variant's batch; ``P`` seats).
 
-    ``deals`` and ``splits`` hold card ids (the 13 dealt, the 6-card pack chosen for
-    the second half); ``won`` is, per seat, the bit mask (bit ``card - 60``) of the
-    special cards dealt to that seat that won the trick they were played in, whoever
-    played them: in partnership a seat's second-half pack is played by its partner.
+    ``deals`` and ``splits`` hold card ids (the ``K`` dealt, the pack chosen for the
+    second half: 13 and 6 in the editions, a variant's hand and pack sizes); ``won``
+    is, per seat, the bit mask (bit ``card - 60``) of the special cards dealt to that
+    seat that won the trick they were played in, whoever played them: in partnership
+    a seat's second-half pack is played by its partner.
     """
 
     rounds_played: npt.NDArray[np.int8]  #: [G]
     leaders: npt.NDArray[np.int8]  #: [G, R]
     piles: npt.NDArray[np.int8]  #: [G, R, P, 2]
-    deals: npt.NDArray[np.int8]  #: [G, R, P, 13]
-    splits: npt.NDArray[np.int8]  #: [G, R, P, 6]
+    deals: npt.NDArray[np.int8]  #: [G, R, P, K]
+    splits: npt.NDArray[np.int8]  #: [G, R, P, pack]
     won: npt.NDArray[np.int8]  #: [G, R, P]
 
 
 def match_config(table: Table, specials: tuple[int, ...] | None, seed: int) -> MatchConfig:
     """The engine's configuration of ``table``; ``specials=None`` draws them from ``seed``."""
+    v = table.variant
+    if v is not None:
+        return MatchConfig(edition=v.edition, players=table.players,
+                           partnership=table.partnership, specials=specials, seed=seed,
+                           options=v.options, variant=v)
     return MatchConfig(edition=table.edition, players=table.players,
                        partnership=table.partnership,
                        specials=specials if table.edition == "meio" else None, seed=seed,
@@ -61,8 +73,11 @@ def core_plays(table: Table, policy: str) -> bool:
     self-play. Hidden specials change nothing for random play, but the core's heuristic
     judges its cards against the whole deck, and the core's network is shown the
     table's specials, so they would know which specials are in: that reading goes to
-    the engine. Both wild-lead readings are played by the core.
+    the engine. Both wild-lead readings are played by the core. A variant's table is
+    played by the engine (its heuristic is :mod:`meio.bots.variant_play`'s rule).
     """
+    if table.variant is not None:
+        return False
     if policy not in ("random", "heuristic", "learned") and not policy.startswith("learned:"):
         return False
     return table.reveal_specials or policy == "random"
@@ -155,12 +170,16 @@ def engine_batch(chunk: Chunk) -> Batch:
 
     cell = chunk.cell
     n, p = chunk.count, cell.table.players
-    out = _empty(n, p)
+    games = []
     for i in range(n):
         seed = chunk.game_seed(chunk.first + i)
         config = match_config(cell.table, cell.specials, seed)
         bots = [make_bot(cell.policy, derive(seed, seat)) for seat in range(p)]
-        state = play_match(config, bots)
+        games.append((config, play_match(config, bots)))
+    rounds = max([MAX_ROUNDS] + [len(state.rounds) for _, state in games])
+    out = _empty(n, p, rounds, cell.table.hand, cell.table.pack)
+    for i, (config, state) in enumerate(games):
+        first_half = config.first_half_size
         starts = state.round_starts()
         bounds = [s.history_len for s in starts] + [len(state.history)]
         out["rounds_played"][i] = len(state.rounds)
@@ -176,19 +195,21 @@ def engine_batch(chunk: Chunk) -> Batch:
                 for seat, card in trick.plays:
                     if card >= 60 and seat == trick.winner:
                         # a second-half card in partnership came from the partner's deal
-                        owner = (seat + 2) % p if config.partnership and number >= 7 else seat
+                        owner = (seat + 2) % p if config.partnership and number >= first_half \
+                            else seat
                         out["won"][i, r, owner] |= 1 << (card - 60)
     return Batch(**out)
 
 
-def _empty(n: int, p: int) -> dict[str, npt.NDArray[np.int8]]:
+def _empty(n: int, p: int, rounds: int = MAX_ROUNDS, hand: int = 13,
+           pack: int = 6) -> dict[str, npt.NDArray[np.int8]]:
     return {
         "rounds_played": np.zeros(n, dtype=np.int8),
-        "leaders": np.zeros((n, MAX_ROUNDS), dtype=np.int8),
-        "piles": np.zeros((n, MAX_ROUNDS, p, 2), dtype=np.int8),
-        "deals": np.zeros((n, MAX_ROUNDS, p, 13), dtype=np.int8),
-        "splits": np.zeros((n, MAX_ROUNDS, p, 6), dtype=np.int8),
-        "won": np.zeros((n, MAX_ROUNDS, p), dtype=np.int8),
+        "leaders": np.zeros((n, rounds), dtype=np.int8),
+        "piles": np.zeros((n, rounds, p, 2), dtype=np.int8),
+        "deals": np.zeros((n, rounds, p, hand), dtype=np.int8),
+        "splits": np.zeros((n, rounds, p, pack), dtype=np.int8),
+        "won": np.zeros((n, rounds, p), dtype=np.int8),
     }
 
 
@@ -198,14 +219,29 @@ def victories_format(table: Table) -> bool:
     return match_config(table, None, 0).victories_to_win is not None
 
 
-def _counts(cards: npt.NDArray[np.int8], edition: str) -> dict[str, npt.NDArray[Any]]:
+def _counts(cards: npt.NDArray[np.int8], table: Table) -> dict[str, npt.NDArray[Any]]:
     c = cards.astype(np.int16)
     plain = c < 60
     rank = c % 15
-    hearts = (plain & (c // 15 == C.HEARTS)) | (c == C.MINUS_TWO_H)
-    high = plain & ((rank == 12) | (rank == 13) | ((rank == 14) & (edition == "meio")))
+    # the specials of the hearts suit: -2H, or a variant's cards whose suit is hearts
+    red = [C.MINUS_TWO_H] if table.variant is None else [
+        s.card for s in table.variant.specials if s.suit == C.HEARTS]
+    hearts = (plain & (c // 15 == C.HEARTS)) | np.isin(c, red)
+    high = plain & ((rank == 12) | (rank == 13) | ((rank == 14) & (table.edition == "meio")))
     bits = np.where(c >= 60, 1 << np.clip(c - 60, 0, 4), 0)
     return {"hearts": hearts.sum(-1), "high": high.sum(-1), "specials": bits.sum(-1)}
+
+
+def _scored(diff: npt.NDArray[np.int16], table: Table) -> npt.NDArray[np.int16]:
+    """The score of piles differing by ``diff``: ``|H - V|``, or the variant's form
+    (:func:`meio.engine.scoring.balance_score`, done on arrays)."""
+    d = np.abs(diff).astype(np.int16)
+    v = table.variant
+    if v is None or v.scoring == "difference":
+        return d
+    if v.scoring == "squared":
+        return (d * d).astype(np.int16)
+    return np.where(d == 0, np.int16(-v.bonus), d).astype(np.int16)
 
 
 def selfplay_rows(cell: Cell, first: int, batch: Batch, engine: bool = False) -> Columns:
@@ -213,38 +249,54 @@ def selfplay_rows(cell: Cell, first: int, batch: Batch, engine: bool = False) ->
     (``engine``: whether the engine and bots played them, not the core)."""
     table = cell.table
     g_n, p = batch.rounds_played.shape[0], table.players
-    played = np.arange(MAX_ROUNDS)[None, :] < batch.rounds_played[:, None]  # [G, R]
+    rounds = batch.leaders.shape[1]
+    played = np.arange(rounds)[None, :] < batch.rounds_played[:, None]  # [G, R]
     piles = batch.piles.astype(np.int16)
     diff = piles[..., 0] - piles[..., 1]  # [G, R, P]
-    score = np.abs(diff)
+    score = _scored(diff, table)
     if table.partnership:
         team = np.stack([diff[..., 0] + diff[..., 2], diff[..., 1] + diff[..., 3]], -1)
         side_of = np.arange(p) % 2
     else:
         team = diff
         side_of = np.arange(p)
-    side = np.abs(team)  # [G, R, S]
-    big = np.int16(1000)
+    side = _scored(team, table)  # [G, R, S]
+    big = np.int16(30000)
     masked = np.where(played[..., None], side, 0)
     low = np.where(played[..., None], side, big).min(-1, keepdims=True)
     round_best = (side == low) & played[..., None]
     round_win = round_best / np.maximum(round_best.sum(-1, keepdims=True), 1)
     totals = masked.sum(1)  # [G, S]
-    if victories_format(table):
+    last = (batch.rounds_played - 1)[:, None, None].astype(np.int64)
+    if table.variant is not None:
+        # the engine's rules (meio.engine.scoring): a round victory is the one lowest
+        # score's, a match the most victories' (first to K) or the lowest total's; the
+        # last round decides when the winners after it differ from those before it
+        if victories_format(table):
+            victory = round_best & (round_best.sum(-1, keepdims=True) == 1)
+            wins = victory.sum(1)
+            before = wins - np.take_along_axis(victory, last, 1)[:, 0]
+            best = wins == wins.max(-1, keepdims=True)
+            best_before = before == before.max(-1, keepdims=True)
+        else:
+            before = totals - np.take_along_axis(masked, last, 1)[:, 0]
+            best = totals == totals.min(-1, keepdims=True)
+            best_before = before == before.min(-1, keepdims=True)
+        decided_last = (best_before != best).any(-1)
+    elif victories_format(table):
         wins = round_best.sum(1)
         best = wins == wins.max(-1, keepdims=True)
         decided_last = batch.rounds_played == MAX_ROUNDS
     else:
         best = totals == totals.min(-1, keepdims=True)
-        last = batch.rounds_played - 1
-        before = totals - np.take_along_axis(masked, last[:, None, None].astype(np.int64),
-                                             1)[:, 0]
+        before = totals - np.take_along_axis(masked, last, 1)[:, 0]
         best_before = before == before.min(-1, keepdims=True)
         decided_last = (best_before != best).any(-1)
     match_win = best / best.sum(-1, keepdims=True)
-    dealt = _counts(batch.deals, table.edition)
-    pack = _counts(batch.splits, table.edition)
-    gi, ri, si = np.nonzero(np.broadcast_to(played[..., None], (g_n, MAX_ROUNDS, p)))
+    dealt = _counts(batch.deals, table)
+    pack = _counts(batch.splits, table)
+    gi, ri, si = np.nonzero(np.broadcast_to(played[..., None], (g_n, rounds, p)))
+    wide = np.int16 if table.variant is not None else np.int8  # a squared score > 127
     sides = side_of[si]
     leaders = batch.leaders.astype(np.int16)
     first_leader = leaders[gi, 0]
@@ -264,8 +316,8 @@ def selfplay_rows(cell: Cell, first: int, batch: Batch, engine: bool = False) ->
         "from_first_leader": ((si - first_leader) % p).astype(np.int8),
         "h": piles[gi, ri, si, 0].astype(np.int8),
         "v": piles[gi, ri, si, 1].astype(np.int8),
-        "score": score[gi, ri, si].astype(np.int8),
-        "side_score": side[gi, ri, sides].astype(np.int8),
+        "score": score[gi, ri, si].astype(wide),
+        "side_score": side[gi, ri, sides].astype(wide),
         "total": totals[gi, sides].astype(np.int16),
         "round_win": round_win[gi, ri, sides].astype(np.float64),
         "match_win": match_win[gi, sides].astype(np.float64),
@@ -325,6 +377,7 @@ def duplicate_rows(chunk: Chunk) -> Columns:
         "round": np.array(out["round"], dtype=np.int8),
         "seat": np.array(out["seat"], dtype=np.int8),
         "bot": np.array(out["bot"], dtype=str),
-        "side_score": np.array(out["side_score"], dtype=np.int8),
+        "side_score": np.array(out["side_score"],  # a variant's squared score passes 127
+                               dtype=np.int8 if table.variant is None else np.int16),
         "match_win": np.array(out["match_win"], dtype=np.float64),
     }

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meio.analysis.findings import compare_rows, variant_line
 from meio.analysis.plan import STUDIES
 from meio.analysis.stats import MIN_GAMES, enough
 
@@ -283,7 +284,8 @@ def _splits(s: Json) -> str:
     shares = {e["label"]: {k: e[k]["share_to_second_half"] for k in kinds if k in e}
               for e in s.values()}
     parts = [_figure("splits-share", "Share of the dealt hearts, high cards (Q, K, MEIO A) "
-                     "and specials put in the second-half pack (a random split: 6/13 = 0.46).",
+                     "and specials put in the second-half pack (a random split: 6/13 = 0.46; a "
+                     "variant's: its pack / hand).",
                      lambda ax: _bars(ax, shares, "share kept for half 2"))]
 
     def dist(kind: str, what: str) -> Callable[[Any], None]:
@@ -375,8 +377,9 @@ def _length(s: Json) -> str:
     def dist(ax: Any) -> None:
         for e in s.values():
             d = e["round_score_distribution"]
+            lo = e.get("round_score_lowest", 0)
             top = max((i for i, x in enumerate(d) if x > 0), default=0)
-            ax.plot(range(top + 1), d[:top + 1], marker="o", label=e["label"])
+            ax.plot(range(lo, lo + top + 1), d[:top + 1], marker="o", label=e["label"])
         ax.set_xlabel("round score |H − V| (team's in partnership)")
         ax.set_ylabel("share of rounds")
         ax.legend(fontsize=7, ncol=3)
@@ -392,7 +395,7 @@ def _length(s: Json) -> str:
              _e(e.get("shared_victory")), _e(e["mean_match_total"])]
             for e in s.values()]
     parts.append(_table(["table", "games", "mean round score", "rounds per match",
-                         "share of 1/2/3-round matches", "decided in last round",
+                         "share of 1/2/3/…-round matches", "decided in last round",
                          "already decided before it", "shared victory",
                          "mean match total"], rows))
     rows = [[e["label"], _e(e.get("decisions_per_player"), 1),
@@ -431,6 +434,14 @@ PLAYERS = {
 }
 
 
+#: who plays a variant: every game goes through the engine and its bots
+VARIANT_PLAYERS = {
+    "heuristic": ("the <b>heuristic bot</b> (meio.bots) through the engine, which plays a "
+                  "variant by the simpler rule of meio.bots.variant_play (a preset of an "
+                  "edition by its standard policy)"),
+}
+
+
 def _pair(name: str) -> str:
     """A skill pair's name in words: its bots are engine bots."""
     return " vs ".join(f"{b} bot" for b in name.split("-vs-"))
@@ -442,6 +453,8 @@ def render(summary: Json) -> str:
     games = sum(summary["games"].values())
     target = "" if spec["ci"] is None else f", target CI width {spec['ci']}"
     who = PLAYERS.get(spec["policy"], html.escape(spec["policy"]))
+    if "variant" in summary:
+        who = VARIANT_PLAYERS.get(spec["policy"], who)
     head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>: {who}. Seed "
             f"{spec['seed']}, {games:,} games in {len(summary['games'])} cells, "
             f"{summary.get('waves', 1)} wave(s){target}. "
@@ -449,6 +462,12 @@ def render(summary: Json) -> str:
             "duplicate deal) as one draw; n is the number of those draws, and a figure on "
             f"fewer than {MIN_GAMES} is not shown. Seats are counted clockwise from the "
             "leader.</p>")
+    if "variant" in summary:
+        head += f"<p class=note><b>{html.escape(variant_line(summary['variant']))}</b></p>"
+    skipped = summary.get("skipped", {})
+    if skipped:
+        head += "<p class=note>Skipped:</p><ul class=note>" + "".join(
+            f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in skipped.items()) + "</ul>"
     body = []
     for q in STUDIES:
         if q in summary["studies"]:
@@ -460,3 +479,43 @@ def render(summary: Json) -> str:
             "<meta name=viewport content='width=device-width,initial-scale=1'>"
             f"<title>meio analyze</title><style>{_CSS}</style></head><body>"
             f"<h1>MEIO balance report</h1>{head}{''.join(body)}</body></html>")
+
+
+def render_compare(summary: Json) -> str:
+    """The page of ``meio analyze compare``: per table, every figure under both rulesets
+    and the difference (variant − base) with its 95% interval, n and a verdict."""
+    spec = summary["spec"]
+    c = summary["compare"]
+    head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>, seed {spec['seed']}, "
+            f"{summary['games']['base']:,} games under each ruleset, on the same seeds. "
+            "Difference = variant − base, with its 95% interval; a difference is called "
+            "only when its interval excludes 0 and each side rests on at least "
+            f"{MIN_GAMES} games. Each ruleset's full report: "
+            "<a href='base/report.html'>base</a>, <a href='variant/report.html'>variant</a>."
+            "</p><ul class=note>"
+            f"<li>Base: {html.escape(variant_line(summary['base']))}</li>"
+            f"<li>Variant: {html.escape(variant_line(summary['variant']))}</li>")
+    if summary.get("players"):
+        head += f"<li>Players: {html.escape(summary['players'])}</li>"
+    head += "".join(f"<li>Not compared, {html.escape(k)}: {html.escape(v)}</li>"
+                    for k, v in c["skipped"].items()) + "</ul>"
+    body = []
+    for t, e in c["tables"].items():
+        rows = []
+        for tt, name, r in compare_rows(summary):
+            if tt != t:
+                continue
+            diff = r["reason"] if r.get("reason") else _e(r["difference"])
+            verdict = "–" if r.get("reason") else (
+                f"{r['higher']} higher" if r.get("separates") else "no clear difference")
+            rows.append([name, _e(r["base"]), _e(r["variant"]), diff,
+                         _n(r["difference"]), verdict])
+        body.append(f"<h3>{html.escape(t)}</h3><p class=note>{html.escape(e['pairing'])}."
+                    "</p>" + _table(["figure", "base", "variant", "difference", "n",
+                                     "verdict"], rows))
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>meio analyze compare</title><style>{_CSS}</style></head><body>"
+            f"<h1>MEIO rulesets compared: {html.escape(summary['base']['name'])} and "
+            f"{html.escape(summary['variant']['name'])}</h1>{head}"
+            f"<section id=compare><h2>Compare</h2>{''.join(body)}</section></body></html>")

@@ -33,6 +33,7 @@ from meio.analysis.plan import (
     Cell,
     Chunk,
     Table,
+    variant_tag,
 )
 from meio.analysis.play import core_plays, on_core, play_chunk
 from meio.ray_tasks import RayError, connect, ray_map
@@ -130,7 +131,12 @@ def cost(cell: Cell) -> int:
 def games_of(spec: AnalysisSpec, cell: Cell, table_games: int) -> int:
     """A cell's games when its table is given ``table_games``: core cells share the
     table's games between the sets of specials; engine cells play fewer
-    (``spec.engine_share``, ``spec.search_share``); at least 2 so an interval exists."""
+    (``spec.engine_share``, ``spec.search_share``); at least 2 so an interval exists.
+    A variant's table is all engine-played: its cells play the table's games as they are
+    (a duplicate deal is one game), shared between the sets of specials."""
+    if cell.table.variant is not None:
+        return max(2, math.ceil(table_games / (1 if cell.pair else
+                                               len(cell.table.special_sets()))))
     if cell.pair is not None:
         share = spec.search_share if "search" in cell.pair else spec.engine_share
         return max(2, math.ceil(table_games / share))
@@ -170,11 +176,11 @@ def plan_cells(spec: AnalysisSpec) -> Plan:
         for t in spec.tables():
             if q in ("seats", "specials", "splits", "length"):
                 selfplay(q, t, spec.policy, t.key)
-            if q == "specials" and t.edition == "meio" and t.players < 5:
+            if q == "specials" and len(t.special_sets()) > 1:
                 for policy in ("random", "heuristic"):
                     selfplay("specials-contrast", t, policy, t.key)
             if q == "skill":
-                for pair in spec.skill_pairs:
+                for pair in spec.skill_pairs_played():
                     plan.add(q, Cell(t, (), "", pair), f"{t.key}#{'-vs-'.join(pair)}")
         if q == "rules":
             variants = spec.rule_tables()
@@ -357,6 +363,11 @@ def _chunk_order(key: str) -> tuple[str, int]:
     return cell, int(span.split("-")[0])
 
 
+def studies_tag(spec: AnalysisSpec) -> str:
+    """The tag of the spec's variant (what its tables' keys start with), "" without one."""
+    return variant_tag(spec.variant) if spec.variant is not None else ""
+
+
 def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, int],
               plan: Plan) -> dict[str, Any]:
     """``summary.json``: the spec, the games of every cell and every study's figures."""
@@ -372,6 +383,15 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
         "games": {c.key: n for c, n in sorted(played.items(), key=lambda x: x[0].key)},
         "studies": {},
     }
+    if spec.variant is not None:
+        v = spec.variant
+        out["variant"] = {"name": v.name, "tag": studies_tag(spec), "edition": v.edition,
+                          "hand": v.hand, "first_half": v.first_half, "pack": v.pack,
+                          "specials": [s.code for s in v.specials],
+                          "players": list(v.players), "ruleset": v.to_json()}
+    skipped = spec.skipped()
+    if skipped:
+        out["skipped"] = skipped
     found: dict[str, Any] = out["studies"]
     for q in spec.questions:
         if q == "seats":
@@ -382,7 +402,7 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
             found[q] = studies.skill(dup, tables)
         elif q in ("splits", "length"):
             found[q] = getattr(studies, q)(of(q), tables)
-        elif q == "rules":
+        elif q == "rules" and "rules" not in skipped:
             skill_keys = sorted(plan.uses.get("rules-skill", ()))
             found[q] = studies.rules(of(q), spec,
                                      dup.where(dup.isin("cell", skill_keys)) if len(dup) else dup)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from meio.analysis.frame import Frame
+from meio.analysis.frame import KEY_BASE, Frame
 from meio.analysis.plan import RULES_SKILL_PAIR, AnalysisSpec, Table
 from meio.analysis.play import victories_format
 from meio.analysis.stats import (
@@ -69,7 +69,7 @@ def _sides_matrix(f: Frame, offset: str, value: str, sides: int
     teams (2 and 3 repeat them)."""
     keys = f.keyed("round")
     matrix, kept = by_round(f[value].astype(np.float64), keys, f[offset], sides)
-    return matrix, kept // 64  # keyed(): cluster * 8 * 8 + round
+    return matrix, kept // KEY_BASE  # keyed(): cluster * KEY_BASE + round
 
 
 def seat_gap(f: Frame, sides: int, seed: int = 0) -> Json:
@@ -125,7 +125,7 @@ def seats(frame: Frame, tables: list[Table]) -> Json:
 
 
 # -- specials ----------------------------------------------------------------------------
-def _holder_diff(f: Frame, bit: int, partnership: bool) -> tuple[Frame, npt.NDArray[Any]]:
+def holder_diff(f: Frame, bit: int, partnership: bool) -> tuple[Frame, npt.NDArray[Any]]:
     """Rows of the seats dealt the special, and per row its side score minus the mean
     side score of the other sides in that round."""
     key = f.keyed("round")
@@ -148,18 +148,19 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool =
     balanced (smallest seat gap) and reward skill most (random minus heuristic)."""
     out: Json = {}
     for t in tables:
-        if t.edition != "meio":
+        if not t.special_pool:
             continue
         f = frame.eq(table=t.key)
         if not len(f):
             continue
         cards: Json = {}
-        for card in C.SPECIALS:
+        every = len(t.special_sets()) == 1  # every special of the pool is in each deal
+        for card in t.special_pool:
             bit = 1 << (card - 60)
-            g = f if t.players == 5 else f.where(_holds(f, card))
+            g = f if every else f.where(holds(f, card))
             if not len(g):
                 continue
-            h, diff = _holder_diff(g, bit, t.partnership)
+            h, diff = holder_diff(g, bit, t.partnership)
             second = (h["pack_specials"] & bit) != 0
             won = ((h["won_specials"] & bit) != 0).astype(np.float64)
             cards[C.card_code(card)] = {
@@ -174,13 +175,13 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool =
                                                  h["cluster"][second]).rate().to_json(),
             }
         entry: Json = {"label": t.label, "cards": cards}
-        if t.players < 5 and subsets:
+        if not every and subsets:
             entry["subsets"] = _subsets(f, contrast.eq(table=t.key), t)
         out[t.key] = entry
     return out
 
 
-def _holds(f: Frame, card: int) -> npt.NDArray[np.bool_]:
+def holds(f: Frame, card: int) -> npt.NDArray[np.bool_]:
     """Per row, whether the row's set of specials (``-1,A+,+.5,Q+``) includes ``card``."""
     return f.isin("specials", [s for s in f.distinct("specials") if card in _parse(s)])
 
@@ -351,27 +352,27 @@ def splits(frame: Frame, tables: list[Table]) -> Json:
         f = frame.eq(table=t.key)
         if not len(f):
             continue
-        sp_pack = _popcount(f["pack_specials"])
-        sp_dealt = _popcount(f["dealt_specials"])
+        sp_pack = popcount(f["pack_specials"])
+        sp_dealt = popcount(f["dealt_specials"])
         kinds = {"hearts": (f["hearts_pack"], f["hearts_dealt"]),
                  "high": (f["high_pack"], f["high_dealt"])}
-        if t.edition == "meio":
+        if t.special_pool:
             kinds["specials"] = (sp_pack, sp_dealt)
-        entry: Json = {"label": t.label, "random_share": round(6 / 13, 6)}
+        entry: Json = {"label": t.label, "random_share": round(t.pack / t.hand, 6)}
         for name, (pack, dealt) in kinds.items():
-            dist = np.bincount(pack.astype(np.int64), minlength=7)[:7]
+            dist = np.bincount(pack.astype(np.int64), minlength=t.pack + 1)[:t.pack + 1]
             entry[name] = {
                 "share_to_second_half": _ratio(pack, dealt, f["cluster"]).to_json(),
                 "pack_count_distribution": (dist / max(dist.sum(), 1)).round(6).tolist(),
                 "by_dealt": {int(k): _ratio(pack[dealt == k], dealt[dealt == k],
                                             f["cluster"][dealt == k]).to_json()
-                             for k in range(1, 14) if (dealt == k).sum() >= 20},
+                             for k in range(1, t.hand + 1) if (dealt == k).sum() >= 20},
             }
         out[t.key] = entry
     return out
 
 
-def _popcount(mask: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+def popcount(mask: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
     m = mask.astype(np.int64)
     return sum(((m >> b) & 1) for b in range(5))  # type: ignore[return-value]
 
@@ -388,6 +389,28 @@ PLAYING_TIME = ("estimated as 45 s a split, 6 s a card, 5 s a pile choice, playe
 _PLUS_HALF_BIT = 1 << (C.PLUS_HALF - 60)
 
 
+def round_score_bound(t: Table) -> int:
+    """The most a side's round score can exceed its least (:data:`MAX_ROUND_SCORE` in
+    the editions): a lead bigger than this before the last round settles a match on
+    totals. A variant's: a side takes at most every trick of a half (of the whole round
+    where a special moves tricks between piles), scored by the variant's form."""
+    v = t.variant
+    if v is None:
+        return MAX_ROUND_SCORE[t.edition]
+    moves = any(s.pile != "none" for s in v.specials) and bool(t.special_pool)
+    most = v.hand if moves else max(v.first_half, v.pack)
+    if v.scoring == "squared":
+        return most * most
+    return most + (v.bonus if v.scoring == "balance_bonus" else 0)
+
+
+def chooses_pile(t: Table) -> int:
+    """The bit mask of the specials whose won trick lets its winner choose the pile."""
+    if t.variant is None:
+        return _PLUS_HALF_BIT
+    return sum(1 << (s.card - 60) for s in t.variant.specials if s.pile == "winner_chooses")
+
+
 def length(frame: Frame, tables: list[Table]) -> Json:
     """Round score distributions, match lengths, how often the last round decides (and
     how often the match was already decided before it), shared victories, decisions a
@@ -399,24 +422,28 @@ def length(frame: Frame, tables: list[Table]) -> Json:
             continue
         first = f.eq(round=0, seat=0)
         scores = f["side_score"].astype(np.int64)
-        dist = np.bincount(scores, minlength=14)[:14]
-        rounds = np.bincount(first["rounds"].astype(np.int64), minlength=4)[1:4]
+        lowest = min(int(scores.min()), 0)  # a balance bonus scores below 0
+        dist = np.bincount(scores - lowest, minlength=14)
+        dist = dist[:14] if t.variant is None else dist
+        most = max(int(first["rounds"].max()), 3)
+        rounds = np.bincount(first["rounds"].astype(np.int64), minlength=most + 1)[1:most + 1]
         totals = f.eq(round=0)["total"].astype(np.int64)
         opening = f.eq(round=0)
         shared = _per_game(opening, (opening["match_win"] > 0) & (opening["match_win"] < 1))
         # one split and 13 cards a round, and a pile choice for each trick taken by +.5
-        piles = ((f["won_specials"] & _PLUS_HALF_BIT) != 0).astype(np.float64)
+        piles = ((f["won_specials"] & chooses_pile(t)) != 0).astype(np.float64)
         _, game = np.unique(f["cluster"], return_inverse=True)
         per_game_piles = np.bincount(game, weights=piles)
         match_rounds = np.bincount(game, weights=(f["seat"] == 0).astype(np.float64))
-        decisions = match_rounds * 14 + per_game_piles / t.players
+        decisions = match_rounds * (1 + t.hand) + per_game_piles / t.players
         minutes = (match_rounds * (SECONDS["split"] + SECONDS["round"]
-                                   + 13 * t.players * SECONDS["card"])
+                                   + t.hand * t.players * SECONDS["card"])
                    + per_game_piles * SECONDS["pile"]) / 60
         entry: Json = {
             "label": t.label,
             "mean_round_score": cluster_mean(scores, f["cluster"]).to_json(),
             "round_score_distribution": (dist / max(dist.sum(), 1)).round(6).tolist(),
+            "round_score_lowest": lowest,
             "match_rounds_distribution": (rounds / max(rounds.sum(), 1)).round(6).tolist(),
             "mean_match_rounds": mean_ci(first["rounds"]).to_json(),
             "decided_in_last_round": mean_ci(first["decided_last"]).rate().to_json(),
@@ -428,7 +455,7 @@ def length(frame: Frame, tables: list[Table]) -> Json:
         }
         if not victories_format(t):
             entry["decided_before_last_round"] = mean_ci(
-                decided_before_last(f, t.sides(), MAX_ROUND_SCORE[t.edition])).rate().to_json()
+                decided_before_last(f, t.sides(), round_score_bound(t))).rate().to_json()
         out[t.key] = entry
     return out
 

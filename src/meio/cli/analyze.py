@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,26 +13,51 @@ from meio.cli.options import (
     MAX_PLAYERS,
     HideSpecialsOption,
     OldPolicyOption,
+    VariantOption,
     WildLeadOption,
     either,
+    read_variant,
     seed_option,
 )
 from meio.i18n import _
 
+if TYPE_CHECKING:
+    from meio.engine.variant import Variant
+
 #: the most games a table may play
 MAX_GAMES = 50_000_000
+#: games per table by default: through the compiled core, and through the engine (a
+#: variant, or a comparison: every game through the engine)
+CORE_GAMES, ENGINE_GAMES = 2000, 200
+
+
+def ruleset(name: str) -> Variant:
+    """A ruleset of ``meio analyze compare``: a preset's name (``meio``, ``classic``) or
+    a variant file; exit 2 printing each of a file's problems on a line."""
+    from meio.engine.variant import PRESETS, preset
+
+    if name in PRESETS:
+        return preset(name)
+    variant = read_variant(Path(name))
+    assert variant is not None
+    return variant
 
 
 @app.command(
     help=_(
         "Answer balance questions with many simulated games: plots and confidence "
         "intervals in OUT/report.html, every figure in OUT/summary.json, the raw games in "
-        "OUT/games.parquet. Interrupt with Ctrl-C and run the same command to resume."
+        "OUT/games.parquet. Interrupt with Ctrl-C and run the same command to resume. "
+        "'meio analyze compare BASE VARIANT [QUESTION...]' runs the studies on the same "
+        "deals under two rulesets (a variant file, or meio or classic) and writes the "
+        "difference of every figure with its 95% interval (OUT/base and OUT/variant hold "
+        "each ruleset's own analysis)."
     )
 )
 def analyze(
     questions: Annotated[list[str], typer.Argument(
-        help=_("studies: seats, specials, skill, splits, rules, length"))],
+        help=_("studies: seats, specials, skill, splits, rules, length; or compare BASE "
+               "VARIANT and the studies (default: all but rules)"))],
     out: Annotated[Path, typer.Option(
         parser=OutputFolder(), metavar=_("FOLDER"),
         help=_("folder for report.html, summary.json and the raw tables (reused to resume)"))],
@@ -61,6 +86,7 @@ def analyze(
     ray: Annotated[str | None, typer.Option(
         help=_("Ray cluster address (HOST:PORT or auto); needs meio\\[cluster]"))] = None,
     seed: Annotated[int, seed_option(_("seed of every game"))] = 0,
+    variant: VariantOption = None,
     old_policy: OldPolicyOption = None,
 ) -> None:
     """Run the balance studies named in ``questions`` and write their report to ``out``."""
@@ -81,6 +107,29 @@ def analyze(
     if games is not None and ci is not None:
         typer.echo(_("error: give --games or --ci, not both"), err=True)
         raise typer.Exit(2)
+    rulesets: tuple[Variant, Variant] | None = None
+    if questions[0] == "compare":
+        if len(questions) < 3:
+            typer.echo(_("error: compare needs two rulesets: meio analyze compare BASE "
+                         "VARIANT [QUESTION...] (each a variant file, meio or classic)"),
+                       err=True)
+            raise typer.Exit(2)
+        if variant is not None or edition:
+            typer.echo(_("error: compare takes its two rulesets as arguments, not "
+                         "--variant or --edition"), err=True)
+            raise typer.Exit(2)
+        if wild_lead != "declare" or hide_specials:
+            typer.echo(_("error: a ruleset's table options are its own: set them in its "
+                         "[options] table"), err=True)
+            raise typer.Exit(2)
+        rulesets = (ruleset(questions[1]), ruleset(questions[2]))
+        questions = questions[3:] or ["seats", "specials", "skill", "splits", "length"]
+    elif variant is not None and edition:
+        typer.echo(_("error: with --variant the edition is the variant's; leave out "
+                     "--edition"), err=True)
+        raise typer.Exit(2)
+    chosen = read_variant(variant, wild_lead, not hide_specials)
+    engine = chosen is not None or rulesets is not None
     try:
         spec = AnalysisSpec(
             questions=tuple(questions),
@@ -90,10 +139,12 @@ def analyze(
             wild_lead=wild_lead,  # type: ignore[arg-type]
             hide_specials=hide_specials,
             policy=policy,
-            games=games if games is not None else (2000 if ci is None else 1000),
+            games=games if games is not None else (
+                (ENGINE_GAMES if engine else CORE_GAMES) if ci is None else 1000),
             ci=ci,
             max_games=max_games,
             seed=seed,
+            variant=rulesets[1] if rulesets else chosen,
         )
         if ray is not None:
             from meio.analysis import RayBackend
@@ -111,13 +162,27 @@ def analyze(
                            description=_("games {count}").format(count=f"{count:,}"))
 
             try:
-                run = run_analysis(spec, out, backend, progress=show)
+                if rulesets is not None:
+                    from meio.analysis.compare import run_compare
+
+                    summary, base_run, variant_run = run_compare(
+                        spec, rulesets[0], rulesets[1], out, backend, progress=show)
+                else:
+                    run = run_analysis(spec, out, backend, progress=show)
             finally:
                 if isinstance(backend, LocalBackend):
                     backend.close()
+        if rulesets is not None:
+            from meio.analysis.output import write_compare
+
+            paths = write_compare(summary, base_run, variant_run, out)
+            each = sum(base_run.games.values())
+            console.print(_("{games} games under each of two rulesets; wrote {files}").format(
+                games=f"{each:,}", files=", ".join(str(p) for p in paths)))
+            return
         paths = write_run(run, out)
     except KeyboardInterrupt:
-        saved = out / "chunks"
+        saved = out / "chunks" if rulesets is None else out / "*" / "chunks"
         console.print(_("interrupted: the finished chunks are saved in {folder}; run the "
                         "same command again to resume").format(folder=saved))
         raise typer.Exit(130) from None
