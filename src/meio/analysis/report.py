@@ -3,6 +3,9 @@
 Plots are matplotlib figures inlined as SVG (no scripts, no external files), each
 followed by the numbers it shows with their 95% intervals, so the page reads
 offline and on a phone. Every plot carries ``data-plot="<study>-<name>"``.
+
+Over 500 lines on purpose: it is one page, and its sections share the helpers that
+draw a plot and table its numbers.
 """
 
 from __future__ import annotations

@@ -15,25 +15,25 @@ so they are kept as they were.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from meio.engine import ConfigError, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
-
-if TYPE_CHECKING:
-    from meio.openspiel.state import MeioState
 
 #: worlds drawn before giving up (the true world always fits, so this is only reached
 #: when the fitting worlds are a tiny share of the deals)
 MAX_TRIES = 10_000
 
 
-def resample_variant(state: MeioState, player: int, rng: random.Random) -> MeioState:
-    """A state ``player`` cannot tell from ``state``, the cards it has not seen dealt
-    at random from ``rng`` (see the module docstring)."""
-    from meio.openspiel.state import _DEAL, MeioState
-
+def resample_variant(state: Any, player: int, rng: random.Random,
+                     fresh: Callable[[], Any], deal_stage: int) -> Any:
+    """A state ``player`` cannot tell from ``state`` (a
+    :class:`~meio.openspiel.state.MeioState`), the cards it has not seen dealt at random
+    from ``rng`` (see the module docstring). ``fresh`` makes an empty state of the same
+    game, which this fills; ``deal_stage`` is the stage of a dealt round. (The state's
+    class is handed in, not imported: the state module imports this one.)"""
     params = state._params
     m = state._m
     st = m.engine
@@ -107,9 +107,9 @@ def resample_variant(state: MeioState, player: int, rng: random.Random) -> MeioS
     else:
         raise MeioError(f"no deal of the {len(unseen)} unseen cards fits what seat "
                         f"{player} has seen in {MAX_TRIES} draws")
-    out = MeioState(state.get_game(), params)
+    out = fresh()
     o = out._m
-    o.combo, o.config, o.stage, o.deals, o.engine = m.combo, cfg, _DEAL, deals, engine
+    o.combo, o.config, o.stage, o.deals, o.engine = m.combo, cfg, deal_stage, deals, engine
     o.totals, o.reward, o.player = m.totals, m.reward, m.player
     if params.sequential:  # a seat's own picks in their order; the others' unseen
         seats = [seat for seat, action in st.history if A.is_pack(action)]

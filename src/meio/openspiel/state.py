@@ -5,6 +5,10 @@ The loop of an agent (``is_terminal``, ``is_chance_node``, ``chance_outcomes``,
 answers from values kept up to date by the action before; the engine is asked
 once per action (``apply_unchecked`` after this module's own check) and once per
 decision for the legal plays.
+
+Over 500 lines on purpose: the values the hot path keeps up to date and every query
+that reads them belong to one class; split, each query would reach into another
+module's state.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import functools
 import itertools
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 import pyspiel
 
@@ -33,6 +37,7 @@ from meio.engine import (
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.openspiel.params import GameParameters
+from meio.openspiel.resample import resample_variant
 from meio.openspiel.rounds import public_rounds
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -414,9 +419,9 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else 0
         rng = random.Random(seed)
         if self._params.variant is not None:
-            from meio.openspiel.resample import resample_variant
-
-            return resample_variant(self, player_id, rng)
+            world = resample_variant(self, player_id, rng,
+                                     lambda: MeioState(self.get_game(), self._params), _DEAL)
+            return cast(MeioState, world)
         out = state_from_view(self.get_game(), self._params, st.view(player_id), rng)
         o = out._m
         o.reward = m.reward
