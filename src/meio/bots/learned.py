@@ -1,10 +1,10 @@
 """The learned bots: a trained policy network, played greedily.
 
 ``make_bot("learned")`` plays the policy shipped with meio (:data:`DEFAULT_POLICY`:
-today the one trained by reinforcement learning, ``meio/bots/policies/ppo-4p.npz``,
-by ``examples/train_ppo.py`` at the 4-seat table; a network distilled from search,
-``meio selfplay`` then ``meio train --from-selfplay`` (:mod:`meio.rl.distil`), takes
-its place once one plays better); ``make_bot("ppo")`` always plays the PPO policy;
+``meio/bots/policies/distil-4p.npz``, a network distilled from search by ``meio
+selfplay`` then ``meio train --from-selfplay``, :mod:`meio.rl.distil`; docs/bots.md
+has its recipe and strength); ``make_bot("ppo")`` plays the policy trained by
+reinforcement learning (``ppo-4p.npz``, by ``examples/train_ppo.py``);
 ``make_bot("learned:PATH")`` plays the policy file at ``PATH``. It sees only its
 seat's view, like every bot, and needs NumPy alone: the policy is NumPy arrays,
 saved, loaded and played without PyTorch (:mod:`meio.rl` trains and saves them).
@@ -160,7 +160,7 @@ def describe(policy: LearnedPolicy) -> str:
 
 _POLICIES = Path(__file__).resolve().parent / "policies"
 #: the policy file that ``make_bot("learned")`` plays
-DEFAULT_POLICY = _POLICIES / "ppo-4p.npz"
+DEFAULT_POLICY = _POLICIES / "distil-4p.npz"
 #: the policy file that ``make_bot("ppo")`` plays: trained by PPO (:mod:`meio.rl.train`)
 PPO_POLICY = _POLICIES / "ppo-4p.npz"
 
