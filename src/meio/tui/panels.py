@@ -97,22 +97,10 @@ def table_rules_text(view: View, ascii: bool) -> str:
     cfg = view.config
     lines = [rules_line(view, ascii)]
     if cfg.variant is not None:
-        return "\n".join(lines + _variant_rules(view, ascii))
+        has_wilds = any(s.suit < 0 for s in cfg.variant.specials)
+        return "\n".join(lines + _option_lines(view, has_wilds) + variant_lines(cfg, ascii))
     if cfg.edition == "meio":
-        if cfg.options.wild_lead == "next":
-            lines.append(
-                _(
-                    "A led wild names no suit: play anything until the first non-wild card "
-                    "sets the suit; then every wild in the trick counts as that suit. An "
-                    "all-wild trick goes to the highest value."
-                )
-            )
-        else:
-            lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
-        if not cfg.options.reveal_specials:
-            lines.append(
-                _("Nobody is told which specials are in the deck: you see yours and those played.")
-            )
+        lines += _option_lines(view, True)
         lines.append(
             _(
                 "A wild may be played on any trick, even if you hold the led suit. "
@@ -131,27 +119,26 @@ def table_rules_text(view: View, ascii: bool) -> str:
     return "\n".join(lines)
 
 
-def _variant_rules(view: View, ascii: bool) -> list[str]:
-    """A variant table's rules beyond its rules line: the wild lead (where it has wilds),
-    hidden specials, then the variant's own rules (:func:`~meio.tui.ruleset.variant_lines`)."""
+def _option_lines(view: View, wilds: bool) -> list[str]:
+    """The table options' rules: how a led wild counts (at a table with wilds), and
+    whether the specials in the deck are hidden."""
     cfg = view.config
     lines = []
-    if cfg.variant is not None and any(s.suit < 0 for s in cfg.variant.specials):
-        if cfg.options.wild_lead == "next":
-            lines.append(
-                _(
-                    "A led wild names no suit: play anything until the first non-wild card "
-                    "sets the suit; then every wild in the trick counts as that suit. An "
-                    "all-wild trick goes to the highest value."
-                )
+    if wilds and cfg.options.wild_lead == "next":
+        lines.append(
+            _(
+                "A led wild names no suit: play anything until the first non-wild card "
+                "sets the suit; then every wild in the trick counts as that suit. An "
+                "all-wild trick goes to the highest value."
             )
-        else:
-            lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
+        )
+    elif wilds:
+        lines.append(_("A led wild declares the led suit (the wild counts as that suit)."))
     if not cfg.options.reveal_specials:
         lines.append(
             _("Nobody is told which specials are in the deck: you see yours and those played.")
         )
-    return lines + variant_lines(cfg, ascii)
+    return lines
 
 
 def splitting(view: View, seat: int) -> bool:
