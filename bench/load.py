@@ -586,6 +586,60 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
+def meets(result: dict[str, Any], goal_ms: float) -> tuple[bool, str]:
+    """Whether a --think run met the goal: every group's p99 act→ack and act→broadcast
+    under ``goal_ms`` and no error; else what missed it."""
+    for g in result["groups"]:
+        if g["errors"]:
+            return False, f"{g['errors']} errors: {g['first_errors'][:1]}"
+        for what in ("ack_ms", "broadcast_ms"):
+            p99 = g[what]["p99"]
+            if not p99 < goal_ms:  # nan (nothing measured) misses too
+                return False, f"{what[:-3]} p99 {p99} ms"
+    return True, "met"
+
+
+def steps(args: argparse.Namespace) -> None:
+    """The ramp: this script once for each ``--steps`` table count, on fresh servers,
+    until a run misses the goal; prints each run and then the largest that met it."""
+    counts = sorted(int(t) for t in args.steps.split(","))
+    drop = {"--steps", "--goal-ms", "--tables"}
+    rest = []
+    skip = False
+    for a in sys.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in drop:
+            skip = True
+            continue
+        if a.split("=", 1)[0] in drop:
+            continue
+        rest.append(a)
+    best, rows = 0, []
+    for t in counts:
+        with tempfile.NamedTemporaryFile(suffix=".jsonl") as out:
+            subprocess.run([sys.executable, __file__, *rest, "--tables", str(t),
+                            "--json", out.name], check=True, stdout=subprocess.DEVNULL)
+            result = json.loads(Path(out.name).read_text().splitlines()[-1])
+        ok, why = meets(result, args.goal_ms)
+        g = result["groups"]
+        rows.append({"tables": t, "met": ok, "why": why, "load": [result["load_before"],
+                     result["load_after"]], "generator_cpu_pct": result["generator_cpu_pct"],
+                     "server_cpu_pct": sum(x["server_cpu_pct"] for x in g),
+                     "actions_per_s": sum(x["actions_per_s"] for x in g),
+                     "ack_ms": g[0]["ack_ms"], "broadcast_ms": g[0]["broadcast_ms"]})
+        print(json.dumps(rows[-1]), flush=True)
+        if args.json:
+            with args.json.open("a") as fh:
+                fh.write(json.dumps(result) + "\n")
+        if not ok:
+            break
+        best = t
+    print(json.dumps({"config": args.config, "mix": args.mix, "goal_ms": args.goal_ms,
+                      "largest_meeting_goal": best, "steps": rows}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", choices=["sqlite", "pg", "pg2"], default="sqlite")
@@ -620,7 +674,17 @@ def main() -> None:
                          "or the websockets library)")
     ap.add_argument("--window", type=float, default=60,
                     help="with --think: seconds measured after the ramp")
+    ap.add_argument("--steps", metavar="T,T,...",
+                    help="with --think: one run for each number of tables, smallest first, "
+                         "each on fresh servers, until one misses the goal (--goal-ms)")
+    ap.add_argument("--goal-ms", type=float, default=50.0,
+                    help="with --steps: the p99 of act→ack and of act→broadcast to stay under")
     args = ap.parse_args()
+    if args.steps:
+        if not args.think:
+            raise SystemExit("--steps needs --think")
+        steps(args)
+        return
     work = Path(tempfile.mkdtemp(prefix="meio-load-"))
     pg = Postgres() if args.config != "sqlite" else None
     db = pg.url if pg else str(work / "meio.db")
