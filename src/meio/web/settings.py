@@ -150,7 +150,7 @@ class Settings:
     switch_interval_ms: float = 0.5
     #: (``meio serve``) seconds between two freezes of the heap, and between two full
     #: collections of it (0: never): see :mod:`meio.web.collector`
-    gc_freeze_every_s: float = 5.0
+    gc_freeze_every_s: float = 1.0
     gc_sweep_every_s: float = 900.0
 
     @property
@@ -210,7 +210,7 @@ class Settings:
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
             switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
-            gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "5"),
+            gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "1"),
             gc_sweep_every_s=_at_least_zero("MEIO_GC_SWEEP_EVERY", "900"),
         )
 
