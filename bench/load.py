@@ -513,7 +513,9 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
         on_window(False)
         for job in jobs:
             job.cancel()
-        await asyncio.gather(*jobs, return_exceptions=True)
+        # bounded: a slot stuck in a socket's teardown must not hold the run (the
+        # figures are already taken)
+        await asyncio.wait(jobs, timeout=15)
     return wins
 
 
@@ -620,7 +622,8 @@ def steps(args: argparse.Namespace) -> None:
     for t in counts:
         with tempfile.NamedTemporaryFile(suffix=".jsonl") as out:
             subprocess.run([sys.executable, __file__, *rest, "--tables", str(t),
-                            "--json", out.name], check=True, stdout=subprocess.DEVNULL)
+                            "--json", out.name], check=True, stdout=subprocess.DEVNULL,
+                           timeout=args.ramp + args.window + 600)
             result = json.loads(Path(out.name).read_text().splitlines()[-1])
         ok, why = meets(result, args.goal_ms)
         g = result["groups"]
