@@ -34,12 +34,14 @@ one after another over ``--ramp`` seconds, each playing matches back to back, so
 (each other human's receipt of the event) p50/p95/p99/max, actions per second, errors,
 the CPU of the servers and of this generator (in % of one core) and the servers'
 memory per table. ``--mix 4h`` seats four humans, ``2h2b`` two humans and two bots of
-kind ``--bot``. The generator parses frames with orjson and runs on uvloop where
-installed, so that it stays light beside the servers. ``--probe FILE`` has each server
-record its long garbage collections, commits and event-loop lags
-(``bench/stallprobe.py``); ``--ab SQL`` runs two SQLite servers side by side, each with
-half the tables, the second running ``SQL`` on its connections: a comparison in one
-run.
+kind ``--bot``. The generator parses frames with orjson, runs on uvloop where
+installed and speaks WebSocket through bench/wsclient.py (``--client light``, which
+still asks for the compression browsers ask for; ``--client websockets``: the library,
+which costs the generator more CPU an action), so that it stays light beside the
+servers. ``--probe FILE`` has each server record its long garbage collections, commits
+and event-loop lags (``bench/stallprobe.py``); ``--ab SQL`` runs two SQLite servers
+side by side, each with half the tables, the second running ``SQL`` on its
+connections: a comparison in one run.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ from typing import Any
 import httpx
 import orjson
 import websockets
+
+import wsclient
 
 TABLE = {"players": 4, "name": "Ana", "listed": False,
          "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
@@ -376,9 +380,18 @@ class Window:
         return self.start <= at < self.end
 
 
-async def thinker(url: str, token: str, table: str, think: Think, win: Window) -> None:
+def open_socket(url: str, client: str) -> Any:
+    """A WebSocket to ``url`` with the generator's ``--client``: ``light``
+    (bench/wsclient.py) or the ``websockets`` library."""
+    if client == "light":
+        return wsclient.connect(url, open_timeout=60)
+    return websockets.connect(url, max_size=2**22, open_timeout=60)
+
+
+async def thinker(url: str, token: str, table: str, think: Think, win: Window,
+                  client: str = "light") -> None:
     """One person at a table until the match ends, thinking before each move."""
-    async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
+    async with open_socket(url, client) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         seq, view, acted_at = 0, None, -1
         pending: asyncio.Task[None] | None = None
@@ -448,7 +461,7 @@ def think_table(mix: str, bot: str) -> dict[str, Any]:
 
 
 async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str, Any],
-                      think: Think, win: Window, slot: int) -> None:
+                      think: Think, win: Window, slot: int, client: str = "light") -> None:
     """One table: made, joined by the other humans, played to its end."""
     humans = sum(s["kind"] == "human" for s in body["seats"])
     t = await post(http, f"{bases[slot % len(bases)]}/api/tables", body)
@@ -461,7 +474,7 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
     urls = [bases[(slot + k) % len(bases)].replace("http", "ws", 1) + f"/ws/tables/{tid}"
             for k in range(humans)]
     try:
-        await asyncio.gather(*(thinker(u, tok, tid, think, win)
+        await asyncio.gather(*(thinker(u, tok, tid, think, win, client)
                                for u, tok in zip(urls, tokens, strict=True)))
         win.matches += 1
     finally:
@@ -470,7 +483,8 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
 
 
 async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
-                    think: Think, ramp: float, window: float, on_window: Any) -> list[Window]:
+                    think: Think, ramp: float, window: float, on_window: Any,
+                    client: str = "light") -> list[Window]:
     """``tables`` slots started over ``ramp`` seconds, measured for ``window`` seconds;
     slot ``i`` plays on the servers of ``groups[i % len(groups)]``, and is measured in
     that group's window. ``on_window(True)`` / ``on_window(False)`` are called at the
@@ -484,7 +498,7 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
         win = wins[i % len(groups)]
         while time.perf_counter() < end:
             try:
-                await think_match(http, groups[i % len(groups)], body, think, win, i)
+                await think_match(http, groups[i % len(groups)], body, think, win, i, client)
             except Exception as exc:  # counted; the slot goes on
                 if win.inside(time.perf_counter()):
                     win.errors.append(f"{type(exc).__name__}: {exc}")
@@ -499,7 +513,9 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
         on_window(False)
         for job in jobs:
             job.cancel()
-        await asyncio.gather(*jobs, return_exceptions=True)
+        # bounded: a slot stuck in a socket's teardown must not hold the run (the
+        # figures are already taken)
+        await asyncio.wait(jobs, timeout=15)
     return wins
 
 
@@ -533,13 +549,13 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
     except ImportError:
         runner = asyncio.run
     wins = runner(think_run([[s.base for s in g] for g in groups], args.tables, body, think,
-                            args.ramp, args.window, on_window))
+                            args.ramp, args.window, on_window, args.client))
     (t0, cpu0, gen0, bot0), (t1, cpu1, gen1, bot1) = marks[True], marks[False]
     wall = t1 - t0
     rss = [round(s.rss_mb(), 1) for s in servers]
     result.update({
         "think": args.think, "mix": args.mix, "bot": args.bot if args.mix == "2h2b" else None,
-        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab,
+        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab, "client": args.client,
         "generator_cpu_pct": round(100 * (gen1 - gen0) / wall, 1),
         "load_after": os.getloadavg()[0], "groups": [],
     })
@@ -572,6 +588,61 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
+def meets(result: dict[str, Any], goal_ms: float) -> tuple[bool, str]:
+    """Whether a --think run met the goal: every group's p99 act→ack and act→broadcast
+    under ``goal_ms`` and no error; else what missed it."""
+    for g in result["groups"]:
+        if g["errors"]:
+            return False, f"{g['errors']} errors: {g['first_errors'][:1]}"
+        for what in ("ack_ms", "broadcast_ms"):
+            p99 = g[what]["p99"]
+            if not p99 < goal_ms:  # nan (nothing measured) misses too
+                return False, f"{what[:-3]} p99 {p99} ms"
+    return True, "met"
+
+
+def steps(args: argparse.Namespace) -> None:
+    """The ramp: this script once for each ``--steps`` table count, on fresh servers,
+    until a run misses the goal; prints each run and then the largest that met it."""
+    counts = sorted(int(t) for t in args.steps.split(","))
+    drop = {"--steps", "--goal-ms", "--tables"}
+    rest = []
+    skip = False
+    for a in sys.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in drop:
+            skip = True
+            continue
+        if a.split("=", 1)[0] in drop:
+            continue
+        rest.append(a)
+    best, rows = 0, []
+    for t in counts:
+        with tempfile.NamedTemporaryFile(suffix=".jsonl") as out:
+            subprocess.run([sys.executable, __file__, *rest, "--tables", str(t),
+                            "--json", out.name], check=True, stdout=subprocess.DEVNULL,
+                           timeout=args.ramp + args.window + 600)
+            result = json.loads(Path(out.name).read_text().splitlines()[-1])
+        ok, why = meets(result, args.goal_ms)
+        g = result["groups"]
+        rows.append({"tables": t, "met": ok, "why": why, "load": [result["load_before"],
+                     result["load_after"]], "generator_cpu_pct": result["generator_cpu_pct"],
+                     "server_cpu_pct": sum(x["server_cpu_pct"] for x in g),
+                     "actions_per_s": sum(x["actions_per_s"] for x in g),
+                     "ack_ms": g[0]["ack_ms"], "broadcast_ms": g[0]["broadcast_ms"]})
+        print(json.dumps(rows[-1]), flush=True)
+        if args.json:
+            with args.json.open("a") as fh:
+                fh.write(json.dumps(result) + "\n")
+        if not ok:
+            break
+        best = t
+    print(json.dumps({"config": args.config, "mix": args.mix, "goal_ms": args.goal_ms,
+                      "largest_meeting_goal": best, "steps": rows}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", choices=["sqlite", "pg", "pg2"], default="sqlite")
@@ -601,9 +672,22 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=0.7,
                     help="with --think: the server's pause before each bot move")
     ap.add_argument("--ramp", type=float, default=30, help="with --think: seconds of ramp")
+    ap.add_argument("--client", choices=["light", "websockets"], default="light",
+                    help="with --think: the generator's WebSocket client (bench/wsclient.py, "
+                         "or the websockets library)")
     ap.add_argument("--window", type=float, default=60,
                     help="with --think: seconds measured after the ramp")
+    ap.add_argument("--steps", metavar="T,T,...",
+                    help="with --think: one run for each number of tables, smallest first, "
+                         "each on fresh servers, until one misses the goal (--goal-ms)")
+    ap.add_argument("--goal-ms", type=float, default=50.0,
+                    help="with --steps: the p99 of act→ack and of act→broadcast to stay under")
     args = ap.parse_args()
+    if args.steps:
+        if not args.think:
+            raise SystemExit("--steps needs --think")
+        steps(args)
+        return
     work = Path(tempfile.mkdtemp(prefix="meio-load-"))
     pg = Postgres() if args.config != "sqlite" else None
     db = pg.url if pg else str(work / "meio.db")

@@ -161,7 +161,11 @@ def test_a_request_the_cookie_authorises_needs_the_csrf_token(client: TestClient
 
 
 def test_password_guessing_is_throttled_per_account_and_per_address(sqlite_url: str) -> None:
-    app = create_app(make_settings(sqlite_url))
+    # the bursts as served (10 an address, 5 an account) but next to no refill: each
+    # sign-in hashes a password, and on a busy machine eleven of them took longer than
+    # the served refill (one every 6 s), which let the eleventh through
+    app = create_app(make_settings(sqlite_url, login_rate_per_min=0.01,
+                                   login_account_rate_per_min=0.01))
     with TestClient(app, client=("10.0.0.1", 5000)) as owner:
         signup(owner, "iris")
     codes = []

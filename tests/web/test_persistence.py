@@ -107,3 +107,25 @@ def test_the_insert_of_a_sequence_number_succeeds_once(db_url: str) -> None:
     assert taken.value.code == "taken"
     assert [e.seat for e in store.events(m.id)] == [0]
     engine.dispose()
+
+
+def test_a_join_on_a_server_whose_copy_is_behind_takes_the_next_free_seat(
+        db_url: str) -> None:
+    """A seat taken a moment ago through another process is still free in this one's
+    copy of the table: a join that named no seat gets the next free one (it was
+    refused with 409 'seat 2 was just taken'); one that named that seat is refused."""
+    with TestClient(create_app(make_settings(db_url))) as c:
+        table = create(c, players=4, name="Ana", seed=9)
+        tid = table["table_id"]
+        assert c.get(f"/api/tables/{tid}", params={"key": table["invite"]}).status_code == 200
+        # another process seats Bo: only the database knows yet
+        other = Store(open_engine(db_url))
+        other.take_seat(tid, 1, "Bo", "0" * 64)
+        assert join(c, table, "Cy")["seat"] == 2
+        other.take_seat(tid, 3, "Di", "1" * 64)
+        named = c.post(f"/api/tables/{tid}/join",
+                       json={"invite": table["invite"], "name": "Ed", "seat": 3})
+        assert named.status_code == 409, named.text
+        assert named.json()["code"] == "seat_taken"
+        full = c.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Fa"})
+        assert full.status_code == 409 and full.json()["code"] == "full"

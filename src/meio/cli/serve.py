@@ -124,7 +124,13 @@ def draining_server(config: Any, web: Any, drain_s: float) -> Any:
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
-            tune_interpreter(web.state.settings.switch_interval_ms)
+            settings = web.state.settings
+            tune_interpreter(settings.switch_interval_ms)
+            from meio.web.collector import Collector
+
+            web.state.collector = Collector(settings.gc_freeze_every_s,
+                                            settings.gc_sweep_every_s)
+            web.state.collector.start()
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if drain_s <= 0 or getattr(web.state, "draining", False):
@@ -144,6 +150,8 @@ def tune_interpreter(switch_interval_ms: float) -> None:
     Once the server has started, what it loaded (modules, the bot table, the
     compiled core: some 200,000 objects) is frozen, so the collector no longer
     scans it, and young collections run every 50,000 new objects instead of 700.
+    From then on :class:`meio.web.collector.Collector` freezes the heap every
+    second, so that no automatic pass walks the tables in memory.
     Under load (``bench/load.py``) the collector had taken ~12% of the server's CPU,
     and its full passes (100-650 ms, the whole heap) made the slowest moves; the
     objects of a table are freed by reference counting, so little is left for it.

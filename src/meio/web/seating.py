@@ -82,27 +82,37 @@ class Seating:
                 raise JoinError(410, CLOSED, "closed")
             if t.info.rated:
                 self._check_rated(account_id, agree_rated)
-            free = [s.seat for s in t.info.seats if not s.filled]
-            if seat is None:
-                if not free:
-                    raise JoinError(409, "every seat of this table is taken", "full")
-                seat = free[0]
-            elif not 0 <= seat < len(t.info.seats):
-                raise JoinError(422, f"there is no seat {seat + 1} at this table", "no_seat",
-                                seat=seat + 1)
-            elif seat not in free:
-                raise JoinError(409, f"seat {seat + 1} is not free", "seat_taken", seat=seat + 1)
+            chosen = seat
             token = secrets.token_urlsafe(24)
-            try:
-                await asyncio.to_thread(
-                    t.store.take_seat, t.info.id, seat, name, hash_token(token), account_id
-                )
-            except StoreError:
-                await t.load()
-                if t.info.closed:
-                    raise JoinError(410, CLOSED, "closed") from None
-                raise JoinError(409, f"seat {seat + 1} was just taken by someone else",
-                                "seat_taken", seat=seat + 1) from None
+            while True:
+                free = [s.seat for s in t.info.seats if not s.filled]
+                if chosen is None:
+                    if not free:
+                        raise JoinError(409, "every seat of this table is taken", "full")
+                    seat = free[0]
+                elif not 0 <= chosen < len(t.info.seats):
+                    raise JoinError(422, f"there is no seat {chosen + 1} at this table",
+                                    "no_seat", seat=chosen + 1)
+                elif chosen not in free:
+                    raise JoinError(409, f"seat {chosen + 1} is not free", "seat_taken",
+                                    seat=chosen + 1)
+                assert seat is not None
+                try:
+                    await asyncio.to_thread(
+                        t.store.take_seat, t.info.id, seat, name, hash_token(token), account_id
+                    )
+                    break
+                except StoreError:
+                    # taken a moment ago through another server process: this copy of
+                    # the table was behind. The database knows; a join that named no
+                    # seat takes the next free one
+                    await t.load()
+                    if t.info.closed:
+                        raise JoinError(410, CLOSED, "closed") from None
+                    if chosen is not None or any(
+                            s.seat == seat and not s.filled for s in t.info.seats):
+                        raise JoinError(409, f"seat {seat + 1} was just taken by someone "
+                                             "else", "seat_taken", seat=seat + 1) from None
             await t.load()
             if t.match is None and all(s.filled for s in t.info.seats):
                 await self._start_match(1)

@@ -148,6 +148,10 @@ class Settings:
     #: another waits (Python's default is 5): the writer's commits wait this long for
     #: the event loop at each step (see ``meio.cli.serve.tune_interpreter``)
     switch_interval_ms: float = 0.5
+    #: (``meio serve``) seconds between two freezes of the heap, and between two full
+    #: collections of it (0: never): see :mod:`meio.web.collector`
+    gc_freeze_every_s: float = 1.0
+    gc_sweep_every_s: float = 900.0
 
     @property
     def secure_cookies(self) -> bool:
@@ -166,7 +170,8 @@ class Settings:
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
         ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
-        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``),
+        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``,
+        ``MEIO_GC_FREEZE_EVERY``, ``MEIO_GC_SWEEP_EVERY``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
             database_url=normalise_url(database_url) if database_url else default_database_url(),
@@ -205,6 +210,8 @@ class Settings:
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
             switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
+            gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "1"),
+            gc_sweep_every_s=_at_least_zero("MEIO_GC_SWEEP_EVERY", "900"),
         )
 
 
@@ -212,6 +219,13 @@ def _positive(name: str, default: str) -> float:
     value = float(os.environ.get(name, default))
     if not value > 0:
         raise ValueError(f"{name} must be above 0, not {value:g}")
+    return value
+
+
+def _at_least_zero(name: str, default: str) -> float:
+    value = float(os.environ.get(name, default))
+    if not value >= 0:
+        raise ValueError(f"{name} must be 0 or more, not {value:g}")
     return value
 
 
