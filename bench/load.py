@@ -34,14 +34,13 @@ one after another over ``--ramp`` seconds, each playing matches back to back, so
 (each other human's receipt of the event) p50/p95/p99/max, actions per second, errors,
 the CPU of the servers and of this generator (in % of one core) and the servers'
 memory per table. ``--mix 4h`` seats four humans, ``2h2b`` two humans and two bots of
-kind ``--bot``. The generator parses frames with orjson, runs on uvloop where
-installed and speaks WebSocket through bench/wsclient.py (``--client light``, which
-still asks for the compression browsers ask for; ``--client websockets``: the library,
-which costs the generator more CPU an action), so that it stays light beside the
-servers. ``--probe FILE`` has each server record its long garbage collections, commits
-and event-loop lags (``bench/stallprobe.py``); ``--ab SQL`` runs two SQLite servers
-side by side, each with half the tables, the second running ``SQL`` on its
-connections: a comparison in one run.
+kind ``--bot``. The generator parses frames with orjson and runs on uvloop where
+installed; ``--generators N`` spreads the tables over N generator processes, so
+that no generator's own event loop is busy enough to delay what it measures (one
+took 60% of a core at 1,000 tables). ``--probe FILE`` has each server record its long
+garbage collections, commits and event-loop lags (``bench/stallprobe.py``); ``--ab
+SQL`` runs two SQLite servers side by side, each with half the tables, the second
+running ``SQL`` on its connections: a comparison in one run.
 """
 
 from __future__ import annotations
@@ -67,8 +66,6 @@ from typing import Any
 import httpx
 import orjson
 import websockets
-
-import wsclient
 
 TABLE = {"players": 4, "name": "Ana", "listed": False,
          "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
@@ -380,18 +377,9 @@ class Window:
         return self.start <= at < self.end
 
 
-def open_socket(url: str, client: str) -> Any:
-    """A WebSocket to ``url`` with the generator's ``--client``: ``light``
-    (bench/wsclient.py) or the ``websockets`` library."""
-    if client == "light":
-        return wsclient.connect(url, open_timeout=60)
-    return websockets.connect(url, max_size=2**22, open_timeout=60)
-
-
-async def thinker(url: str, token: str, table: str, think: Think, win: Window,
-                  client: str = "light") -> None:
+async def thinker(url: str, token: str, table: str, think: Think, win: Window) -> None:
     """One person at a table until the match ends, thinking before each move."""
-    async with open_socket(url, client) as ws:
+    async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         seq, view, acted_at = 0, None, -1
         pending: asyncio.Task[None] | None = None
@@ -461,7 +449,7 @@ def think_table(mix: str, bot: str) -> dict[str, Any]:
 
 
 async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str, Any],
-                      think: Think, win: Window, slot: int, client: str = "light") -> None:
+                      think: Think, win: Window, slot: int) -> None:
     """One table: made, joined by the other humans, played to its end."""
     humans = sum(s["kind"] == "human" for s in body["seats"])
     t = await post(http, f"{bases[slot % len(bases)]}/api/tables", body)
@@ -474,7 +462,7 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
     urls = [bases[(slot + k) % len(bases)].replace("http", "ws", 1) + f"/ws/tables/{tid}"
             for k in range(humans)]
     try:
-        await asyncio.gather(*(thinker(u, tok, tid, think, win, client)
+        await asyncio.gather(*(thinker(u, tok, tid, think, win)
                                for u, tok in zip(urls, tokens, strict=True)))
         win.matches += 1
     finally:
@@ -484,21 +472,24 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
 
 async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
                     think: Think, ramp: float, window: float, on_window: Any,
-                    client: str = "light") -> list[Window]:
-    """``tables`` slots started over ``ramp`` seconds, measured for ``window`` seconds;
-    slot ``i`` plays on the servers of ``groups[i % len(groups)]``, and is measured in
-    that group's window. ``on_window(True)`` / ``on_window(False)`` are called at the
+                    slots: list[int] | None = None, begun: float | None = None
+                    ) -> list[Window]:
+    """``tables`` slots started over ``ramp`` seconds from ``begun`` (a
+    ``time.perf_counter()``, the same in every process; default now), measured for
+    ``window`` seconds; slot ``i`` plays on the servers of ``groups[i % len(groups)]``,
+    and is measured in that group's window. ``slots``: the ones this process plays
+    (default all). ``on_window(True)`` / ``on_window(False)`` are called at the
     window's two ends."""
-    begun = time.perf_counter()
+    begun = time.perf_counter() if begun is None else begun
     wins = [Window(begun + ramp, begun + ramp + window) for _ in groups]
     end = wins[0].end
 
     async def slot(i: int, http: httpx.AsyncClient) -> None:
-        await asyncio.sleep(i * ramp / tables)
+        await asyncio.sleep(max(0.0, begun + i * ramp / tables - time.perf_counter()))
         win = wins[i % len(groups)]
         while time.perf_counter() < end:
             try:
-                await think_match(http, groups[i % len(groups)], body, think, win, i, client)
+                await think_match(http, groups[i % len(groups)], body, think, win, i)
             except Exception as exc:  # counted; the slot goes on
                 if win.inside(time.perf_counter()):
                     win.errors.append(f"{type(exc).__name__}: {exc}")
@@ -506,7 +497,8 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
 
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-        jobs = [asyncio.ensure_future(slot(i, http)) for i in range(tables)]
+        jobs = [asyncio.ensure_future(slot(i, http))
+                for i in (range(tables) if slots is None else slots)]
         await asyncio.sleep(max(0.0, wins[0].start - time.perf_counter()))
         on_window(True)
         await asyncio.sleep(max(0.0, end - time.perf_counter()))
@@ -517,6 +509,45 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
         # figures are already taken)
         await asyncio.wait(jobs, timeout=15)
     return wins
+
+
+def loop_runner() -> Any:
+    """uvloop's run where installed, else asyncio's."""
+    try:
+        import uvloop
+
+        return uvloop.run
+    except ImportError:
+        return asyncio.run
+
+
+def think_worker(groups: list[list[str]], tables: int, body: dict[str, Any], think: Think,
+                 ramp: float, window: float, slots: list[int], begun: float
+                 ) -> tuple[list[Window], float]:
+    """One generator process of ``--generators``: its slots, measured; returns its
+    windows and the CPU seconds it spent in the window."""
+    marks: dict[bool, float] = {}
+
+    def on_window(opening: bool) -> None:
+        marks[opening] = time.process_time()
+
+    wins = loop_runner()(think_run(groups, tables, body, think, ramp, window, on_window,
+                                   slots, begun))
+    for w in wins:
+        w.sent.clear()
+    return wins, marks[False] - marks[True]
+
+
+def merged(parts: list[Window]) -> Window:
+    """The windows of one group measured by several generator processes, as one."""
+    out = Window(parts[0].start, parts[0].end)
+    for w in parts:
+        out.ack += w.ack
+        out.broadcast += w.broadcast
+        out.errors += w.errors
+        out.actions += w.actions
+        out.matches += w.matches
+    return out
 
 
 def bot_seconds(server: Server) -> float:
@@ -542,21 +573,38 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
         marks[opening] = (time.perf_counter(), [s.cpu_s() for s in servers],
                           time.process_time(), [bot_seconds(s) for s in servers])
 
-    try:
-        import uvloop
+    bases = [[s.base for s in g] for g in groups]
+    generators_cpu = 0.0
+    if args.generators <= 1:
+        wins = loop_runner()(think_run(bases, args.tables, body, think, args.ramp,
+                                       args.window, on_window))
+    else:
+        import concurrent.futures
+        import multiprocessing
 
-        runner: Any = uvloop.run
-    except ImportError:
-        runner = asyncio.run
-    wins = runner(think_run([[s.base for s in g] for g in groups], args.tables, body, think,
-                            args.ramp, args.window, on_window, args.client))
+        n = args.generators
+        begun = time.perf_counter() + 3.0  # the workers' start-up
+        with concurrent.futures.ProcessPoolExecutor(
+                n, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(think_worker, bases, args.tables, body, think, args.ramp,
+                                   args.window, list(range(k, args.tables, n)), begun)
+                       for k in range(n)]
+            time.sleep(max(0.0, begun + args.ramp - time.perf_counter()))
+            on_window(True)
+            time.sleep(max(0.0, begun + args.ramp + args.window - time.perf_counter()))
+            on_window(False)
+            done = [f.result() for f in futures]
+        wins = [merged([d[0][g] for d in done]) for g in range(len(groups))]
+        generators_cpu = sum(d[1] for d in done)
     (t0, cpu0, gen0, bot0), (t1, cpu1, gen1, bot1) = marks[True], marks[False]
     wall = t1 - t0
     rss = [round(s.rss_mb(), 1) for s in servers]
     result.update({
         "think": args.think, "mix": args.mix, "bot": args.bot if args.mix == "2h2b" else None,
-        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab, "client": args.client,
-        "generator_cpu_pct": round(100 * (gen1 - gen0) / wall, 1),
+        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab,
+        "generators": args.generators,
+        "generator_cpu_pct": round(100 * (gen1 - gen0 if args.generators <= 1
+                                          else generators_cpu) / wall, 1),
         "load_after": os.getloadavg()[0], "groups": [],
     })
     for gi, (g, win) in enumerate(zip(groups, wins, strict=True)):
@@ -672,11 +720,10 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=0.7,
                     help="with --think: the server's pause before each bot move")
     ap.add_argument("--ramp", type=float, default=30, help="with --think: seconds of ramp")
-    ap.add_argument("--client", choices=["light", "websockets"], default="light",
-                    help="with --think: the generator's WebSocket client (bench/wsclient.py, "
-                         "or the websockets library)")
     ap.add_argument("--window", type=float, default=60,
                     help="with --think: seconds measured after the ramp")
+    ap.add_argument("--generators", type=int, default=1,
+                    help="with --think: generator processes sharing the tables")
     ap.add_argument("--steps", metavar="T,T,...",
                     help="with --think: one run for each number of tables, smallest first, "
                          "each on fresh servers, until one misses the goal (--goal-ms)")
