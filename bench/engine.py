@@ -1,12 +1,16 @@
 """Engine throughput: random full matches through the public, checked API.
 
-    .venv/bin/python bench/engine.py [--seconds 3] [--json]
+    .venv/bin/python bench/engine.py [--seconds 3] [--json] [--compiled]
 
 For each table size it plays whole matches with ``legal_actions()`` + ``apply()``
 (every action validated) and prints actions/s and rounds/s; it also times the
 unchecked path, ``clone()``, ``view()`` and ``sample_world()``. When OpenSpiel is
 installed (``pip install -e '.[bench]'``) it plays Hearts the same way in the same
 run and prints the ratio.
+
+``--compiled`` also times the wheel's engine, compiled with mypyc, in a worker
+process (``bench/wheel.py``: the wheel is built once into ``build/bench-wheel/``),
+each table timed here and then there in turn, and prints both with their ratio.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import json
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from meio.engine import MatchConfig, State, sample_world
+from wheel import Worker, compiled_site, serve
 
 TABLES = [
     ("meio", 2, False),
@@ -119,11 +125,41 @@ def bench_openspiel_hearts(seconds: float) -> dict[str, float] | None:
     return {"actions_per_s": actions / elapsed, "decisions_per_s": decisions / elapsed}
 
 
+def compare(seconds: float) -> None:
+    """Each table and primitive timed in this process (the engine on ``PYTHONPATH``,
+    pure in a checkout) and in a worker on the wheel's compiled engine, in turn."""
+    worker = Worker(Path(__file__), compiled_site())
+    rows: list[tuple[str, float, float]] = []
+    for edition, players, partnership in TABLES:
+        pure = bench_matches(edition, players, partnership, seconds)["actions_per_s"]
+        done = worker.call("bench_matches", edition, players, partnership, seconds)
+        rows.append((_label(edition, players, partnership), pure, done["actions_per_s"]))
+    pure = bench_matches("meio", 4, False, seconds, checked=False)["actions_per_s"]
+    done = worker.call("bench_matches", "meio", 4, False, seconds, False)
+    rows.append(("meio 4p unchecked", pure, done["actions_per_s"]))
+    here, there = bench_primitives(), worker.call("bench_primitives")
+    worker.close()
+    print(f"{'table':<22}{'pure actions/s':>16}{'compiled':>12}{'ratio':>8}")
+    for name, a, b in rows:
+        print(f"{name:<22}{a:>16,.0f}{b:>12,.0f}{b / a:>7.2f}x")
+    for name, us in here.items():
+        print(f"{name:<22}{us:>13.2f} µs{there[name]:>9.2f} µs{us / there[name]:>7.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per table size")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--compiled", action="store_true",
+                        help="the checkout's engine beside the wheel's compiled one")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:  # the compiled engine's process (bench/wheel.py)
+        serve({"bench_matches": bench_matches, "bench_primitives": bench_primitives})
+        return
+    if args.compiled:
+        compare(args.seconds)
+        return
     out: dict[str, Any] = {"tables": {}}
     for edition, players, partnership in TABLES:
         out["tables"][_label(edition, players, partnership)] = bench_matches(
