@@ -9,7 +9,8 @@ load, as in one process.
 
 :func:`compiled_site` builds the wheel once for each state of the sources
 (``python -m build --wheel --no-isolation`` on a copy of the checkout, about a
-minute) and unpacks it under ``build/bench-wheel/<digest>/``; later runs reuse it.
+minute) and unpacks it under ``build/bench-wheel/<digest>/`` (in place of the
+earlier sources' one); later runs reuse it.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def compiled_site() -> Path:
                         "--outdir", str(dist), str(tree)], env=env, check=True,
                        capture_output=True)
         (wheel,) = dist.glob("meio-*.whl")
+        if CACHE.is_dir():  # the wheels of earlier sources, kept for nothing
+            for old in CACHE.iterdir():
+                shutil.rmtree(old)
         partial = site.with_name("partial")
         shutil.rmtree(partial, ignore_errors=True)
         zipfile.ZipFile(wheel).extractall(partial)

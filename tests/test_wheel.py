@@ -238,6 +238,28 @@ def test_the_wheels_engine_is_compiled_but_for_the_rules_numba_reads(built: Buil
     assert where["meio.engine.tricks"].endswith("tricks.py")
 
 
+def test_meio_pure_and_editable_installs_build_pure_python(tmp_path: Path) -> None:
+    # an editable install must never leave a .so beside the sources: it would
+    # shadow every later edit of its .py file
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, ignore=IGNORED)
+    pure_env = {**os.environ, "MEIO_PURE": "1"}
+    _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+          tmp_path / "pure", tree], tmp_path, pure_env)
+    _run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+          "build_meta.build_editable(sys.argv[1])", tmp_path / "editable"], tree,
+         {k: v for k, v in os.environ.items() if k != "MEIO_PURE"})
+    (pure,) = (tmp_path / "pure").glob("*.whl")
+    (editable,) = (tmp_path / "editable").glob("*.whl")
+    assert pure.name == f"meio-{__version__}-py3-none-any.whl"
+    assert editable.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(pure).namelist()
+    assert "meio/engine/state.py" in names
+    assert not [n for n in names if n.endswith(".so")]
+    assert not [n for n in zipfile.ZipFile(editable).namelist() if n.endswith(".so")]
+    assert not list((tree / "src").rglob("*.so"))
+
+
 def test_the_compiled_engine_plays_exactly_as_the_pure_one(built: Built) -> None:
     # the same seeded matches at every table setup, played by this checkout's pure
     # engine and by the wheel's compiled one: the same records, scores, refusals,
