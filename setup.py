@@ -52,7 +52,9 @@ def _extensions() -> list[object]:
         return []
     from mypyc.build import mypycify
 
-    # opt_level 3 is mypyc's default; the config's strict mypy settings apply
+    # opt_level 3 is mypyc's default; the config's strict mypy settings apply. The
+    # group's shared runtime is one more extension, meio_engine__mypyc, installed at
+    # the top of site-packages beside meio/
     return list(mypycify(COMPILED, opt_level="3", group_name="meio_engine"))
 
 

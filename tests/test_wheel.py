@@ -12,6 +12,7 @@ one venv serve every test of this module.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -72,9 +73,18 @@ print("played", learned.__class__.__name__)
 """
 
 
-#: the modules setup.py compiles (``COMPILED``, as module names)
-COMPILED = ["meio.engine.cards", "meio.engine.actions", "meio.engine.legal",
-            "meio.engine.deal", "meio.engine.state", "meio.engine.sampling"]
+
+
+def _compiled_modules() -> list[str]:
+    """The modules setup.py compiles (its ``COMPILED``), as module names."""
+    for node in ast.parse((ROOT / "setup.py").read_text()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
+            paths: list[str] = ast.literal_eval(node.value)
+            return [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
+    raise AssertionError("setup.py names no COMPILED modules")
+
+
+COMPILED = _compiled_modules()
 ENGINE_MODULES = [*COMPILED, "meio.engine.tricks", "meio.engine.scoring", "meio.engine.view",
                   "meio.engine.config", "meio.engine.record"]
 WHERE = f"""
