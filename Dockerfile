@@ -39,7 +39,9 @@ RUN set -eu; \
     /opt/meio/bin/pip install --quiet .; \
     rm -rf src /tmp/pip-ca.pem
 COPY src ./src
-# meio itself, built with the setuptools installed above: no network needed
+# meio itself, built with the setuptools installed above: no network needed. setup.py
+# is not copied, so the engine stays pure Python here (no mypyc, no C compiler in
+# the slim image; the wheel of `python -m build` compiles it, docs/benchmarks.md)
 RUN /opt/meio/bin/pip install --quiet --no-deps --no-build-isolation --force-reinstall .
 
 FROM ${BASE_IMAGE}

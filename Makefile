@@ -16,7 +16,7 @@ STACK   ?= 1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
+	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
 	$(PY) -m meio.warm
 	touch $(STAMP)
 

@@ -1,12 +1,16 @@
 """Engine throughput: random full matches through the public, checked API.
 
-    .venv/bin/python bench/engine.py [--seconds 3] [--json]
+    .venv/bin/python bench/engine.py [--seconds 3] [--json] [--compiled]
 
 For each table size it plays whole matches with ``legal_actions()`` + ``apply()``
 (every action validated) and prints actions/s and rounds/s; it also times the
 unchecked path, ``clone()``, ``view()`` and ``sample_world()``. When OpenSpiel is
 installed (``pip install -e '.[bench]'``) it plays Hearts the same way in the same
 run and prints the ratio.
+
+``--compiled`` also times the wheel's engine, compiled with mypyc, in a worker
+process (``bench/wheel.py``: the wheel is built once into ``build/bench-wheel/``),
+each table timed here and then there in turn, and prints both with their ratio.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import json
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from meio.engine import MatchConfig, State, sample_world
+from wheel import Worker, compiled_site, serve
 
 TABLES = [
     ("meio", 2, False),
@@ -42,7 +48,7 @@ def bench_matches(
     rng = random.Random(1)
     actions = rounds = matches = 0
     seed = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     while time.perf_counter() - start < seconds:
         st = State.new(
             MatchConfig(
@@ -64,6 +70,8 @@ def bench_matches(
     elapsed = time.perf_counter() - start
     return {
         "actions_per_s": actions / elapsed,
+        # per second of this thread's CPU time: the fair figure on a shared machine
+        "cpu_actions_per_s": actions / max(time.thread_time() - cpu, 1e-9),
         "rounds_per_s": rounds / elapsed,
         "matches": matches,
     }
@@ -119,11 +127,53 @@ def bench_openspiel_hearts(seconds: float) -> dict[str, float] | None:
     return {"actions_per_s": actions / elapsed, "decisions_per_s": decisions / elapsed}
 
 
+def compare(seconds: float, windows: int = 5) -> None:
+    """Each table timed in this process (the engine on ``PYTHONPATH``, pure in a
+    checkout) and in a worker on the wheel's compiled engine, window by window in
+    turn, each figure the best of ``windows`` windows per second of the timing
+    thread's CPU time; then the primitives, best of three each."""
+    worker = Worker(Path(__file__), compiled_site())
+    rows: list[tuple[str, float, float]] = []
+    tables = [(e, p, t, True) for e, p, t in TABLES] + [("meio", 4, False, False)]
+    for edition, players, partnership, checked in tables:
+        best = [0.0, 0.0]
+        for _ in range(windows):
+            here = bench_matches(edition, players, partnership, seconds / windows, checked)
+            there = worker.call("bench_matches", edition, players, partnership,
+                                seconds / windows, checked)
+            best = [max(best[0], here["cpu_actions_per_s"]),
+                    max(best[1], there["cpu_actions_per_s"])]
+        name = _label(edition, players, partnership) + ("" if checked else " unchecked")
+        rows.append((name, best[0], best[1]))
+    here_us: dict[str, float] = {}
+    there_us: dict[str, float] = {}
+    for _ in range(3):
+        for out, got in ((here_us, bench_primitives()),
+                         (there_us, worker.call("bench_primitives"))):
+            for name, us in got.items():
+                out[name] = min(out.get(name, us), us)
+    worker.close()
+    print(f"{'table':<26}{'pure actions/s':>16}{'compiled':>12}{'ratio':>8}  (CPU)")
+    for name, a, b in rows:
+        print(f"{name:<26}{a:>16,.0f}{b:>12,.0f}{b / a:>7.2f}x")
+    for name, us in here_us.items():
+        print(f"{name:<26}{us:>13.2f} µs{there_us[name]:>9.2f} µs{us / there_us[name]:>7.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per table size")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--compiled", action="store_true",
+                        help="the checkout's engine beside the wheel's compiled one")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:  # the compiled engine's process (bench/wheel.py)
+        serve({"bench_matches": bench_matches, "bench_primitives": bench_primitives})
+        return
+    if args.compiled:
+        compare(args.seconds)
+        return
     out: dict[str, Any] = {"tables": {}}
     for edition, players, partnership in TABLES:
         out["tables"][_label(edition, players, partnership)] = bench_matches(

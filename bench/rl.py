@@ -22,12 +22,16 @@ VectorEnv step's time goes.
 ``--before FILE`` also steps the game of an earlier ``meio.openspiel`` (the file
 of one commit), registered as ``meio_before``: an A/B in one run. With
 ``--openspiel-only`` a second table gives each game's own cost a decision, with no
-sampling (:func:`game_cost`).
+sampling (:func:`game_cost`), and both tables also hold the game on the wheel's
+mypyc-compiled engine: the wheel is built once into ``build/bench-wheel/`` and a
+worker process imports it (``bench/wheel.py``), its windows taken in turn with
+this process's (``--pure-only`` leaves it out).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 import types
@@ -41,6 +45,7 @@ from meio.engine import MatchConfig
 from meio.rl import VectorEnv
 from meio.rl.env import Backend, MeioEnv
 from meio.sim.batch import simulate
+from wheel import Worker, compiled_site, serve
 
 WINDOWS = 5  # the machine is shared: each figure is the best of this many windows
 
@@ -150,17 +155,85 @@ def register_before(path: Path) -> None:
                  str(path), "exec"), module.__dict__)
 
 
-def openspiel_rows(seconds: float, before: Path | None = None) -> list[tuple[str, Rate, str]]:
+def stepper(pyspiel: Any, game_name: str, params: dict[str, object]) -> Callable[[], int]:
+    """50 nodes of ``game_name`` stepped with random legal actions (chance sampled as
+    OpenSpiel's examples do, ``rng.choice(outcomes, p=probs)``); returns the decisions."""
+    game = pyspiel.load_game(game_name, params)
+    rng = np.random.default_rng(0)
+    holder = {"state": game.new_initial_state()}
+
+    def run() -> int:
+        decisions = 0
+        for _ in range(50):
+            st = holder["state"]
+            if st.is_terminal():
+                st = holder["state"] = game.new_initial_state()
+            if st.is_chance_node():
+                outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                legal = st.legal_actions()
+                st.apply_action(legal[int(rng.integers(len(legal)))])
+                decisions += 1
+        return decisions
+
+    return run
+
+
+def window(run: Callable[[], int], seconds: float) -> tuple[int, float, float]:
+    """Run ``run`` for ``seconds`` of wall time: (decisions, CPU seconds of this
+    thread, wall seconds)."""
+    done = 0
+    start, cpu = time.perf_counter(), time.thread_time()
+    while time.perf_counter() - start < seconds:
+        done += run()
+    return done, time.thread_time() - cpu, time.perf_counter() - start
+
+
+#: (label, game, parameters, note): the games of the compiled engine's worker
+NOTE = "decisions; chance not counted"
+COMPILED_GAMES: list[tuple[str, str, dict[str, object], str]] = [
+    ("OpenSpiel: MEIO, compiled engine (packs)", "meio", {"players": 4}, NOTE + "; the wheel's"),
+    ("OpenSpiel: MEIO, compiled engine, six picks", "meio",
+     {"players": 4, "split_mode": "sequential"}, NOTE + "; the wheel's"),
+    ("OpenSpiel: Hearts (C++), in the compiled engine's process", "hearts", {},
+     NOTE + "; a control: the two processes alike"),
+]
+_served: list[Callable[[], int]] = []  # the worker's steppers, in COMPILED_GAMES order
+
+
+def worker_setup() -> str:
+    import pyspiel
+
+    import meio.engine.state
+    import meio.openspiel  # registers "meio"
+
+    register_replay_game(pyspiel, "meio_replay", {"players": 4})
+    register_replay_game(pyspiel, "meio_replay_picks",
+                         {"players": 4, "split_mode": "sequential"})
+    _served.extend(stepper(pyspiel, g, p) for _, g, p, _ in COMPILED_GAMES)
+    for run in _served:
+        run()
+    return meio.engine.state.__file__
+
+
+def worker_window(k: int, seconds: float) -> tuple[int, float, float]:
+    return window(_served[k], seconds)
+
+
+def openspiel_rows(seconds: float, before: Path | None = None,
+                   compiled: Worker | None = None) -> list[tuple[str, Rate, str]]:
     """Decisions/s of MEIO as an OpenSpiel Python game (4 players; the split as one
     pack action, and as six picks), of OpenSpiel's C++ Hearts, and of a Python game
     that does nothing but replay one MEIO match's nodes (the same chance outcomes
     and legal actions, each query answered from a list): what any Python game
     costs in this loop, the floor under MEIO's figure.
-    With ``before``, also the game of that earlier file (:func:`register_before`).
-    All stepped by the same Python loop (chance sampled as OpenSpiel's
-    examples do, ``rng.choice(outcomes, p=probs)``, and not counted), taking turns
-    window by window; each figure is the best of its windows. Empty when
-    OpenSpiel is not installed."""
+    With ``before``, also the game of that earlier file (:func:`register_before`);
+    with ``compiled``, also the games of :data:`COMPILED_GAMES`, stepped by that
+    worker process on the wheel's compiled engine.
+    All stepped by the same Python loop (:func:`stepper`), taking turns window by
+    window (the worker's games too); each figure is the best of its windows. Empty
+    when OpenSpiel is not installed."""
     try:
         import pyspiel
     except ModuleNotFoundError:
@@ -171,64 +244,53 @@ def openspiel_rows(seconds: float, before: Path | None = None) -> list[tuple[str
     register_replay_game(pyspiel, "meio_replay_picks",
                          {"players": 4, "split_mode": "sequential"})
 
-    def stepper(game_name: str, params: dict[str, object]) -> Callable[[], int]:
-        game = pyspiel.load_game(game_name, params)
-        rng = np.random.default_rng(0)
-        holder = {"state": game.new_initial_state()}
-
-        def run() -> int:
-            decisions = 0
-            for _ in range(50):
-                st = holder["state"]
-                if st.is_terminal():
-                    st = holder["state"] = game.new_initial_state()
-                if st.is_chance_node():
-                    outcomes, probs = zip(*st.chance_outcomes(), strict=True)
-                    st.apply_action(int(rng.choice(outcomes, p=probs)))
-                else:
-                    legal = st.legal_actions()
-                    st.apply_action(legal[int(rng.integers(len(legal)))])
-                    decisions += 1
-            return decisions
-
-        return run
-
-    note = "decisions; chance not counted"
+    note = NOTE
     floor = "; no game logic: the floor of a Python game"
     if before is not None:
         register_before(before)
-    games = [] if before is None else [
-        ("OpenSpiel: MEIO before (--before)", stepper("meio_before", {"players": 4}), note),
-        ("OpenSpiel: MEIO before, six picks", stepper(
-            "meio_before", {"players": 4, "split_mode": "sequential"}), note),
+    games: list[tuple[str, Callable[[float], tuple[int, float, float]], str]] = []
+
+    def local(name: str, params: dict[str, object]) -> Callable[[float], tuple[int, float, float]]:
+        run = stepper(pyspiel, name, params)
+        run()  # warm
+        return lambda s: window(run, s)
+
+    if before is not None:
+        games += [
+            ("OpenSpiel: MEIO before (--before)", local("meio_before", {"players": 4}), note),
+            ("OpenSpiel: MEIO before, six picks", local(
+                "meio_before", {"players": 4, "split_mode": "sequential"}), note),
+        ]
+    games += [
+        ("OpenSpiel: MEIO Python game", local("meio", {"players": 4}), note + "; pure engine"),
+        ("OpenSpiel: MEIO, split as six picks", local(
+            "meio", {"players": 4, "split_mode": "sequential"}), note + "; pure engine"),
     ]
     games += [
-        ("OpenSpiel: MEIO Python game", stepper("meio", {"players": 4}), note),
-        ("OpenSpiel: MEIO, split as six picks", stepper(
-            "meio", {"players": 4, "split_mode": "sequential"}), note),
-        ("OpenSpiel: Hearts (C++) from Python", stepper("hearts", {}), note),
-        ("OpenSpiel: a Python game replaying MEIO's nodes", stepper("meio_replay", {}),
+        ("OpenSpiel: Hearts (C++) from Python", local("hearts", {}), note),
+        ("OpenSpiel: a Python game replaying MEIO's nodes", local("meio_replay", {}),
          note + floor),
-        ("OpenSpiel: the same, split as six picks", stepper("meio_replay_picks", {}),
+        ("OpenSpiel: the same, split as six picks", local("meio_replay_picks", {}),
          note + floor),
     ]
+    if compiled is not None:
+        engine = compiled.call("worker_setup")
+        print(f"compiled engine: {engine}", file=sys.stderr)
+        for k, (label, _, _, n) in enumerate(COMPILED_GAMES):
+            games.append((label, functools.partial(compiled.call, "worker_window", k), n))
     # the games take turns, window by window, so that each meets the same load
     windows = 4 * WINDOWS
     best = [[0.0, 0.0] for _ in games]
-    for _, run, _ in games:
-        run()
     for _ in range(windows):
-        for k, (_, run, _) in enumerate(games):
-            done = 0
-            start, cpu = time.perf_counter(), time.thread_time()
-            while time.perf_counter() - start < seconds / windows:
-                done += run()
-            best[k][0] = max(best[k][0], done / max(time.thread_time() - cpu, 1e-9))
-            best[k][1] = max(best[k][1], done / (time.perf_counter() - start))
+        for k, (_, run_window, _) in enumerate(games):
+            done, cpu, wall = run_window(seconds / windows)
+            best[k][0] = max(best[k][0], done / max(cpu, 1e-9))
+            best[k][1] = max(best[k][1], done / wall)
     return [(name, (b[0], b[1]), n) for (name, _, n), b in zip(games, best, strict=True)]
 
 
-def game_cost(before: Path | None, matches: int = 30) -> list[tuple[str, float, float]]:
+def game_cost(before: Path | None, matches: int = 30, label: str = ""
+              ) -> list[tuple[str, float, float]]:
     """Microseconds of the games' own work a decision, with no sampling: recorded random
     matches replayed through the queries of the loop above (``is_terminal``,
     ``is_chance_node``, ``chance_outcomes`` or ``legal_actions``, ``apply_action``),
@@ -277,8 +339,9 @@ def game_cost(before: Path | None, matches: int = 30) -> list[tuple[str, float, 
                 best[name] = min(best[name], per_decision(game, seqs))
             best["floor"] = min(best["floor"], per_decision(floor_game, floor_seqs))
         for name in names:
-            rows.append((f"{name}, split_mode {mode}", best[name], best[name] - best["floor"]))
-        rows.append((f"the floor, split_mode {mode}", best["floor"], 0.0))
+            rows.append((f"{name}{label}, split_mode {mode}", best[name],
+                         best[name] - best["floor"]))
+        rows.append((f"the floor{label}, split_mode {mode}", best["floor"], 0.0))
     return rows
 
 
@@ -369,14 +432,30 @@ def main() -> None:
                          "older tree with this script)")
     ap.add_argument("--before", type=Path, metavar="FILE",
                     help="also step the game of this earlier meio/openspiel.py (A/B)")
+    ap.add_argument("--pure-only", action="store_true",
+                    help="with --openspiel-only: leave out the compiled engine's rows "
+                         "(no wheel built)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:  # the compiled engine's process (bench/wheel.py)
+        serve({"worker_setup": worker_setup, "worker_window": worker_window,
+               "game_cost": lambda: game_cost(None, label=" (compiled)")})
+        return
     s = args.seconds
     rows: list[tuple[str, Rate, str]] = []
     if args.openspiel_only:
-        print_rows(openspiel_rows(s, args.before))
+        import meio.engine.state
+
+        print(f"pure engine: {meio.engine.state.__file__}", file=sys.stderr)
+        worker = None if args.pure_only else Worker(Path(__file__), compiled_site())
+        print_rows(openspiel_rows(s, args.before, worker))
         print("\n| game (4 players) | µs a decision, no sampling | above the floor |")
         print("|---|---:|---:|")
-        for name, cost, above in game_cost(args.before):
+        costs = game_cost(args.before)
+        if worker is not None:
+            costs += [tuple(row) for row in worker.call("game_cost")]
+            worker.close()
+        for name, cost, above in costs:
             print(f"| {name} | {cost:.2f} | {above:.2f} |")
         return
     for n in (1, 64, 1024):

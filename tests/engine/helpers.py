@@ -49,7 +49,10 @@ def play(st: State, texts: str) -> None:
 def snapshot(st: State) -> tuple[object, ...]:
     """Every field of a state, copied, for exact before/after comparison."""
     out: list[object] = []
-    for name in State.__slots__:
+    # in the order of State.__slots__ (sorted), which the compiled engine (mypyc)
+    # keeps, in another order, under another name
+    names = getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__")  # noqa: B009
+    for name in sorted(names):
         value = getattr(st, name)
         if isinstance(value, list):
             value = [v.copy() if isinstance(v, list) else v for v in value]

@@ -86,6 +86,12 @@ class RoundStart(NamedTuple):
 class State:
     """A match in progress. Build one with :meth:`State.new`.
 
+    ``State()`` alone is a blank shell, no match yet, that :meth:`new` and
+    :meth:`clone` fill slot by slot. The class defines no ``__init__`` on purpose:
+    ``State()`` is then as cheap as ``object.__new__`` interpreted, and mypyc, which
+    compiles this module for the wheel, accepts it where it rejects
+    ``State.__new__(State)``.
+
     ``apply`` checks every rule and raises :class:`IllegalActionError` leaving the
     state untouched; ``apply_unchecked`` trusts the caller (search). The fields in
     *Hidden* below must never reach a player: hand them :meth:`view` instead.
@@ -170,7 +176,7 @@ class State:
             raise ConfigError(
                 "the specials of this match are hidden: a public config cannot be dealt"
             )
-        st = cls.__new__(cls)
+        st = cls()
         st.config = config
         st._values = (
             value_table(config.edition, 1),
@@ -244,7 +250,7 @@ class State:
     # -- copying and undo --------------------------------------------------------------
     def clone(self) -> State:
         """An independent copy (cheap: a few list copies)."""
-        st = State.__new__(State)
+        st = State()
         st.config = self.config
         st._values = self._values
         st._rules = self._rules

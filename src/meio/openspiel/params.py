@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -98,12 +99,9 @@ class GameParameters:
         return self.hand - self.first_half
 
     def config(self, combo: int, leader: int) -> MatchConfig:
-        """The match config with specials ``combos[combo]`` and ``leader`` leading round 1."""
-        return MatchConfig(edition=self.edition, players=self.players,
-                           partnership=self.partnership, specials=self.combos[combo] or None,
-                           first_leader=leader,
-                           options=TableOptions(self.wild_lead, self.reveal_specials),
-                           variant=self.variant)
+        """The match config with specials ``combos[combo]`` and ``leader`` leading round 1
+        (built once for each: a game begins a match with one, and a config is frozen)."""
+        return _config(self, combo, leader)
 
     def as_dict(self) -> dict[str, Any]:
         """The OpenSpiel parameters that make this game (``specials`` fixed when there
@@ -206,3 +204,12 @@ def _with_variant(p: dict[str, Any], variant: Variant) -> dict[str, Any]:
             raise ConfigError(f"{key} is the variant's own: {variant.name!r} plays "
                               f"{key} {value!r}, not {p[key]!r}")
     return {**p, **own}
+
+
+@functools.lru_cache(maxsize=1024)
+def _config(params: GameParameters, combo: int, leader: int) -> MatchConfig:
+    return MatchConfig(edition=params.edition, players=params.players,
+                       partnership=params.partnership, specials=params.combos[combo] or None,
+                       first_leader=leader,
+                       options=TableOptions(params.wild_lead, params.reveal_specials),
+                       variant=params.variant)
