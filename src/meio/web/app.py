@@ -22,7 +22,7 @@ from meio.bots import bot_kinds
 from meio.web import api, auth, health, i18n, passkeys, players, ws
 from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
-from meio.web.db import migrate, open_engine
+from meio.web.db import Checkpointer, migrate, open_engine
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
 from meio.web.quick import QuickPlay
@@ -89,6 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         began = time.perf_counter()
         migrate(engine)
         migrated = time.perf_counter() - began
+        checkpointer = Checkpointer(engine)
+        checkpointer.start()
         # the bot table imports every bot's module (the learned one brings numpy and
         # the compiled core's modules): once here, not on the first table's request
         await asyncio.to_thread(bot_kinds)
@@ -112,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.stop()
+            await checkpointer.stop()
             engine.dispose()
 
     # the Swagger UI loads its script from a CDN onto the origin whose storage holds

@@ -8,6 +8,9 @@ insert of sequence number N+1 succeeds only once.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+log = logging.getLogger("meio.web")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -258,10 +263,61 @@ def open_engine(url: str) -> Engine:
             # FULL: a commit survives a power cut too, not only a crash of this process,
             # so "stored before broadcast" holds whatever stops the machine
             cur.execute("PRAGMA synchronous=FULL")
+            # no checkpoint inside a commit: SQLite runs one in whichever commit finds
+            # the log past 1,000 pages, and its writes and fsync of the database file
+            # held that commit, and every action batched behind it, for 0.1-0.5 s at
+            # 1,000 tables (docs/benchmarks.md). A Checkpointer does it aside
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+class Checkpointer:
+    """Copies an SQLite file's write-ahead log into the database every ``every_s``
+    seconds, in a thread of its own, so that no commit waits for it (the connections
+    of :func:`open_engine` never checkpoint). A passive checkpoint waits for nobody:
+    commits go on meanwhile, and what it could not copy is copied the next time.
+    Nothing to do on other databases.
+
+    >>> Checkpointer(open_engine("sqlite://"), 1.0).needed
+    True
+    """
+
+    def __init__(self, engine: Engine, every_s: float = 1.0) -> None:
+        self.engine = engine
+        self.every_s = every_s
+        self.needed = engine.dialect.name == "sqlite"
+        self._task: asyncio.Task[None] | None = None
+        #: (pages in the log, pages copied) of the last checkpoint
+        self.last: tuple[int, int] = (0, 0)
+
+    def checkpoint(self) -> tuple[int, int]:
+        """One passive checkpoint now: (pages in the log, pages copied)."""
+        with self.engine.connect() as conn:
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        self.last = (int(row[1]), int(row[2]))
+        return self.last
+
+    def start(self) -> None:
+        if self.needed:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every_s)
+            try:
+                await asyncio.to_thread(self.checkpoint)
+            except Exception:  # the database is away a moment: the next one will do
+                log.warning("an SQLite checkpoint failed; trying again", exc_info=True)
 
 
 #: the key of the PostgreSQL advisory lock held while migrating ("meio" in ASCII)
