@@ -188,3 +188,17 @@ def test_search_5_puts_the_networks_pack_among_its_split_candidates(
     bot = NetSearchBot(1, path=path)
     assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
     assert bot.choose(view, view.legal_actions()) in view.legal_actions()
+
+
+
+def test_search_5_with_a_path_stands_on_that_network(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, policy = network
+    view = State.new(MatchConfig(players=4, seed=2)).view(1)
+    bot = make_bot(f"search:5:{path}", 1)
+    assert isinstance(bot, NetSearchBot) and bot.name == f"search:5:{path}"
+    assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
+    assert bot.suggested_packs(view) != [A.pack_of(make_bot("learned").choose(
+        view, view.legal_actions()))]  # not the shipped network's pack

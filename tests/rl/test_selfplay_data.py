@@ -109,6 +109,16 @@ def test_selfplay_then_train_from_it_gives_a_network_that_plays(
     state = play_match(MatchConfig(players=3, seed=1),
                        [make_bot(f"learned:{net}", s) for s in range(3)])
     assert state.is_over and state.view(0).phase is Phase.OVER
+    # fine-tuning it: --lr sets how far one pass moves it (the second iteration's 3e-4)
+    moved = []
+    for lr in ("1e-7", "1e-1"):
+        tuned = tmp_path / f"tuned-{lr}.npz"
+        result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--init", str(net),
+                                     "--out", str(tuned), "--epochs", "1", "--lr", lr])
+        assert result.exit_code == 0, result.output
+        moved.append(max(float(np.abs(a - b).max()) for a, b in
+                         zip(load_policy(tuned).weights, policy.weights, strict=True)))
+    assert moved[0] < 1e-2 and moved[1] > 5e-2
 
 
 def test_a_teacher_without_values_teaches_its_choices(tmp_path: Path) -> None:

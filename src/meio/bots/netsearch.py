@@ -79,5 +79,6 @@ class NetSearchBot(SearchBot):
 
 
 def net_search_bot(seed: int = 0) -> NetSearchBot:
-    """The bot of ``"search:5"``."""
+    """The bot of ``"search:5"`` (``"search:5:PATH"`` stands on the policy file at
+    ``PATH``: :func:`meio.bots.registry.make_bot`)."""
     return NetSearchBot(seed)

@@ -81,7 +81,8 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
     """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``.
 
     ``"learned:PATH"`` plays the trained policy file at ``PATH`` (see
-    :mod:`meio.bots.learned`).
+    :mod:`meio.bots.learned`), and ``"search:5:PATH"`` is ``search:5`` standing on it
+    (to make the next data set with an earlier network, or measure a new one).
 
     >>> make_bot("heuristic", 7).name
     'heuristic'
@@ -90,6 +91,10 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from meio.bots.learned import learned_bot
 
         return learned_bot(kind, seed)
+    if kind.startswith("search:5:"):
+        from meio.bots.netsearch import NetSearchBot
+
+        return NetSearchBot(seed, path=kind.removeprefix("search:5:"), name=kind)
     factories = _factories()
     try:
         factory = factories[kind]

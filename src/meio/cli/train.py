@@ -78,6 +78,11 @@ def train(
             "--init", parser=InputFile(), metavar=_("FILE"),
             help=_("Start from this network (with --from-selfplay): an earlier one."))
     ] = None,
+    lr: Annotated[
+        float, typer.Option("--lr", min=1e-7, max=1.0,
+                            help=_("Learning rate of the distillation (with --from-selfplay); "
+                                   "fine-tuning an earlier network learns best lower."))
+    ] = 1e-3,
 ) -> None:
     opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
@@ -100,7 +105,7 @@ def train(
 
     if from_selfplay is not None:
         _distil(from_selfplay, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                players=players, init=init)
+                players=players, init=init, lr=lr)
         return
     try:
         run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
@@ -113,13 +118,13 @@ def train(
 
 
 def _distil(data: Path, out: Path, *, epochs: int, hidden: int, seed: int,
-            minutes: float | None, players: int, init: Path | None) -> None:
+            minutes: float | None, players: int, init: Path | None, lr: float) -> None:
     from meio.engine.errors import MeioError
     from meio.rl.distil import distil
 
     try:
         report = distil(data, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                        players=players, init=init, log=lambda line: typer.echo(line))
+                        players=players, init=init, lr=lr, log=lambda line: typer.echo(line))
     except MeioError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
