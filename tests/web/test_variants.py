@@ -236,13 +236,18 @@ def test_a_variant_in_a_socket_message_is_one_error_and_changes_nothing(
         p = Player(ws, token=made["token"])
         p.until(lambda f: f["type"] == "snapshot")
         before = p.seen
+        start = len(p.frames)
         ws.send_json({"type": "act", "id": "v1", "seq": p.seq, "action": "QS",
                       "variant": SIX_SEVEN})
         err = p.until(lambda f: f["type"] == "error")
         assert err["code"] == "bad_message" and "variant" in err["reason"]
         ws.send_json({"type": "ping"})
-        assert p.until(lambda f: f["type"] in ("pong", "event"))["type"] == "pong"
-        assert p.view == before and before["config"].get("variant") is None
+        p.until(lambda f: f["type"] == "pong")
+        # the bot may split meanwhile (an event, which raced the pong on a busy
+        # machine); nothing of Ana's moved and the table is no variant
+        assert all(f["actor"] != 0 for f in p.frames[start:] if f["type"] == "event")
+        assert p.seen["hand"] == before["hand"] and not p.seen["split_done"][0]
+        assert p.seen["config"].get("variant") is None
     info = client.app.state.hub.store.table(made["table_id"])  # type: ignore[attr-defined]
     assert "variant" not in info.options
 

@@ -28,12 +28,13 @@ operator how much each sweep found (near 0 means the sweeps could be rarer).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import time
 from typing import Literal
 
 from prometheus_client import Counter, Histogram
+
+from meio.web.background import Background
 
 FREEZES = Counter("meio_gc_freezes_total", "Times the heap was frozen (meio.web.collector).")
 SWEEP = Histogram(
@@ -49,7 +50,7 @@ SWEPT = Counter(
 Due = Literal["freeze", "sweep"]
 
 
-class Collector:
+class Collector(Background):
     """Freezes the heap every ``freeze_every_s`` seconds and sweeps it whole every
     ``sweep_every_s`` (0: never) on the running event loop, between two of its passes."""
 
@@ -64,7 +65,6 @@ class Collector:
         start = time.monotonic() if clock is None else clock
         self._next_freeze = start + freeze_every_s
         self._next_sweep = start + sweep_every_s if sweep_every_s else float("inf")
-        self._task: asyncio.Task[None] | None = None
 
     def due(self, now: float) -> Due | None:
         """What is due at ``now`` (a sweep includes the freeze)."""
@@ -93,18 +93,7 @@ class Collector:
             self._next_freeze = now + self.freeze_every_s
         return done
 
-    def start(self) -> None:
-        """Run on the current event loop until :meth:`stop`."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
+    async def run(self) -> None:
         while True:
             wait = self._next_freeze - time.monotonic()
             await asyncio.sleep(max(0.0, wait))

@@ -9,7 +9,6 @@ insert of sequence number N+1 succeeds only once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from meio.web.background import Background
 
 log = logging.getLogger("meio.web")
 
@@ -274,7 +275,7 @@ def open_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-class Checkpointer:
+class Checkpointer(Background):
     """Copies an SQLite file's write-ahead log into the database every ``every_s``
     seconds, in a thread of its own, so that no commit waits for it (the connections
     of :func:`open_engine` never checkpoint). A passive checkpoint waits for nobody:
@@ -289,7 +290,6 @@ class Checkpointer:
         self.engine = engine
         self.every_s = every_s
         self.needed = engine.dialect.name == "sqlite"
-        self._task: asyncio.Task[None] | None = None
         #: (pages in the log, pages copied) of the last checkpoint
         self.last: tuple[int, int] = (0, 0)
 
@@ -302,16 +302,9 @@ class Checkpointer:
 
     def start(self) -> None:
         if self.needed:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            super().start()
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
+    async def run(self) -> None:
         while True:
             await asyncio.sleep(self.every_s)
             try:
