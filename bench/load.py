@@ -652,7 +652,10 @@ def meets(result: dict[str, Any], goal_ms: float) -> tuple[bool, str]:
 def steps(args: argparse.Namespace) -> None:
     """The ramp: this script once for each ``--steps`` table count, on fresh servers,
     until a run misses the goal; prints each run and then the largest that met it."""
-    counts = sorted(int(t) for t in args.steps.split(","))
+    try:
+        counts = sorted(int(t) for t in args.steps.split(","))
+    except ValueError:
+        raise SystemExit(f"--steps: {args.steps!r} is not table counts like 400,800") from None
     drop = {"--steps", "--goal-ms", "--tables"}
     rest = []
     skip = False

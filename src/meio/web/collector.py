@@ -10,11 +10,10 @@ few reference cycles, and those are short-lived (a task's exception and its fram
 So the server freezes the heap every second (:func:`gc.freeze`, which costs nothing:
 it links the generations' lists onto the permanent one): what has lived a second
 moves to the permanent generation, which no automatic pass scans, and the automatic
-passes only ever see what was made since the last freeze. With the young
-generation's threshold at 50,000 (``meio.cli.serve.tune_interpreter``) they seldom
-run at all; before, a pass over the middle generation (up to 20 young passes'
-survivors) took 100-200 ms at 400 tables. Objects
-frozen that later become garbage are still freed by reference counting; only a
+passes only ever see what was made since the last freeze (before, the probe of
+``bench/load.py`` counted 5-8 passes a minute of 50-390 ms at 400 tables; after,
+none). Objects frozen that later become garbage are still freed by reference
+counting; only a
 cycle that becomes garbage after it was frozen waits, until the *sweep*: every
 ``sweep_every_s`` the heap is unfrozen, collected whole once and frozen again. That
 one long pass is the price of bounding what can pile up; :data:`SWEPT` tells the

@@ -265,9 +265,9 @@ def open_engine(url: str) -> Engine:
             # so "stored before broadcast" holds whatever stops the machine
             cur.execute("PRAGMA synchronous=FULL")
             # no checkpoint inside a commit: SQLite runs one in whichever commit finds
-            # the log past 1,000 pages, and its writes and fsync of the database file
-            # held that commit, and every action batched behind it, for 0.1-0.5 s at
-            # 1,000 tables (docs/benchmarks.md). A Checkpointer does it aside
+            # the log past 1,000 pages, and that commit, and every action the writer
+            # batched behind it, would wait for its writes and the fsync of the
+            # database file. A Checkpointer does it aside
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 

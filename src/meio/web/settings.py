@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,14 +218,14 @@ class Settings:
 
 def _positive(name: str, default: str) -> float:
     value = float(os.environ.get(name, default))
-    if not value > 0:
+    if not 0 < value < math.inf:
         raise ValueError(f"{name} must be above 0, not {value:g}")
     return value
 
 
 def _at_least_zero(name: str, default: str) -> float:
     value = float(os.environ.get(name, default))
-    if not value >= 0:
+    if not 0 <= value < math.inf:
         raise ValueError(f"{name} must be 0 or more, not {value:g}")
     return value
 
