@@ -4,8 +4,14 @@ Imported before the server starts (``python -c "import stallprobe; ..."``), it r
 every garbage collection, every commit of the writer (``Store.append_events``) and the
 event loop's lag (how late a 10 ms timer fires) that take longer than ``THRESHOLD_S``,
 with when they happened, and writes them as JSON to ``$MEIO_STALLPROBE_OUT`` when the
-server stops. With ``$MEIO_STALLPROBE_SQL`` it also runs those statements on each new
-database connection (an A/B experiment: ``bench/load.py --ab``).
+server stops. It also records every transaction that wrote (its start, length, whether
+the writer ran it, and its first write statement), so that a long commit of the writer
+can be laid beside the other writes it may have waited for (``WRITE_THRESHOLD_S``).
+With ``$MEIO_STALLPROBE_SQL`` it also runs those statements on each new database
+connection (an A/B experiment: ``bench/load.py --ab``). Both replace the server's
+``open_engine`` where ``meio.web.app`` holds it too: until 2 December 2026 the probe
+replaced only ``meio.web.db``'s, so the statements of every earlier ``--ab`` run never
+ran (docs/benchmarks.md, the sixth round).
 """
 
 from __future__ import annotations
@@ -14,16 +20,22 @@ import asyncio
 import gc
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 THRESHOLD_S = 0.05
+#: write transactions shorter than this are only counted
+WRITE_THRESHOLD_S = 0.002
 #: per kind: (when, seconds it took, CPU seconds its thread spent meanwhile); a stall with
 #: little CPU is one where the thread waited (for the disk, the GIL, or a CPU the machine
 #: gave to other processes)
 seen: dict[str, list[tuple[float, float, float]]] = {"gc": [], "commit": [], "loop_lag": []}
-counts: dict[str, int] = {"gc": 0, "gc_full": 0, "commit": 0, "loop_ticks": 0}
+counts: dict[str, int] = {"gc": 0, "gc_full": 0, "commit": 0, "loop_ticks": 0, "writes": 0}
+#: (when it began, seconds it took, by the writer?, its first write statement)
+writes: list[tuple[float, float, bool, str]] = []
+_local = threading.local()
 _gc_began: list[float] = [0.0, 0.0]
 
 
@@ -46,9 +58,11 @@ def _gc(phase: str, info: dict[str, Any]) -> None:
 def _timed_commit(inner: Callable[..., None]) -> Callable[..., None]:
     def append_events(self: Any, events: Any) -> None:
         began, cpu = time.perf_counter(), time.thread_time()
+        _local.writer = True
         try:
             inner(self, events)
         finally:
+            _local.writer = False
             counts["commit"] += 1
             _note("commit", began, time.perf_counter() - began, time.thread_time() - cpu)
 
@@ -93,8 +107,16 @@ def _install() -> None:
 
             return engine
 
-        db.open_engine = open_engine_with
+        _replace_open_engine(open_engine_with)
 
+    open_plain = db.open_engine
+
+    def open_engine_watched(url: str) -> Any:
+        engine = open_plain(url)
+        _watch_writes(engine)
+        return engine
+
+    _replace_open_engine(open_engine_watched)
     store.Store.append_events = _timed_commit(store.Store.append_events)  # type: ignore[method-assign]
     start = hub.Hub.start
 
@@ -113,11 +135,49 @@ def _install() -> None:
     gc.callbacks.append(_gc)
 
 
+def _replace_open_engine(new: Callable[[str], Any]) -> None:
+    """Have the server open its database with ``new``: in ``meio.web.db`` and in the
+    app module, which imported the name before this probe ran."""
+    import importlib
+
+    from meio.web import db
+
+    db.open_engine = new  # type: ignore[assignment]
+    app = importlib.import_module("meio.web.app")
+    if hasattr(app, "open_engine"):
+        app.open_engine = new
+
+
+def _watch_writes(engine: Any) -> None:
+    """Time each transaction from its first write statement to its commit or rollback."""
+    from sqlalchemy import event
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _statement(conn: Any, _c: Any, statement: str, *_a: Any) -> None:
+        if "first_write" not in conn.info and statement.lstrip()[:6].upper() in (
+                "INSERT", "UPDATE", "DELETE"):
+            conn.info["first_write"] = (time.perf_counter(), statement.split("(")[0][:60])
+
+    def _end(conn: Any) -> None:
+        began = conn.info.pop("first_write", None)
+        if began is None:
+            return
+        counts["writes"] += 1
+        took = time.perf_counter() - began[0]
+        if took >= WRITE_THRESHOLD_S:
+            writes.append((round(time.time() - (time.perf_counter() - began[0]), 4),
+                           round(took, 4), bool(getattr(_local, "writer", False)), began[1]))
+
+    event.listen(engine, "commit", _end)
+    event.listen(engine, "rollback", _end)
+
+
 def _write() -> None:
     out = os.environ.get("MEIO_STALLPROBE_OUT")
     if out:
         with open(out, "w") as fh:
-            json.dump({"threshold_s": THRESHOLD_S, "counts": counts, **seen}, fh)
+            json.dump({"threshold_s": THRESHOLD_S, "counts": counts, **seen,
+                       "writes": writes}, fh)
 
 
 _install()

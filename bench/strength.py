@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from meio.bots import Bot, bot_turn, make_bot
+from meio.bots.learned import DEFAULT_POLICY
+from meio.bots.netsearch import NetSearchBot
 from meio.bots.search import LEVELS, Level, SearchBot
 from meio.engine import MatchConfig, Phase, State
 from meio.tournament import TournamentSpec, run_tournament, summarize
@@ -83,6 +85,8 @@ def scaled(kind: str, scale: float) -> Level | None:
     level = {"search": 2, "expert": 4}.get(kind)
     if level is None and kind.startswith("search:"):
         level = int(kind.split(":")[1])
+        if level == 5:  # search:4's worlds, standing on the network
+            level = 4
     if level is None:
         return None
     base = LEVELS[level]
@@ -103,6 +107,9 @@ def build(kind: str, seed: int, scale: float, times: tuple[float, float]) -> Bot
     budget = BUDGETS.get(kind) or scaled(kind, scale)
     if budget is None:
         return make_bot(kind, seed)
+    if kind.startswith("search:5"):
+        path = kind.removeprefix("search:5").removeprefix(":") or DEFAULT_POLICY
+        return NetSearchBot(seed, path=path, name=kind, budget=budget)
     level = LEVELS_BY_KIND.get(kind, 2)
     return SearchBot(seed, level, budget=budget, name=kind)
 

@@ -202,3 +202,14 @@ def test_search_5_with_a_path_stands_on_that_network(
     assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
     assert bot.suggested_packs(view) != [A.pack_of(make_bot("learned").choose(
         view, view.legal_actions()))]  # not the shipped network's pack
+
+
+def test_search_5_takes_a_budget_in_place_of_search_4s(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NetSearchBot
+    from meio.bots.search import LEVELS
+
+    path, _ = network
+    small = LEVELS[4]._replace(card_worlds=3, split_worlds=2)
+    assert NetSearchBot(1, path=path, budget=small).budget == small
+    assert NetSearchBot(1, path=path).budget == LEVELS[4]

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, load_policy
 from meio.bots.observation import observe
-from meio.bots.search import SearchBot
+from meio.bots.search import Level, SearchBot
 from meio.engine import Phase, View
 from meio.engine import actions as A
 
@@ -40,8 +40,11 @@ class NetSearchBot(SearchBot):
     """``search:4`` with the network's prior over card decisions; see the module."""
 
     def __init__(self, seed: int = 0, *, path: str | Path = DEFAULT_POLICY,
-                 sure: float = SURE, top: int = TOP, name: str = "search:5") -> None:
-        super().__init__(seed, level=4, name=name)
+                 sure: float = SURE, top: int = TOP, name: str = "search:5",
+                 budget: Level | None = None) -> None:
+        """``budget`` replaces ``search:4``'s worlds and playouts (a benchmark's scaled
+        or CPU-matched level)."""
+        super().__init__(seed, level=4, budget=budget, name=name)
         self.network = load_policy(path)
         self.sure = sure
         self.top = top
