@@ -30,8 +30,10 @@ Each human waits a time drawn uniformly from the range of ``card`` (a card) or
 server's ``MEIO_BOT_DELAY`` (``--bot-delay``, 0.7 s as served). ``--tables`` slots start
 one after another over ``--ramp`` seconds, each playing matches back to back, so that
 ``--tables`` matches are under way once the ramp is over; the figures are those of the
-``--window`` seconds that follow: act→ack (the sender's own answer) and act→broadcast
-(each other human's receipt of the event) p50/p95/p99/max, actions per second, errors,
+``--window`` seconds that follow (``--window-at S`` opens it S seconds after the start
+instead: inside the ramp, it measures play beside tables still being made and
+joined): act→ack (the sender's own answer) and act→broadcast (each other human's
+receipt of the event) p50/p95/p99/max, actions per second, errors,
 the CPU of the servers and of this generator (in % of one core) and the servers'
 memory per table. ``--mix 4h`` seats four humans, ``2h2b`` two humans and two bots of
 kind ``--bot``. The generator parses frames with orjson and runs on uvloop where
@@ -472,16 +474,18 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
 
 async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
                     think: Think, ramp: float, window: float, on_window: Any,
-                    slots: list[int] | None = None, begun: float | None = None
-                    ) -> list[Window]:
+                    slots: list[int] | None = None, begun: float | None = None,
+                    opens: float | None = None) -> list[Window]:
     """``tables`` slots started over ``ramp`` seconds from ``begun`` (a
     ``time.perf_counter()``, the same in every process; default now), measured for
     ``window`` seconds; slot ``i`` plays on the servers of ``groups[i % len(groups)]``,
     and is measured in that group's window. ``slots``: the ones this process plays
     (default all). ``on_window(True)`` / ``on_window(False)`` are called at the
-    window's two ends."""
+    window's two ends. ``opens``: seconds from ``begun`` to the window (default the
+    ramp's end; earlier, the window sees tables still being made and joined)."""
     begun = time.perf_counter() if begun is None else begun
-    wins = [Window(begun + ramp, begun + ramp + window) for _ in groups]
+    opens = ramp if opens is None else opens
+    wins = [Window(begun + opens, begun + opens + window) for _ in groups]
     end = wins[0].end
 
     async def slot(i: int, http: httpx.AsyncClient) -> None:
@@ -522,8 +526,8 @@ def loop_runner() -> Any:
 
 
 def think_worker(groups: list[list[str]], tables: int, body: dict[str, Any], think: Think,
-                 ramp: float, window: float, slots: list[int], begun: float
-                 ) -> tuple[list[Window], float]:
+                 ramp: float, window: float, slots: list[int], begun: float,
+                 opens: float | None = None) -> tuple[list[Window], float]:
     """One generator process of ``--generators``: its slots, measured; returns its
     windows and the CPU seconds it spent in the window."""
     marks: dict[bool, float] = {}
@@ -532,7 +536,7 @@ def think_worker(groups: list[list[str]], tables: int, body: dict[str, Any], thi
         marks[opening] = time.process_time()
 
     wins = loop_runner()(think_run(groups, tables, body, think, ramp, window, on_window,
-                                   slots, begun))
+                                   slots, begun, opens))
     for w in wins:
         w.sent.clear()
     return wins, marks[False] - marks[True]
@@ -575,9 +579,10 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
 
     bases = [[s.base for s in g] for g in groups]
     generators_cpu = 0.0
+    opens = args.ramp if args.window_at is None else args.window_at
     if args.generators <= 1:
         wins = loop_runner()(think_run(bases, args.tables, body, think, args.ramp,
-                                       args.window, on_window))
+                                       args.window, on_window, opens=opens))
     else:
         import concurrent.futures
         import multiprocessing
@@ -587,11 +592,11 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
         with concurrent.futures.ProcessPoolExecutor(
                 n, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(think_worker, bases, args.tables, body, think, args.ramp,
-                                   args.window, list(range(k, args.tables, n)), begun)
+                                   args.window, list(range(k, args.tables, n)), begun, opens)
                        for k in range(n)]
-            time.sleep(max(0.0, begun + args.ramp - time.perf_counter()))
+            time.sleep(max(0.0, begun + opens - time.perf_counter()))
             on_window(True)
-            time.sleep(max(0.0, begun + args.ramp + args.window - time.perf_counter()))
+            time.sleep(max(0.0, begun + opens + args.window - time.perf_counter()))
             on_window(False)
             done = [f.result() for f in futures]
         wins = [merged([d[0][g] for d in done]) for g in range(len(groups))]
@@ -601,7 +606,8 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
     rss = [round(s.rss_mb(), 1) for s in servers]
     result.update({
         "think": args.think, "mix": args.mix, "bot": args.bot if args.mix == "2h2b" else None,
-        "ramp_s": args.ramp, "window_s": args.window, "ab": args.ab,
+        "ramp_s": args.ramp, "window_s": args.window, "window_at_s": args.window_at,
+        "ab": args.ab,
         "generators": args.generators,
         "generator_cpu_pct": round(100 * (gen1 - gen0 if args.generators <= 1
                                           else generators_cpu) / wall, 1),
@@ -723,6 +729,10 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=0.7,
                     help="with --think: the server's pause before each bot move")
     ap.add_argument("--ramp", type=float, default=30, help="with --think: seconds of ramp")
+    ap.add_argument("--window-at", type=float, default=None,
+                    help="with --think: seconds from the start to the window (default "
+                         "the ramp's end; inside the ramp, the window measures play "
+                         "while new tables are still made and joined)")
     ap.add_argument("--window", type=float, default=60,
                     help="with --think: seconds measured after the ramp")
     ap.add_argument("--generators", type=int, default=1,
