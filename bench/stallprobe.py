@@ -149,7 +149,8 @@ def _replace_open_engine(new: Callable[[str], Any]) -> None:
 
 
 def _watch_writes(engine: Any) -> None:
-    """Time each transaction from its first write statement to its commit or rollback."""
+    """Time each transaction from its first write statement to the start of its commit
+    or rollback (SQLAlchemy's events come before the database's own)."""
     from sqlalchemy import event
 
     @event.listens_for(engine, "before_cursor_execute")
