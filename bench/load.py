@@ -52,6 +52,7 @@ import asyncio
 import glob
 import itertools
 import json
+import math
 import os
 import random
 import shutil
@@ -743,6 +744,10 @@ def main() -> None:
     ap.add_argument("--goal-ms", type=float, default=50.0,
                     help="with --steps: the p99 of act→ack and of act→broadcast to stay under")
     args = ap.parse_args()
+    if args.generators < 1:
+        raise SystemExit(f"--generators must be 1 or more, not {args.generators}")
+    if args.window_at is not None and not 0 <= args.window_at < math.inf:
+        raise SystemExit(f"--window-at must be 0 s or more, not {args.window_at:g}")
     if args.steps:
         if not args.think:
             raise SystemExit("--steps needs --think")

@@ -190,7 +190,6 @@ def test_search_5_puts_the_networks_pack_among_its_split_candidates(
     assert bot.choose(view, view.legal_actions()) in view.legal_actions()
 
 
-
 def test_search_5_with_a_path_stands_on_that_network(
         network: tuple[Path, LearnedPolicy]) -> None:
     from meio.bots.netsearch import NetSearchBot

@@ -221,13 +221,17 @@ def test_completion_is_shown_installed_and_completes(
         ([], {"MEIO_BOT_DELAY": "soon"}, "a setting in the environment is not a number: "
                                          "could not convert string to float: 'soon'"),
         ([], {"MEIO_SWITCH_INTERVAL_MS": "0"}, "a setting in the environment is not a number: "
-                                               "MEIO_SWITCH_INTERVAL_MS must be above 0, not 0"),
+                                               "MEIO_SWITCH_INTERVAL_MS must be a finite number "
+                                               "above 0, not 0"),
         ([], {"MEIO_GC_FREEZE_EVERY": "-1"}, "a setting in the environment is not a number: "
-                                             "MEIO_GC_FREEZE_EVERY must be above 0, not -1"),
+                                             "MEIO_GC_FREEZE_EVERY must be a finite number "
+                                             "above 0, not -1"),
         ([], {"MEIO_GC_FREEZE_EVERY": "inf"}, "a setting in the environment is not a number: "
-                                              "MEIO_GC_FREEZE_EVERY must be above 0, not inf"),
+                                              "MEIO_GC_FREEZE_EVERY must be a finite number "
+                                              "above 0, not inf"),
         ([], {"MEIO_GC_SWEEP_EVERY": "-5"}, "a setting in the environment is not a number: "
-                                            "MEIO_GC_SWEEP_EVERY must be 0 or more, not -5"),
+                                            "MEIO_GC_SWEEP_EVERY must be a finite number, "
+                                            "0 or more, not -5"),
     ],
 )
 def test_serve_refuses_a_database_it_cannot_open(

@@ -46,7 +46,10 @@ def test_it_runs_aside_on_the_event_loop_until_stopped(tmp_path: Path) -> None:
     async def run() -> tuple[int, int]:
         cp = Checkpointer(engine, every_s=0.01)
         cp.start()
-        await asyncio.sleep(0.3)
+        for _ in range(1000):  # until its first checkpoint has run (10 s at most)
+            if cp.last != (0, 0):
+                break
+            await asyncio.sleep(0.01)
         await cp.stop()
         return cp.last
 

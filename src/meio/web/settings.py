@@ -219,14 +219,14 @@ class Settings:
 def _positive(name: str, default: str) -> float:
     value = float(os.environ.get(name, default))
     if not 0 < value < math.inf:
-        raise ValueError(f"{name} must be above 0, not {value:g}")
+        raise ValueError(f"{name} must be a finite number above 0, not {value:g}")
     return value
 
 
 def _at_least_zero(name: str, default: str) -> float:
     value = float(os.environ.get(name, default))
     if not 0 <= value < math.inf:
-        raise ValueError(f"{name} must be 0 or more, not {value:g}")
+        raise ValueError(f"{name} must be a finite number, 0 or more, not {value:g}")
     return value
 
 
