@@ -14,7 +14,7 @@ from meio.bots import make_bot
 from meio.bots import netcore as N
 from meio.bots.learned import LOCAL_ACTIONS, LearnedPolicy, load_policy, save_policy
 from meio.bots.observation import OBS_SIZE, observe
-from meio.engine import MatchConfig, Phase, State, TableOptions
+from meio.engine import MatchConfig, Phase, State, TableOptions, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim.convert import state_to_arrays
@@ -179,15 +179,67 @@ def test_search_5_searches_only_the_networks_likeliest_moves(
     assert searched >= 3
 
 
-def test_search_5_puts_the_networks_pack_among_its_split_candidates(
+def _exact_pack_scores(policy: LearnedPolicy, view: View) -> dict[int, float]:
+    """Every pack's score as the beam scores it, exactly: the best sum of its picks'
+    log-probabilities over the orders of picking it (a pass over all 2,380 subsets
+    of up to six of the 13 cards, smallest first)."""
+    cards = C.cards_of(view.hand)
+    best = {0: 0.0}
+    for _ in range(6):
+        grown: dict[int, float] = {}
+        for picked, score in best.items():
+            logits = policy.logits(observe(view, picked=picked))[-13:].astype(np.float64)
+            open_ = [i for i, card in enumerate(cards) if not picked >> card & 1]
+            chosen = logits[open_]
+            logq = chosen - np.logaddexp.reduce(chosen)
+            for i, lq in zip(open_, logq, strict=True):
+                pack = picked | 1 << cards[i]
+                grown[pack] = max(grown.get(pack, -np.inf), score + float(lq))
+        best = grown
+    return best
+
+
+def test_the_networks_best_packs_come_from_a_beam_over_its_picks(
         network: tuple[Path, LearnedPolicy]) -> None:
+    _, policy = network
+    found = 0
+    for seed in range(6):
+        view = State.new(MatchConfig(players=4, seed=seed)).view(seed % 4)
+        packs = policy.top_packs(view, 16)
+        assert len(set(packs)) == 16
+        assert all(C.count(p) == 6 and p & ~view.hand == 0 for p in packs)
+        assert packs[0] == A.pack_of(policy.choose(view))
+        exact = _exact_pack_scores(policy, view)
+        ranked = sorted(exact, key=lambda p: -exact[p])
+        found += ranked[0] in packs
+        # the beam's packs are among the best by the exact score, not the worst
+        assert np.median([ranked.index(p) for p in packs]) < 100
+        assert policy.top_packs(view, 1) == packs[:1]
+    assert found >= 5
+    view = State.new(MatchConfig(players=4, seed=0)).view(0)
+    with pytest.raises(ValueError, match="1 or more"):
+        policy.top_packs(view, 0)
+
+
+def test_search_5_splits_among_the_networks_best_packs_and_the_screens(
+        network: tuple[Path, LearnedPolicy], monkeypatch: pytest.MonkeyPatch) -> None:
     from meio.bots.netsearch import NetSearchBot
+    from meio.bots.search import SearchBot
 
     path, policy = network
     view = State.new(MatchConfig(players=4, seed=2)).view(1)
     bot = NetSearchBot(1, path=path)
-    assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
+    assert bot.suggested_packs(view) == policy.top_packs(view, 16)
+    raced: list[list[int]] = []
+    halving = SearchBot._halving
+
+    def spy(self: SearchBot, view: View, packs: list[int], *rest: object) -> int:
+        raced.append(list(packs))
+        return halving(self, view, packs, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SearchBot, "_halving", spy)
     assert bot.choose(view, view.legal_actions()) in view.legal_actions()
+    assert raced[0][:16] == policy.top_packs(view, 16) and len(set(raced[0])) == 32
 
 
 def test_search_5_with_a_path_stands_on_that_network(
@@ -198,9 +250,9 @@ def test_search_5_with_a_path_stands_on_that_network(
     view = State.new(MatchConfig(players=4, seed=2)).view(1)
     bot = make_bot(f"search:5:{path}", 1)
     assert isinstance(bot, NetSearchBot) and bot.name == f"search:5:{path}"
-    assert bot.suggested_packs(view) == [A.pack_of(policy.choose(view))]
-    assert bot.suggested_packs(view) != [A.pack_of(make_bot("learned").choose(
-        view, view.legal_actions()))]  # not the shipped network's pack
+    assert bot.suggested_packs(view)[0] == A.pack_of(policy.choose(view))
+    assert bot.suggested_packs(view)[0] != A.pack_of(make_bot("learned").choose(
+        view, view.legal_actions()))  # not the shipped network's pack
 
 
 def test_search_5_takes_a_budget_in_place_of_search_4s(

@@ -30,6 +30,7 @@ weights are played in the compiled core by :mod:`meio.bots.netcore`.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,12 +45,15 @@ from meio.bots import spaces as S
 from meio.bots.observation import OBS_SIZE, observe
 from meio.engine import Phase, View
 from meio.engine import actions as A
+from meio.engine import cards as C
 from meio.engine.errors import MeioError
 
 #: flat actions the policy has an output for, in output order
 LOCAL_ACTIONS: tuple[int, ...] = (*range(S.PACK_BASE), *range(S.PICK_BASE, S.NUM_ACTIONS))
 _NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 _VALUE_NAMES = ("wv", "bv")
+#: the sequential split picks' outputs among the local actions
+_PICKS = slice(S.PACK_BASE, None)
 #: the value head's output is the round's result divided by this
 VALUE_SCALE = 10.0
 F32 = npt.NDArray[np.float32]
@@ -110,6 +114,35 @@ class LearnedPolicy:
                 picked |= 1 << S.pick_card(flat, view.hand)
             return A.pack_action(picked)
         return self.best(observe(view), S.legal_mask(view))
+
+    def top_packs(self, view: View, count: int) -> list[int]:
+        """The ``count`` packs (bitmasks) the network likes best at this split, best
+        first: a beam search over its six picks, ``count`` partial packs wide, each
+        scored by the sum of its picks' log-probabilities. The first is the pack
+        :meth:`choose` plays."""
+        if view.phase is not Phase.SPLIT:
+            raise ValueError("packs are chosen at the split")
+        if count < 1:
+            raise ValueError(f"count must be 1 or more, not {count}")
+        cards = C.cards_of(view.hand)
+        beam: list[tuple[float, int]] = [(0.0, 0)]  # (log-probability, picked cards)
+        for _ in range(6):
+            obs = np.stack([observe(view, picked=picked) for _, picked in beam])
+            logits = self.logits(obs)[:, _PICKS].astype(np.float64)
+            scored: dict[int, float] = {}
+            for row, (logp, picked) in enumerate(beam):
+                open_ = [i for i, card in enumerate(cards) if not picked >> card & 1]
+                chosen = logits[row, open_]
+                top = chosen.max()
+                logq = chosen - top - math.log(float(np.exp(chosen - top).sum()))
+                for i, lq in zip(open_, logq, strict=True):
+                    pack = picked | 1 << cards[i]
+                    scored[pack] = max(scored.get(pack, -math.inf), logp + float(lq))
+            ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+            beam = [(logp, pack) for pack, logp in ranked[:count]]
+        greedy = A.pack_of(self.choose(view))
+        packs = [greedy, *(pack for _, pack in beam if pack != greedy)]
+        return packs[:count]
 
 
 def save_policy(path: str | os.PathLike[str], weights: dict[str, Any], *, players: int) -> None:

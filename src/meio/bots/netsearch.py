@@ -7,9 +7,11 @@ LearnedPolicy`, the distilled one that ``learned`` plays): when the network is s
 a search; otherwise only the network's :data:`TOP` most likely actions are searched,
 with ``search:4``'s worlds and playouts, and the best of them by search is played.
 So the search spends its playouts on the moves a strong player would consider, and
-skips the decisions a strong player finds obvious. At the split the network's own
-pack joins the candidates, first in line (:meth:`~meio.bots.search.SearchBot.
-suggested_packs`), and ``search:4``'s screen and successive halving decide.
+skips the decisions a strong player finds obvious. At the split the network's best
+packs (:meth:`~meio.bots.learned.LearnedPolicy.top_packs`, its own first) take the
+half of the candidates that ``search:4`` fills from the heuristic's ranking
+(:meth:`~meio.bots.search.SearchBot.suggested_packs`); the screen of all 1,716 packs
+fills the other half, and ``search:4``'s successive halving decides.
 
 It reads only its seat's view, like every bot: the network's input is the view's
 observation (:mod:`meio.bots.observation`).
@@ -27,7 +29,6 @@ from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, load_policy
 from meio.bots.observation import observe
 from meio.bots.search import Level, SearchBot
 from meio.engine import Phase, View
-from meio.engine import actions as A
 
 #: the network's probability above which its choice is played without a search
 SURE = 0.99
@@ -58,8 +59,9 @@ class NetSearchBot(SearchBot):
         return out
 
     def suggested_packs(self, view: View) -> list[int]:
-        """The network's pack for this split."""
-        return [A.pack_of(self.network.choose(view))]
+        """The network's best packs for this split, as many as the heuristic's half
+        of the candidates; its own pack first."""
+        return self.network.top_packs(view, (self.budget.split_candidates + 1) // 2)
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if view.phase is Phase.SPLIT or len(legal) <= 1:
