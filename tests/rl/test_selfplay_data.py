@@ -88,6 +88,26 @@ def test_a_data_set_is_the_same_resumed_extended_or_played_by_two_processes(
         SP.read(tmp_path / "bad.jsonl")
 
 
+def test_examples_of_several_data_sets_are_each_sets_examples(
+        data: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.jsonl"
+    SP.generate(other, 2, seed=9, teacher="heuristic")
+    one, two = SP.examples(data), SP.examples(other)
+    both = SP.examples([data, other])
+    assert len(both) == len(one) + len(two)
+    np.testing.assert_array_equal(both.obs, np.concatenate([one.obs, two.obs]))
+    np.testing.assert_array_equal(both.target, np.concatenate([one.target, two.target]))
+    np.testing.assert_array_equal(both.game, np.concatenate([one.game, two.game]))
+    assert len(SP.examples([data, other], games=1)) == len(SP.examples(data, games=1)) + len(
+        SP.examples(other, games=1))
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(data.read_text())  # the same rounds under another name
+    with pytest.raises(SP.SelfPlayError, match="hold the same rounds"):
+        SP.examples([data, copy])
+    with pytest.raises(SP.SelfPlayError, match="no self-play data file"):
+        SP.examples([])
+
+
 def test_selfplay_then_train_from_it_gives_a_network_that_plays(
         data: Path, tmp_path: Path) -> None:
     pytest.importorskip("torch")
@@ -119,6 +139,19 @@ def test_selfplay_then_train_from_it_gives_a_network_that_plays(
         moved.append(max(float(np.abs(a - b).max()) for a, b in
                          zip(load_policy(tuned).weights, policy.weights, strict=True)))
     assert moved[0] < 1e-2 and moved[1] > 5e-2
+    # several data sets at once: --from-selfplay again
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--from-selfplay",
+                                 str(out), "--out", str(tmp_path / "two.npz"),
+                                 "--epochs", "1", "--hidden", "8"])
+    assert result.exit_code == 2 and "hold the same rounds" in result.output
+    other = tmp_path / "h.jsonl"
+    SP.generate(other, 1, seed=3, teacher="heuristic")
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--from-selfplay",
+                                 str(other), "--out", str(tmp_path / "two.npz"),
+                                 "--epochs", "1", "--hidden", "8"])
+    assert result.exit_code == 0, result.output
+    examples = len(SP.examples(data)) + len(SP.examples(other))
+    assert f"{examples} examples" in result.output
 
 
 def test_a_teacher_without_values_teaches_its_choices(tmp_path: Path) -> None:

@@ -65,9 +65,10 @@ def train(
     ] = None,
     old_opponents: OldOpponentsOption = None,
     from_selfplay: Annotated[
-        Path | None, typer.Option(
+        list[Path] | None, typer.Option(
             "--from-selfplay", parser=InputFile(), metavar=_("FILE"),
-            help=_("Distil the self-play data of meio selfplay instead of running PPO."))
+            help=_("Distil the self-play data of meio selfplay instead of running PPO "
+                   "(repeat it to learn from several data sets at once)."))
     ] = None,
     epochs: Annotated[
         int, typer.Option("--epochs", min=1, max=100_000,
@@ -103,7 +104,7 @@ def train(
         raise typer.Exit(2) from None
     from meio.rl.train import TrainingError
 
-    if from_selfplay is not None:
+    if from_selfplay:
         _distil(from_selfplay, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
                 players=players, init=init, lr=lr)
         return
@@ -117,7 +118,7 @@ def train(
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))
 
 
-def _distil(data: Path, out: Path, *, epochs: int, hidden: int, seed: int,
+def _distil(data: list[Path], out: Path, *, epochs: int, hidden: int, seed: int,
             minutes: float | None, players: int, init: Path | None, lr: float) -> None:
     from meio.engine.errors import MeioError
     from meio.rl.distil import distil

@@ -26,7 +26,7 @@ with the three plain suits renamed by one of their six orders
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,17 +163,18 @@ def held_out(ex: Examples) -> npt.NDArray[np.bool_]:
     return np.asarray(ex.game % 10 == 9)
 
 
-def distil(data: Path | Examples, out: Path, *, epochs: int = 20, hidden: int = 256,
-           seed: int = 0, minutes: float | None = None, batch: int = 512, lr: float = 1e-3,
-           value_weight: float = 0.5, players: int = 4, augment: bool = True,
+def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 20,
+           hidden: int = 256, seed: int = 0, minutes: float | None = None, batch: int = 512,
+           lr: float = 1e-3, value_weight: float = 0.5, players: int = 4, augment: bool = True,
            weight_decay: float = 1e-5, init: Path | None = None,
            log: Callable[[str], None] = lambda _: None) -> Report:
-    """Train a network on the examples of ``data`` and save it to ``out``; ``init``
-    starts from the network of a policy file (an earlier iteration, or one trained on
-    a cheaper teacher's data) instead of random weights."""
+    """Train a network on the examples of ``data`` (a self-play data file, several, or
+    their examples) and save it to ``out``; ``init`` starts from the network of a
+    policy file (an earlier iteration, or one trained on a cheaper teacher's data)
+    instead of random weights."""
     if epochs < 1 or hidden < 1 or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
-    ex = examples(data) if isinstance(data, Path) else data
+    ex = data if isinstance(data, Examples) else examples(data)
     torch.manual_seed(seed)
     start = time.monotonic()
     test = held_out(ex)

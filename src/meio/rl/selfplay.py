@@ -29,7 +29,7 @@ import json
 import multiprocessing
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -242,18 +242,31 @@ class Examples:
         return int(self.obs.shape[0])
 
 
-def examples(path: Path, *, seed: int = 0, games: int | None = None) -> Examples:
-    """The examples of a data file's rounds (the first ``games`` of them, by number).
+def examples(path: Path | Sequence[Path], *, seed: int = 0,
+             games: int | None = None) -> Examples:
+    """The examples of a data file's rounds (the first ``games`` of them, by number),
+    or of several files' (each file's first ``games``), one after the other.
 
     A split becomes six sequential picks in an order drawn from ``seed``: before
-    each, the target is spread evenly over the pack's cards not yet picked."""
-    _, rounds = read(path)
-    numbers = sorted(rounds)[:games] if games is not None else sorted(rounds)
+    each, the target is spread evenly over the pack's cards not yet picked. Two files
+    of the same seed and teacher hold the same rounds, so they are refused together."""
+    paths = [path] if isinstance(path, Path) else list(path)
+    if not paths:
+        raise SelfPlayError("no self-play data file given")
     rows: list[tuple[F32, npt.NDArray[np.bool_], F32, float, int]] = []
-    for g in numbers:
-        rows.extend(_round_examples(rounds[g], random.Random(derive(seed, g)), path))
+    seen: dict[Header, Path] = {}
+    for one in paths:
+        header, rounds = read(one)
+        if header in seen:
+            raise SelfPlayError(
+                f"{seen[header]} and {one} hold the same rounds (seed {header.seed}, "
+                f"teacher {header.teacher}): give each data set once")
+        seen[header] = one
+        numbers = sorted(rounds)[:games] if games is not None else sorted(rounds)
+        for g in numbers:
+            rows.extend(_round_examples(rounds[g], random.Random(derive(seed, g)), one))
     if not rows:
-        raise SelfPlayError(f"{path}: no decisions to learn from")
+        raise SelfPlayError(f"{', '.join(map(str, paths))}: no decisions to learn from")
     return Examples(np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]),
                     np.stack([r[2] for r in rows]),
                     np.array([r[3] for r in rows], dtype=np.float32),
