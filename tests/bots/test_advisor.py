@@ -69,6 +69,24 @@ def test_advice_fields_and_chosen_pack() -> None:
     assert again.candidates == advice.candidates
 
 
+def test_with_a_network_its_best_packs_take_the_heuristics_half_of_the_pool() -> None:
+    from meio.bots.learned import DEFAULT_POLICY, load_policy
+
+    network = load_policy(DEFAULT_POLICY)
+    view = State.new(MatchConfig(players=4, seed=5)).view(1)
+    # a pool no wider than the candidates: no halving, every pack of the pool is ranked
+    raced = {c.pack for c in advise_view(view, worlds=2, seed=0, pool=16, candidates=16,
+                                         network=network).candidates}
+    plain = {c.pack for c in advise_view(view, worlds=2, seed=0, pool=16,
+                                         candidates=16).candidates}
+    ours = set(network.top_packs(view, 8))
+    heuristic = rank_packs(view.hand, view.config)
+    theirs = {heuristic.pack(i) for i in heuristic.best(8)}
+    assert ours <= raced and ours != theirs
+    assert theirs <= plain and not ours <= plain
+    assert len(raced) == len(plain) == 16
+
+
 def test_advisor_refuses_outside_the_split() -> None:
     state = State.new(MatchConfig(players=3, seed=3))
     with pytest.raises(MeioError, match="6 cards"):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import play_out
 from meio.bots.policy import rank_packs
 from meio.bots.search import split_worlds
@@ -114,6 +115,7 @@ def advise_view(
     worlds: int | None = None,
     candidates: int = CANDIDATES,
     pool: int = POOL,
+    network: LearnedPolicy | None = None,
 ) -> Advice:
     """Rank packs for ``view.seat`` during the split (its 13 cards in ``view``).
 
@@ -122,7 +124,9 @@ def advise_view(
     :func:`budget_worlds` of ``budget_s``; either way the answer depends only on the
     view, the chosen pack and ``seed``, never on the clock. The heuristic's
     ``pool`` best packs are all simulated at first; after 4, 8, 16... worlds the
-    worse half is dropped (successive halving) until ``candidates`` remain.
+    worse half is dropped (successive halving) until ``candidates`` remain. With a
+    ``network`` (:class:`~meio.bots.learned.LearnedPolicy`), its best packs
+    (:meth:`~meio.bots.learned.LearnedPolicy.top_packs`) take the heuristic's place.
     """
     if view.seat is None:
         raise MeioError("the advisor needs a seat's view, not a spectator's")
@@ -138,13 +142,16 @@ def advise_view(
     limit = worlds if worlds is not None else budget_worlds(budget_s)
     view13 = view if not view.pack else _unsplit(view)
 
-    ranking = rank_packs(hand, view.config)
     size = max(1, pool, candidates)
-    packs = [ranking.pack(i) for i in ranking.best(size)]
     screened = _screen(view13, hand, seed) if size < 1716 else None
+    if network is not None and screened is not None:
+        packs = network.top_packs(view13, (size + 1) // 2)
+    else:
+        ranking = rank_packs(hand, view.config)
+        packs = [ranking.pack(i) for i in ranking.best(size)]
     if screened is not None:
-        # half the pool from the heuristic's ranking, half from the compiled screen of all
-        # 1,716 packs, so a pack the heuristic misjudges still gets simulated
+        # half the pool from the heuristic's ranking (or the network's), half from the
+        # compiled screen of all 1,716 packs, so a pack the first misjudges still races
         packs = packs[: (size + 1) // 2]
         for pack in screened:
             if len(packs) >= size:
