@@ -35,7 +35,7 @@ from pathlib import Path
 
 from meio.bots import Bot, bot_turn, make_bot
 from meio.bots.learned import DEFAULT_POLICY
-from meio.bots.netsearch import NetSearchBot
+from meio.bots.netsearch import NET_LEVEL, NetSearchBot
 from meio.bots.search import LEVELS, Level, SearchBot
 from meio.engine import MatchConfig, Phase, State
 from meio.tournament import TournamentSpec, run_tournament, summarize
@@ -85,11 +85,9 @@ def scaled(kind: str, scale: float) -> Level | None:
     level = {"search": 2, "expert": 4}.get(kind)
     if level is None and kind.startswith("search:"):
         level = int(kind.split(":")[1])
-        if level == 5:  # search:4's worlds, standing on the network
-            level = 4
     if level is None:
         return None
-    base = LEVELS[level]
+    base = NET_LEVEL if level == 5 else LEVELS[level]
     return Level(*(max(1, round(x * scale)) if x else 0 for x in base))
 
 

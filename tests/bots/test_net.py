@@ -221,15 +221,13 @@ def test_the_networks_best_packs_come_from_a_beam_over_its_picks(
         policy.top_packs(view, 0)
 
 
-def test_search_5_splits_among_the_networks_best_packs_and_the_screens(
+def test_search_5_races_the_networks_best_packs_at_the_split(
         network: tuple[Path, LearnedPolicy], monkeypatch: pytest.MonkeyPatch) -> None:
     from meio.bots.netsearch import NetSearchBot
     from meio.bots.search import SearchBot
 
     path, policy = network
     view = State.new(MatchConfig(players=4, seed=2)).view(1)
-    bot = NetSearchBot(1, path=path)
-    assert bot.suggested_packs(view) == policy.top_packs(view, 16)
     raced: list[list[int]] = []
     halving = SearchBot._halving
 
@@ -238,21 +236,18 @@ def test_search_5_splits_among_the_networks_best_packs_and_the_screens(
         return halving(self, view, packs, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(SearchBot, "_halving", spy)
-    assert bot.choose(view, view.legal_actions()) in view.legal_actions()
-    assert raced[0][:16] == policy.top_packs(view, 16) and len(set(raced[0])) == 32
-
-
-def test_search_5_with_a_path_stands_on_that_network(
-        network: tuple[Path, LearnedPolicy]) -> None:
-    from meio.bots.netsearch import NetSearchBot
-
-    path, policy = network
-    view = State.new(MatchConfig(players=4, seed=2)).view(1)
-    bot = make_bot(f"search:5:{path}", 1)
-    assert isinstance(bot, NetSearchBot) and bot.name == f"search:5:{path}"
-    assert bot.suggested_packs(view)[0] == A.pack_of(policy.choose(view))
-    assert bot.suggested_packs(view)[0] != A.pack_of(make_bot("learned").choose(
-        view, view.legal_actions()))  # not the shipped network's pack
+    bot = NetSearchBot(1, path=path)
+    action = bot.choose(view, view.legal_actions())
+    assert raced == [policy.top_packs(view, 8)]
+    assert A.pack_of(action) in raced[0]
+    # another network, other packs: search:5:PATH stands on the network at PATH
+    raced.clear()
+    other = make_bot(f"search:5:{path}", 1)
+    assert isinstance(other, NetSearchBot) and other.name == f"search:5:{path}"
+    other.choose(view, view.legal_actions())
+    shipped = make_bot("search:5", 1)
+    shipped.choose(view, view.legal_actions())
+    assert raced[0] == policy.top_packs(view, 8) and raced[1] != raced[0]
 
 
 def test_search_5_takes_a_budget_in_place_of_search_4s(
@@ -263,4 +258,5 @@ def test_search_5_takes_a_budget_in_place_of_search_4s(
     path, _ = network
     small = LEVELS[4]._replace(card_worlds=3, split_worlds=2)
     assert NetSearchBot(1, path=path, budget=small).budget == small
-    assert NetSearchBot(1, path=path).budget == LEVELS[4]
+    level = NetSearchBot(1, path=path).budget
+    assert level == LEVELS[4]._replace(split_candidates=8, split_worlds=128, screen_worlds=0)

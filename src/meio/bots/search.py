@@ -211,10 +211,7 @@ class SearchBot:
         hand = view.hand | view.pack
         ranking = rank_packs(hand, view.config)
         model = self.model if budget.pool else None
-        suggested = self.suggested_packs(view)
         heuristic = [ranking.pack(i) for i in ranking.best(budget.split_candidates)]
-        heuristic = [*suggested, *(p for p in heuristic if p not in suggested)]
-        heuristic = heuristic[: budget.split_candidates]
         if not budget.screen_worlds:
             packs = [A.pack_action(p) for p in heuristic]
             worlds = split_worlds(view, budget.split_worlds, rng, model)
@@ -233,11 +230,6 @@ class SearchBot:
             if pack not in candidates:
                 candidates.append(pack)
         return A.pack_action(self._halving(view, candidates, rng, model))
-
-    def suggested_packs(self, view: View) -> list[int]:
-        """Packs to search first at the split, ahead of the heuristic's (none here;
-        ``search:5`` suggests its network's)."""
-        return []
 
     def _halving(self, view: View, packs: list[int], rng: random.Random,
                  model: OpponentModel | None) -> int:
