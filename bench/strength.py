@@ -15,7 +15,8 @@ OpenSpiel's ISMCTSBot (``bench/ismcts_peer.py``, the ``bench`` extra) given, per
 decision, the mean CPU time ``--bot`` spent on that kind of decision (card or
 split) in a calibration round played in the same run; ``--peer search`` (or any
 bot kind) plays with its own fixed work, or with ``--equal-cpu`` with its card and
-split worlds scaled to the bot's calibrated CPU time. ``--scale`` multiplies every world and
+split worlds (and, where a split's fixed cost asks for it, its screen's worlds) scaled
+to the bot's calibrated CPU time. ``--scale`` multiplies every world and
 pool count of the search levels on both sides (the same factor), to fit a run
 into the time at hand.
 
@@ -163,19 +164,45 @@ def calibrate(kind: str, players: int, partnership: bool, scale: float) -> tuple
     return card_s / cards, split_s / splits
 
 
+#: calibration rounds that may correct the peer's budget after the first scaling
+CORRECTIONS = 3
+
+
 def equal_budget(bot: str, peer: str, players: int, partnership: bool, scale: float,
                  times: tuple[float, float]) -> Level:
-    """The peer search level with its card worlds and split worlds scaled so that its
-    CPU time a card and a split match ``times`` (the bot's, calibrated), measured in a
-    calibration round of the peer at its own level (CPU time grows about linearly
-    with the worlds)."""
+    """The peer search level with its work scaled so that its CPU time a card and a
+    split match ``times`` (the bot's, calibrated).
+
+    The card worlds and split worlds are scaled by the ratio of the times, measured in a
+    calibration round of the peer at its own level. Part of a split's time does not
+    grow with the split worlds (``search:4``'s screen of all 1,716 packs), so the peer
+    is calibrated again at the scaled level: while its split costs more than 10% above
+    the bot's, the screen's worlds are scaled down with the split worlds; below 10%
+    under, the split worlds alone are scaled up (at most :data:`CORRECTIONS` times)."""
     base = scaled(peer, scale)
     if base is None:
         raise SystemExit(f"--equal-cpu needs a search peer, not {peer!r}")
     own = calibrate(peer, players, partnership, scale)
     card, split = times[0] / own[0], times[1] / own[1]
-    return base._replace(card_worlds=max(1, round(base.card_worlds * card)),
-                         split_worlds=max(1, round(base.split_worlds * split)))
+    level = base._replace(card_worlds=max(1, round(base.card_worlds * card)),
+                          split_worlds=max(1, round(base.split_worlds * split)))
+    for _ in range(CORRECTIONS):
+        BUDGETS[peer] = level
+        try:
+            now = calibrate(peer, players, partnership, scale)
+        finally:
+            BUDGETS.pop(peer)
+        ratio = times[1] / now[1]
+        if 1 / 1.1 <= ratio <= 1.1 or (ratio < 1 and level.split_worlds == 1
+                                       and level.screen_worlds <= 1):
+            break
+        if ratio > 1.1:  # too cheap now: more split worlds, the screen as it is
+            level = level._replace(split_worlds=max(1, round(level.split_worlds * ratio)))
+            continue
+        level = level._replace(split_worlds=max(1, round(level.split_worlds * ratio)),
+                               screen_worlds=max(1, round(level.screen_worlds * ratio))
+                               if level.screen_worlds else 0)
+    return level
 
 
 def duel_vs_peer(bot: str, peer: str, players: int, partnership: bool, deals: int, seed: int,
