@@ -207,6 +207,12 @@ def _policy(path: str) -> LearnedPolicy:
     return load_policy(path)
 
 
+def cached_policy(path: str | os.PathLike[str]) -> LearnedPolicy:
+    """The policy file at ``path``, read once a process (a server builds a bot for every
+    bot move; the weights are never changed in place)."""
+    return _policy(str(path))
+
+
 class LearnedBot:
     """Plays the highest-scoring legal action of a trained policy (deterministic)."""
 
@@ -246,5 +252,5 @@ def ppo_bot(seed: int = 0) -> LearnedBot:
 
 
 __all__ = ["DEFAULT_POLICY", "LOCAL_ACTIONS", "PPO_POLICY", "VALUE_SCALE", "LearnedBot",
-           "LearnedPolicy", "PolicyFileError", "default_learned_bot", "describe",
+           "LearnedPolicy", "PolicyFileError", "cached_policy", "default_learned_bot", "describe",
            "learned_bot", "load_policy", "ppo_bot", "save_policy"]

@@ -11,7 +11,7 @@ skips the decisions a strong player finds obvious. At the split only the network
 best packs race (:meth:`~meio.bots.learned.LearnedPolicy.top_packs`, a beam over its
 six picks): :data:`NET_LEVEL` races eight of them by ``search:4``'s successive
 halving over 128 worlds, where ``search:4`` screens all 1,716 packs and races 32 (the
-heuristic's best sixteen and the screen's) over 256 worlds, about four times the CPU.
+heuristic's best sixteen and the screen's) over 256 worlds for about ten times the CPU.
 
 It reads only its seat's view, like every bot: the network's input is the view's
 observation (:mod:`meio.bots.observation`).
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, load_policy
+from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, cached_policy
 from meio.bots.observation import observe
 from meio.bots.search import LEVELS, Level, SearchBot
 from meio.engine import Phase, View
@@ -51,7 +51,7 @@ class NetSearchBot(SearchBot):
         """``budget`` replaces :data:`NET_LEVEL` (a benchmark's scaled or CPU-matched
         level)."""
         super().__init__(seed, level=4, budget=budget or NET_LEVEL, name=name)
-        self.network = load_policy(path)
+        self.network = cached_policy(path)
         self.sure = sure
         self.top = top
 
