@@ -258,5 +258,7 @@ def test_search_5_takes_a_budget_in_place_of_search_4s(
     path, _ = network
     small = LEVELS[4]._replace(card_worlds=3, split_worlds=2)
     assert NetSearchBot(1, path=path, budget=small).budget == small
+    # the weights are read once a process, not for every bot a server builds
+    assert NetSearchBot(1, path=path).network is NetSearchBot(2, path=path).network
     level = NetSearchBot(1, path=path).budget
     assert level == LEVELS[4]._replace(split_candidates=8, split_worlds=128, screen_worlds=0)
