@@ -104,6 +104,11 @@ def test_examples_of_several_data_sets_are_each_sets_examples(
     copy.write_text(data.read_text())  # the same rounds under another name
     with pytest.raises(SP.SelfPlayError, match="hold the same rounds"):
         SP.examples([data, copy])
+    # the same seed and teacher name, other rounds (the teacher's network changed): kept
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text("\n".join([data.read_text().splitlines()[0],
+                                   *other.read_text().splitlines()[1:]]) + "\n")
+    assert len(SP.examples([data, renamed])) == len(one) + len(two)
     with pytest.raises(SP.SelfPlayError, match="no self-play data file"):
         SP.examples([])
 

@@ -249,19 +249,21 @@ def examples(path: Path | Sequence[Path], *, seed: int = 0,
 
     A split becomes six sequential picks in an order drawn from ``seed``: before
     each, the target is spread evenly over the pack's cards not yet picked. Two files
-    of the same seed and teacher hold the same rounds, so they are refused together."""
+    that hold the same round (a file given twice, or one and its extension) are refused
+    together."""
     paths = [path] if isinstance(path, Path) else list(path)
     if not paths:
         raise SelfPlayError("no self-play data file given")
     rows: list[tuple[F32, npt.NDArray[np.bool_], F32, float, int]] = []
-    seen: dict[Header, Path] = {}
+    seen: dict[Header, list[tuple[Path, dict[int, dict[str, Any]]]]] = {}
     for one in paths:
         header, rounds = read(one)
-        if header in seen:
-            raise SelfPlayError(
-                f"{seen[header]} and {one} hold the same rounds (seed {header.seed}, "
-                f"teacher {header.teacher}): give each data set once")
-        seen[header] = one
+        for other, earlier in seen.get(header, []):
+            if any(earlier.get(g) == doc for g, doc in rounds.items()):
+                raise SelfPlayError(
+                    f"{other} and {one} hold the same rounds (seed {header.seed}, "
+                    f"teacher {header.teacher}): give each data set once")
+        seen.setdefault(header, []).append((one, rounds))
         numbers = sorted(rounds)[:games] if games is not None else sorted(rounds)
         for g in numbers:
             rows.extend(_round_examples(rounds[g], random.Random(derive(seed, g)), one))
