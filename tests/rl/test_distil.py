@@ -1,5 +1,6 @@
 """Distillation's augmentation: a decision with spades, diamonds and clubs renamed is
-the decision of the renamed deal, in its inputs, its legal outputs and its targets."""
+the decision of the renamed deal, in its inputs, its legal outputs and its targets; and
+a network grown wider computes what it computed, then learns in all its units."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 
 torch = pytest.importorskip("torch")
-from meio.rl.distil import suit_swaps, swapped  # noqa: E402
+from meio.rl.distil import DistilError, suit_swaps, swapped, widened  # noqa: E402
+from meio.rl.train import Policy  # noqa: E402
 
 
 def _rename_action(action: int, cards: np.ndarray, suits: tuple[int, ...]) -> int:
@@ -77,3 +79,26 @@ def test_a_renamed_decision_is_the_decision_of_the_renamed_deal(config: MatchCon
             state.apply(action, seat)
             twin.apply(_rename_action(action, swap.cards, swap.suits), seat)
         assert twin.rounds[0].scores == state.rounds[0].scores
+
+
+def test_a_widened_network_computes_the_same_and_then_learns_in_its_new_units() -> None:
+    torch.manual_seed(0)
+    net = Policy(16)
+    with torch.no_grad():  # a trained network's heads are not near zero
+        for head in (net.pi, net.v):
+            head.weight.normal_()
+            head.bias.normal_()
+    grown = widened(net, 40, seed=2)
+    assert grown.l1.out_features == 40 and grown.l2.out_features == 40
+    x = torch.rand(32, net.l1.in_features)
+    with torch.no_grad():
+        (a, va), (b, vb) = net(x), grown(x)
+    assert torch.equal(a, b) and torch.equal(va, vb)
+    # the new units are not dead: one step of training moves what they feed forward
+    logits, value = grown(x)
+    (logits.logsumexp(-1).mean() + value.square().mean()).backward()
+    for grad in (grown.pi.weight.grad, grown.v.weight.grad, grown.l2.weight.grad):
+        assert grad is not None and float(grad[:, 16:].abs().sum()) > 0
+    assert widened(net, 16) is net
+    with pytest.raises(DistilError, match=r"only be widened: 8 units is fewer than .* 16"):
+        widened(net, 8)

@@ -144,6 +144,17 @@ def test_selfplay_then_train_from_it_gives_a_network_that_plays(
         moved.append(max(float(np.abs(a - b).max()) for a, b in
                          zip(load_policy(tuned).weights, policy.weights, strict=True)))
     assert moved[0] < 1e-2 and moved[1] > 5e-2
+    # --hidden with --init grows the network; it cannot shrink it
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--init", str(net),
+                                 "--out", str(tmp_path / "wide.npz"), "--epochs", "1",
+                                 "--hidden", "24"])
+    assert result.exit_code == 0, result.output
+    assert load_policy(tmp_path / "wide.npz").hidden == 24
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--init", str(net),
+                                 "--out", str(tmp_path / "narrow.npz"), "--epochs", "1",
+                                 "--hidden", "8"])
+    assert result.exit_code == 2 and "can only be widened" in result.output
+    assert not (tmp_path / "narrow.npz").exists()
     # several data sets at once: --from-selfplay again
     result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--from-selfplay",
                                  str(out), "--out", str(tmp_path / "two.npz"),

@@ -54,9 +54,11 @@ def train(
         int, typer.Option("--envs", min=1, max=65536, help=_("Matches played side by side."))
     ] = 128,
     hidden: Annotated[
-        int, typer.Option("--hidden", min=1, max=65536,
-                          help=_("Width of the policy's hidden layers."))
-    ] = 128,
+        int | None, typer.Option("--hidden", min=1, max=65536,
+                                 help=_("Width of the policy's hidden layers: 128 with PPO, "
+                                        "256 distilled, or the --init network's, which a "
+                                        "larger width grows."))
+    ] = None,
     seed: Annotated[int, seed_option(_("Random seed."))] = 0,
     plot: Annotated[
         Path | None, typer.Option(
@@ -110,7 +112,8 @@ def train(
         return
     try:
         run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
-            envs=envs, hidden=hidden, seed=seed, plot=plot, minibatch=min(2048, envs * 32),
+            envs=envs, hidden=128 if hidden is None else hidden, seed=seed, plot=plot,
+            minibatch=min(2048, envs * 32),
             reference_matches=200, resume=resume, log=lambda line: typer.echo(line))
     except TrainingError as exc:
         typer.echo(str(exc), err=True)
@@ -118,7 +121,7 @@ def train(
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))
 
 
-def _distil(data: list[Path], out: Path, *, epochs: int, hidden: int, seed: int,
+def _distil(data: list[Path], out: Path, *, epochs: int, hidden: int | None, seed: int,
             minutes: float | None, players: int, init: Path | None, lr: float) -> None:
     from meio.engine.errors import MeioError
     from meio.rl.distil import distil

@@ -143,6 +143,35 @@ def network_from(weights: dict[str, npt.NDArray[np.float32]] | tuple[npt.NDArray
     return net
 
 
+def widened(net: Policy, hidden: int, seed: int = 0) -> Policy:
+    """``net`` grown to ``hidden`` units a layer, computing exactly what it computed.
+
+    The new units of the first layer start at PyTorch's usual random weights, and so do
+    the new second-layer units' inputs; what the new units feed forward (into the old
+    second-layer units and into both heads) starts at zero, so the grown network's
+    outputs are the old one's until training moves them (Chen, Goodfellow & Shlens 2016,
+    Net2Net, with zeros in place of copies)."""
+    old = int(net.l1.out_features)
+    if hidden < old:
+        raise DistilError(f"a network can only be widened: {hidden} units is fewer than "
+                          f"the starting network's {old}")
+    if hidden == old:
+        return net
+    torch.manual_seed(seed)
+    grown = Policy(hidden)
+    with torch.no_grad():
+        grown.l1.weight[:old] = net.l1.weight
+        grown.l1.bias[:old] = net.l1.bias
+        grown.l2.weight[:old, :old] = net.l2.weight
+        grown.l2.weight[:old, old:] = 0.0
+        grown.l2.bias[:old] = net.l2.bias
+        for head, was in ((grown.pi, net.pi), (grown.v, net.v)):
+            head.weight[:, :old] = was.weight
+            head.weight[:, old:] = 0.0
+            head.bias.copy_(was.bias)
+    return grown
+
+
 def swapped(swap: SuitSwap, obs: torch.Tensor, mask: torch.Tensor,
             target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """A batch of inputs, legal masks and targets with the plain suits renamed."""
@@ -164,15 +193,17 @@ def held_out(ex: Examples) -> npt.NDArray[np.bool_]:
 
 
 def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 20,
-           hidden: int = 256, seed: int = 0, minutes: float | None = None, batch: int = 512,
+           hidden: int | None = None, seed: int = 0, minutes: float | None = None,
+           batch: int = 512,
            lr: float = 1e-3, value_weight: float = 0.5, players: int = 4, augment: bool = True,
            weight_decay: float = 1e-5, init: Path | None = None,
            log: Callable[[str], None] = lambda _: None) -> Report:
     """Train a network on the examples of ``data`` (a self-play data file, several, or
     their examples) and save it to ``out``; ``init`` starts from the network of a
     policy file (an earlier iteration, or one trained on a cheaper teacher's data)
-    instead of random weights."""
-    if epochs < 1 or hidden < 1 or batch < 1:
+    instead of random weights. ``hidden`` is the width of the hidden layers: 256 by
+    default, or the starting network's, which a larger ``hidden`` widens (:func:`widened`)."""
+    if epochs < 1 or (hidden is not None and hidden < 1) or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
     ex = data if isinstance(data, Examples) else examples(data)
     torch.manual_seed(seed)
@@ -187,8 +218,10 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
     if init is not None:
         start_from = load_policy(init)
         net = network_from(start_from.weights, start_from.value_head)
+        if hidden is not None:
+            net = widened(net, hidden, seed)
     else:
-        net = Policy(hidden)
+        net = Policy(256 if hidden is None else hidden)
     with torch.no_grad():
         net.l1.weight[:, MATCH_INPUTS] = 0.0
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
