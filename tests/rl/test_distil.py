@@ -5,6 +5,7 @@ a network grown wider computes what it computed, then learns in all its units.""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,14 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 
 torch = pytest.importorskip("torch")
-from meio.rl.distil import DistilError, suit_swaps, swapped, widened  # noqa: E402
+from meio.rl.distil import (  # noqa: E402
+    DistilError,
+    distil,
+    network_weights,
+    suit_swaps,
+    swapped,
+    widened,
+)
 from meio.rl.train import Policy  # noqa: E402
 
 
@@ -102,3 +110,13 @@ def test_a_widened_network_computes_the_same_and_then_learns_in_its_new_units() 
     assert widened(net, 16) is net
     with pytest.raises(DistilError, match=r"only be widened: 8 units is fewer than .* 16"):
         widened(net, 8)
+
+
+def test_training_refuses_to_narrow_a_network_before_reading_its_data(tmp_path: Path) -> None:
+    from meio.bots.learned import save_policy
+
+    start = tmp_path / "net.npz"
+    save_policy(start, network_weights(Policy(16)), players=4)
+    with pytest.raises(DistilError, match="only be widened: 8 units is fewer than"):
+        distil(tmp_path / "no-such-data.jsonl", tmp_path / "out.npz", init=start, hidden=8)
+    assert not (tmp_path / "out.npz").exists()

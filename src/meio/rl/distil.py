@@ -143,6 +143,11 @@ def network_from(weights: dict[str, npt.NDArray[np.float32]] | tuple[npt.NDArray
     return net
 
 
+def _narrower(hidden: int, old: int) -> DistilError:
+    return DistilError(f"a network can only be widened: {hidden} units is fewer than "
+                       f"the starting network's {old}")
+
+
 def widened(net: Policy, hidden: int, seed: int = 0) -> Policy:
     """``net`` grown to ``hidden`` units a layer, computing exactly what it computed.
 
@@ -153,8 +158,7 @@ def widened(net: Policy, hidden: int, seed: int = 0) -> Policy:
     Net2Net, with zeros in place of copies)."""
     old = int(net.l1.out_features)
     if hidden < old:
-        raise DistilError(f"a network can only be widened: {hidden} units is fewer than "
-                          f"the starting network's {old}")
+        raise _narrower(hidden, old)
     if hidden == old:
         return net
     torch.manual_seed(seed)
@@ -205,6 +209,9 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
     default, or the starting network's, which a larger ``hidden`` widens (:func:`widened`)."""
     if epochs < 1 or (hidden is not None and hidden < 1) or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
+    start_from = None if init is None else load_policy(init)
+    if start_from is not None and hidden is not None and hidden < start_from.hidden:
+        raise _narrower(hidden, start_from.hidden)  # before the examples: they take minutes
     ex = data if isinstance(data, Examples) else examples(data)
     torch.manual_seed(seed)
     start = time.monotonic()
@@ -215,8 +222,7 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
     mask = torch.from_numpy(ex.mask)
     target = torch.from_numpy(ex.target)
     value = torch.from_numpy(ex.value)
-    if init is not None:
-        start_from = load_policy(init)
+    if start_from is not None:
         net = network_from(start_from.weights, start_from.value_head)
         if hidden is not None:
             net = widened(net, hidden, seed)
