@@ -161,8 +161,9 @@ def widened(net: Policy, hidden: int, seed: int = 0) -> Policy:
         raise _narrower(hidden, old)
     if hidden == old:
         return net
-    torch.manual_seed(seed)
-    grown = Policy(hidden)
+    with torch.random.fork_rng(devices=[]):  # the caller's random state is left as it was
+        torch.manual_seed(seed)
+        grown = Policy(hidden)
     with torch.no_grad():
         grown.l1.weight[:old] = net.l1.weight
         grown.l1.bias[:old] = net.l1.bias
