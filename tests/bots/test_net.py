@@ -35,7 +35,11 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LearnedPoli
               "b2": (hidden,), "w3": (hidden, len(LOCAL_ACTIONS)), "b3": (len(LOCAL_ACTIONS),),
               "wv": (hidden, 1), "bv": (1,)}
     path = tmp_path_factory.mktemp("net") / "net.npz"
-    save_policy(path, {k: rng.normal(size=s) for k, s in shapes.items()}, players=4)
+    # a layer's weights scaled by its inputs' count: the logits spread out, as a trained
+    # network's do, rather than one action getting them all
+    weights = {k: rng.normal(size=s) / (np.sqrt(s[0] / 8) if len(s) == 2 else 1.0)
+               for k, s in shapes.items()}
+    save_policy(path, weights, players=4)
     return path, load_policy(path)
 
 
@@ -74,6 +78,47 @@ def test_the_core_reads_each_seats_observation_off_its_position(config: MatchCon
                 np.testing.assert_allclose(got, observe(view), atol=1e-6)
                 checked[view.phase] += 1
     assert checked[Phase.SPLIT] and checked[Phase.PLAY]
+
+
+@pytest.mark.parametrize("config", TABLES[:6], ids=lambda c: f"{c.players}"
+                         f"{'-team' if c.partnership else ''}-{c.options.wild_lead}")
+def test_the_kernels_own_positions_read_as_the_views(config: MatchConfig) -> None:
+    """The positions the kernels reach as they play (not converted from the engine): a
+    trick waiting for its pile (``+.5``) stays in the kernel's trick until the pile is
+    chosen, where the view shows no trick and no led suit."""
+    from meio.sim import kernels as K
+    from meio.sim.tables import tables_for
+
+    t = tables_for(config)
+    piles = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = State.new(_with_seed(config, seed))
+        s = np.zeros(K.STATE_LEN, dtype=np.int32)
+        hands = np.zeros((5, 13), dtype=np.int32)
+        for p in range(config.players):
+            hands[p] = C.cards_of(state.hands[p])
+        K.start_round(s, config.players, hands, state.round_leader,
+                      1 if config.options.wild_lead == "next" else 0)
+        while not state.rounds:
+            seat = state.current_seat()
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            if state.phase is Phase.SPLIT:
+                state.apply(action, seat)
+                K.apply_split(s, config.players, seat,
+                              np.array(C.cards_of(A.pack_of(action)), dtype=np.int32))
+                continue
+            state.apply(action, seat)
+            K.apply_action(s, t.cfg, t.val2, action)
+            if state.rounds:
+                break
+            for q in range(config.players):
+                np.testing.assert_allclose(
+                    N.observe_position(s, config, q, match=_match(state)),
+                    observe(state.view(q)), atol=1e-6)
+            piles += state.phase is Phase.PILE
+    assert piles  # some trick went to a pile its winner chose
 
 
 def test_a_split_pick_is_read_off_the_position_too() -> None:

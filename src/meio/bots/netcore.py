@@ -130,12 +130,9 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
                 idx[k] = _SECOND_HALF + card
                 val[k] = 1.0
                 k += 1
-    else:
-        for j in range(s[K.TRICK_N]):
-            idx[k] = _TRICK + s[K.TRICK + j]
-            val[k] = 1.0
-            k += 1
-    if s[K.LED] >= 0:
+    # a trick waiting for its pile is over: the view shows no trick and no led suit
+    # (the kernel keeps both until the pile is chosen)
+    if s[K.LED] >= 0 and phase != K.PILE_PHASE:
         idx[k] = _LED + s[K.LED]
         val[k] = 1.0
         k += 1
