@@ -21,6 +21,7 @@ torch = pytest.importorskip("torch")
 from meio.rl.distil import (  # noqa: E402
     DistilError,
     distil,
+    ensemble_targets,
     network_weights,
     suit_swaps,
     swapped,
@@ -126,3 +127,35 @@ def test_training_refuses_to_narrow_a_network_before_reading_its_data(tmp_path: 
     with pytest.raises(DistilError, match="only be widened: 8 units is fewer than"):
         distil(tmp_path / "no-such-data.jsonl", tmp_path / "out.npz", init=start, hidden=8)
     assert not (tmp_path / "out.npz").exists()
+
+
+def test_an_ensembles_targets_are_the_mean_of_its_networks_logits(tmp_path: Path) -> None:
+    """The ensemble's share of a target is the softmax, over the legal actions, of the
+    members' mean logits as the NumPy bot computes them; the teacher's share is kept."""
+    from meio.bots.learned import load_policy, save_policy
+    from meio.rl import selfplay as SP
+
+    data = tmp_path / "sp.jsonl"
+    SP.generate(data, 2, seed=5, teacher="heuristic")
+    ex = SP.examples(data)
+    members = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        members.append(tmp_path / f"m{seed}.npz")
+        save_policy(members[-1], network_weights(Policy(16)), players=4)
+    policies = [load_policy(m) for m in members]
+    logits = (policies[0].logits(ex.obs) + policies[1].logits(ex.obs)) / 2
+    want = np.where(ex.mask, np.exp(logits - logits.max(axis=1, keepdims=True)), 0.0)
+    want /= want.sum(axis=1, keepdims=True)
+    for weight in (0.0, 0.25, 1.0):
+        got = ensemble_targets(ex, members, weight)
+        np.testing.assert_allclose(got.target, (1 - weight) * ex.target + weight * want,
+                                   atol=1e-5)
+        np.testing.assert_allclose(got.target.sum(axis=1), 1.0, atol=1e-5)
+        assert not got.target[~ex.mask].any()
+        assert got.obs is ex.obs and got.value is ex.value
+    assert not np.allclose(want, ex.target, atol=0.05)  # the two kinds of target differ
+    with pytest.raises(DistilError, match="between 0 and 1"):
+        ensemble_targets(ex, members, 1.5)
+    with pytest.raises(DistilError, match="at least one network"):
+        ensemble_targets(ex, [], 0.5)

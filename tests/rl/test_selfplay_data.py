@@ -168,6 +168,17 @@ def test_selfplay_then_train_from_it_gives_a_network_that_plays(
     assert result.exit_code == 0, result.output
     examples = len(SP.examples(data)) + len(SP.examples(other))
     assert f"{examples} examples" in result.output
+    # --ensemble: the targets mix in the mean of other networks' choices
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--init", str(net),
+                                 "--ensemble", str(net), "--ensemble", str(tmp_path / "wide.npz"),
+                                 "--ensemble-weight", "1", "--out", str(tmp_path / "ens.npz"),
+                                 "--epochs", "1"])
+    assert result.exit_code == 0, result.output
+    assert load_policy(tmp_path / "ens.npz").hidden == 16
+    result = runner.invoke(app, ["train", "--from-selfplay", str(data), "--ensemble",
+                                 str(data), "--out", str(tmp_path / "bad.npz")])
+    assert result.exit_code == 2 and "not a MEIO policy file" in result.output
+    assert not (tmp_path / "bad.npz").exists()
 
 
 def test_a_teacher_without_values_teaches_its_choices(tmp_path: Path) -> None:

@@ -86,6 +86,17 @@ def train(
                             help=_("Learning rate of the distillation (with --from-selfplay); "
                                    "fine-tuning an earlier network learns best lower."))
     ] = 1e-3,
+    ensemble: Annotated[
+        list[Path] | None, typer.Option(
+            "--ensemble", parser=InputFile(), metavar=_("FILE"),
+            help=_("Also learn from the mean of these networks' choices (with "
+                   "--from-selfplay; repeat it for each network)."))
+    ] = None,
+    ensemble_weight: Annotated[
+        float, typer.Option("--ensemble-weight", min=0.0, max=1.0,
+                            help=_("The ensemble's share of each target, the teacher's "
+                                   "being the rest (with --ensemble)."))
+    ] = 0.5,
 ) -> None:
     opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
@@ -108,7 +119,8 @@ def train(
 
     if from_selfplay:
         _distil(from_selfplay, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                players=players, init=init, lr=lr)
+                players=players, init=init, lr=lr, ensemble=ensemble or [],
+                ensemble_weight=ensemble_weight)
         return
     try:
         run(out, steps=steps, minutes=minutes, players=players, opponents=opponents,
@@ -122,13 +134,15 @@ def train(
 
 
 def _distil(data: list[Path], out: Path, *, epochs: int, hidden: int | None, seed: int,
-            minutes: float | None, players: int, init: Path | None, lr: float) -> None:
+            minutes: float | None, players: int, init: Path | None, lr: float,
+            ensemble: list[Path], ensemble_weight: float) -> None:
     from meio.engine.errors import MeioError
     from meio.rl.distil import distil
 
     try:
         report = distil(data, out, epochs=epochs, hidden=hidden, seed=seed, minutes=minutes,
-                        players=players, init=init, lr=lr, log=lambda line: typer.echo(line))
+                        players=players, init=init, lr=lr, ensemble=ensemble,
+                        ensemble_weight=ensemble_weight, log=lambda line: typer.echo(line))
     except MeioError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

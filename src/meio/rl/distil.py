@@ -19,6 +19,12 @@ specials are no suit's), so each decision stands for six: every minibatch is see
 with the three plain suits renamed by one of their six orders
 (:class:`SuitSwap`), in its cards, led suit, declared suits and picks.
 
+**Learning from an ensemble too** (``ensemble``): networks trained apart (from
+different random weights) err apart, and the mean of their logits plays better than
+any of them; a single network learns much of that gain when its target mixes the
+teacher's probabilities with the ensemble's (:func:`ensemble_targets`; Hinton, Vinyals
+& Dean 2015). docs/bots.md has the measurements.
+
 ``meio train --from-selfplay FILE`` runs :func:`distil`. PyTorch comes with the
 ``rl`` extra; importing this module without it raises ``ModuleNotFoundError``.
 """
@@ -192,6 +198,28 @@ def swapped(swap: SuitSwap, obs: torch.Tensor, mask: torch.Tensor,
     return x, m, t
 
 
+def ensemble_targets(ex: Examples, members: Sequence[Path], weight: float) -> Examples:
+    """``ex`` with each target ``(1 - weight) * teacher + weight * ensemble``: the
+    ensemble's probabilities are the softmax over the legal actions of the mean of the
+    ``members``' logits (policy files, read with NumPy, as the bots play them)."""
+    if not 0.0 <= weight <= 1.0:
+        raise DistilError(f"the ensemble's weight is between 0 and 1, not {weight}")
+    if not members:
+        raise DistilError("an ensemble needs at least one network")
+    policies = [load_policy(m) for m in members]
+    mean = np.zeros(ex.target.shape, dtype=np.float64)
+    for i in range(0, len(ex), 4096):  # in blocks: the logits of every example at once are large
+        rows = slice(i, i + 4096)
+        mean[rows] = sum(p.logits(ex.obs[rows]).astype(np.float64) for p in policies)
+    mean /= len(policies)
+    mean[~ex.mask] = -np.inf
+    top = mean.max(axis=1, keepdims=True)
+    probs = np.exp(mean - np.where(np.isfinite(top), top, 0.0))
+    probs /= probs.sum(axis=1, keepdims=True)
+    target = ((1.0 - weight) * ex.target + weight * probs).astype(np.float32)
+    return Examples(ex.obs, ex.mask, target, ex.value, ex.game)
+
+
 def held_out(ex: Examples) -> npt.NDArray[np.bool_]:
     """The examples of the rounds held out for measuring (one round in ten)."""
     return np.asarray(ex.game % 10 == 9)
@@ -202,18 +230,27 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
            batch: int = 512,
            lr: float = 1e-3, value_weight: float = 0.5, players: int = 4, augment: bool = True,
            weight_decay: float = 1e-5, init: Path | None = None,
+           ensemble: Sequence[Path] = (), ensemble_weight: float = 0.5,
            log: Callable[[str], None] = lambda _: None) -> Report:
     """Train a network on the examples of ``data`` (a self-play data file, several, or
     their examples) and save it to ``out``; ``init`` starts from the network of a
     policy file (an earlier iteration, or one trained on a cheaper teacher's data)
     instead of random weights. ``hidden`` is the width of the hidden layers: 256 by
-    default, or the starting network's, which a larger ``hidden`` widens (:func:`widened`)."""
+    default, or the starting network's, which a larger ``hidden`` widens (:func:`widened`).
+    With ``ensemble`` (policy files) the targets mix in the ensemble's probabilities
+    with weight ``ensemble_weight`` (:func:`ensemble_targets`); the held-out agreement
+    is then with the mixed targets' best action."""
     if epochs < 1 or (hidden is not None and hidden < 1) or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
     start_from = None if init is None else load_policy(init)
     if start_from is not None and hidden is not None and hidden < start_from.hidden:
         raise _narrower(hidden, start_from.hidden)  # before the examples: they take minutes
+    if ensemble:
+        for member in ensemble:  # a bad file is refused before the examples are read
+            load_policy(member)
     ex = data if isinstance(data, Examples) else examples(data)
+    if ensemble:
+        ex = ensemble_targets(ex, ensemble, ensemble_weight)
     torch.manual_seed(seed)
     start = time.monotonic()
     test = held_out(ex)
