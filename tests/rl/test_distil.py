@@ -148,7 +148,7 @@ def test_an_ensembles_targets_are_the_mean_of_its_networks_logits(tmp_path: Path
     want = np.where(ex.mask, np.exp(logits - logits.max(axis=1, keepdims=True)), 0.0)
     want /= want.sum(axis=1, keepdims=True)
     for weight in (0.0, 0.25, 1.0):
-        got = ensemble_targets(ex, members, weight)
+        got = ensemble_targets(ex, policies, weight)
         np.testing.assert_allclose(got.target, (1 - weight) * ex.target + weight * want,
                                    atol=1e-5)
         np.testing.assert_allclose(got.target.sum(axis=1), 1.0, atol=1e-5)
@@ -156,6 +156,33 @@ def test_an_ensembles_targets_are_the_mean_of_its_networks_logits(tmp_path: Path
         assert got.obs is ex.obs and got.value is ex.value
     assert not np.allclose(want, ex.target, atol=0.05)  # the two kinds of target differ
     with pytest.raises(DistilError, match="between 0 and 1"):
-        ensemble_targets(ex, members, 1.5)
+        ensemble_targets(ex, policies, 1.5)
     with pytest.raises(DistilError, match="at least one network"):
         ensemble_targets(ex, [], 0.5)
+    # distil refuses a bad weight before it reads the data (a file that does not exist)
+    with pytest.raises(DistilError, match="between 0 and 1"):
+        distil(tmp_path / "no-such-data.jsonl", tmp_path / "out.npz", ensemble=members,
+               ensemble_weight=2.0)
+
+
+def test_with_an_ensemble_the_agreement_is_still_measured_against_the_teacher(
+        tmp_path: Path) -> None:
+    from meio.bots.learned import load_policy, save_policy
+    from meio.rl import selfplay as SP
+    from meio.rl.distil import held_out
+
+    data = tmp_path / "sp.jsonl"
+    SP.generate(data, 10, seed=5, teacher="heuristic")  # round 9 is held out
+    ex = SP.examples(data)
+    torch.manual_seed(3)
+    member = tmp_path / "m.npz"
+    save_policy(member, network_weights(Policy(16)), players=4)
+    out = tmp_path / "out.npz"
+    report = distil(ex, out, epochs=1, hidden=16, ensemble=[member], ensemble_weight=1.0)
+    net = load_policy(out)
+    test = held_out(ex)
+    logits = np.where(ex.mask[test], net.logits(ex.obs[test]), -np.inf)
+    choice = logits.argmax(axis=1)
+    teacher = ex.target[test]
+    agree = teacher[np.arange(len(choice)), choice] >= teacher.max(axis=1) - 1e-6
+    assert report.agreement == pytest.approx(float(agree.mean()), abs=0.02)

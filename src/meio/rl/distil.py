@@ -41,7 +41,7 @@ import numpy.typing as npt
 import torch
 
 from meio.bots import observation as O
-from meio.bots.learned import VALUE_SCALE, load_policy, save_policy
+from meio.bots.learned import VALUE_SCALE, LearnedPolicy, load_policy, save_policy
 from meio.engine.errors import MeioError
 from meio.rl.selfplay import Examples, examples
 from meio.rl.train import Policy, masked_log_probs
@@ -198,26 +198,29 @@ def swapped(swap: SuitSwap, obs: torch.Tensor, mask: torch.Tensor,
     return x, m, t
 
 
-def ensemble_targets(ex: Examples, members: Sequence[Path], weight: float) -> Examples:
+def ensemble_targets(ex: Examples, members: Sequence[LearnedPolicy],
+                     weight: float) -> Examples:
     """``ex`` with each target ``(1 - weight) * teacher + weight * ensemble``: the
     ensemble's probabilities are the softmax over the legal actions of the mean of the
-    ``members``' logits (policy files, read with NumPy, as the bots play them)."""
+    ``members``' logits (as the NumPy bot computes them)."""
+    _check_ensemble(members, weight)
+    mean = np.zeros(ex.target.shape, dtype=np.float64)
+    for i in range(0, len(ex), 4096):  # in blocks: the logits of every example at once are large
+        rows = slice(i, i + 4096)
+        mean[rows] = sum(p.logits(ex.obs[rows]).astype(np.float64) for p in members)
+    mean /= len(members)
+    mean[~ex.mask] = -np.inf  # every example has a legal action: each row has a finite max
+    probs = np.exp(mean - mean.max(axis=1, keepdims=True))
+    probs /= probs.sum(axis=1, keepdims=True)
+    target = ((1.0 - weight) * ex.target + weight * probs).astype(np.float32)
+    return Examples(ex.obs, ex.mask, target, ex.value, ex.game)
+
+
+def _check_ensemble(members: Sequence[object], weight: float) -> None:
     if not 0.0 <= weight <= 1.0:
         raise DistilError(f"the ensemble's weight is between 0 and 1, not {weight}")
     if not members:
         raise DistilError("an ensemble needs at least one network")
-    policies = [load_policy(m) for m in members]
-    mean = np.zeros(ex.target.shape, dtype=np.float64)
-    for i in range(0, len(ex), 4096):  # in blocks: the logits of every example at once are large
-        rows = slice(i, i + 4096)
-        mean[rows] = sum(p.logits(ex.obs[rows]).astype(np.float64) for p in policies)
-    mean /= len(policies)
-    mean[~ex.mask] = -np.inf
-    top = mean.max(axis=1, keepdims=True)
-    probs = np.exp(mean - np.where(np.isfinite(top), top, 0.0))
-    probs /= probs.sum(axis=1, keepdims=True)
-    target = ((1.0 - weight) * ex.target + weight * probs).astype(np.float32)
-    return Examples(ex.obs, ex.mask, target, ex.value, ex.game)
 
 
 def held_out(ex: Examples) -> npt.NDArray[np.bool_]:
@@ -239,18 +242,20 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
     default, or the starting network's, which a larger ``hidden`` widens (:func:`widened`).
     With ``ensemble`` (policy files) the targets mix in the ensemble's probabilities
     with weight ``ensemble_weight`` (:func:`ensemble_targets`); the held-out agreement
-    is then with the mixed targets' best action."""
+    is still with the teacher's best action."""
     if epochs < 1 or (hidden is not None and hidden < 1) or batch < 1:
         raise DistilError("epochs, hidden and batch must be at least 1")
     start_from = None if init is None else load_policy(init)
     if start_from is not None and hidden is not None and hidden < start_from.hidden:
         raise _narrower(hidden, start_from.hidden)  # before the examples: they take minutes
-    if ensemble:
-        for member in ensemble:  # a bad file is refused before the examples are read
-            load_policy(member)
+    # a bad ensemble is refused before the examples are read
+    members = [load_policy(m) for m in ensemble]
+    if members:
+        _check_ensemble(members, ensemble_weight)
     ex = data if isinstance(data, Examples) else examples(data)
-    if ensemble:
-        ex = ensemble_targets(ex, ensemble, ensemble_weight)
+    teacher = torch.from_numpy(ex.target)  # what the held-out agreement is measured against
+    if members:
+        ex = ensemble_targets(ex, members, ensemble_weight)
     torch.manual_seed(seed)
     start = time.monotonic()
     test = held_out(ex)
@@ -294,12 +299,12 @@ def distil(data: Path | Sequence[Path] | Examples, out: Path, *, epochs: int = 2
             opt.step()
             total += float(loss.detach()) * len(idx)
         done = epoch + 1
-        agreement, error = _measure(net, obs, mask, target, value, test)
+        agreement, error = _measure(net, obs, mask, teacher, value, test)
         log(f"epoch {done}: loss {total / max(len(order), 1):.4f}, held-out agreement "
             f"{agreement:.3f}, value error {error:.3f}")
         if minutes is not None and time.monotonic() - start > 60 * minutes:
             break
-    agreement, error = _measure(net, obs, mask, target, value, test)
+    agreement, error = _measure(net, obs, mask, teacher, value, test)
     save_policy(out, network_weights(net), players=players)
     return Report(len(ex), done, time.monotonic() - start, agreement, error)
 
