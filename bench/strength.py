@@ -36,7 +36,7 @@ from pathlib import Path
 
 from meio.bots import Bot, bot_turn, make_bot
 from meio.bots.learned import DEFAULT_POLICY
-from meio.bots.netsearch import NET_LEVEL, NetSearchBot
+from meio.bots.netsearch import NET_LEVEL, NET_PLAYOUT_LEVEL, NetSearchBot
 from meio.bots.search import LEVELS, Level, SearchBot
 from meio.engine import MatchConfig, Phase, State
 from meio.tournament import TournamentSpec, run_tournament, summarize
@@ -88,7 +88,7 @@ def scaled(kind: str, scale: float) -> Level | None:
         level = int(kind.split(":")[1])
     if level is None:
         return None
-    base = NET_LEVEL if level == 5 else LEVELS[level]
+    base = {5: NET_LEVEL, 6: NET_PLAYOUT_LEVEL}.get(level) or LEVELS[level]
     return Level(*(max(1, round(x * scale)) if x else 0 for x in base))
 
 
@@ -106,9 +106,10 @@ def build(kind: str, seed: int, scale: float, times: tuple[float, float]) -> Bot
     budget = BUDGETS.get(kind) or scaled(kind, scale)
     if budget is None:
         return make_bot(kind, seed)
-    if kind.startswith("search:5"):
-        path = kind.removeprefix("search:5").removeprefix(":") or DEFAULT_POLICY
-        return NetSearchBot(seed, path=path, name=kind, budget=budget)
+    if kind.startswith(("search:5", "search:6")):
+        path = kind[len("search:5"):].removeprefix(":") or DEFAULT_POLICY
+        playouts = "network" if kind.startswith("search:6") else "heuristic"
+        return NetSearchBot(seed, path=path, name=kind, budget=budget, playouts=playouts)
     level = LEVELS_BY_KIND.get(kind, 2)
     return SearchBot(seed, level, budget=budget, name=kind)
 

@@ -14,7 +14,7 @@ from meio.bots import make_bot
 from meio.bots import netcore as N
 from meio.bots.learned import LOCAL_ACTIONS, LearnedPolicy, load_policy, save_policy
 from meio.bots.observation import OBS_SIZE, observe
-from meio.engine import MatchConfig, Phase, State, TableOptions, View
+from meio.engine import MatchConfig, Phase, State, TableOptions, View, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim.convert import state_to_arrays
@@ -307,3 +307,163 @@ def test_search_5_takes_a_budget_in_place_of_search_4s(
     assert NetSearchBot(1, path=path).network is NetSearchBot(2, path=path).network
     level = NetSearchBot(1, path=path).budget
     assert level == LEVELS[4]._replace(split_candidates=8, split_worlds=128, screen_worlds=0)
+
+
+def _python_playouts(path: Path, worlds: list[State], actions: list[int],
+                     seat: int) -> np.ndarray:
+    """The reference for the network's playouts: each world played to the end of its
+    round by the Python bot of the same network in every seat (the engine's rules)."""
+    from meio.bots.playout import round_scores
+
+    players = worlds[0].config.players
+    bots = [make_bot(f"learned:{path}", p) for p in range(players)]
+    total = np.zeros((len(actions), players))
+    for world in worlds:
+        for i, action in enumerate(actions):
+            state = world.clone()
+            rounds = len(state.rounds)
+            state.apply(action, seat)
+            while len(state.rounds) == rounds and not state.is_over:
+                mover = state.current_seat()
+                view = state.view(mover)
+                state.apply(bots[mover].choose(view, view.legal_actions()), mover)
+            total[i] += round_scores(state)
+    return total / len(worlds)
+
+
+@pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.edition}-{c.players}"
+                         f"{'-team' if c.partnership else ''}-{c.options.wild_lead}")
+def test_the_networks_playouts_in_the_core_are_the_python_bots(
+        config: MatchConfig, network: tuple[Path, LearnedPolicy]) -> None:
+    path, policy = network
+    playouts = N.NetPlayouts(policy)
+    phases = set()
+    for seed in range(3):
+        states = _random_states(config, 40 + seed)
+        for state in states[3 + seed::9]:
+            seat = state.current_seat()
+            legal = list(state.legal_actions(seat))
+            actions = legal[:: max(1, len(legal) // 3)][:3]
+            # the decision in a few worlds: the same position with the hidden hands
+            # dealt again, as a search would see them
+            view = state.view(seat)
+            rng = random.Random(seed)
+            worlds = [state] + [sample_world(view, rng) for _ in range(2)]
+            if state.phase is Phase.SPLIT:  # worlds where the others have split
+                worlds = [state]
+            match = N.MatchSoFar.of(view)
+            got = playouts.states(worlds, actions, seat, match)
+            want = _python_playouts(path, worlds, actions, seat)
+            np.testing.assert_allclose(got, want)
+            phases.add(state.phase)
+    assert {Phase.SPLIT, Phase.PLAY} <= phases
+
+
+def test_network_playouts_refuse_what_the_core_cannot_play(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    _, policy = network
+    playouts = N.NetPlayouts(policy)
+    state = State.new(MatchConfig(players=4, seed=1))
+    match = N.MatchSoFar()
+    with pytest.raises(ValueError, match="at least one"):
+        playouts.states([], [1], 0, match)
+    hidden = MatchConfig(players=4, seed=1, options=TableOptions(reveal_specials=False))
+    position = state_to_arrays(state).array[None]
+    with pytest.raises(ValueError, match="specials known"):
+        playouts.positions(hidden.public(), position, [state.legal_actions(0)[0]], 0, match)
+
+
+def test_search_6_plays_the_inferred_worlds_out_with_the_network(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.inference import infer_positions
+    from meio.bots.netsearch import NET_PLAYOUT_LEVEL, NetSearchBot
+    from meio.bots.search import decision_seed, objective
+
+    path, policy = network
+    bot = NetSearchBot(1, path=path, playouts="network", sure=0.999)
+    heuristic = NetSearchBot(1, path=path, budget=NET_PLAYOUT_LEVEL, sure=0.999)
+    assert bot.budget == NET_PLAYOUT_LEVEL and bot.budget.card_worlds < heuristic.budget.pool
+    playouts = N.NetPlayouts(policy)
+    compared = differs = 0
+    for state in _random_states(MatchConfig(players=4), 11)[:80]:
+        seat = state.current_seat()
+        view = state.view(seat)
+        legal = list(view.legal_actions())
+        if view.phase is Phase.SPLIT or len(legal) < 2:
+            continue
+        options, scores = bot.card_values(view, legal)
+        plain, plain_scores = heuristic.card_values(view, legal)
+        assert options == plain  # the same candidates: the network's likeliest
+        if len(options) < 2:
+            continue
+        rng = random.Random(decision_seed(1, view))
+        config, positions = infer_positions(view, 48, 320, rng, bot.model)
+        want = objective(playouts.positions(config, positions, options, seat,
+                                            N.MatchSoFar.of(view)), view)
+        np.testing.assert_allclose(scores, want)
+        compared += 1
+        differs += not np.allclose(scores, plain_scores)
+        assert bot.choose(view, legal) == options[int(np.argmin(scores))]
+    assert compared >= 5 and differs >= compared // 2
+
+
+def test_search_6_races_packs_in_worlds_the_network_plays_out(
+        network: tuple[Path, LearnedPolicy], monkeypatch: pytest.MonkeyPatch) -> None:
+    from meio.bots.netsearch import NetSearchBot
+
+    path, policy = network
+    calls: list[int] = []
+    real = N.NetPlayouts.states
+
+    def spy(self: N.NetPlayouts, states: list[State], *rest: object) -> np.ndarray:
+        calls.append(len(states))
+        return real(self, states, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(N.NetPlayouts, "states", spy)
+    view = State.new(MatchConfig(players=4, seed=2)).view(1)
+    small = NetSearchBot(1, path=path, playouts="network").budget._replace(split_worlds=8)
+    bot = NetSearchBot(1, path=path, playouts="network", budget=small)
+    action = bot.choose(view, view.legal_actions())
+    assert A.pack_of(action) in policy.top_packs(view, 8)
+    assert len(calls) == 3 and sum(calls) > 0  # three rounds of halving over eight packs
+
+
+def test_search_6_falls_back_to_search_5s_playouts_where_the_core_cannot_play_them(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots.netsearch import NET_PLAYOUT_LEVEL, NetSearchBot, core_plays_network
+
+    path, _ = network
+    config = MatchConfig(players=4, seed=3, options=TableOptions(reveal_specials=False))
+    state = State.new(config)
+    bots = [make_bot("heuristic", p) for p in range(4)]
+    while state.phase is not Phase.PLAY or len(state.legal_actions()) < 2:
+        seat = state.current_seat()
+        view = state.view(seat)
+        state.apply(bots[seat].choose(view, view.legal_actions()), seat)
+    seat = state.current_seat()
+    view = state.view(seat)
+    assert not core_plays_network(view.config) and core_plays_network(MatchConfig(players=4))
+    small = NET_PLAYOUT_LEVEL._replace(card_worlds=6, pool=12)
+    six = NetSearchBot(1, path=path, playouts="network", budget=small, sure=1.1)
+    five = NetSearchBot(1, path=path, budget=small, sure=1.1)
+    legal = list(view.legal_actions())
+    got, want = six.card_values(view, legal), five.card_values(view, legal)
+    assert got[0] == want[0]
+    np.testing.assert_allclose(got[1], want[1])
+
+
+def test_search_6_is_a_bot_kind_that_stands_on_a_given_network(
+        network: tuple[Path, LearnedPolicy]) -> None:
+    from meio.bots import bot_kinds
+    from meio.bots.netsearch import NetSearchBot
+
+    path, _ = network
+    assert "search:6" in bot_kinds()
+    shipped = make_bot("search:6", 1)
+    assert isinstance(shipped, NetSearchBot) and shipped.playouts == "network"
+    other = make_bot(f"search:6:{path}", 1)
+    assert isinstance(other, NetSearchBot) and other.name == f"search:6:{path}"
+    assert other.playouts == "network" and other.network is not shipped.network
+    assert make_bot(f"search:5:{path}", 1).playouts == "heuristic"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="playouts must be one of"):
+        NetSearchBot(1, path=path, playouts="random")

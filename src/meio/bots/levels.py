@@ -1,9 +1,9 @@
 """The bot levels people choose from: four names a player understands, each with its
 strength in one line, the same words in every client (the web page translates them).
 
-The other bot kinds (``search:1``, ``search:3``, ``search:5``, ``learned``, ``ppo``,
-plug-ins) stay available to tournaments, the command line and the web lobby's list of
-kinds; a seat holding one is named by its kind.
+The other bot kinds (``search:1``, ``search:3``, ``search:5``, ``search:6``,
+``learned``, ``ppo``, plug-ins) stay available to tournaments, the command line and the
+web lobby's list of kinds; a seat holding one is named by its kind.
 
 >>> [level.name for level in LEVELS]
 ['beginner', 'easy', 'strong', 'expert']

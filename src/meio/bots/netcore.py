@@ -28,6 +28,7 @@ one another, stay in one file (as in :mod:`meio.sim.kernels`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,9 +38,12 @@ from numba import njit
 
 from meio.bots import observation as O
 from meio.bots.learned import LearnedPolicy
-from meio.engine import MatchConfig, State
+from meio.bots.playout import Evaluator
+from meio.engine import MatchConfig, State, View
 from meio.sim import kernels as K
-from meio.sim.tables import HEURISTIC_EPSILON, tables_for
+from meio.sim.convert import state_to_arrays
+from meio.sim.rollout import encode_actions
+from meio.sim.tables import HEURISTIC_EPSILON, check_standard, tables_for
 
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
@@ -381,6 +385,63 @@ def simulate_net(
     return played
 
 
+@njit(cache=True)
+def evaluate_net(
+    cfg: np.ndarray, val2: np.ndarray, worlds: np.ndarray, kinds: np.ndarray,
+    values: np.ndarray, packs: np.ndarray, seat: int, table_idx: np.ndarray,
+    table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
+    round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+    w3t: np.ndarray, b3: np.ndarray,
+) -> np.ndarray:
+    """:func:`meio.sim.kernels.evaluate` with the network in every seat of the playouts:
+    the mean final round score of each seat after each candidate action, each world
+    played out once (the network's play is deterministic). ``kinds[a]`` is 1 for the
+    split ``packs[a]`` of ``seat``, 0 for the play, declare or pile action ``values[a]``.
+    Splits still due after it are the network's; each seat of a playout reads only
+    its own observation of the world."""
+    players = cfg[0]
+    n_actions = kinds.shape[0]
+    n_worlds = worlds.shape[0]
+    out = np.zeros((n_actions, players))
+    s = np.zeros(K.STATE_LEN, dtype=np.int32)
+    legal = np.zeros(32, dtype=np.int32)
+    pack = np.zeros(6, dtype=np.int32)
+    hand = np.zeros(13, dtype=np.int32)
+    scores = np.zeros(5, dtype=np.int32)
+    picked = np.zeros(65, dtype=np.bool_)
+    idx = np.zeros(MAX_FEATURES, dtype=np.int32)
+    val = np.zeros(MAX_FEATURES, dtype=np.float32)
+    h1 = np.zeros(b1.shape[0], dtype=np.float32)
+    h2 = np.zeros(b1.shape[0], dtype=np.float32)
+    for a in range(n_actions):
+        for w in range(n_worlds):
+            s[:] = worlds[w]
+            if kinds[a] == 1:
+                K.apply_split(s, players, seat, packs[a])
+            else:
+                K.apply_action(s, cfg, val2, values[a])
+            if s[K.PHASE] == K.SPLIT:
+                for p in range(players):
+                    if s[K.PACK_N + p] == 0:
+                        net_split(s, cfg, p, table_idx, table_val, totals, wins, counted,
+                                  round_index, w1, b1, w2, b2, w3t, b3, pack, picked, idx,
+                                  val, h1, h2, hand)
+                        K.apply_split(s, players, p, pack)
+            while s[K.PHASE] != K.ROUND_DONE:
+                mover = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
+                act = net_action(s, cfg, mover, table_idx, table_val, totals, wins, counted,
+                                 round_index, w1, b1, w2, b2, w3t, b3, legal, picked, idx,
+                                 val, h1, h2)
+                K.apply_action(s, cfg, val2, act)
+            K.round_scores(s, cfg, scores)
+            for p in range(players):
+                out[a, p] += scores[p]
+    for a in range(n_actions):
+        for p in range(players):
+            out[a, p] /= n_worlds
+    return out
+
+
 # -- the Python side ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True, eq=False)
 class CoreNet:
@@ -422,6 +483,11 @@ class MatchSoFar:
     totals: tuple[int, ...] = (0, 0, 0, 0, 0)
     wins: tuple[int, ...] = (0, 0, 0, 0, 0)
     round_index: int = 0
+
+    @classmethod
+    def of(cls, view: View) -> MatchSoFar:
+        """The match around ``view`` (what every seat sees of it alike)."""
+        return cls(tuple(view.totals), tuple(view.victories or ()), view.round_index)
 
     def arrays(self) -> tuple[I32, I32]:
         return (np.array((*self.totals, 0, 0, 0, 0, 0)[:5], dtype=np.int32),
@@ -522,3 +588,56 @@ def simulate(config: MatchConfig, first: int, count: int, seed: int, policy: Lea
         out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
         out["nplays"], out["tricks"])
     return out
+
+
+class NetPlayouts:
+    """The network playing out a search's worlds in the compiled core (every seat of
+    every playout, from that seat's own observation): :func:`evaluate_net` behind the
+    two forms of worlds a search has, core positions and engine states. For the
+    standard editions with the specials known (what :func:`table_entries` reads)."""
+
+    def __init__(self, policy: LearnedPolicy) -> None:
+        self.policy = policy
+        self.net = CoreNet.of(policy)
+        self._tables: dict[MatchConfig, tuple[I32, F32]] = {}
+
+    def positions(self, config: MatchConfig, positions: I32, actions: Sequence[int],
+                  seat: int, match: MatchSoFar) -> npt.NDArray[np.float64]:
+        """Mean final round score of each seat after each of ``actions`` (legal for
+        ``seat`` in every one of ``positions``, worlds of ``config``): shape
+        ``(len(actions), players)``, in partnership each seat's team score."""
+        if len(positions) == 0 or not actions:
+            raise ValueError("network playouts need at least one position and one action")
+        if not config.specials_known:
+            raise ValueError("network playouts need the specials known (reveal_specials)")
+        check_standard(config)
+        if config not in self._tables:
+            self._tables[config] = table_entries(config)
+        table_idx, table_val = self._tables[config]
+        t = tables_for(config)
+        kinds, values, packs = encode_actions(actions)
+        totals, wins = match.arrays()
+        net = self.net
+        means = evaluate_net(t.cfg, t.val2, np.ascontiguousarray(positions, dtype=np.int32),
+                             kinds, values, packs, seat, table_idx, table_val, totals, wins,
+                             _counted(config), match.round_index,
+                             net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3)
+        return np.asarray(means, dtype=np.float64)
+
+    def states(self, states: Sequence[State], actions: Sequence[int], seat: int,
+               match: MatchSoFar) -> npt.NDArray[np.float64]:
+        """:meth:`positions` for worlds that are engine states (of one config)."""
+        if not states:
+            raise ValueError("network playouts need at least one world")
+        arrays = np.stack([state_to_arrays(state).array for state in states])
+        return self.positions(states[0].config, arrays, actions, seat, match)
+
+    def evaluator(self, seat: int, match: MatchSoFar) -> Evaluator:
+        """:meth:`states` for ``seat``'s decision in ``match`` as a search's playout
+        engine (:data:`meio.bots.playout.Evaluator`: the playouts, seed and policy it
+        is given do not apply: the network plays each world once, as it would)."""
+        def evaluate(states: Sequence[State], actions: Sequence[int], playouts: int,
+                     seed: int, policy: str = "network") -> npt.NDArray[np.float64]:
+            return self.states(states, actions, seat, match)
+
+        return evaluate

@@ -13,6 +13,14 @@ six picks): :data:`NET_LEVEL` races eight of them by ``search:4``'s successive
 halving over 128 worlds, where ``search:4`` screens all 1,716 packs and races 32 (the
 heuristic's best sixteen and the screen's) over 256 worlds for about ten times the CPU.
 
+``search:6`` is ``search:5`` with the network playing the worlds out as well
+(:class:`~meio.bots.netcore.NetPlayouts`, every seat of a playout from its own
+observation of that world) where ``search:5`` plays them with the heuristic: each
+playout costs about ten times as much, so it weighs :data:`NET_PLAYOUT_LEVEL`'s fewer
+worlds, but a world played out by a strong player says more about a move. Where the
+compiled core cannot play the network (a variant, or specials kept hidden) it plays
+the worlds out as ``search:5`` does.
+
 It reads only its seat's view, like every bot: the network's input is the view's
 observation (:mod:`meio.bots.observation`).
 """
@@ -26,10 +34,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from meio.bots.base import seat_of
+from meio.bots.inference import infer_positions
 from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, cached_policy
+from meio.bots.netcore import MatchSoFar, NetPlayouts
 from meio.bots.observation import observe
-from meio.bots.search import LEVELS, Level, SearchBot
-from meio.engine import Phase, View
+from meio.bots.search import LEVELS, Level, SearchBot, decision_seed, objective
+from meio.engine import MatchConfig, Phase, View
 from meio.engine import actions as A
 
 #: the network's probability above which its choice is played without a search
@@ -39,7 +50,21 @@ TOP = 5
 #: ``search:4``'s card search; at the split, the network's eight best packs raced over
 #: 128 worlds by successive halving (no screen)
 NET_LEVEL = LEVELS[4]._replace(split_candidates=8, split_worlds=128, screen_worlds=0)
+#: ``search:6``: :data:`NET_LEVEL` with a fifth of the card worlds, each played out by
+#: the network (about ``search:4``'s CPU a card decision)
+NET_PLAYOUT_LEVEL = NET_LEVEL._replace(card_worlds=48)
+#: who plays a search's worlds out
+PLAYOUTS = ("heuristic", "network")
 _LOCAL = {a: i for i, a in enumerate(LOCAL_ACTIONS)}
+
+
+def core_plays_network(config: MatchConfig) -> bool:
+    """Whether the compiled core can play the network on ``config``'s table: a
+    standard edition (no variant) with its specials known."""
+    from meio.sim.tables import plays_variant
+
+    variant = config.variant is not None and plays_variant(config)
+    return config.specials_known and not variant
 
 
 class NetSearchBot(SearchBot):
@@ -47,13 +72,26 @@ class NetSearchBot(SearchBot):
 
     def __init__(self, seed: int = 0, *, path: str | Path = DEFAULT_POLICY,
                  sure: float = SURE, top: int = TOP, name: str = "search:5",
-                 budget: Level | None = None) -> None:
+                 budget: Level | None = None, playouts: str = "heuristic") -> None:
         """``budget`` replaces :data:`NET_LEVEL` (a benchmark's scaled or CPU-matched
-        level)."""
-        super().__init__(seed, level=4, budget=budget or NET_LEVEL, name=name)
+        level; :data:`NET_PLAYOUT_LEVEL` with ``playouts="network"``)."""
+        if playouts not in PLAYOUTS:
+            raise ValueError(f"playouts must be one of {', '.join(PLAYOUTS)}, not {playouts!r}")
+        default = NET_PLAYOUT_LEVEL if playouts == "network" else NET_LEVEL
+        super().__init__(seed, level=4, budget=budget or default, name=name)
         self.network = cached_policy(path)
         self.sure = sure
         self.top = top
+        self.playouts = playouts
+        self._net_playouts: NetPlayouts | None = None
+
+    def _network_playouts(self, view: View) -> NetPlayouts | None:
+        """The network's playouts for this view's table, or None (the heuristic's)."""
+        if self.playouts != "network" or not core_plays_network(view.config):
+            return None
+        if self._net_playouts is None:
+            self._net_playouts = NetPlayouts(self.network)
+        return self._net_playouts
 
     def prior(self, view: View, legal: Sequence[int]) -> npt.NDArray[np.float64]:
         """The network's probability of each of ``legal`` (a card, declare or pile)."""
@@ -68,7 +106,9 @@ class NetSearchBot(SearchBot):
         successive halving over ``split_worlds`` worlds."""
         packs = self.network.top_packs(view, self.budget.split_candidates)
         model = self.model if self.budget.pool else None
-        return A.pack_action(self._halving(view, packs, rng, model))
+        net = self._network_playouts(view)
+        evaluate = None if net is None else net.evaluator(seat_of(view), MatchSoFar.of(view))
+        return A.pack_action(self._halving(view, packs, rng, model, evaluate))
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if view.phase is Phase.SPLIT or len(legal) <= 1:
@@ -87,10 +127,25 @@ class NetSearchBot(SearchBot):
         if p[order[0]] >= self.sure:
             return [legal[int(order[0])]], np.zeros(1)
         kept = [legal[int(i)] for i in order[: self.top]]
-        return super().card_values(view, kept)
+        net = self._network_playouts(view)
+        if net is None:
+            return super().card_values(view, kept)
+        rng = random.Random(decision_seed(self.seed, view))
+        budget = self.budget
+        config, positions = infer_positions(view, budget.card_worlds,
+                                            max(budget.pool, budget.card_worlds), rng,
+                                            self.model)
+        means = net.positions(config, positions, kept, seat_of(view), MatchSoFar.of(view))
+        return kept, objective(means, view)
 
 
 def net_search_bot(seed: int = 0) -> NetSearchBot:
     """The bot of ``"search:5"`` (``"search:5:PATH"`` stands on the policy file at
     ``PATH``: :func:`meio.bots.registry.make_bot`)."""
     return NetSearchBot(seed)
+
+
+def net_playout_bot(seed: int = 0) -> NetSearchBot:
+    """The bot of ``"search:6"`` (``"search:6:PATH"`` stands on the policy file at
+    ``PATH``)."""
+    return NetSearchBot(seed, name="search:6", playouts="network")

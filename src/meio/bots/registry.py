@@ -27,19 +27,20 @@ class UnknownBotError(MeioError, ValueError):
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``,
     ``search:1`` to ``search:4`` (``expert`` is ``search:4``), ``learned`` (the network
-    distilled from search), ``ppo`` (the policy trained by PPO) and ``search:5``
-    (search standing on the network).
+    distilled from search), ``ppo`` (the policy trained by PPO), ``search:5`` (search
+    standing on the network) and ``search:6`` (the same, the network playing its worlds
+    out).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
     ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
-     'search:3', 'search:4', 'search:5']
+     'search:3', 'search:4', 'search:5', 'search:6']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
     # imported here, not at the top: the search bot loads the simulation core
     from meio.bots.heuristic import HeuristicBot
     from meio.bots.learned import default_learned_bot, ppo_bot
-    from meio.bots.netsearch import net_search_bot
+    from meio.bots.netsearch import net_playout_bot, net_search_bot
     from meio.bots.random_bot import RandomBot
     from meio.bots.search import DEFAULT_LEVEL, LEVELS, SearchBot
 
@@ -54,6 +55,7 @@ def builtin_bots() -> dict[str, BotFactory]:
         out[f"search:{level}"] = partial(SearchBot, level=level)
     out["expert"] = partial(SearchBot, level=4, name="expert")
     out["search:5"] = net_search_bot
+    out["search:6"] = net_playout_bot
     _BUILTIN.update(out)
     return dict(out)
 
@@ -81,7 +83,8 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
     """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``.
 
     ``"learned:PATH"`` plays the trained policy file at ``PATH`` (see
-    :mod:`meio.bots.learned`), and ``"search:5:PATH"`` is ``search:5`` standing on it
+    :mod:`meio.bots.learned`), and ``"search:5:PATH"`` (``"search:6:PATH"``) is
+    ``search:5`` (``search:6``) standing on it
     (to make the next data set with an earlier network, or measure a new one).
 
     >>> make_bot("heuristic", 7).name
@@ -91,10 +94,11 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from meio.bots.learned import learned_bot
 
         return learned_bot(kind, seed)
-    if kind.startswith("search:5:"):
+    if kind.startswith(("search:5:", "search:6:")):
         from meio.bots.netsearch import NetSearchBot
 
-        return NetSearchBot(seed, path=kind.removeprefix("search:5:"), name=kind)
+        playouts = "network" if kind.startswith("search:6:") else "heuristic"
+        return NetSearchBot(seed, path=kind[len("search:5:"):], name=kind, playouts=playouts)
     factories = _factories()
     try:
         factory = factories[kind]

@@ -232,9 +232,11 @@ class SearchBot:
         return A.pack_action(self._halving(view, candidates, rng, model))
 
     def _halving(self, view: View, packs: list[int], rng: random.Random,
-                 model: OpponentModel | None) -> int:
-        """Successive halving over ``packs`` with ``split_worlds`` worlds in all."""
+                 model: OpponentModel | None, evaluate: Evaluator | None = None) -> int:
+        """Successive halving over ``packs`` with ``split_worlds`` worlds in all, played
+        out by ``evaluate`` (the bot's own playout engine by default)."""
         budget = self.budget
+        evaluate = evaluate or self.evaluate
         if len(packs) == 1:
             return packs[0]
         alive = list(packs)
@@ -247,8 +249,8 @@ class SearchBot:
             count = max(1, per_round // len(alive))
             worlds = split_worlds(view, count, rng, model)
             actions = [A.pack_action(p) for p in alive]
-            scores = objective(self.evaluate(worlds, actions, budget.split_playouts,
-                                             rng.getrandbits(32), self.policy), view)
+            scores = objective(evaluate(worlds, actions, budget.split_playouts,
+                                        rng.getrandbits(32), self.policy), view)
             for pack, score in zip(alive, scores, strict=True):
                 totals[pack] += float(score) * count
                 counts[pack] += count

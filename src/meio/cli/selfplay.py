@@ -29,7 +29,7 @@ def selfplay(
     games: Annotated[int, typer.Option(
         min=1, max=10_000_000, help=_("rounds in the data set"))] = 1000,
     teacher: Annotated[str, typer.Option(
-        help=_("the bot in every seat: a searching one (search:1 to search:5), or "
+        help=_("the bot in every seat: a searching one (search:1 to search:6), or "
                "heuristic for a cheap first data set"))] = "search",
     jobs: Annotated[int, typer.Option(min=1, max=1024, help=_("worker processes"))] = 1,
     seed: Annotated[int, seed_option(_("seed of the tables, deals and bots"))] = 0,

@@ -89,8 +89,8 @@ def evaluate_actions(
                 raise ValueError(
                     f"{A.action_text(action)} is not legal for seat {seat} in state {w}"
                 )
-        groups.setdefault(_deck_config(other), []).append(w)
-    kinds, values, packs = _encode(actions)
+        groups.setdefault(deck_config(other), []).append(w)
+    kinds, values, packs = encode_actions(actions)
     seed = int(seed)
     total = np.zeros((len(actions), config.players))
     for group_config, members in groups.items():
@@ -109,7 +109,7 @@ def evaluate_actions(
     return result
 
 
-def _encode(actions: Sequence[int]) -> tuple[I32, I32, I32]:
+def encode_actions(actions: Sequence[int]) -> tuple[I32, I32, I32]:
     """The core's form of candidate actions: kind (1 a split), action, pack cards."""
     kinds = np.zeros(len(actions), dtype=np.int32)
     values = np.zeros(len(actions), dtype=np.int32)
@@ -141,7 +141,7 @@ def evaluate_positions(
         raise ValueError("evaluate_positions needs at least one position and one action")
     if not isinstance(playouts, int) or not 0 < playouts <= _MAX_PLAYOUTS:
         raise ValueError(f"playouts must be 1 to {_MAX_PLAYOUTS}, not {playouts!r}")
-    kinds, values, packs = _encode(actions)
+    kinds, values, packs = encode_actions(actions)
     t = tables_for(config)
     means = K.evaluate(
         t.cfg, t.val2, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
@@ -151,7 +151,7 @@ def evaluate_positions(
     return np.asarray(means, dtype=np.float64)
 
 
-def _deck_config(config: MatchConfig) -> MatchConfig:
+def deck_config(config: MatchConfig) -> MatchConfig:
     """The config that fixes the core's tables: the deck and the rules, not the seed."""
     return dataclasses.replace(
         config, seed=0, first_leader=0, options=TableOptions(config.options.wild_lead)
