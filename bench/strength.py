@@ -290,7 +290,15 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, help="stop after the deal that passes this time")
     ap.add_argument("--equal-cpu", action="store_true",
                     help="scale a search peer's card and split worlds to the bot's CPU time")
+    ap.add_argument("--peer-card-worlds", type=int, metavar="N",
+                    help="a search peer weighs N worlds a card decision, its level's "
+                         "others as they are (to compare playouts world for world)")
     args = ap.parse_args()
+    if args.peer_card_worlds is not None:
+        level = scaled(args.peer, args.scale) if args.peer else None
+        if level is None or args.equal_cpu or args.peer_card_worlds < 1:
+            ap.error("--peer-card-worlds takes a search peer, 1 or more, without --equal-cpu")
+        BUDGETS[args.peer] = level._replace(card_worlds=args.peer_card_worlds)
     if args.peer:
         print("| table | duel | deals | mean round score (bot) | (peer) | difference [95% CI] "
               "| card ms CPU (bot / peer) | split ms CPU | minutes |")
