@@ -7,8 +7,9 @@ compiling (about 10 s). :func:`warm_up` makes that first use happen at set-up ti
 when a server or the terminal app starts, never on a player's first click.
 
 This module sits above the packages whose kernels it calls: the simulation core
-(:mod:`meio.sim.kernels`), the search bot's likelihoods (:mod:`meio.bots.likelihood`)
-and the RL environments' kernels (:mod:`meio.rl.kernels`, :func:`warm_up_rl`).
+(:mod:`meio.sim.kernels`), the search bot's likelihoods (:mod:`meio.bots.likelihood`),
+the network in the core (:mod:`meio.bots.netcore`, :func:`warm_up_network`) and the RL
+environments' kernels (:mod:`meio.rl.kernels`, :func:`warm_up_rl`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,29 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def warm_up_network() -> float:
+    """Call the kernels of the network in the compiled core once: its playouts for
+    ``search:6`` (:func:`meio.bots.netcore.evaluate_net`, which holds its features and
+    forward pass) and its whole games (:func:`meio.bots.netcore.simulate_net`, ``meio
+    analyze --bots learned``). At set-up time only: a server's start does not load
+    the network for kinds few tables ask for. Returns the seconds it took."""
+    start = time.perf_counter()
+    from meio.bots.learned import DEFAULT_POLICY, cached_policy
+    from meio.bots.netcore import simulate
+    from meio.bots.netsearch import NET_PLAYOUT_LEVEL, NetSearchBot
+    from meio.engine import MatchConfig, State
+
+    config = MatchConfig(players=4, seed=0)
+    simulate(config, 0, 1, 0, cached_policy(DEFAULT_POLICY))
+    state = State.new(config)
+    for seat in range(config.players):
+        state.apply(state.legal_actions(seat)[0], seat)
+    tiny = NET_PLAYOUT_LEVEL._replace(card_worlds=2, split_worlds=2, pool=4)
+    bot = NetSearchBot(0, playouts="network", budget=tiny, sure=1.1)
+    bot.choose(state.view(state.current_seat()), state.legal_actions())
+    return time.perf_counter() - start
+
+
 def warm_up_rl() -> float:
     """Call every kernel of the RL environments once (they need Gymnasium, the
     ``gym`` extra). Returns the seconds it took."""
@@ -62,9 +86,10 @@ def warm_up_rl() -> float:
 
 
 def main() -> None:
-    """``python -m meio.warm``: the core's and the search bot's kernels, then the
-    RL kernels where Gymnasium is installed."""
+    """``python -m meio.warm``: the core's and the search bot's kernels, the
+    network's, then the RL kernels where Gymnasium is installed."""
     print(f"meio.sim and meio.bots kernels ready in {warm_up():.1f} s")
+    print(f"the network's kernels ready in {warm_up_network():.1f} s")
     if importlib.util.find_spec("gymnasium") is not None:
         print(f"meio.rl kernels ready in {warm_up_rl():.1f} s")
 

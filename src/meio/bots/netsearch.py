@@ -17,9 +17,11 @@ heuristic's best sixteen and the screen's) over 256 worlds for about ten times t
 (:class:`~meio.bots.netcore.NetPlayouts`, every seat of a playout from its own
 observation of that world) where ``search:5`` plays them with the heuristic: each
 playout costs about ten times as much, so it weighs :data:`NET_PLAYOUT_LEVEL`'s fewer
-worlds, but a world played out by a strong player says more about a move. Where the
-compiled core cannot play the network (a variant, or specials kept hidden) it plays
-the worlds out as ``search:5`` does.
+worlds, each played out by a far stronger player than the heuristic. Measured, that
+buys nothing: world for world it is level with ``search:5``, and at equal CPU it is
+not ahead of ``search:4`` (docs/bots.md, the eighth run), so it is a kind for
+research, not the teacher. Where the compiled core cannot play the network (a
+variant, or specials kept hidden) it plays the worlds out as ``search:5`` does.
 
 It reads only its seat's view, like every bot: the network's input is the view's
 observation (:mod:`meio.bots.observation`).
