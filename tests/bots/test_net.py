@@ -403,8 +403,18 @@ def test_search_6_plays_the_inferred_worlds_out_with_the_network(
         np.testing.assert_allclose(scores, want)
         compared += 1
         differs += not np.allclose(scores, plain_scores)
+        searched = (view, legal, seat)
         assert bot.choose(view, legal) == options[int(np.argmin(scores))]
     assert compared >= 5 and differs >= compared // 2
+    # a budget without a pool plays uniform worlds, as search:4's levels without one do
+    view, legal, seat = searched
+    uniform = NetSearchBot(1, path=path, playouts="network", sure=0.999,
+                           budget=NET_PLAYOUT_LEVEL._replace(card_worlds=6, pool=0))
+    options, scores = uniform.card_values(view, legal)
+    rng = random.Random(decision_seed(1, view))
+    worlds = [sample_world(view, rng) for _ in range(6)]
+    want = objective(playouts.states(worlds, options, seat, N.MatchSoFar.of(view)), view)
+    np.testing.assert_allclose(scores, want)
 
 
 def test_search_6_races_packs_in_worlds_the_network_plays_out(

@@ -42,7 +42,7 @@ from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, cached_policy
 from meio.bots.netcore import MatchSoFar, NetPlayouts
 from meio.bots.observation import observe
 from meio.bots.search import LEVELS, Level, SearchBot, decision_seed, objective
-from meio.engine import MatchConfig, Phase, View
+from meio.engine import MatchConfig, Phase, View, sample_world
 from meio.engine import actions as A
 
 #: the network's probability above which its choice is played without a search
@@ -134,10 +134,15 @@ class NetSearchBot(SearchBot):
             return super().card_values(view, kept)
         rng = random.Random(decision_seed(self.seed, view))
         budget = self.budget
-        config, positions = infer_positions(view, budget.card_worlds,
-                                            max(budget.pool, budget.card_worlds), rng,
-                                            self.model)
-        means = net.positions(config, positions, kept, seat_of(view), MatchSoFar.of(view))
+        seat, match = seat_of(view), MatchSoFar.of(view)
+        if budget.pool:  # worlds weighed by inference, as search:5's
+            config, positions = infer_positions(view, budget.card_worlds,
+                                                max(budget.pool, budget.card_worlds), rng,
+                                                self.model)
+            means = net.positions(config, positions, kept, seat, match)
+        else:  # a budget without a pool: uniform worlds
+            worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
+            means = net.states(worlds, kept, seat, match)
         return kept, objective(means, view)
 
 
