@@ -8,22 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from meio.analysis.stats import enough
+from meio.analysis.stats import shown, shown_p
 
 Json = dict[str, Any]
 
 
-def _e(x: Json | None, digits: int = 3) -> str:
-    if not x or x.get("value") is None:
-        return "–"
-    if not enough(x):
-        return f"too few games (n={x.get('n', 0)})"
-    lo, hi = x["ci95"]
-    return f"{x['value']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def _p(p: float | None) -> str:
-    return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
 
 
 def _pick(sub: Json, key: str, candidates: str) -> str:
@@ -65,9 +54,9 @@ def findings(summary: Json) -> str:
         lines += _md(["table", "games", "by seat: leader, next, …", "spread worst − best",
                       "p (seat effect)", "significant"],
                      [[e["label"], f"{e['games']:,}",
-                       " · ".join(_e(x, 3) for x in e["score_by_leader_offset"]),
-                       f"{e['worst_offset']}−{e['best_offset']}: {_e(e['gap'])}",
-                       _p(e.get("p_value")), "yes" if e["significant"] else "no"]
+                       " · ".join(shown(x, 3) for x in e["score_by_leader_offset"]),
+                       f"{e['worst_offset']}−{e['best_offset']}: {shown(e['gap'])}",
+                       shown_p(e.get("p_value")), "yes" if e["significant"] else "no"]
                       for e in s["seats"].values()])
         test = next((e.get("test") for e in s["seats"].values() if e.get("test")), None)
         if test:
@@ -75,9 +64,9 @@ def findings(summary: Json) -> str:
         lines.append("Match-win rate by seat after the match's first leader (fair: 1/N):")
         lines.append("")
         lines += _md(["table", "by seat: first leader, next, …", "p (≠ 1/N)"],
-                     [[e["label"], " · ".join(_e(x, 3) for x in
+                     [[e["label"], " · ".join(shown(x, 3) for x in
                                               e["match_win_by_first_leader_offset"]),
-                       _p(e.get("match_win_p_value"))]
+                       shown_p(e.get("match_win_p_value"))]
                       for e in s["seats"].values()])
     if "specials" in s:
         lines.append("### Specials (holder's round score minus the others'; negative helps "
@@ -85,9 +74,9 @@ def findings(summary: Json) -> str:
         rows = []
         for e in s["specials"].values():
             for card, v in e["cards"].items():
-                rows.append([e["label"], f"`{card}`", _e(v["holder_minus_others"]),
-                             _e(v["kept_first_half"]), _e(v["kept_second_half"]),
-                             _e(v["wins_its_trick"])])
+                rows.append([e["label"], f"`{card}`", shown(v["holder_minus_others"]),
+                             shown(v["kept_first_half"]), shown(v["kept_second_half"]),
+                             shown(v["wins_its_trick"])])
         lines += _md(["table", "card", "holder − others", "kept for half 1",
                       "kept for half 2", "wins its trick"], rows)
         subsets = [[e["label"], _pick(e["subsets"], "most_balanced", "balanced_candidates"),
@@ -103,31 +92,31 @@ def findings(summary: Json) -> str:
                      "stronger's)")
         lines += _md(["table", "pair", "score gap", "share of variance explained",
                       "stronger's match wins"],
-                     [[e["label"], p, _e(v["weaker_minus_stronger"]), _e(v["skill_share"]),
-                       _e(v["match_win"][p.split("-vs-")[0]])]
+                     [[e["label"], p, shown(v["weaker_minus_stronger"]), shown(v["skill_share"]),
+                       shown(v["match_win"][p.split("-vs-")[0]])]
                       for e in s["skill"].values() for p, v in e["pairs"].items()])
     if "splits" in s:
         lines.append("### Splits (share of the dealt cards of each kind put in the "
                      "second-half pack; random: 0.462)")
         lines += _md(["table", "hearts", "high cards", "specials"],
-                     [[e["label"]] + [_e(e[k]["share_to_second_half"]) if k in e else "–"
+                     [[e["label"]] + [shown(e[k]["share_to_second_half"]) if k in e else "–"
                                       for k in ("hearts", "high", "specials")]
                       for e in s["splits"].values()])
     if "rules" in s:
         lines.append("### Rules (mean round score under each reading; change against the "
                      "default played the same way)")
         lines += _md(["reading", "mean round score", "change", "decided in last round"],
-                     [[v["label"], _e(v["mean_round_score"]), _e(v.get("score_change")),
-                       _e(v["decided_in_last_round"])]
+                     [[v["label"], shown(v["mean_round_score"]), shown(v.get("score_change")),
+                       shown(v["decided_in_last_round"])]
                       for e in s["rules"].values() for v in e["variants"].values()])
-        kept = [[v["label"]] + [_e(v.get("second_half_share", {}).get(k))
+        kept = [[v["label"]] + [shown(v.get("second_half_share", {}).get(k))
                                 for k in ("hearts", "high", "specials")]
                 for e in s["rules"].values() for v in e["variants"].values()]
         lines.append("What the split keeps for the second half, under each reading "
                      "(share of those dealt):")
         lines.append("")
         lines += _md(["reading", "hearts", "high cards", "specials"], kept)
-        skill = [[v["label"], _e(v["weaker_minus_stronger"]), _e(v.get("change"))]
+        skill = [[v["label"], shown(v["weaker_minus_stronger"]), shown(v.get("change"))]
                  for e in s["rules"].values() for v in e.get("skill", {}).values()]
         if skill:
             pair = next(v["pair"] for e in s["rules"].values()
@@ -138,7 +127,7 @@ def findings(summary: Json) -> str:
             lines.append("")
             lines += _md(["reading", "skill gap", "change"], skill)
         fmt = [[e["label"], f"{e['format'].get('three_round_matches', 0):,}",
-                _e(e["format"].get("winners_differ"))]
+                shown(e["format"].get("winners_differ"))]
                for e in s["rules"].values() if "format" in e]
         if fmt:
             lines.append("2 players, matches that went to 3 rounds: how often "
@@ -150,10 +139,11 @@ def findings(summary: Json) -> str:
         lines += _md(["table", "mean round score", "rounds per match",
                       "decided in last round", "already decided before it", "shared victory",
                       "mean match total", "decisions per player", "minutes per match"],
-                     [[e["label"], _e(e["mean_round_score"]), _e(e["mean_match_rounds"]),
-                       _e(e["decided_in_last_round"]), _e(e.get("decided_before_last_round")),
-                       _e(e.get("shared_victory")), _e(e["mean_match_total"]),
-                       _e(e.get("decisions_per_player"), 1), _e(e.get("minutes_per_match"), 1)]
+                     [[e["label"], shown(e["mean_round_score"]), shown(e["mean_match_rounds"]),
+                       shown(e["decided_in_last_round"]), shown(e.get("decided_before_last_round")),
+                       shown(e.get("shared_victory")), shown(e["mean_match_total"]),
+                       shown(e.get("decisions_per_player"), 1),
+                       shown(e.get("minutes_per_match"), 1)]
                       for e in s["length"].values()])
         how = next((e.get("playing_time") for e in s["length"].values()), None)
         if how:
@@ -174,7 +164,7 @@ def _d(row: Json) -> str:
     """A difference, or why it is not shown."""
     if row.get("reason"):
         return str(row["reason"])
-    return _e(row["difference"])
+    return shown(row["difference"])
 
 
 def _says(row: Json) -> str:
@@ -205,7 +195,8 @@ def compare_findings(summary: Json) -> str:
     lines.append("")
     for t, e in summary["compare"]["tables"].items():
         lines += [f"### {t} ({e['pairing']})", ""]
-        rows = [[f, _e(r["base"]), _e(r["variant"]), _d(r), f"{r['difference'].get('n', 0):,}",
-                 _says(r)] for (tt, f, r) in compare_rows(summary) if tt == t]
+        rows = [[f, shown(r["base"]), shown(r["variant"]), _d(r),
+                 f"{r['difference'].get('n', 0):,}", _says(r)]
+                for (tt, f, r) in compare_rows(summary) if tt == t]
         lines += _md(["figure", "base", "variant", "difference", "n", "verdict"], rows)
     return "\n".join(lines)

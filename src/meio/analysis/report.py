@@ -18,7 +18,7 @@ from typing import Any
 
 from meio.analysis.findings import compare_rows, variant_line
 from meio.analysis.plan import STUDIES
-from meio.analysis.stats import MIN_GAMES, enough
+from meio.analysis.stats import MIN_GAMES, enough, shown, shown_p
 
 Json = dict[str, Any]
 
@@ -43,22 +43,10 @@ _TITLES = {
 }
 
 
-def _e(x: Json | None, digits: int = 3) -> str:
-    """An estimate and its interval; one that rests on too few games says so instead."""
-    if not x or x.get("value") is None:
-        return "–"
-    if not enough(x):
-        return f"too few games (n={x.get('n', 0)})"
-    lo, hi = x["ci95"]
-    return f"{x['value']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
 
 def _n(x: Json | None) -> str:
     return f"{x.get('n', 0):,}" if x else "0"
 
-
-def _p(p: float | None) -> str:
-    return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -167,12 +155,12 @@ def _seats(s: Json) -> str:
     for e in s.values():
         small = e["games"] < MIN_GAMES
         rows.append([e["label"], f"{e['games']:,}",
-                     " · ".join(_e(x) for x in e["score_by_leader_offset"]),
-                     f"{e['worst_offset']} vs {e['best_offset']}: {_e(e['gap'])}",
-                     "–" if small else _p(e.get("p_value")),
+                     " · ".join(shown(x) for x in e["score_by_leader_offset"]),
+                     f"{e['worst_offset']} vs {e['best_offset']}: {shown(e['gap'])}",
+                     "–" if small else shown_p(e.get("p_value")),
                      "–" if small else ("yes" if e["significant"] else "no"),
-                     " · ".join(_e(x) for x in e["match_win_by_first_leader_offset"]),
-                     "–" if small else _p(e.get("match_win_p_value"))])
+                     " · ".join(shown(x) for x in e["match_win_by_first_leader_offset"]),
+                     "–" if small else shown_p(e.get("match_win_p_value"))])
     parts.append(_table(["table", "games", "round score by seat", "spread worst − best",
                          "p (seat effect)", "significant", "match win by seat",
                          "p (match wins ≠ 1/N)"], rows))
@@ -201,9 +189,9 @@ def _specials(s: Json) -> str:
                      "plays the second-half pack, and its wins count).",
                      lambda ax: _bars(ax, wins, "wins its trick", horizontal=True),
                      height=max(3.4, 0.28 * len(wins)))]
-    rows = [[e["label"], c, _n(v["holder_minus_others"]), _e(v["holder_minus_others"]),
-             _e(v["kept_first_half"]), _e(v["kept_second_half"]),
-             _e(v["share_kept_second_half"]), _e(v["wins_its_trick"])]
+    rows = [[e["label"], c, _n(v["holder_minus_others"]), shown(v["holder_minus_others"]),
+             shown(v["kept_first_half"]), shown(v["kept_second_half"]),
+             shown(v["share_kept_second_half"]), shown(v["wins_its_trick"])]
             for e in s.values() for c, v in e["cards"].items()]
     parts.append(_table(["table", "card", "games", "holder − others", "kept for half 1",
                          "kept for half 2", "share kept for half 2", "wins its trick"], rows))
@@ -231,8 +219,8 @@ def _specials(s: Json) -> str:
             lo, hi = x["rank_ci95"]
             return f"{x['p_first']:.2f} (rank {lo}–{hi})" if lo != hi else \
                 f"{x['p_first']:.2f} (rank {lo})"
-        rows = [[label, r["specials"], _n(r["seat_gap"]), _e(r["seat_gap"]),
-                 _p(r.get("seat_gap_p_value")), rank(r, "balance_rank"), _e(r["skill_gap"]),
+        rows = [[label, r["specials"], _n(r["seat_gap"]), shown(r["seat_gap"]),
+                 shown_p(r.get("seat_gap_p_value")), rank(r, "balance_rank"), shown(r["skill_gap"]),
                  rank(r, "skill_rank")]
                 for label, sub in subsets.items() for r in sub["sets"]]
         parts.append(_table(["table", "specials", "games", "seat spread", "p (seat effect)",
@@ -267,10 +255,10 @@ def _skill(s: Json) -> str:
                      "by which bot sat there (the rest is the deal and the table).",
                      lambda ax: _bars(ax, shares, "share explained"))]
     rows = [[e["label"], _pair(p), _n(v["weaker_minus_stronger"]),
-             _e(v["weaker_minus_stronger"]),
-             " / ".join(f"{b} {_e(x)}" for b, x in v["mean_score"].items()),
-             " / ".join(f"{b} {_e(x)}" for b, x in v["match_win"].items()),
-             _e(v["skill_share"])]
+             shown(v["weaker_minus_stronger"]),
+             " / ".join(f"{b} {shown(x)}" for b, x in v["mean_score"].items()),
+             " / ".join(f"{b} {shown(x)}" for b, x in v["match_win"].items()),
+             shown(v["skill_share"])]
             for e in s.values() for p, v in e["pairs"].items()]
     parts.append(_table(["table", "pair", "deals", "score gap", "mean score", "match win",
                          "share explained"], rows))
@@ -311,7 +299,7 @@ def _splits(s: Json) -> str:
         parts.append(_figure("splits-specials", "How many specials the pack holds (MEIO).",
                              dist("specials", "specials")))
     rows = [[e["label"], _n(e["hearts"]["share_to_second_half"])]
-            + [_e(e[k]["share_to_second_half"]) if k in e else "–" for k in kinds]
+            + [shown(e[k]["share_to_second_half"]) if k in e else "–" for k in kinds]
             + [" ".join(f"{x:.3f}" for x in e["hearts"]["pack_count_distribution"])]
             for e in s.values()]
     parts.append(_table(["table", "games", "hearts", "high cards", "specials",
@@ -337,9 +325,9 @@ def _rules(s: Json) -> str:
              _figure("rules-last", "How often the last round decides the match, by reading.",
                      lambda ax: _bars(ax, last, "decided in the last round"))]
     variants = [v for e in s.values() for v in e["variants"].values()]
-    rows = [[v["label"], _n(v["mean_round_score"]), _e(v["mean_round_score"]),
-             _e(v.get("score_change")), _e(v["seat_gap"]), _e(v["decided_in_last_round"]),
-             _e(v["mean_match_rounds"])] for v in variants]
+    rows = [[v["label"], _n(v["mean_round_score"]), shown(v["mean_round_score"]),
+             shown(v.get("score_change")), shown(v["seat_gap"]), shown(v["decided_in_last_round"]),
+             shown(v["mean_match_rounds"])] for v in variants]
     parts.append(_table(["table", "games", "mean round score", "change vs default",
                          "seat spread", "decided in last round", "rounds per match"], rows))
     cards = sorted({c for v in variants for c in v.get("specials", {})})
@@ -347,14 +335,14 @@ def _rules(s: Json) -> str:
         parts.append("<p class=note>Each special's holder − others under each reading "
                      "(negative helps the holder):</p>")
         parts.append(_table(["table", *cards], [
-            [v["label"], *(_e(v["specials"].get(c)) for c in cards)]
+            [v["label"], *(shown(v["specials"].get(c)) for c in cards)]
             for v in variants if v.get("specials")]))
     kinds = [k for k in ("hearts", "high", "specials")
              if any(k in v.get("second_half_share", {}) for v in variants)]
     parts.append("<p class=note>What the split keeps for the second half under each reading "
                  "(share of those dealt):</p>")
     parts.append(_table(["table", *kinds], [
-        [v["label"], *(_e(v.get("second_half_share", {}).get(k)) for k in kinds)]
+        [v["label"], *(shown(v.get("second_half_share", {}).get(k)) for k in kinds)]
         for v in variants]))
     skill = {e["label"]: {_reading(k, {}): v["weaker_minus_stronger"]
                           for k, v in e["skill"].items()} for e in s.values() if "skill" in e}
@@ -365,10 +353,10 @@ def _rules(s: Json) -> str:
             " on duplicate deals, the weaker bot's mean round score minus the stronger's.",
             lambda ax: _bars(ax, skill, "skill gap (round score)")))
         parts.append(_table(["table", "skill gap", "change vs default"], [
-            [v["label"], _e(v["weaker_minus_stronger"]), _e(v.get("change"))]
+            [v["label"], shown(v["weaker_minus_stronger"]), shown(v.get("change"))]
             for e in s.values() for v in e.get("skill", {}).values()]))
     fmt = [[e["label"], str(e["format"].get("three_round_matches", 0)),
-            _e(e["format"].get("winners_differ"))] for e in s.values() if "format" in e]
+            shown(e["format"].get("winners_differ"))] for e in s.values() if "format" in e]
     if fmt:
         parts.append("<p class=note>2 players: among matches that went to 3 rounds, how "
                      "often first-to-2-victories and lowest-total pick different winners.</p>")
@@ -391,18 +379,18 @@ def _length(s: Json) -> str:
     parts = [_figure("length-scores", "Distribution of round scores.", dist),
              _figure("length-last", "How often the match is decided in its last round.",
                      lambda ax: _bars(ax, last, "share of matches"))]
-    rows = [[e["label"], _n(e["mean_round_score"]), _e(e["mean_round_score"]),
-             _e(e["mean_match_rounds"]),
+    rows = [[e["label"], _n(e["mean_round_score"]), shown(e["mean_round_score"]),
+             shown(e["mean_match_rounds"]),
              " ".join(f"{x:.3f}" for x in e["match_rounds_distribution"]),
-             _e(e["decided_in_last_round"]), _e(e.get("decided_before_last_round")),
-             _e(e.get("shared_victory")), _e(e["mean_match_total"])]
+             shown(e["decided_in_last_round"]), shown(e.get("decided_before_last_round")),
+             shown(e.get("shared_victory")), shown(e["mean_match_total"])]
             for e in s.values()]
     parts.append(_table(["table", "games", "mean round score", "rounds per match",
                          "share of 1/2/3/…-round matches", "decided in last round",
                          "already decided before it", "shared victory",
                          "mean match total"], rows))
-    rows = [[e["label"], _e(e.get("decisions_per_player"), 1),
-             _e(e.get("minutes_per_match"), 1)] for e in s.values()]
+    rows = [[e["label"], shown(e.get("decisions_per_player"), 1),
+             shown(e.get("minutes_per_match"), 1)] for e in s.values()]
     parts.append(_table(["table", "decisions a player makes per match",
                          "playing time per match (minutes)"], rows))
     how = next((e.get("playing_time") for e in s.values() if e.get("playing_time")), None)
@@ -508,10 +496,10 @@ def render_compare(summary: Json) -> str:
         for tt, name, r in compare_rows(summary):
             if tt != t:
                 continue
-            diff = r["reason"] if r.get("reason") else _e(r["difference"])
+            diff = r["reason"] if r.get("reason") else shown(r["difference"])
             verdict = "–" if r.get("reason") else (
                 f"{r['higher']} higher" if r.get("separates") else "no clear difference")
-            rows.append([name, _e(r["base"]), _e(r["variant"]), diff,
+            rows.append([name, shown(r["base"]), shown(r["variant"]), diff,
                          _n(r["difference"]), verdict])
         body.append(f"<h3>{html.escape(t)}</h3><p class=note>{html.escape(e['pairing'])}."
                     "</p>" + _table(["figure", "base", "variant", "difference", "n",

@@ -113,6 +113,28 @@ def enough(estimate: dict[str, Any] | Estimate | None) -> bool:
     return bool(n and n >= MIN_GAMES)
 
 
+def shown(estimate: dict[str, Any] | None, digits: int = 3) -> str:
+    """An estimate's JSON form as text, ``value [low, high]``; one that rests on too few
+    games says so instead, and a missing one is a dash.
+
+    >>> shown({"value": 0.1234, "ci95": [0.1, 0.15], "n": 100})
+    '0.123 [0.100, 0.150]'
+    >>> shown({"value": 0.1, "ci95": [0.0, 0.2], "n": 2})
+    'too few games (n=2)'
+    """
+    if not estimate or estimate.get("value") is None:
+        return "–"
+    if not enough(estimate):
+        return f"too few games (n={estimate.get('n', 0)})"
+    lo, hi = estimate["ci95"]
+    return f"{estimate['value']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def shown_p(p: float | None) -> str:
+    """A p-value as text: three decimals, ``< 0.001`` below that, a dash if none."""
+    return "–" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
 def by_round(values: npt.NDArray[Any], keys: npt.NDArray[Any], slot: npt.NDArray[Any],
              width: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
     """``values`` laid out one row per distinct ``keys`` and one column per ``slot``

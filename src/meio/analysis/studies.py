@@ -43,16 +43,6 @@ def _by(frame: Frame, column: str, value: str, players: int) -> list[Estimate]:
             for f in (frame.eq(**{column: k}) for k in range(players))]
 
 
-def _paired(frame: Frame, column: str, a: int, b: int, value: str) -> Estimate:
-    """Mean of ``value`` at ``column == a`` minus at ``column == b``, paired by round."""
-    fa, fb = frame.eq(**{column: a}), frame.eq(**{column: b})
-    ka, kb = fa.keyed("round"), fb.keyed("round")
-    oa, ob = np.argsort(ka), np.argsort(kb)
-    if not np.array_equal(ka[oa], kb[ob]):
-        return NAN
-    return cluster_mean(fa[value][oa] - fb[value][ob], fa["cluster"][oa])
-
-
 # -- seats -------------------------------------------------------------------------------
 #: how the seat gap is tested (the report and summary.json say so)
 SEAT_TEST = ("permutation test of the spread (max − min) of the mean round score by seat: "

@@ -103,18 +103,6 @@ class GameParameters:
         (built once for each: a game begins a match with one, and a config is frozen)."""
         return _config(self, combo, leader)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The OpenSpiel parameters that make this game (``specials`` fixed when there
-        is one set of them)."""
-        fixed = len(self.combos) == 1 and self.edition == "meio" and self.variant is None
-        return {"players": self.players, "edition": self.edition,
-                "partnership": self.partnership,
-                "specials": ",".join(C.card_code(c) for c in self.combos[0]) if fixed else "",
-                "wild_lead": self.wild_lead, "reveal_specials": self.reveal_specials,
-                "one_round": self.one_round,
-                "split_mode": "sequential" if self.sequential else "pack",
-                "variant": self.variant_name, "reward": "victory" if self.victory else "score"}
-
     def __deepcopy__(self, memo: dict[int, Any]) -> GameParameters:
         return self  # frozen: a state's clone shares it
 
