@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceOf, posOf, previousTrick, seatTurn, trickShown } from "../../../src/meio/web/static/js/table/board.js";
+import { balanceOf, packing, posOf, previousTrick, seatModel, seatTurn, timeLeft, trickShown } from "../../../src/meio/web/static/js/table/board.js";
 import { seated, view } from "./fixtures.js";
 
 const TRICK = { cards: [[0, "3S"], [1, "KS"]], winner: 1, pile: 1, declared: null };
@@ -52,5 +52,33 @@ describe("the balance", () => {
     expect(balanceOf(S, v)).toMatchObject({ h: 1, v: 1, cls: "even" });
     S.seat = null;
     expect(balanceOf(S, v)).toBeNull();
+  });
+});
+
+describe("the seats", () => {
+  it("show the other hands as backs, the piles, and the half in play", () => {
+    const v = view({ half: 2, piles: [[3, 1], [4, 2]], hand_sizes: [3, 3], to_move: 1 });
+    const S = seated(v);
+    expect(seatModel(S, v, 0)).toEqual({ turn: false, backs: 0, piles: [3, 1], live: 2, cards: 3 });
+    expect(seatModel(S, v, 1)).toEqual({ turn: true, backs: 3, piles: [4, 2], live: 2, cards: 3 });
+    // during the split no half is in play yet; a spectator sees every hand as backs
+    const split = view({ phase: "split", hand_sizes: [13, 13], split_done: [false, false] });
+    S.seat = null;
+    expect(seatModel(S, split, 0)).toMatchObject({ backs: 13, live: 0, turn: true });
+  });
+
+  it("give the mover's time left from the server's deadline", () => {
+    const S = seated();
+    expect(timeLeft(S, 0)).toBe("");
+    S.deadline = 100; S.skew = 0;
+    expect(timeLeft(S, 88_000)).toBe("12s");
+  });
+
+  it("build the pack in the middle only while this seat chooses it", () => {
+    const S = seated(view({ phase: "split", split_done: [false, true] }));
+    expect(packing(S, S.view)).toBe(true);
+    expect(packing(S, view({ phase: "split", split_done: [true, false] }))).toBe(false);
+    S.seat = null;
+    expect(packing(S, S.view)).toBe(false);
   });
 });

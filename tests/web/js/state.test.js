@@ -109,3 +109,17 @@ describe("the page's own state", () => {
     expect(myTurn(spectator)).toBe(false);
   });
 });
+
+describe("a finished trick held on the table", () => {
+  it("gives way the moment the next card is led", () => {
+    const S = seated();
+    const after = view({ tricks: [TRICK], piles: [[0, 0], [1, 0]], to_move: 1 });
+    receive(S, event(S, "KS", 1, after, { trick: TRICK }), normal);
+    expect(S.held).not.toBeNull();
+    // the bot that won leads at once: this seat must follow, and sees the lead
+    const led = view({ tricks: [TRICK], current_trick: [[1, "9H"]], led_suit: "H", to_move: 0 });
+    expect(receive(S, event(S, "9H", 1, led), normal)).toEqual([]);
+    expect(S.held).toBeNull();
+    expect(S.lastTrick).toMatchObject({ winner: 1 });
+  });
+});

@@ -32,9 +32,18 @@ describe("the table's words", () => {
     expect(clock(3 * 3600 + 120)).toBe("3 h 2 min");
   });
 
-  it("signs a rating's change", () => {
+  it("signs a rating's change, and never writes −0.0", () => {
     expect(ratingChange(1.26)).toBe("+1.3");
     expect(ratingChange(-2)).toBe("−2.0");
+    expect(ratingChange(-0.04)).toBe("0.0");
+    expect(ratingChange(0.049)).toBe("0.0");
+  });
+
+  it("tells a spectator the players are choosing, not that they wait for others", () => {
+    const S = seated(view({ phase: "split", split_done: [true, false] }));
+    expect(statusText(S, S.view)).toBe("Waiting for the others to choose their packs…");
+    S.seat = null;
+    expect(statusText(S, S.view)).toBe("The players are choosing their packs…");
   });
 
   it("gives the advisor's figures, a range only where it is one", () => {

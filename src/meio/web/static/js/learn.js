@@ -155,7 +155,8 @@ function renderGallery() {
     for (const half of [1, 2]) {
       const w = document.createElement("div");
       w.className = "mini";
-      w.append(cardEl(code, { half, small: true }));
+      // full size: the two faces of −1/A+ and A+/−1 and their values must read at a glance
+      w.append(cardEl(code, { half }));
       w.append(Object.assign(document.createElement("div"), { className: "who", textContent: half === 1 ? t("first half") : t("second half") }));
       row.append(w);
     }

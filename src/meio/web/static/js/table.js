@@ -12,15 +12,15 @@ import { api, mySeats, showAccount, toast } from "./api.js";
 import { setVariant } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { rulesHtml } from "./rules.js";
-import { endedRound, previousTrick, renderBalance, renderBoard } from "./table/board.js";
+import { endedRound, packing, previousTrick, renderBalance, renderBoard, timeLeft } from "./table/board.js";
 import { renderChat, setupChat } from "./table/chat.js";
-import { notifyTurn, setupNotify } from "./table/cues.js";
-import { copyLink, renderLinks, renderWaiting, showJoin, showProblem } from "./table/door.js";
+import { setupNotify, setupSound, turnCues } from "./table/cues.js";
+import { copyLink, fillText, renderLinks, renderWaiting, showJoin, showProblem } from "./table/door.js";
 import { cancelDeclare, focusKey, renderHand, renderPrompt, restoreFocus } from "./table/hand.js";
 import { act, connect, resendPending, send } from "./table/net.js";
 import { closeSummary, renderLog, renderSheet, renderSummary, summaryLeft } from "./table/sheet.js";
 import { busy, createState, myTurn, paceOf, PACES, receive, restore, saved } from "./table/state.js";
-import { clock, sizeOf, statusText } from "./table/text.js";
+import { sizeOf, statusText } from "./table/text.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -96,6 +96,8 @@ function render() {
   if (!v) { renderWaiting(S); return; }
   // what this page has seen, for tests and bug reports: the match and its last action
   $("play").dataset.match = S.match ?? ""; $("play").dataset.seq = S.seq;
+  // choosing the pack: the hand drawn large, the pack built in the middle of the table
+  $("play").classList.toggle("splitting", packing(S, v));
   // the summary of a round that is over closes by itself once the next round is under way
   if (S.summary && (v.tricks.length || v.current_trick.length || v.is_over)) S.summary = null;
   renderBoard(S, S.summary ? endedRound(v, S.summary, sizeOf(S).hand) : v);
@@ -111,7 +113,7 @@ function renderStatus(v) {
   const mine = myTurn(S, v);
   $("status").textContent = mine && busy(S) ? t("Sending your move…") : statusText(S, v);
   $("status").dataset.turn = mine && !busy(S) ? "1" : "0";
-  notifyTurn(tableId, mine && !busy(S));
+  turnCues(tableId, mine && !busy(S));
 }
 
 function renderRules(v) {
@@ -125,14 +127,15 @@ function renderRules(v) {
   if (!$("rules").dataset.touched) $("rules").open = early;
 }
 
-// The clocks: the turn timer in the header, the round summary's countdown.
+// The clocks: the turn timer in the header and on the mover's box, the round summary's
+// countdown, quick play's wait for players.
 setInterval(() => {
-  const el = $("timer");
   if (S.summary && $("summary-wait")) $("summary-wait").textContent = t("The next deal in {s} s", { s: summaryLeft(S) });
-  if (!S.deadline || !S.view || S.view.is_over) { el.textContent = ""; return; }
-  const left = Math.max(0, Math.round(S.deadline - (Date.now() + S.skew) / 1000));
-  el.textContent = `⏱ ${clock(left)}`;
-  drawNotify?.();
+  if ($("fill-at") && S.table) $("fill-at").textContent = fillText(S.table);
+  const left = timeLeft(S);
+  $("timer").textContent = left ? `⏱ ${left}` : "";
+  for (const el of document.querySelectorAll(".to-move[data-clock]")) el.textContent = left || t("to play");
+  if (left) drawNotify?.();
 }, 500);
 
 document.addEventListener("keydown", (ev) => {
@@ -151,6 +154,7 @@ async function main() {
   $("rules-link").onclick = () => { $("rules").dataset.touched = "1"; $("rules").open = true; };
   setupChat(S, ui);
   drawNotify = setupNotify(S);
+  setupSound();
   if (params.get("watch") && !(mine && params.get("as") === "player")) { S.spectate = params.get("watch"); open(); }
   else if (mine?.token) { S.token = mine.token; S.seat = mine.seat ?? null; open(); }
   else if (params.get("invite")) showJoin(S, ui, params.get("invite"));

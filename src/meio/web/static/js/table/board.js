@@ -4,7 +4,7 @@
 import { esc } from "../api.js";
 import { cardEl, cardText, isWild, playedValue, SUIT_SYMBOL } from "../cards.js";
 import { t } from "../i18n.js";
-import { nameOf, sizeOf, takesText, teamName } from "./text.js";
+import { clock, nameOf, sizeOf, takesText, teamName } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,19 +62,50 @@ export function seatTurn(v, s) {
   return v.phase === "pile" ? v.pending_pile === s : v.to_move === s;
 }
 
+// A seat's box: its name, whose move it is (with the time left), the other hands as
+// card backs that shrink as they play, and its two piles as small stacks, the pile of
+// the half in play marked.
+export function seatModel(S, v, s) {
+  const me = S.seat;
+  return {
+    turn: seatTurn(v, s),
+    backs: s === me || v.is_over ? 0 : v.hand_sizes[s],
+    piles: [v.piles[s][0], v.piles[s][1]],
+    live: v.phase === "split" || v.is_over ? 0 : v.half,
+    cards: v.hand_sizes[s],
+  };
+}
+
+function pileHtml(which, n, live) {
+  const name = which === 1 ? "H" : "V";
+  return `<span class="pile ${name.toLowerCase()}${live ? " live" : ""}" data-pile="${which}">` +
+    `<span class="stack" aria-hidden="true">${"<i></i>".repeat(Math.min(n, 13))}</span>` +
+    `<span class="pl">${name} ${n}${live ? `<span class="sr-only"> (${esc(t("in play"))})</span>` : ""}</span></span>`;
+}
+
+// The turn's time left in words ("12s", "3 min"); "" without a clock.
+export function timeLeft(S, now = Date.now()) {
+  if (!S.deadline || !S.view || S.view.is_over) return "";
+  return clock(Math.max(0, Math.round(S.deadline - (now + S.skew) / 1000)));
+}
+
 export function renderBoard(S, v) {
   const board = $("board"), n = v.config.players, me = S.seat;
   board.querySelectorAll(".seatbox").forEach((e) => e.remove());
   for (let s = 0; s < n; s++) {
+    const m = seatModel(S, v, s);
     const box = document.createElement("div");
     box.className = `seatbox seat-pos-${posOf(s, n, me)}`;
     box.dataset.seat = s;
-    if (seatTurn(v, s)) box.classList.add("turn");
+    if (m.turn) box.classList.add("turn");
     const away = S.table?.seats[s]?.online ? "" : ` <span class="muted">${esc(t("(away)"))}</span>`;
     const team = v.config.partnership ? ` <span class="muted">${esc(teamName(s % 2))}</span>` : "";
     const you = s === me ? ` ${esc(t("(you)"))}` : "";
-    box.innerHTML = `<div class="name">${esc(nameOf(S, s))}${you}${team}${away}</div>` +
-      `<div class="piles" data-piles="${v.piles[s][0]},${v.piles[s][1]}">H ${v.piles[s][0]} · V ${v.piles[s][1]} · ${esc(t("cards {n}", { n: v.hand_sizes[s] }))}</div>` +
+    const mover = m.turn && v.phase !== "split" ? `<span class="to-move" data-clock="1">${esc(timeLeft(S) || t("to play"))}</span>` : "";
+    box.innerHTML = `<div class="name">${esc(nameOf(S, s))}${you}${team}${away}${mover}</div>` +
+      (m.backs ? `<div class="backs" aria-hidden="true">${'<i class="back"></i>'.repeat(m.backs)}</div>` : "") +
+      `<div class="piles" data-piles="${m.piles[0]},${m.piles[1]}">${pileHtml(1, m.piles[0], m.live === 1)}${pileHtml(2, m.piles[1], m.live === 2)}` +
+      `<span class="cards-left">${esc(t("cards {n}", { n: m.cards }))}</span></div>` +
       (v.phase === "split" ? `<div class="muted">${esc(v.split_done[s] ? t("pack chosen") : t("choosing pack…"))}</div>` : "");
     board.append(box);
   }
@@ -86,6 +117,7 @@ function renderTrick(S, v, board) {
   const trick = $("trick");
   trick.innerHTML = "";
   trick.className = "trick";
+  if (packing(S, v)) { renderPack(S, v, trick); renderWhere(S, v, ""); return; }
   const shown = trickShown(S, v);
   if (shown.last) trick.classList.add("last");
   const { cards } = shown;
@@ -102,9 +134,10 @@ function renderTrick(S, v, board) {
     before = playedValue(code, v.half, v.config.edition, before);
     trick.append(wrap);
   }
-  const sweepTo = shown.sweeping ? board.querySelector(`.seatbox[data-seat="${shown.winner}"]`) : null;
-  if (sweepTo) {
-    // slide the cards to the winner's name box (and so to their H or V pile)
+  const seat = board.querySelector(`.seatbox[data-seat="${shown.winner}"]`);
+  const sweepTo = shown.sweeping && seat ? seat.querySelector(`.pile[data-pile="${S.held.trick.pile}"] .stack`) ?? seat : null;
+  if (sweepTo && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    // slide the cards onto the winner's H or V pile
     const to = sweepTo.getBoundingClientRect();
     for (const w of trick.children) {
       const r = w.getBoundingClientRect();
@@ -114,15 +147,37 @@ function renderTrick(S, v, board) {
       requestAnimationFrame(() => { w.style.transform = `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(.4)`; w.style.opacity = "0"; });
     }
   }
+  renderWhere(S, v, shown.label);
+}
+
+// Whether this seat is choosing its pack (the middle of the table shows it being built).
+export const packing = (S, v) => S.seat != null && v.phase === "split" && !v.split_done[S.seat] && !S.summary;
+
+// The pack being built: the cards chosen so far, then a dashed slot for each one to go.
+function renderPack(S, v, trick) {
+  trick.classList.add("packing");
+  const k = sizeOf(S).pack;
+  const row = document.createElement("div");
+  row.className = "pack-build";
+  row.append(Object.assign(document.createElement("div"), { className: "pack-title", textContent: t("Second-half pack: {n}/{k}", { n: S.selected.size, k }) }));
+  const slots = document.createElement("div");
+  slots.className = "slots";
+  for (const code of S.selected) slots.append(cardEl(code, { half: 2, edition: v.config.edition, small: true }));
+  for (let i = S.selected.size; i < k; i++) slots.append(Object.assign(document.createElement("span"), { className: "slot" }));
+  row.append(slots);
+  trick.append(row);
+}
+
+function renderWhere(S, v, label) {
   const lbl = $("trick-label");
   lbl.innerHTML = "";
   const where = document.createElement("span");
   where.className = "muted";
   where.textContent = t("trick {n} · half {half} · round {round}", { n: Math.min(v.trick_number, sizeOf(S).hand), half: v.half, round: v.round });
   lbl.append(where);
-  if (shown.label) {
+  if (label) {
     const l = document.createElement("strong");
-    l.id = "takes"; l.textContent = shown.label;
+    l.id = "takes"; l.textContent = label;
     lbl.append(" ", l);
   }
 }

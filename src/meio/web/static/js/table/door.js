@@ -64,11 +64,16 @@ export function showProblem(S, tableId, kind) {
   $("conn").textContent = "";
 }
 
+// Quick play's wait as a countdown: the seconds before bots take the free seats.
+export function fillText(table, now = Date.now()) {
+  const s = Math.max(0, Math.ceil(table.fill_at - now / 1000));
+  return t("Bots take the free seats in {s} s.", { s });
+}
+
 export function renderWaiting(S) {
   if (!S.table) return;
   // quick play: bots take the free seats when the wait is over
-  const fill = S.table.quick && S.table.fill_at
-    ? `<p id="fill-at">${esc(t("Bots take the free seats at {time}.", { time: new Date(S.table.fill_at * 1000).toLocaleTimeString(document.documentElement.lang) }))}</p>` : "";
+  const fill = S.table.quick && S.table.fill_at ? `<p id="fill-at" role="timer">${esc(fillText(S.table))}</p>` : "";
   $("waiting").innerHTML = `<h2>${esc(t("Waiting for players"))}</h2><p>${esc(t("The match starts when every seat is filled."))}</p>` + fill +
     S.table.seats.map((s) => `<div>${esc(t("Seat {n}:", { n: s.seat + 1 }))} ${s.filled ? esc(nameOf(S, s.seat)) : `<em>${esc(t("free"))}</em>`}</div>`).join("");
 }

@@ -158,7 +158,8 @@ export function renderPrompt(S, v, ui) {
     show("declare");
     p.append(Object.assign(document.createElement("span"), { textContent: t("Lead {card}: declare the suit", { card: cardText(S.declaring) }) }));
     for (const s of "SHDC") {
-      const b = button(SUIT_SYMBOL[s], { className: "declare-suit" });
+      // each suit in its own colour, as on the cards
+      const b = button(SUIT_SYMBOL[s], { className: `declare-suit${s === "H" || s === "D" ? " red" : ""}` });
       b.dataset.action = `${S.declaring}=${s}`; b.setAttribute("aria-label", t("declare {suit}", { suit: SUIT_SYMBOL[s] }));
       b.onclick = () => ui.act(`${S.declaring}=${s}`); p.append(b);
     }

@@ -137,6 +137,8 @@ function onEvent(S, f, pace, now, fx) {
   if (f.seq !== S.seq + 1) { fx.push({ do: "close" }); return; }  // a gap: reconnect and resume
   const old = S.view;
   S.seq = f.seq; S.view = f.view; setDeadline(S, f);
+  // a fresh lead is never hidden: the trick held on the table gives way to it at once
+  if (S.held && f.view.current_trick.length) S.held = null;
   if (f.source === "timeout") {
     S.log.push({ k: "timeout", seat: f.actor });
     fx.push({ do: "toast", text: f.actor === S.seat ? t("You ran out of time: a bot played for you.")

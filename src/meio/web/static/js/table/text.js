@@ -96,7 +96,9 @@ export function statusText(S, v) {
   if (S.summary) return t("Round {n} is over.", { n: S.summary.round });
   if (v.phase === "split") {
     const k = sizeOf(S).pack;
-    if (me != null && !v.split_done[me]) return k === 6 ? t("Choose your 6-card second-half pack.") : t("Choose your {k}-card second-half pack.", { k });
+    // a spectator chooses nothing: they watch the players choose
+    if (me == null) return t("The players are choosing their packs…");
+    if (!v.split_done[me]) return k === 6 ? t("Choose your 6-card second-half pack.") : t("Choose your {k}-card second-half pack.", { k });
     return t("Waiting for the others to choose their packs…");
   }
   if (v.phase === "pile") {
@@ -114,7 +116,10 @@ export function clock(left) {
   return `${left}s`;
 }
 
-// A rating's change as the match-over note shows it: +1.2, −0.4.
+// A rating's change as the match-over note shows it: +1.2, −0.4, and 0.0 for a change
+// that rounds to nothing (never "−0.0").
 export function ratingChange(d) {
-  return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}`;
+  const shown = Math.abs(d).toFixed(1);
+  if (Number(shown) === 0) return "0.0";
+  return `${d > 0 ? "+" : "−"}${shown}`;
 }
