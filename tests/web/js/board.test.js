@@ -78,6 +78,9 @@ describe("the seats", () => {
     const S = seated(view({ phase: "split", split_done: [false, true] }));
     expect(packing(S, S.view)).toBe(true);
     expect(packing(S, view({ phase: "split", split_done: [true, false] }))).toBe(false);
+    S.showLast = true;
+    expect(packing(S, S.view)).toBe(false);
+    S.showLast = false;
     S.seat = null;
     expect(packing(S, S.view)).toBe(false);
   });

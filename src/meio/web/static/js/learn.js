@@ -259,7 +259,7 @@ function renderPrompt() {
     const tr = TRICKS[step().trick];
     p.append(Object.assign(document.createElement("span"), { textContent: t("Lead {card}: declare the suit", { card: cardText(tr.play) }) }));
     for (const s of "SHDC") {
-      const b = add(SUIT_SYMBOL[s], { className: "declare-suit" });
+      const b = add(SUIT_SYMBOL[s], { className: `declare-suit${s === "H" || s === "D" ? " red" : ""}` });
       b.disabled = s !== tr.declare;
       b.onclick = () => { L.phase = "declared"; play(tr.play); };
     }

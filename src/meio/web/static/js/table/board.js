@@ -150,8 +150,9 @@ function renderTrick(S, v, board) {
   renderWhere(S, v, shown.label);
 }
 
-// Whether this seat is choosing its pack (the middle of the table shows it being built).
-export const packing = (S, v) => S.seat != null && v.phase === "split" && !v.split_done[S.seat] && !S.summary;
+// Whether this seat is choosing its pack: the middle of the table shows it being built
+// (unless the player asked to see the last trick there).
+export const packing = (S, v) => S.seat != null && v.phase === "split" && !v.split_done[S.seat] && !S.summary && !S.showLast;
 
 // The pack being built: the cards chosen so far, then a dashed slot for each one to go.
 function renderPack(S, v, trick) {
