@@ -131,6 +131,17 @@ def test_turn_cues_a_sound_switch_kept_and_the_tab_marked_while_hidden(
                       " document.dispatchEvent(new Event('visibilitychange')); }")
         assert page.title() == "MEIO — table"
         assert page.get_attribute("link[rel=icon]", "href") == "data:,"
+        # a toast while the chat's input is in use (at the bottom of the screen) is
+        # shown clear of it
+        page.evaluate("() => document.getElementById('chat-text').scrollIntoView({block: 'end'})")
+        page.focus("#chat-text")
+        page.evaluate("async () => (await import('/static/js/api.js')).toast('A word')")
+        overlap = page.evaluate("""() => {
+            const a = document.getElementById('toast').getBoundingClientRect();
+            const b = document.getElementById('chat-text').getBoundingClientRect();
+            return a.left < b.right && b.left < a.right
+              && a.top < b.bottom && b.top < a.bottom; }""")
+        assert overlap is False
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:
