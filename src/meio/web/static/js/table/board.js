@@ -71,7 +71,8 @@ export function seatModel(S, v, s) {
     turn: seatTurn(v, s),
     backs: s === me || v.is_over ? 0 : v.hand_sizes[s],
     piles: [v.piles[s][0], v.piles[s][1]],
-    live: v.phase === "split" || v.is_over ? 0 : v.half,
+    // no half in play during the split, under a round's summary, once the match is over
+    live: v.phase === "split" || v.is_over || S.summary ? 0 : v.half,
     cards: v.hand_sizes[s],
   };
 }
