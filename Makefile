@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine:
 #   make run    set up and start meio: the web server at http://127.0.0.1:8000/
 #               (SQLite under the user data directory; ARGS='--port 9000' to change)
-#   make test   set up and run every check (ruff, mypy --strict, pytest); pytest runs
+#   make test   set up and run every check (ruff, mypy --strict, the client's JS unit
+#               tests, pytest); pytest runs
 #               beside a Docker engine that scripts/docker-stack.sh starts (as root:
 #               it installs docker.io and Compose v2 from Debian) and stops, so that the
 #               image is built and the compose stack tested; STACK=0 runs without it
@@ -12,7 +13,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 STACK   ?= 1
 
-.PHONY: run test venv system browser-tools lint typecheck pytest demo clean
+.PHONY: run test venv system browser-tools lint typecheck pytest jstest demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +34,15 @@ $(AXE): tests/web/a11y/package.json tests/web/a11y/package-lock.json
 
 browser-tools: system $(AXE)
 
+# the browser client's unit tests: vitest in jsdom (pinned in tests/web/js's lock file)
+VITEST := tests/web/js/node_modules/vitest/vitest.mjs
+$(VITEST): tests/web/js/package.json tests/web/js/package-lock.json
+	npm ci --prefix tests/web/js --no-audit --no-fund --loglevel=error
+	touch $(VITEST)
+
+jstest: $(VITEST)
+	npm test --prefix tests/web/js
+
 run: $(STAMP)
 	$(VENV)/bin/meio serve $(ARGS)
 
@@ -52,7 +62,7 @@ else
 	bash scripts/docker-stack.sh run bash scripts/run-pytest.sh
 endif
 
-test: $(STAMP) system browser-tools lint typecheck pytest
+test: $(STAMP) system browser-tools lint typecheck jstest pytest
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/web/a11y/node_modules
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/web/a11y/node_modules tests/web/js/node_modules

@@ -79,7 +79,8 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
         assert "3 rounds; the lower total wins" in (page.text_content("#rules-body") or "")
         # a finished trick stays on the table a moment, its winning card marked
         set_local(page, "meio:pace", "slow")
-        play_until(page, lambda: page.is_visible(".trick .played.winner"), 30)
+        # (one Ana wins: she leads next, so it stays; the bot's own lead would replace it)
+        play_until(page, lambda: page.is_visible('.trick .played.winner[data-seat="0"]'), 30)
         takes = page.text_content("#takes") or ""
         # a trick of your own in the second person
         assert re.fullmatch(r"(You take|Bot 2 \(beginner\) takes) it → [HV]( .*)?", takes), takes

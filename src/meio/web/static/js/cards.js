@@ -5,6 +5,8 @@ import { t } from "./i18n.js";
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SPECIAL_NAME = { "-1": "−1/A+", "A+": "A+/−1", "-2H": "−2♥", "+.5": "+½", "Q+": "Q+" };
 export const SPECIALS = Object.keys(SPECIAL_NAME);
+// the class of each box special's drawing (its tint)
+const SPECIAL_SLUG = { "-1": "minus", "A+": "aplus", "-2H": "minus2", "+.5": "half", "Q+": "qplus" };
 export const WILDS = ["-1", "A+", "+.5", "Q+"];
 
 // The box's five specials by their attributes, in a variant's own form (docs/variants.md).
@@ -84,13 +86,21 @@ export function cardEl(code, { half = 1, edition = "meio", previous = null, butt
     const shown = cardText(code);
     // an invented special of a fixed suit shows the suit under its code
     const mark = suit && !isBoxCard(code) ? `<br><small>${SUIT_SYMBOL[suit]}</small>` : "";
-    el.innerHTML = `<span class="rank" aria-hidden="true">${shown.replace("/", "<br><small>/")}${mark}</span>` +
+    // −1/A+ and A+/−1: both faces, the one of the half in play large; each card with a
+    // tint of its own, so that the two never look alike
+    const faces = shown.split("/");
+    const face = faces.length === 2
+      ? faces.map((f, i) => `<span class="face${i === half - 1 ? " now" : ""}">${f}</span>`).join("")
+      : shown + mark;
+    if (isBoxCard(code)) el.classList.add(`sp-${SPECIAL_SLUG[code]}`);
+    el.innerHTML = `<span class="rank" aria-hidden="true">${face}</span>` +
       `<span class="value" aria-hidden="true">${value}</span>`;
-    el.querySelector(".rank").style.fontSize = "calc(var(--card-w) * .26)";
     name = t("special card {card}, value {value}", { card: shown, value });
   } else {
     const r = rankLabel(code.slice(0, -1), edition);
     if (suit === "H" || suit === "D") el.classList.add("red");
+    // a two-digit index is drawn narrower, so that it never covers the corner's suit
+    if (r.length > 1) el.classList.add("wide-rank");
     el.innerHTML = `<span class="corner" aria-hidden="true">${r}<br>${SUIT_SYMBOL[suit]}</span><span class="rank" aria-hidden="true">${r}</span><span class="suit" aria-hidden="true">${SUIT_SYMBOL[suit]}</span>`;
     name = t("{rank} of {suit}", { rank: r, suit: suitName(suit) });
   }

@@ -155,7 +155,8 @@ function renderGallery() {
     for (const half of [1, 2]) {
       const w = document.createElement("div");
       w.className = "mini";
-      w.append(cardEl(code, { half, small: true }));
+      // full size: the two faces of −1/A+ and A+/−1 and their values must read at a glance
+      w.append(cardEl(code, { half }));
       w.append(Object.assign(document.createElement("div"), { className: "who", textContent: half === 1 ? t("first half") : t("second half") }));
       row.append(w);
     }
@@ -258,7 +259,7 @@ function renderPrompt() {
     const tr = TRICKS[step().trick];
     p.append(Object.assign(document.createElement("span"), { textContent: t("Lead {card}: declare the suit", { card: cardText(tr.play) }) }));
     for (const s of "SHDC") {
-      const b = add(SUIT_SYMBOL[s], { className: "declare-suit" });
+      const b = add(SUIT_SYMBOL[s], { className: `declare-suit${s === "H" || s === "D" ? " red" : ""}` });
       b.disabled = s !== tr.declare;
       b.onclick = () => { L.phase = "declared"; play(tr.play); };
     }
