@@ -60,7 +60,8 @@ def _extensions() -> list[object]:
     # group's shared runtime is one more extension, meio_engine__mypyc, installed at
     # the top of site-packages beside meio/
     return list(mypycify(COMPILED, opt_level="3", group_name="meio_engine",
-                         target_dir=os.path.join(_SCRATCH, "mypyc")))
+                         # relative: setuptools refuses an extension's absolute paths
+                         target_dir=os.path.relpath(os.path.join(_SCRATCH, "mypyc"))))
 
 
 def _scratch() -> dict[str, dict[str, str]]:

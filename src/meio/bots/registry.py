@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from meio.bots.base import Bot
+from meio.bots.versions import VERSIONS
 from meio.engine.errors import MeioError
 
 BotFactory = Callable[[int], Bot]
@@ -29,11 +30,14 @@ def builtin_bots() -> dict[str, BotFactory]:
     ``search:1`` to ``search:4`` (``expert`` is ``search:4``), ``learned`` (the network
     distilled from search), ``ppo`` (the policy trained by PPO), ``search:5`` (search
     standing on the network) and ``search:6`` (the same, the network playing its worlds
-    out).
+    out); each of these names is an alias of a versioned name that never changes meaning
+    (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
-    ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
-     'search:3', 'search:4', 'search:5', 'search:6']
+    ['expert', 'heuristic', 'heuristic-v1', 'learned', 'learned-v7', 'ppo', 'ppo-v1',
+     'random', 'random-v1', 'search', 'search:1', 'search:1-v1', 'search:2', 'search:2-v1',
+     'search:3', 'search:3-v1', 'search:4', 'search:4-v1', 'search:5', 'search:5-v1',
+     'search:6', 'search:6-v1']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
@@ -56,8 +60,17 @@ def builtin_bots() -> dict[str, BotFactory]:
     out["expert"] = partial(SearchBot, level=4, name="expert")
     out["search:5"] = net_search_bot
     out["search:6"] = net_playout_bot
+    # the versioned names (meio.bots.versions): the same bots under names that never move
+    for version in VERSIONS:
+        out[version.name] = partial(_named, out[version.alias], version.name)
     _BUILTIN.update(out)
     return dict(out)
+
+
+def _named(factory: BotFactory, name: str, seed: int) -> Bot:
+    bot = factory(seed)
+    bot.name = name
+    return bot
 
 
 def register(kind: str, factory: BotFactory) -> None:

@@ -34,6 +34,7 @@ from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
 from meio.engine.variant import Variant
+from meio.tournament.agents import is_agent_spec, load_agent
 from meio.tournament.dealset import Deal, DealTable
 
 
@@ -140,8 +141,12 @@ def tournament_bot_kinds() -> list[str]:
 def make_player(kind: str, seed: int) -> Bot:
     """The bot ``kind`` seeded by ``seed``: :func:`meio.bots.make_bot`'s, or for ``ismcts``
     and ``ismcts:N`` OpenSpiel's ISMCTS (:class:`meio.openspiel.IsmctsPlayer`, which
-    needs OpenSpiel: the ``bench`` extra). A bot registered under that name
-    (:func:`meio.bots.register`, as ``bench/rl_strength.py`` does) comes first."""
+    needs OpenSpiel: the ``bench`` extra), or an outside agent given as
+    ``module:factory`` or ``file.py:factory`` (:mod:`meio.tournament.agents`). A bot
+    registered under that name (:func:`meio.bots.register`, as ``bench/rl_strength.py``
+    does) comes first."""
+    if kind not in bot_kinds() and is_agent_spec(kind):
+        return load_agent(kind, seed)
     if kind.split(":")[0] != ISMCTS or kind in bot_kinds():
         return make_bot(kind, seed)
     try:
