@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -269,6 +270,22 @@ def test_the_wheel_installs_and_plays_in_a_clean_venv(built: Built) -> None:
     assert "played" in _run([built.python, "-c", SMOKE], built.cwd, built.env)
     # every kernel the smoke test ran came from the shared cache: none compiled anew
     assert _kernel_cache(installed) == before
+
+
+def test_auditwheel_finds_the_wheel_manylinux_and_repairs_its_tag(built: Built) -> None:
+    auditwheel = Path(sys.executable).parent / "auditwheel"
+    if not auditwheel.exists() or not sys.platform.startswith("linux"):
+        pytest.skip("auditwheel checks Linux wheels (pip install 'meio[dev]')")
+    # the extensions need nothing of the system but glibc: nothing to graft in
+    shown = _run([auditwheel, "show", built.wheel], built.cwd)
+    tag = f"manylinux_2_17_{platform.machine()}"
+    assert f'platform tag: "{tag}"' in " ".join(shown.split()), shown
+    out = built.cwd / "wheelhouse"
+    _run([auditwheel, "repair", "--plat", tag, "-w", out, built.wheel],
+         built.cwd, {**os.environ, "PATH": f"{auditwheel.parent}:{os.environ['PATH']}"})
+    (repaired,) = out.glob("*.whl")
+    assert tag in repaired.name
+    assert not [n for n in zipfile.ZipFile(repaired).namelist() if ".libs/" in n]
 
 
 def test_the_wheels_engine_is_compiled_but_for_the_rules_numba_reads(built: Built) -> None:

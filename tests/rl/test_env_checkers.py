@@ -179,3 +179,27 @@ def test_sb3_takes_the_compact_space_and_refuses_next_step() -> None:
     assert env.action_masks().shape == (2, 96)
     with pytest.raises(ConfigError, match="same_step"):
         Sb3VecEnv(VectorEnv(num_envs=2, autoreset_mode="next_step"))
+
+
+def test_the_single_env_takes_the_compact_space_and_passes_gymnasiums_checker() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("meio/Meio-v0", actions="compact", opponents="random", seed=5)
+    check_env(env, skip_render_check=True)
+    flat = MeioEnv(opponents="random", seed=5, split_mode="sequential")
+    obs, info = env.reset(seed=5)
+    fobs, finfo = flat.reset(seed=5)
+    table = np.array(S.COMPACT_ACTIONS)
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        assert np.array_equal(obs, fobs)
+        assert np.array_equal(info["action_mask"], finfo["action_mask"][table])
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, r, done, _, info = env.step(a)
+        fobs, fr, fdone, _, finfo = flat.step(int(table[a]))
+        assert (r, done) == (fr, fdone)
+    with pytest.raises(IllegalActionError, match="compact action 96"):
+        env.step(96)
+    with pytest.raises(ConfigError, match="split by picks"):
+        gym.make("meio/Meio-v0", actions="compact", split_mode="pack")
