@@ -9,6 +9,13 @@ process rebuilds the agent from it, and the benchmark document records the file'
 SHA-256 when the spec names a file (:func:`describe_agent`).
 
 ``examples/bench_agent.py`` is an agent to start from.
+
+A policy exported to ONNX plays too: ``meio bench --agent policy.onnx``. The model takes
+a batch of observations (``meio-obs-v1``, 716 float32 entries) and returns one logit
+per action, either the 1,812 flat actions (``meio-action-v1``; the split is then one of
+the 1,716 packs) or the 96 compact ones (``meio-compact-action-v1``; the split is six
+picks, as the shipped networks make it). The bot plays the legal action with the
+highest logit (onnxruntime, one thread; ``pip install onnxruntime``).
 """
 
 from __future__ import annotations
@@ -35,13 +42,18 @@ class AgentError(MeioError, ValueError):
 
 def is_agent_spec(kind: str) -> bool:
     """Whether ``kind`` names an outside agent (a module or a ``.py`` file, then a
-    factory) rather than a meio bot (``learned:PATH``, ``search:5:PATH``, ``ismcts:N``).
+    factory, or an ``.onnx`` policy) rather than a meio bot (``learned:PATH``,
+    ``search:5:PATH``, ``ismcts:N``).
 
     >>> is_agent_spec("examples/bench_agent.py:make_agent"), is_agent_spec("mypkg.bots:make")
     (True, True)
+    >>> is_agent_spec("policy.onnx")
+    True
     >>> is_agent_spec("learned:my.npz"), is_agent_spec("ismcts:20"), is_agent_spec("search:4")
     (False, False, False)
     """
+    if kind.endswith(".onnx") and ":" not in kind:
+        return True
     match = _SPEC.match(kind)
     if match is None:
         return False
@@ -76,7 +88,12 @@ def _load_module(module: str) -> ModuleType:
 
 
 def load_agent(kind: str, seed: int) -> Bot:
-    """The bot of the outside agent ``kind`` (``module:factory``) for the seed ``seed``."""
+    """The bot of the outside agent ``kind`` (``module:factory`` or an ``.onnx`` file) for
+    the seed ``seed``."""
+    if kind.endswith(".onnx") and ":" not in kind:
+        from meio.tournament.onnx import OnnxBot
+
+        return OnnxBot(kind)
     match = _SPEC.match(kind)
     if match is None or not is_agent_spec(kind):
         raise AgentError(f"{kind!r} is not an agent: write module:factory or file.py:factory")
@@ -99,6 +116,8 @@ def load_agent(kind: str, seed: int) -> Bot:
 def describe_agent(kind: str) -> dict[str, str]:
     """What a benchmark document records of an outside agent: its spec, and the
     SHA-256 of its file when the spec names one (else of the module's file, if any)."""
+    if kind.endswith(".onnx") and ":" not in kind:
+        return {"agent": kind, "sha256": file_sha256(kind)}
     match = _SPEC.match(kind)
     if match is None:
         return {}
