@@ -203,3 +203,12 @@ def test_the_single_env_takes_the_compact_space_and_passes_gymnasiums_checker() 
         env.step(96)
     with pytest.raises(ConfigError, match="split by picks"):
         gym.make("meio/Meio-v0", actions="compact", split_mode="pack")
+
+
+def test_a_seed_given_to_sample_actions_starts_its_stream_once() -> None:
+    venv = VectorEnv(num_envs=8, players=4, seed=0)
+    venv.reset(seed=3)
+    first = [venv.sample_actions(seed=2).tolist() for _ in range(3)]
+    assert first[0] != first[1] or first[1] != first[2]  # one stream, not restarted
+    venv.reset(seed=3)
+    assert [venv.sample_actions(seed=2).tolist() for _ in range(3)] == first

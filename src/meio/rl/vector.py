@@ -354,12 +354,13 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
 
     def sample_actions(self, seed: int | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every environment (compiled: for
-        baselines and benchmarks). Successive calls draw new actions; the draws start
-        again from ``seed`` when it is given, else from the environment's seed at each
-        ``reset(seed=...)``, so a reseeded environment draws the same actions again."""
+        baselines and benchmarks). Successive calls draw new actions from one stream,
+        seeded at the first call after the environment is made or reseeded
+        (``reset(seed=...)``): by ``seed`` when given, else by the environment's seed.
+        So a reseeded environment draws the same actions again."""
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before sample_actions()")
-        if seed is not None or self._sample_rng is None:
+        if self._sample_rng is None:
             self._sample_rng = np.zeros(1, dtype=np.uint64)
             K.seed_stream(self._sample_rng, self.seed if seed is None else int(seed),
                           1 << 40, 1)
