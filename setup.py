@@ -18,7 +18,9 @@ more to maintain than this list.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -43,7 +45,17 @@ COMPILED = [
 ]
 
 
-_SCRATCH = os.environ.get("MEIO_BUILD_DIR") or tempfile.mkdtemp(prefix="meio-build-")
+def _scratch_dir() -> str:
+    """``MEIO_BUILD_DIR``, else a temporary folder removed when the build process ends."""
+    chosen = os.environ.get("MEIO_BUILD_DIR")
+    if chosen:
+        return chosen
+    made = tempfile.mkdtemp(prefix="meio-build-")
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
+    return made
+
+
+_SCRATCH = _scratch_dir()
 
 
 def _pure() -> bool:

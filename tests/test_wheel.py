@@ -322,6 +322,10 @@ def test_meio_pure_and_editable_installs_build_pure_python(tmp_path: Path) -> No
     assert not [n for n in names if n.endswith(".so")]
     assert not [n for n in zipfile.ZipFile(editable).namelist() if n.endswith(".so")]
     assert not list((tree / "src").rglob("*.so"))
+    # setuptools' build/ and egg-info go to a temporary folder (setup.py), not the checkout
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+          "--quiet", "-w", tmp_path / "pip", tree], tmp_path, pure_env)
+    assert not (tree / "build").exists() and not list(tree.rglob("*.egg-info"))
 
 
 def test_the_compiled_engine_plays_exactly_as_the_pure_one(built: Built) -> None:

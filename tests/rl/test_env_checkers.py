@@ -181,6 +181,7 @@ def test_sb3_takes_the_compact_space_and_refuses_next_step() -> None:
         Sb3VecEnv(VectorEnv(num_envs=2, autoreset_mode="next_step"))
 
 
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
 def test_the_single_env_takes_the_compact_space_and_passes_gymnasiums_checker() -> None:
     from gymnasium.utils.env_checker import check_env
 
