@@ -13,6 +13,7 @@ from meio.bots.versions import (
     file_sha256,
     resolve,
 )
+from meio.tournament import tournament_bot_kinds
 
 
 def test_every_shipped_weights_file_is_the_one_its_version_pins() -> None:
@@ -25,9 +26,10 @@ def test_every_shipped_weights_file_is_the_one_its_version_pins() -> None:
 
 
 def test_every_alias_and_every_version_is_a_bot_and_plays_under_its_name() -> None:
-    kinds = set(bot_kinds())
+    kinds = set(bot_kinds())  # what menus list: the short names
     for version in VERSIONS:
-        assert {version.name, version.alias} <= kinds
+        assert version.alias in kinds and version.name not in kinds
+        assert version.name in tournament_bot_kinds()
     assert make_bot("learned-v7").name == "learned-v7"
     assert make_bot("ppo-v1").name == "ppo-v1"
     assert make_bot("search:4-v1").name == "search:4-v1"
@@ -52,3 +54,17 @@ def test_an_unknown_name_is_refused_in_words() -> None:
 def test_a_policy_file_is_recorded_by_its_hash() -> None:
     info = describe_bot(f"learned:{PPO_POLICY}")
     assert info["sha256"] == resolve("ppo-v1").sha256
+
+
+def test_a_versioned_heuristic_plays_a_variant_as_the_heuristic_does() -> None:
+    from meio.bots.variant_play import check_variant_bot
+    from meio.engine import MatchConfig
+    from meio.engine.errors import ConfigError
+    from meio.engine.variant import preset
+
+    variant = preset("mini")
+    config = MatchConfig(edition=variant.edition, players=2, seed=1, options=variant.options,
+                         variant=variant)
+    check_variant_bot("heuristic-v1", config)
+    with pytest.raises(ConfigError, match="does not play variants"):
+        check_variant_bot("learned-v7", config)

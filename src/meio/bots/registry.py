@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from meio.bots.base import Bot
-from meio.bots.versions import VERSIONS
+from meio.bots.versions import VERSION_NAMES, resolve
 from meio.engine.errors import MeioError
 
 BotFactory = Callable[[int], Bot]
@@ -31,13 +31,12 @@ def builtin_bots() -> dict[str, BotFactory]:
     distilled from search), ``ppo`` (the policy trained by PPO), ``search:5`` (search
     standing on the network) and ``search:6`` (the same, the network playing its worlds
     out); each of these names is an alias of a versioned name that never changes meaning
-    (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`).
+    (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`), which
+    :func:`make_bot` takes too (menus list the short names only).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
-    ['expert', 'heuristic', 'heuristic-v1', 'learned', 'learned-v7', 'ppo', 'ppo-v1',
-     'random', 'random-v1', 'search', 'search:1', 'search:1-v1', 'search:2', 'search:2-v1',
-     'search:3', 'search:3-v1', 'search:4', 'search:4-v1', 'search:5', 'search:5-v1',
-     'search:6', 'search:6-v1']
+    ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
+     'search:3', 'search:4', 'search:5', 'search:6']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
@@ -60,9 +59,6 @@ def builtin_bots() -> dict[str, BotFactory]:
     out["expert"] = partial(SearchBot, level=4, name="expert")
     out["search:5"] = net_search_bot
     out["search:6"] = net_playout_bot
-    # the versioned names (meio.bots.versions): the same bots under names that never move
-    for version in VERSIONS:
-        out[version.name] = partial(_named, out[version.alias], version.name)
     _BUILTIN.update(out)
     return dict(out)
 
@@ -113,9 +109,12 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         playouts = "network" if kind.startswith("search:6:") else "heuristic"
         return NetSearchBot(seed, path=kind[len("search:5:"):], name=kind, playouts=playouts)
     factories = _factories()
+    if kind not in factories and kind in VERSION_NAMES:
+        # a versioned name: the bot of the alias it is the current version of
+        return _named(factories[resolve(kind).alias], kind, seed)
     try:
         factory = factories[kind]
     except KeyError:
-        known = ", ".join(sorted(factories))
+        known = ", ".join(sorted(factories) + list(VERSION_NAMES))
         raise UnknownBotError(f"unknown bot {kind!r}; choose one of: {known}") from None
     return factory(seed)

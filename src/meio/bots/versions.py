@@ -95,6 +95,8 @@ VERSIONS: tuple[BotVersion, ...] = (
 EXTRA_ALIASES = {"expert": "search:4-v1", "search": "search:2-v1"}
 
 _BY_NAME = {v.name: v for v in VERSIONS}
+#: the versioned names, in the order of :data:`VERSIONS`
+VERSION_NAMES: tuple[str, ...] = tuple(_BY_NAME)
 _BY_ALIAS = {v.alias: v for v in VERSIONS} | {a: _BY_NAME[n] for a, n in EXTRA_ALIASES.items()}
 
 
@@ -142,5 +144,5 @@ def describe_bot(name: str) -> dict[str, str]:
 
 
 __all__ = ["ACTION_ENCODING", "COMPACT_ACTION_ENCODING", "EXTRA_ALIASES",
-           "OBSERVATION_ENCODING", "VERSIONS", "BotVersion", "UnknownVersionError",
+           "OBSERVATION_ENCODING", "VERSIONS", "VERSION_NAMES", "BotVersion", "UnknownVersionError",
            "describe_bot", "file_sha256", "resolve"]

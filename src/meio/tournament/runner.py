@@ -29,6 +29,7 @@ from pathlib import Path
 
 from meio.bots import Bot, UnknownBotError, bot_kinds, bot_turn, make_bot, play_match
 from meio.bots.variant_play import check_variant_bot
+from meio.bots.versions import VERSION_NAMES
 from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
@@ -133,9 +134,10 @@ ISMCTS = "ismcts"
 
 
 def tournament_bot_kinds() -> list[str]:
-    """The bots a tournament seats by name: :func:`meio.bots.bot_kinds` and ``ismcts``
-    (also ``learned:PATH`` and ``ismcts:N``)."""
-    return sorted([*bot_kinds(), ISMCTS])
+    """The bots a tournament seats by name: :func:`meio.bots.bot_kinds`, the versioned
+    names (:mod:`meio.bots.versions`) and ``ismcts`` (also ``learned:PATH``,
+    ``ismcts:N`` and outside agents)."""
+    return sorted([*bot_kinds(), *VERSION_NAMES, ISMCTS])
 
 
 def make_player(kind: str, seed: int) -> Bot:
