@@ -19,10 +19,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
-from meio.web import api, auth, health, i18n, passkeys, players, ws
+from meio.web import api, auth, health, i18n, passkeys, players, social, ws
 from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
 from meio.web.db import Checkpointer, migrate, open_engine
+from meio.web.friends import FriendStore
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
 from meio.web.quick import QuickPlay
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, store, Cluster)
         app.state.hub = hub
         app.state.auth = auth.Auth(settings, AccountStore(engine), store)
+        app.state.social = social.Social(FriendStore(engine))
         began = time.perf_counter()
         await hub.start()
         app.state.quick = QuickPlay(hub)
@@ -131,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(auth.router)
     app.include_router(passkeys.router)
     app.include_router(players.router)
+    app.include_router(social.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)
     app.include_router(health.router)

@@ -31,6 +31,23 @@ export function saveSeat(tableId, seat) {
 }
 export function myTokens() { return Object.values(mySeats()).map((s) => s.token); }
 
+// A signed-in player's seat follows the account: on a table page this browser holds
+// no seat of, the server gives it its own key to the account's seat there (if the
+// account has one), before the page's script reads the seats. A guest's seats stay
+// in the browser that took them. (Awaited at module load: the table page imports
+// this module and reads mySeats() as it starts.)
+export async function adoptAccountSeat(path = location.pathname) {
+  const m = /^\/t\/([A-Za-z0-9_-]{1,32})$/.exec(path);
+  if (!m || mySeats()[m[1]] || !csrfToken()) return null;
+  try {
+    const res = await api(`/api/tables/${m[1]}/device`, { method: "POST" });
+    const seat = { token: res.token, seat: res.seat, name: res.name, invite: res.invite, spectate: res.spectate };
+    saveSeat(m[1], seat);
+    return seat;
+  } catch { return null; } // no seat of the account here: the page goes on as before
+}
+await adoptAccountSeat();
+
 export function toast(text, ms = 3500) {
   let el = document.getElementById("toast");
   if (!el) { el = document.createElement("div"); el.id = "toast"; el.className = "toast"; el.setAttribute("role", "status"); document.body.append(el); }
