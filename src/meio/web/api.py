@@ -117,6 +117,8 @@ class QuickPlayRequest(BaseModel):
     pool: str = Field(max_length=32)
     wait_s: float = 30.0
     name: str
+    #: a rated match (signed-in players only); unrated quick play seats guests too
+    rated: bool = True
 
     @field_validator("name")
     @classmethod
@@ -298,14 +300,14 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
 @router.post("/quick")
 async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
                      account: AccountDep) -> dict[str, Any]:
-    """Quick play (signed-in players): a seat at a rated table of the pool, with people
-    of a rating near yours; bots of a level near the table's fill the seats left
-    when the wait is over (:mod:`meio.web.quick`)."""
+    """Quick play: a seat at a table of the pool, rated (signed-in players: with people
+    of a rating near yours) or not (anyone, guests too); bots of a level near the
+    table's fill the seats left when the wait is over (:mod:`meio.web.quick`)."""
     from meio.ratings import Pool, RatingError
 
-    if account is None:
-        raise Refusal(401, "sign_in_to_rate", "quick play is rated: sign in or create an "
-                                              "account")
+    if account is None and body.rated:
+        raise Refusal(401, "sign_in_to_rate", "rated quick play is for signed-in players: "
+                                              "sign in, or play unrated")
     s = hub.settings
     if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
         raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
@@ -318,7 +320,8 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
     try:
         table_id, seat, token = await request.app.state.quick.play(
-            account.id, pool, body.wait_s, body.name, creator)
+            None if account is None else account.id, pool, body.wait_s, body.name, creator,
+            rated=body.rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     room = await _room(hub, table_id)

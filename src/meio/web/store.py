@@ -306,13 +306,13 @@ class Store:
                 q = q.limit(limit)
             return [(_match_info(m), seat) for m, seat in s.execute(q)]
 
-    def quick_tables(self, pool: str) -> list[TableInfo]:
+    def quick_tables(self, pool: str, rated: bool = True) -> list[TableInfo]:
         """The quick-play tables of ``pool`` still waiting for players (open, no match
-        yet): unlisted rated tables whose options name the pool under ``quick``."""
+        yet), rated or not: unlisted tables whose options name the pool under ``quick``."""
         with Session(self.engine) as s:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
-                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+                                       TableRow.rated.is_(rated), TableRow.listed.is_(False))
             rows = [r for r in s.scalars(q) if (r.options or {}).get("quick") == pool]
             return self._table_infos(s, rows)
 
@@ -321,7 +321,7 @@ class Store:
         with Session(self.engine) as s:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
-                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+                                       TableRow.listed.is_(False))
             rows = [r for r in s.scalars(q) if (r.options or {}).get("quick")]
             return self._table_infos(s, rows)
 
