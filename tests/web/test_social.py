@@ -188,3 +188,15 @@ def test_the_live_list_offers_listed_matches_in_play_with_their_spectator_link_o
     assert live[0]["spectate_url"] == f"/t/{public['table_id']}?watch={public['spectate']}"
     text = str(live)
     assert public["invite"] not in text and waiting["table_id"] not in text
+
+
+def test_an_unknown_page_is_the_sites_own_page_and_the_api_still_answers_json(
+        client: TestClient) -> None:
+    r = client.get("/nosuchpage")
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "There is no such page" in r.text and "/static/js/notfound.js" in r.text
+    assert "detail" not in r.text
+    r = client.get("/api/nosuch")
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+    for page in ("/friends", "/watch"):
+        assert client.get(page).status_code == 200

@@ -132,6 +132,8 @@ class Tokens(BaseModel):
     model_config = STRICT
 
     tokens: list[str] = Field(default_factory=list, max_length=200)
+    #: the history: everyone's finished matches of listed tables, not only your own
+    everyone: bool = False
 
 
 def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any], list[SeatInfo]]:
@@ -440,18 +442,19 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 @router.post("/history")
 async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
                   ) -> dict[str, Any]:
-    """Finished matches: those of listed tables and of the tables these tokens (or the
-    signed-in account) sit at."""
+    """Finished matches of the tables these tokens (or the signed-in account) sit at;
+    with ``everyone``, those of every listed table too. ``mine`` marks your own."""
     _limit_lookups(hub, request)
     own = [info.id for info, _ in await _own_tables(hub, body, account)]
-    found = await asyncio.to_thread(hub.store.finished_matches, None)
+    found = (await asyncio.to_thread(hub.store.finished_matches, None)
+             if body.everyone else [])
     if own:
         found += await asyncio.to_thread(hub.store.finished_matches, own)
     seen: dict[str, MatchInfo] = {m.id: m for m in found}
     out = []
     for m in sorted(seen.values(), key=lambda m: -(m.finished_at or 0)):
         info = await asyncio.to_thread(hub.store.table, m.table_id)
-        out.append(_match_summary(m, info))
+        out.append({**_match_summary(m, info), "mine": m.table_id in own})
     return {"matches": out}
 
 

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
@@ -129,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(Refusal, refusal_response)
+    app.add_exception_handler(StarletteHTTPException, _not_found_page)
     app.include_router(api.router)
     app.include_router(auth.router)
     app.include_router(passkeys.router)
@@ -168,6 +171,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")
 
+    @app.api_route("/friends", methods=["GET", "HEAD"], include_in_schema=False)
+    async def friends_page() -> FileResponse:
+        return FileResponse(STATIC / "friends.html")
+
+    @app.api_route("/watch", methods=["GET", "HEAD"], include_in_schema=False)
+    async def watch_page() -> FileResponse:
+        return FileResponse(STATIC / "watch.html")
+
     return app
 
 
@@ -185,6 +196,17 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
               for e in errors]
     return _AsciiJSON({"detail": detail}, status_code=422)
+
+
+async def _not_found_page(request: Request, exc: Exception) -> Response:
+    """An unknown page is the site's own page (in the visitor's language: it translates
+    itself as every page does); the API and every other error answer JSON as before."""
+    assert isinstance(exc, StarletteHTTPException)
+    path = request.url.path
+    if (exc.status_code == 404 and request.method in ("GET", "HEAD")
+            and not path.startswith(("/api/", "/ws/", "/static/"))):
+        return FileResponse(STATIC / "notfound.html", status_code=404)
+    return await http_exception_handler(request, exc)
 
 
 def _warm_core() -> None:
