@@ -146,7 +146,25 @@ export async function showAccount() {
   if (!link) return null;
   try {
     const { account } = await api("/api/account");
-    if (account) { link.textContent = account.username; link.dataset.signedIn = "1"; }
+    if (account) {
+      link.textContent = account.username; link.dataset.signedIn = "1";
+      waiting();
+      if (!showAccount.polling) showAccount.polling = setInterval(waiting, 30000);
+    }
     return account;
   } catch { return null; }
+}
+
+// How many turns and invitations wait for a signed-in player, on the header's Lobby
+// link of every page (asking also tells the server this player is online).
+async function waiting() {
+  const lobby = document.querySelector('header.top nav a[href="/"]');
+  try {
+    const { count } = await api("/api/notifications");
+    if (!lobby) return;
+    if (lobby.dataset.plain === undefined) lobby.dataset.plain = lobby.textContent;
+    lobby.textContent = count ? `${lobby.dataset.plain} (${count})` : lobby.dataset.plain;
+    if (count) lobby.setAttribute("aria-label", t("{page}: {n} waiting for you", { page: lobby.dataset.plain, n: count }));
+    else lobby.removeAttribute("aria-label");
+  } catch { /* the next look will tell */ }
 }
