@@ -249,9 +249,9 @@ def test_the_new_pages_have_no_serious_violation(site: tuple[str, Any], chromium
     page = ctx.new_page()
     problems: list[str] = []
     sign_up(page, base, f"axe{lang.lower().replace('_', '')}")
-    for path, ready in (("/", "#your-turn-box:not(.hidden)"), ("/friends", "#signed-in:not(.hidden)"),
-                        ("/watch", "#live:not(:empty)"), ("/nosuchpage", "h2"),
-                        ("/history", "#list:not(:empty)")):
+    for path, ready in (("/", "#your-turn-box:not(.hidden)"),
+                        ("/friends", "#signed-in:not(.hidden)"), ("/watch", "#live:not(:empty)"),
+                        ("/nosuchpage", "h2"), ("/history", "#list:not(:empty)")):
         page.goto(base + path)
         page.wait_for_selector(ready)
         if path == "/":
