@@ -11,6 +11,7 @@ tests read the same words.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -23,7 +24,14 @@ from meio.engine import Phase, Trick, View
 from meio.engine import actions as A
 from meio.i18n import _, ngettext
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
-from meio.tui.ruleset import NAME_WIDTH, match_text, variant_lines
+from meio.tui.ruleset import (
+    NAME_WIDTH,
+    match_text,
+    special_text,
+    split_text,
+    trump_text,
+    variant_lines,
+)
 from meio.tui.session import speed_name, winner_text
 from meio.tui.widgets import balance_line, seats_table, trick_panel
 
@@ -99,7 +107,11 @@ def table_rules_text(view: View, ascii: bool) -> str:
     if cfg.variant is not None:
         has_wilds = any(s.suit < 0 for s in cfg.variant.specials)
         return "\n".join(lines + _option_lines(view, has_wilds) + variant_lines(cfg, ascii))
+    # the standard table's rules in full, as a variant's help gives its own: a player
+    # may not have the rule book at hand
+    lines += [split_text(cfg), trump_text(cfg)]
     if cfg.edition == "meio":
+        lines += _standard_specials(view, ascii)
         lines += _option_lines(view, True)
         lines.append(
             _(
@@ -117,6 +129,24 @@ def table_rules_text(view: View, ascii: bool) -> str:
         lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
     lines.append(match_text(cfg))
     return "\n".join(lines)
+
+
+def _standard_specials(view: View, ascii: bool) -> list[str]:
+    """The MEIO edition's special cards in the deck (all five where the deck is not
+    shown), each by what it is worth, what it follows and where its trick goes."""
+    from meio.engine.variant import preset
+
+    cfg = view.config
+    shown = set(cfg.special_cards) if cfg.options.reveal_specials else None
+    # without the preset's names: they are English, and the card's code says it all
+    specials = [dataclasses.replace(s, name="") for s in preset("meio").specials
+                if shown is None or s.card in shown]
+    if not specials:
+        return []
+    return [ngettext("The special card in the deck:", "The special cards in the deck:",
+                     len(specials)) if shown is not None
+            else _("The special cards (which are in the deck is not told):")] + [
+        "  " + special_text(s, cfg.options.declares, ascii) for s in specials]
 
 
 def _option_lines(view: View, wilds: bool) -> list[str]:
