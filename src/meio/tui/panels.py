@@ -11,7 +11,6 @@ tests read the same words.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -27,8 +26,8 @@ from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
 from meio.tui.ruleset import (
     NAME_WIDTH,
     match_text,
-    special_text,
     split_text,
+    standard_special_lines,
     trump_text,
     variant_lines,
 )
@@ -111,7 +110,7 @@ def table_rules_text(view: View, ascii: bool) -> str:
     # may not have the rule book at hand
     lines += [split_text(cfg), trump_text(cfg)]
     if cfg.edition == "meio":
-        lines += _standard_specials(view, ascii)
+        lines += standard_special_lines(cfg, ascii)
         lines += _option_lines(view, True)
         lines.append(
             _(
@@ -129,24 +128,6 @@ def table_rules_text(view: View, ascii: bool) -> str:
         lines.append(_("Classic: the Ace is the card 1, the lowest; hearts are trumps."))
     lines.append(match_text(cfg))
     return "\n".join(lines)
-
-
-def _standard_specials(view: View, ascii: bool) -> list[str]:
-    """The MEIO edition's special cards in the deck (all five where the deck is not
-    shown), each by what it is worth, what it follows and where its trick goes."""
-    from meio.engine.variant import preset
-
-    cfg = view.config
-    shown = set(cfg.special_cards) if cfg.options.reveal_specials else None
-    # without the preset's names: they are English, and the card's code says it all
-    specials = [dataclasses.replace(s, name="") for s in preset("meio").specials
-                if shown is None or s.card in shown]
-    if not specials:
-        return []
-    return [ngettext("The special card in the deck:", "The special cards in the deck:",
-                     len(specials)) if shown is not None
-            else _("The special cards (which are in the deck is not told):")] + [
-        "  " + special_text(s, cfg.options.declares, ascii) for s in specials]
 
 
 def _option_lines(view: View, wilds: bool) -> list[str]:
