@@ -143,6 +143,9 @@ def test_a_player_follows_a_friend_by_name_and_invites_them_to_a_table(
         b.goto(base + "/")   # a page of the site open: Bia is online
         b.wait_for_selector("#reminder:not(:empty)")
         a.goto(base + "/account")
+        # the page has set the browser's messages (an empty field's, in Portuguese)
+        a.wait_for_function(
+            "() => document.getElementById('s-user').validationMessage === 'Preencha este campo.'")
         a.fill("#s-user", "jo ana!")
         # the browser's own message, in the page's language, says what is wrong
         a.click("#s-go")
