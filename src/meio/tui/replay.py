@@ -184,8 +184,12 @@ class ReplayStatus(PositionPanel):
             where = _("split")
         else:
             where = _("trick {n}/{total}").format(n=st.trick_number, total=st.config.hand_size)
+        title = self.title_text
+        if st.config.variant is not None:
+            # a variant's record says which rules it was played by
+            title = _("{title} (variant {name})").format(title=title, name=st.config.variant.name)
         status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
-            title=self.title_text, n=st.round_index + 1, where=where, step=pos.step, total=total
+            title=title, n=st.round_index + 1, where=where, step=pos.step, total=total
         )
         return Text(status, style="bold")
 
@@ -307,3 +311,7 @@ class ReplayApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(viewer_help_text()))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the player's language, how to leave the viewer."""
+        self.notify(_("Press [b]q[/b] to quit the viewer."), title=_("Do you want to quit?"))
