@@ -98,8 +98,8 @@ def mine_puzzles(
     from meio.engine.errors import MeioError
     from meio.engine.record import Record
     from meio.puzzles.collection import write_set
-    from meio.puzzles.mine import MIN_GAP, Puzzle, mine
-    from meio.review.judge import HIGH, QUICK
+    from meio.puzzles.mine import MIN_GAP, SCREEN, SPLIT_SHARE, Puzzle, mine
+    from meio.review.judge import HIGH
 
     given: list[Record] = []
     try:
@@ -107,7 +107,8 @@ def mine_puzzles(
             with open_input(records) as fh:
                 given = [Record.from_json(line) for line in fh if line.strip()]
 
-        budget = {"screen": QUICK._asdict(), "confirm": HIGH._asdict(), "min_gap": MIN_GAP}
+        budget = {"screen": SCREEN._asdict(), "confirm": HIGH._asdict(), "min_gap": MIN_GAP,
+                  "split_share": SPLIT_SHARE}
         command = " ".join(["meio", "mine-puzzles", *sys.argv[2:]])
 
         def progress(found: list[Puzzle], matches: int) -> None:

@@ -4,7 +4,7 @@
 every decision that is not forced. A position becomes a puzzle when, from the deciding
 seat's view alone:
 
-1. a quick screen (:data:`~meio.review.judge.QUICK`) finds a best action that is not the
+1. a cheap screen (:data:`SCREEN`; a tenth of the splits) finds a best action that is not the
    heuristic's pick (the obvious move) and ahead of the next best by ``min_gap``;
 2. a search at a high budget (:data:`~meio.review.judge.HIGH`) agrees: the same best
    action, not the heuristic's, and its advantage over the next best action, less the
@@ -31,12 +31,16 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record
 from meio.engine.tricks import value_table, winning_index
-from meio.review.judge import HIGH, QUICK, Z95, Budget, play_values
+from meio.review.judge import HIGH, Z95, Budget, play_values
 
 #: the smallest advantage (points a round) of the best action over the next, margin off
 MIN_GAP = 0.3
 #: puzzles taken from one match at most, so a set is not a few matches retold
-PER_MATCH = 3
+PER_MATCH = 5
+#: the screen every decision gets (cheap: most positions have no clear answer)
+SCREEN = Budget(card_worlds=24, card_playouts=2, pool=24, split_worlds=8)
+#: the share of splits screened (a split costs the advisor about a second to judge)
+SPLIT_SHARE = 0.1
 #: the tables self-play deals, in turn
 TABLES = ((4, False), (3, False), (4, True), (5, False), (2, False))
 #: the seats' players in self-play, in turn: the heuristic's errors and search's
@@ -178,7 +182,7 @@ def mine(
     *,
     records: Iterable[Record] = (),
     budget: Budget = HIGH,
-    screen: Budget = QUICK,
+    screen: Budget = SCREEN,
     min_gap: float = MIN_GAP,
     progress: Callable[[list[Puzzle], int], None] | None = None,
 ) -> list[Puzzle]:
@@ -194,8 +198,8 @@ def mine(
         for state, seat, _action in positions(record):
             if len(found) >= count or taken >= PER_MATCH:
                 break
-            if state.phase is Phase.SPLIT and rng.random() > 0.25:
-                continue  # splits cost the most to judge: a quarter of them are looked at
+            if state.phase is Phase.SPLIT and rng.random() > SPLIT_SHARE:
+                continue
             view = state.view(seat)
             key = rng.getrandbits(31)
             quick = rank(view, screen, key)

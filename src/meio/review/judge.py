@@ -67,8 +67,8 @@ class Budget(NamedTuple):
 QUICK = Budget(card_worlds=48, card_playouts=4, pool=160, split_worlds=8)
 #: the deeper pass that follows it: ``search:4``'s card budget
 DEEP = Budget(card_worlds=240, card_playouts=6, pool=320, split_worlds=24)
-#: puzzles: one action must clear the uncertainty by far
-HIGH = Budget(card_worlds=320, card_playouts=6, pool=640, split_worlds=64)
+#: puzzles: the confirming search (the gap must clear its margin here)
+HIGH = Budget(card_worlds=200, card_playouts=4, pool=400, split_worlds=32)
 BUDGETS = {"quick": QUICK, "deep": DEEP, "high": HIGH}
 
 
