@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meio.cli.app import app
 from meio.cli.files import InputFile, OutputFile, open_input, os_error_text
 from meio.cli.options import seed_option
-from meio.i18n import _
+from meio.i18n import _, decimal
+
+if TYPE_CHECKING:
+    from meio.engine import View
+    from meio.puzzles import Entry
+    from meio.review import Review
 
 
 def _fail(message: str) -> typer.Exit:
@@ -52,7 +59,6 @@ def review(
     from meio.engine.errors import MeioError
     from meio.engine.record import Record
     from meio.review import BUDGETS, review_match
-    from meio.review.text import review_lines
 
     if depth not in ("quick", "deep"):
         raise _fail(_("--depth is quick or deep, not {depth!r}").format(depth=depth))
@@ -69,7 +75,7 @@ def review(
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
         return
-    for line in review_lines(result, record):
+    for line in review_lines(result):
         typer.echo(line)
 
 
@@ -123,3 +129,166 @@ def mine_puzzles(
     except MeioError as exc:
         raise _fail(str(exc)) from None
     typer.echo(_("{count} puzzles written to {file}").format(count=len(puzzles), file=out))
+
+
+def flag_name(flag: str) -> str:
+    """A flag's name in the current language."""
+    return {"blunder": _("blunder"), "mistake": _("mistake"),
+            "inaccuracy": _("inaccuracy")}[flag]
+
+
+def review_lines(review: Review) -> Iterator[str]:
+    """A readable review: each seat's accuracy and flags, then every flagged decision."""
+    yield _("Review ({depth}): decisions judged from each player's own view").format(
+        depth=_("quick") if review.depth == "quick" else _("deep"))
+    for seat in range(review.players):
+        s = review.summary(seat)
+        if s.accuracy is None:
+            continue
+        flags = ", ".join(f"{n} {flag_name(k)}" for k, n in s.flags.items() if n) or _("none")
+        yield _("seat {seat}: accuracy {accuracy}%, flags: {flags}").format(
+            seat=seat, accuracy=decimal(s.accuracy, 1), flags=flags)
+    for d in review.decisions:
+        j = d.judgement
+        if j.flag is None:
+            continue
+        where = (_("round {round}, split") if d.trick == 0
+                 else _("round {round}, trick {trick}")).format(round=d.round + 1, trick=d.trick)
+        yield _("{where} (seat {seat}): {flag}: {action} lost {loss} ± {margin} points a "
+                "round; better: {best} ({worlds} worlds)").format(
+            where=where, seat=j.seat, flag=flag_name(j.flag), action=j.action,
+            loss=decimal(j.loss, 2), margin=decimal(j.margin, 2), best=j.best,
+            worlds=j.worlds)
+
+
+def theme_name(theme: str) -> str:
+    """A puzzle theme's name in the current language."""
+    names = {
+        "split-balance": _("split: balance the halves"),
+        "split-special": _("split: the right half for a special card"),
+        "pile": _("pile: put the trick where it balances"),
+        "q-plus": _("Q+: send a trick to the other half"),
+        "plus-half": _("+.5: take the trick and choose its pile"),
+        "declare": _("declare the suit that keeps the trick"),
+        "lead": _("the lead that balances"),
+        "take": _("take the trick your half needs"),
+        "duck": _("duck to balance"),
+        "follow": _("follow with the right card"),
+    }
+    return names.get(theme, theme)
+
+
+def position_lines(view: View) -> Iterator[str]:
+    """What the solver sees: their cards, the trick so far, the piles; nothing hidden."""
+    from meio.engine import Phase
+    from meio.engine import cards as C
+
+    seat = view.seat
+    assert seat is not None
+    n = view.config.players
+    table = _("{players} players").format(players=n)
+    if view.config.partnership:
+        table += ", " + _("partnership")
+    yield _("{edition}, {table}; you are seat {seat}; round {round}").format(
+        edition=view.config.edition, table=table, seat=seat, round=view.round_index + 1)
+    if view.phase is Phase.SPLIT:
+        yield _("Split: choose 6 of your 13 cards for the second half.")
+        yield _("Your cards: {cards}").format(cards=C.format_cards(view.hand))
+        return
+    yield _("Half {half}, trick {trick}").format(half=view.half, trick=view.trick_number)
+    yield _("Your cards: {cards}").format(cards=C.format_cards(view.hand))
+    if view.pack:
+        yield _("Your pack: {cards}").format(cards=C.format_cards(view.pack))
+    piles = ", ".join(f"{s}: {h}/{v}" for s, (h, v) in enumerate(view.piles))
+    yield _("Piles (first/second half) by seat: {piles}").format(piles=piles)
+    if view.current_trick:
+        played = ", ".join(f"{s}: {C.card_code(c)}" for s, c in view.current_trick)
+        yield _("Trick so far: {cards}").format(cards=played)
+    if view.phase is Phase.PILE:
+        yield _("You won the trick with +.5: choose its pile (pile=1 or pile=2).")
+
+
+def _pick(entry_id: str | None, daily: bool) -> Entry:
+    import random
+
+    from meio.puzzles import shipped
+
+    puzzles = shipped()
+    if entry_id is not None:
+        return puzzles.get(entry_id)
+    if daily:
+        return puzzles.daily(datetime.datetime.now(datetime.UTC).date())
+    return random.choice(puzzles.puzzles)
+
+
+@app.command(
+    help=_(
+        "Solve a puzzle: a position from a real game where one move is clearly best from "
+        "the player's view. Your rating and streak are kept in a file."
+    )
+)
+def puzzle(
+    puzzle_id: Annotated[str | None, typer.Option("--id", help=_("the puzzle to solve"))] = None,
+    daily: Annotated[bool, typer.Option("--daily", help=_("today's puzzle"))] = False,
+    progress_file: Annotated[
+        Path | None,
+        typer.Option("--progress", metavar=_("FILE"),
+                     help=_("where your rating and streak are kept (default: meio's data "
+                            "folder)")),
+    ] = None,
+) -> None:
+    import platformdirs
+
+    from meio.engine import actions as A
+    from meio.engine import cards as C
+    from meio.engine.errors import MeioError
+    from meio.puzzles.progress import Progress
+    from meio.ratings import Rating
+
+    path = progress_file or Path(platformdirs.user_data_dir("meio")) / "puzzles.json"
+    try:
+        entry = _pick(puzzle_id, daily)
+        view = entry.view()
+        saved = json.loads(path.read_text()) if path.exists() else {}
+        mine = Progress.from_json(saved["player"]) if "player" in saved else Progress()
+    except OSError as exc:
+        raise _fail(f"{path}: {os_error_text(exc)}") from None
+    except ValueError as exc:
+        raise _fail(f"{path}: {exc}") from None
+    except MeioError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(_("Puzzle {id}").format(id=entry.id))
+    for line in position_lines(view):
+        typer.echo(line)
+    legal = list(view.legal_actions())
+    while True:
+        text = typer.prompt(_("Your move (a card, Q+=D, pile=2, or 6 cards)"))
+        try:
+            if entry.kind == "split":
+                action = A.pack_action(C.parse_cards(text))
+            else:
+                action = A.parse_action(text.strip())
+        except (MeioError, ValueError) as exc:
+            typer.echo(str(exc))
+            continue
+        if action in legal:
+            break
+        typer.echo(_("{move} is not legal here; try again").format(move=text.strip()))
+    solved = entry.solves(action)
+    ratings = saved.get("puzzles", {})
+    rated = ratings.get(entry.id)
+    before = Rating(rated["mu"], rated["sigma"], rated["games"]) if rated else Rating()
+    mine, after = mine.attempt(before, solved=solved)
+    typer.echo(_("Solved!") if solved else _("Not the best: {answer} was.").format(
+        answer=entry.answer))
+    typer.echo(_("Theme: {theme}").format(theme=theme_name(entry.theme)))
+    best = ", ".join(f"{a} {decimal(v, 2)}" for a, v in entry.options[:4])
+    typer.echo(_("Expected round scores (lower is better): {options}").format(options=best))
+    typer.echo(_("Your rating {rating}, streak {streak}").format(
+        rating=decimal(mine.rating.ordinal, 1), streak=mine.streak))
+    ratings[entry.id] = {"mu": after.mu, "sigma": after.sigma, "games": after.games}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"player": mine.to_json(), "puzzles": ratings}))
+    except OSError as exc:
+        raise _fail(f"{path}: {os_error_text(exc)}") from None

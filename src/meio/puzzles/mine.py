@@ -4,7 +4,7 @@
 every decision that is not forced. A position becomes a puzzle when, from the deciding
 seat's view alone:
 
-1. a cheap screen (:data:`SCREEN`; a tenth of the splits) finds a best action that is not the
+1. a cheap screen (:data:`SCREEN`; one split in twenty) finds a best action that is not the
    heuristic's pick (the obvious move) and ahead of the next best by ``min_gap``;
 2. a search at a high budget (:data:`~meio.review.judge.HIGH`) agrees: the same best
    action, not the heuristic's, and its advantage over the next best action, less the
@@ -34,17 +34,17 @@ from meio.engine.tricks import value_table, winning_index
 from meio.review.judge import HIGH, Z95, Budget, play_values
 
 #: the smallest advantage (points a round) of the best action over the next, margin off
-MIN_GAP = 0.3
+MIN_GAP = 0.25
 #: puzzles taken from one match at most, so a set is not a few matches retold
-PER_MATCH = 5
+PER_MATCH = 6
 #: the screen every decision gets (cheap: most positions have no clear answer)
-SCREEN = Budget(card_worlds=24, card_playouts=2, pool=24, split_worlds=8)
+SCREEN = Budget(card_worlds=32, card_playouts=2, pool=64, split_worlds=8)
 #: the share of splits screened (a split costs the advisor about a second to judge)
-SPLIT_SHARE = 0.1
+SPLIT_SHARE = 0.05
 #: the tables self-play deals, in turn
 TABLES = ((4, False), (3, False), (4, True), (5, False), (2, False))
-#: the seats' players in self-play, in turn: the heuristic's errors and search's
-PLAYERS = ("heuristic", "search:1", "heuristic", "search")
+#: the seats' players in self-play (cheap, so the CPU goes to judging positions)
+PLAYERS = ("heuristic",)
 
 
 @dataclass(frozen=True, slots=True)
