@@ -100,6 +100,9 @@ def mine_puzzles(
                      help=_("JSON Lines of finished records to mine first")),
     ] = None,
     name: Annotated[str, typer.Option("--name", help=_("the set's name"))] = "meio-puzzles-v1",
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64,
+                                      help=_("matches mined at once, in worker processes "
+                                             "(the puzzles found do not depend on it)"))] = 1,
 ) -> None:
     from meio.engine.errors import MeioError
     from meio.engine.record import Record
@@ -123,7 +126,7 @@ def mine_puzzles(
             typer.echo(_("{found} puzzles from {matches} matches").format(
                 found=len(found), matches=matches), err=True)
 
-        puzzles = mine(count, seed, records=given, progress=progress)
+        puzzles = mine(count, seed, records=given, jobs=jobs, progress=progress)
     except OSError as exc:
         raise _fail(f"{records or out}: {os_error_text(exc)}") from None
     except MeioError as exc:

@@ -17,8 +17,9 @@ the ranked options and a theme (:func:`theme`). Everything follows from ``seed``
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,7 +35,7 @@ from meio.engine.tricks import value_table, winning_index
 from meio.review.judge import HIGH, Z95, Budget, play_values
 
 #: the smallest advantage (points a round) of the best action over the next, margin off
-MIN_GAP = 0.25
+MIN_GAP = 0.2
 #: puzzles taken from one match at most, so a set is not a few matches retold
 PER_MATCH = 6
 #: the screen every decision gets (cheap: most positions have no clear answer)
@@ -161,64 +162,81 @@ def positions(record: Record) -> Iterator[tuple[State, int, int]]:
         state.apply(action, seat)
 
 
-def self_play(seed: int) -> Iterator[Record]:
-    """Seeded self-play matches, endless: tables and players in turn."""
+def self_play_match(seed: int, game: int) -> Record:
+    """The ``game``-th seeded self-play match: tables and players in turn."""
     from meio.bots import play_match
 
-    game = 0
-    while True:
-        players, partnership = TABLES[game % len(TABLES)]
-        config = MatchConfig(players=players, partnership=partnership,
-                             seed=seed * 100_003 + game)
-        bots = [make_bot(PLAYERS[(game + s) % len(PLAYERS)], seed=seed + game * 7 + s)
-                for s in range(players)]
-        yield Record.from_state(play_match(config, bots))
-        game += 1
+    players, partnership = TABLES[game % len(TABLES)]
+    config = MatchConfig(players=players, partnership=partnership, seed=seed * 100_003 + game)
+    bots = [make_bot(PLAYERS[(game + s) % len(PLAYERS)], seed=seed + game * 7 + s)
+            for s in range(players)]
+    return Record.from_state(play_match(config, bots))
+
+
+def mine_match(record: Record | None, seed: int, game: int, budget: Budget = HIGH,
+               screen: Budget = SCREEN, min_gap: float = MIN_GAP) -> list[Puzzle]:
+    """The puzzles of one match (at most :data:`PER_MATCH`): ``record``, or the
+    ``game``-th self-play match when it is None. Fixed by ``seed`` and ``game`` alone, so
+    matches can be mined in any order, in several processes."""
+    if record is None:
+        record = self_play_match(seed, game)
+    rng = random.Random(seed * 1_000_003 + game)
+    found: list[Puzzle] = []
+    for state, seat, _action in positions(record):
+        if len(found) >= PER_MATCH:
+            break
+        if state.phase is Phase.SPLIT and rng.random() > SPLIT_SHARE:
+            continue
+        view = state.view(seat)
+        key = rng.getrandbits(31)
+        quick = rank(view, screen, key)
+        if quick is None or quick.answer == quick.heuristic or quick.gap < min_gap:
+            continue
+        deep = rank(view, budget, key)
+        if (deep is None or deep.answer != quick.answer or deep.answer == deep.heuristic
+                or deep.gap - deep.margin < min_gap):
+            continue
+        found.append(Puzzle(f"{seed}-{game}-{len(state.history)}-{seat}",
+                            Record.from_state(state), deep))
+    return found
+
+
+def _mine_one(job: tuple[dict[str, object] | None, int, int]) -> list[Puzzle]:
+    data, seed, game = job
+    return mine_match(None if data is None else Record.from_json(data), seed, game)
 
 
 def mine(
     count: int,
     seed: int,
     *,
-    records: Iterable[Record] = (),
-    budget: Budget = HIGH,
-    screen: Budget = SCREEN,
-    min_gap: float = MIN_GAP,
+    records: Sequence[Record] = (),
+    jobs: int = 1,
     progress: Callable[[list[Puzzle], int], None] | None = None,
 ) -> list[Puzzle]:
     """Mine ``count`` puzzles: first from ``records`` (reviewed games), then from
-    self-play seeded by ``seed``. ``progress(puzzles, matches)`` after each match."""
+    self-play seeded by ``seed``, ``jobs`` matches at a time in worker processes.
+    ``progress(puzzles, matches)`` after each match. The puzzles are those of the
+    matches in order, so they do not depend on ``jobs``."""
     found: list[Puzzle] = []
-    sources: Iterator[Record] = iter(records)
-    played = 0
-    rng = random.Random(seed)
-    for record in _chain(sources, self_play(seed)):
-        played += 1
-        taken = 0
-        for state, seat, _action in positions(record):
-            if len(found) >= count or taken >= PER_MATCH:
-                break
-            if state.phase is Phase.SPLIT and rng.random() > SPLIT_SHARE:
-                continue
-            view = state.view(seat)
-            key = rng.getrandbits(31)
-            quick = rank(view, screen, key)
-            if quick is None or quick.answer == quick.heuristic or quick.gap < min_gap:
-                continue
-            deep = rank(view, budget, key)
-            if (deep is None or deep.answer != quick.answer or deep.answer == deep.heuristic
-                    or deep.gap - deep.margin < min_gap):
-                continue
-            found.append(Puzzle(f"{seed}-{played}-{len(state.history)}-{seat}",
-                                Record.from_state(state), deep))
-            taken += 1
-        if progress is not None:
-            progress(found, played)
-        if len(found) >= count:
-            break
+    given = [r.to_json() for r in records]
+
+    def job(game: int) -> tuple[dict[str, object] | None, int, int]:
+        return (given[game] if game < len(given) else None, seed, game)
+
+    game = 0
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = stack.enter_context(ProcessPoolExecutor(jobs))
+        while len(found) < count:
+            batch = [job(g) for g in range(game, game + max(1, jobs))]
+            results = pool.map(_mine_one, batch) if pool else map(_mine_one, batch)
+            for puzzles in results:
+                game += 1
+                found.extend(puzzles[: count - len(found)])
+                if progress is not None:
+                    progress(found, game)
     return found
-
-
-def _chain(*parts: Iterator[Record]) -> Iterator[Record]:
-    for part in parts:
-        yield from part
