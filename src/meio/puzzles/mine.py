@@ -35,11 +35,11 @@ from meio.engine.tricks import value_table, winning_index
 from meio.review.judge import HIGH, Z95, Budget, play_values
 
 #: the smallest advantage (points a round) of the best action over the next, margin off
-MIN_GAP = 0.2
+MIN_GAP = 0.1
 #: puzzles taken from one match at most, so a set is not a few matches retold
 PER_MATCH = 6
 #: the screen every decision gets (cheap: most positions have no clear answer)
-SCREEN = Budget(card_worlds=32, card_playouts=2, pool=64, split_worlds=8)
+SCREEN = Budget(card_worlds=16, card_playouts=2, pool=32, split_worlds=8)
 #: the share of splits screened (a split costs the advisor about a second to judge)
 SPLIT_SHARE = 0.05
 #: the tables self-play deals, in turn

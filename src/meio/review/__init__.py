@@ -13,7 +13,15 @@ from meio.review.judge import (
     ReviewError,
     judge,
 )
-from meio.review.match import FORMAT, Decision, Review, SeatSummary, finished_state, review_match
+from meio.review.match import (
+    FORMAT,
+    Decision,
+    Review,
+    SeatSummary,
+    finished_state,
+    joined,
+    review_match,
+)
 
 __all__ = [
     "BUDGETS",
@@ -30,6 +38,7 @@ __all__ = [
     "ReviewError",
     "SeatSummary",
     "finished_state",
+    "joined",
     "judge",
     "review_match",
 ]

@@ -101,9 +101,11 @@ def review_match(
     depth: str = "deep",
     seed: int = 0,
     seats: Sequence[int] | None = None,
+    rounds: Sequence[int] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """Judge every decision of ``seats`` (all by default) in a finished match.
+    """Judge every decision of ``seats`` (all by default) in ``rounds`` (from 0; all by
+    default) of a finished match.
 
     ``progress(done, total)`` is called after each decision. The review depends only
     on the record, the budget and ``seed``.
@@ -114,13 +116,19 @@ def review_match(
     wanted = set(range(players) if seats is None else seats)
     if not wanted <= set(range(players)):
         raise ReviewError(f"a {players}-player match has seats 0 to {players - 1}")
+    chosen = set(range(len(record.rounds)) if rounds is None else rounds)
     deals = [(tuple(r.hands), r.aside, r.leader) for r in record.rounds]
     history = list(final.history)
-    total = sum(1 for seat, _ in history if seat in wanted)
+    state = State.new(config, deals=deals)
+    todo = []
+    for seat, action in history:
+        todo.append(seat in wanted and state.round_index in chosen)
+        state.apply(action, seat)
+    total = sum(todo)
     state = State.new(config, deals=deals)
     decisions: list[Decision] = []
     for ply, (seat, action) in enumerate(history):
-        if seat in wanted:
+        if todo[ply]:
             view = state.view(seat)
             team = (sum(r.team_scores[seat % 2] for r in state.rounds if r.team_scores)
                     if config.partnership else state.totals[seat])
@@ -131,3 +139,12 @@ def review_match(
                 progress(len(decisions), total)
         state.apply(action, seat)
     return Review(depth, seed, players, tuple(decisions))
+
+
+def joined(parts: Sequence[Review]) -> Review:
+    """One review of the decisions of ``parts`` (say, one a round), in play order."""
+    if not parts:
+        raise ReviewError("there is no review to join")
+    first = parts[0]
+    decisions = sorted((d for p in parts for d in p.decisions), key=lambda d: d.ply)
+    return Review(first.depth, first.seed, first.players, tuple(decisions))
