@@ -21,9 +21,11 @@ from __future__ import annotations
 import asyncio
 import datetime
 import random
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from meio.review import Review
@@ -35,7 +37,8 @@ from meio.web.learnstore import LearnStore
 from meio.web.refusal import Refusal
 from meio.web.store import hash_token
 
-router = APIRouter(prefix="/api")
+router = APIRouter()
+STATIC = Path(__file__).with_name("static")
 
 STRICT = ConfigDict(strict=True, extra="forbid")
 
@@ -96,7 +99,7 @@ def _reviews(request: Request, hub: Hub) -> Reviews:
     return reviews
 
 
-@router.get("/matches/{match_id}/review")
+@router.get("/api/matches/{match_id}/review")
 async def match_review(match_id: str, hub: HubDep, request: Request) -> dict[str, Any]:
     """The review of a finished match: ``status`` and, once a pass is done, ``review``."""
     from meio.engine.record import Record
@@ -113,6 +116,11 @@ async def match_review(match_id: str, hub: HubDep, request: Request) -> dict[str
 
 
 # -- puzzles ----------------------------------------------------------------------------
+@router.api_route("/puzzles", methods=["GET", "HEAD"], include_in_schema=False)
+async def puzzles_page() -> FileResponse:
+    return FileResponse(STATIC / "puzzles.html")
+
+
 def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, Any]:
     from meio.engine.errors import MeioError
     from meio.engine.wire import view_json
@@ -132,18 +140,18 @@ def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, A
             "view": view_json(entry.view())}
 
 
-@router.get("/puzzles/daily")
+@router.get("/api/puzzles/daily")
 async def daily_puzzle() -> dict[str, Any]:
     """Today's puzzle (UTC): the same for everyone."""
     return await asyncio.to_thread(_payload, daily=True)
 
 
-@router.get("/puzzles/next")
+@router.get("/api/puzzles/next")
 async def next_puzzle() -> dict[str, Any]:
     return await asyncio.to_thread(_payload)
 
 
-@router.get("/puzzles/{puzzle_id}")
+@router.get("/api/puzzles/{puzzle_id}")
 async def one_puzzle(puzzle_id: str) -> dict[str, Any]:
     if len(puzzle_id) > 64:
         raise Refusal(404, "no_puzzle", "no such puzzle")
@@ -175,7 +183,7 @@ def _progress_json(progress: Any) -> dict[str, Any]:
             "tried": progress.tried}
 
 
-@router.post("/puzzles/progress")
+@router.post("/api/puzzles/progress")
 async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
                           account: AccountDep) -> dict[str, Any]:
     progress = await asyncio.to_thread(_reviews(request, hub).store.progress,
@@ -183,7 +191,7 @@ async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
     return _progress_json(progress)
 
 
-@router.post("/puzzles/{puzzle_id}/attempt")
+@router.post("/api/puzzles/{puzzle_id}/attempt")
 async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
                   account: AccountDep) -> dict[str, Any]:
     """Check a move, rate the attempt, and tell the answer with the searched values."""
