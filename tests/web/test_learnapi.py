@@ -68,7 +68,7 @@ def test_a_puzzle_shows_only_its_seats_view_and_rates_attempts(client: TestClien
     puzzle = client.get("/api/puzzles/daily").json()
     entry = shipped().get(puzzle["id"])
     state = entry.state()
-    assert set(puzzle) == {"id", "set", "seat", "kind", "view"}
+    assert set(puzzle) == {"id", "set", "seat", "kind", "edition", "view"}
     assert puzzle["view"]["seat"] == entry.seat
     # what is sent is the seat's view: the same in a deal of the other seats' hidden
     # cards made again, so none of them is in it

@@ -136,8 +136,9 @@ def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, A
             entry = puzzles.get(entry_id)
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
+    view = entry.view()
     return {"id": entry.id, "set": puzzles.name, "seat": entry.seat, "kind": entry.kind,
-            "view": view_json(entry.view())}
+            "edition": view.config.edition, "view": view_json(view)}
 
 
 @router.get("/api/puzzles/daily")
