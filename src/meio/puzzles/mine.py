@@ -18,11 +18,10 @@ the ranked options and a theme (:func:`theme`). Everything follows from ``seed``
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from meio.bots import make_bot
 from meio.bots.heuristic import HeuristicBot
@@ -78,7 +77,7 @@ def rank(view: View, budget: Budget, seed: int) -> Found | None:
                              chosen_pack=A.pack_of(heuristic))
         ranked = advice.candidates
         best, second = ranked[0], ranked[1]
-        margin = float(np.hypot(best.high - best.mean, second.high - second.mean))
+        margin = math.hypot(best.high - best.mean, second.high - second.mean)
         options = tuple((A.pack_action(c.pack), c.mean) for c in ranked)
         answer = A.pack_action(best.pack)
         return Found(seat, "split", theme(view, answer, heuristic), answer, heuristic,
@@ -87,7 +86,7 @@ def rank(view: View, budget: Budget, seed: int) -> Found | None:
     means = values.mean(axis=1)
     order = sorted(range(len(legal)), key=lambda i: (float(means[i]), i))
     diffs = values[order[1]] - values[order[0]]
-    margin = Z95 * float(diffs.std(ddof=1)) / np.sqrt(values.shape[1])
+    margin = Z95 * float(diffs.std(ddof=1)) / math.sqrt(values.shape[1])
     kind = "pile" if view.phase is Phase.PILE else "follow" if view.current_trick else "lead"
     answer = legal[order[0]]
     return Found(seat, kind, theme(view, answer, heuristic), answer, heuristic,
