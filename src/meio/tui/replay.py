@@ -252,7 +252,7 @@ class ReplayApp(App[None]):
         Binding("home", "jump(0)", N_("Start"), show=False),
         Binding("end", "jump(-1)", N_("End"), show=False),
         Binding("question_mark", "help", N_("Help")),
-        Binding("v", "review", N_("Review")),
+        Binding("v", "review", N_("Review"), show=False),
         Binding("q", "quit", N_("Quit")),
     ]
 
