@@ -45,7 +45,7 @@ def test_the_panel_shows_the_kept_review_of_the_move_on_show(tmp_path: Path) -> 
 def test_a_match_in_play_is_not_reviewed(tmp_path: Path) -> None:
     record = Record.from_json(BLUNDER.read_text())
     state = record.to_state()
-    while state.history and not state.phase.name == "SPLIT":
+    while state.history and state.phase.name != "SPLIT":
         state.undo()
     path = tmp_path / "live.json"
     path.write_text(Record.from_state(state).to_text())
