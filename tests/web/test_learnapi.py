@@ -95,3 +95,33 @@ def test_a_puzzle_shows_only_its_seats_view_and_rates_attempts(client: TestClien
     assert progress["solved"] == 1 and progress["tried"] == 2
     assert client.get("/api/puzzles/no-such-one").json()["code"] == "no_puzzle"
     assert client.get("/puzzles").status_code == 200
+
+
+def test_one_address_has_one_match_under_review(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from meio.web.learnapi import Reviews
+    from meio.web.refusal import Refusal
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        reviews = Reviews(hub)
+
+        async def slow(match_id: str, record: dict[str, Any]) -> None:
+            await asyncio.sleep(0.2)
+
+        monkeypatch.setattr(reviews, "_run", slow)
+        reviews.start("m1", {}, "10.0.0.1")
+        reviews.start("m1", {}, "10.0.0.2")  # another viewer of the same match waits on it
+        assert list(reviews.tasks) == ["m1"]
+        with pytest.raises(Refusal) as refused:
+            reviews.start("m2", {}, "10.0.0.1")
+        assert refused.value.code == "review_busy" and refused.value.status_code == 429
+        await asyncio.sleep(0.4)
+        assert not reviews.tasks and not reviews.by_address
+        reviews.start("m2", {}, "10.0.0.1")  # the first is done: the next may start
+        await asyncio.sleep(0.3)
+
+    asyncio.run(run())
