@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from meio.web.refusal import Refusal
 from meio.web.store import hash_token
 
 router = APIRouter()
+log = logging.getLogger("meio.web")
 STATIC = Path(__file__).with_name("static")
 
 STRICT = ConfigDict(strict=True, extra="forbid")
@@ -60,6 +62,8 @@ class Reviews:
         self.store = LearnStore(hub.store.engine)
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.by_address: dict[str, str] = {}
+        #: matches whose review failed (the server's log says why): not tried again
+        self.failed: set[str] = set()
 
     def start(self, match_id: str, record: dict[str, Any], address: str) -> None:
         if match_id in self.tasks:
@@ -72,8 +76,12 @@ class Reviews:
         task = asyncio.get_running_loop().create_task(self._run(match_id, record))
         self.tasks[match_id] = task
 
-        def done(_: asyncio.Task[None]) -> None:
+        def done(finished: asyncio.Task[None]) -> None:
             self.tasks.pop(match_id, None)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("the review of match %s failed", match_id,
+                          exc_info=finished.exception())
+                self.failed.add(match_id)
             if self.by_address.get(address) == match_id:
                 del self.by_address[address]
 
@@ -105,10 +113,14 @@ async def match_review(match_id: str, hub: HubDep, request: Request) -> dict[str
     from meio.engine.record import Record
 
     m, state = await _finished_state(hub, match_id)  # 404 / 409 for the rest
+    if state.config.variant is not None:
+        raise Refusal(409, "not_reviewable", "reviews are for the meio and classic editions")
     reviews = _reviews(request, hub)
     kept = await asyncio.to_thread(reviews.store.review, m.id)
     if kept is not None and kept[0] == "deep":
         return {"status": "deep", "review": kept[1]}
+    if m.id in reviews.failed:
+        return {"status": "failed", "review": None if kept is None else kept[1]}
     reviews.start(m.id, Record.from_state(state).to_json(), client_address(request))
     if kept is None:
         return {"status": "pending", "review": None}

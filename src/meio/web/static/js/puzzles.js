@@ -3,9 +3,10 @@
 // card (with its declared suit when a wild leads), the pile, or the 6 cards of the pack;
 // the server checks it, rates the attempt (your rating and the puzzle's, with openskill)
 // and keeps your streak. Not signed in, the page keeps a random token of its own.
-import { api, esc, refusalText, showAccount, toast } from "./api.js";
+import { api, esc, showAccount, toast } from "./api.js";
 import { cardEl, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
+import { learnRefusal } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "meio:puzzle-token";
@@ -110,7 +111,7 @@ async function load(path) {
     const d = await api(path);
     P = { ...d, picked: new Set() };
     draw();
-  } catch (e) { toast(refusalText(e)); }
+  } catch (e) { toast(learnRefusal(e)); }
 }
 
 async function play() {
@@ -126,7 +127,7 @@ async function play() {
       `<p>${esc(t("Theme: {theme}", { theme }))}</p>` +
       `<p class="muted">${esc(t("Expected round scores (lower is better): {options}", { options: best }))}</p>`;
     $("p-play").disabled = true;
-  } catch (e) { toast(refusalText(e)); }
+  } catch (e) { toast(learnRefusal(e)); }
 }
 
 async function main() {
@@ -139,7 +140,7 @@ async function main() {
   $("p-daily").onclick = () => load("/api/puzzles/daily");
   $("p-next").onclick = () => load("/api/puzzles/next");
   $("p-play").onclick = play;
-  try { showProgress(await api("/api/puzzles/progress", { method: "POST", body: { token: token() } })); } catch (e) { toast(refusalText(e)); }
+  try { showProgress(await api("/api/puzzles/progress", { method: "POST", body: { token: token() } })); } catch (e) { toast(learnRefusal(e)); }
   await load(location.hash.length > 1 ? `/api/puzzles/${encodeURIComponent(location.hash.slice(1))}` : "/api/puzzles/daily");
 }
 main();

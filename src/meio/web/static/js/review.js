@@ -11,6 +11,18 @@ const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 let S = null; // { matchId, data, jump, stepOf, names }
 
+// A refusal of the review's or the puzzles' routes in the page's language.
+export function learnRefusal(e) {
+  const known = {
+    review_busy: () => t("One review at a time: wait until the one you asked for is done."),
+    not_reviewable: () => t("Reviews are for the MEIO and classic editions, not for variants."),
+    no_puzzle: () => t("There is no such puzzle."),
+    bad_move: () => t("That is not a move."),
+    illegal_move: () => t("That move is not legal here."),
+  }[e.code];
+  return known ? known() : refusalText(e);
+}
+
 const flagName = (f) => ({ inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder") })[f] ?? "";
 const num = (x) => x.toLocaleString(document.documentElement.lang, { maximumFractionDigits: 2 });
 
@@ -29,10 +41,14 @@ export async function reviewFor(matchId, R, jump) {
   for (let wait = 1000; S && S.matchId === matchId; wait = Math.min(wait * 1.5, 8000)) {
     let d;
     try { d = await api(`/api/matches/${encodeURIComponent(matchId)}/review`); } catch (e) {
-      box.innerHTML = `<p class="muted">${esc(refusalText(e))}</p>`;
+      box.innerHTML = `<p class="muted">${esc(learnRefusal(e))}</p>`;
       return;
     }
     if (d.review) { S.data = d.review; S.status = d.status; drawReview(); }
+    if (d.status === "failed") {
+      box.insertAdjacentHTML("beforeend", `<p class="muted">${esc(t("The review could not be made."))}</p>`);
+      return;
+    }
     if (d.status === "deep") return;
     await new Promise((r) => setTimeout(r, wait));
   }
