@@ -88,9 +88,16 @@ def test_a_puzzle_shows_only_its_seats_view_and_rates_attempts(client: TestClien
                          json={"action": wrong, "token": TOKEN}).json()
     assert missed["solved"] is False and missed["answer"] == entry.answer
     assert missed["progress"]["streak"] == 0 and missed["progress"]["tried"] == 1
-    solved = client.post(f"/api/puzzles/{entry.id}/attempt",
-                         json={"action": entry.answer, "token": TOKEN}).json()
-    assert solved["solved"] is True and solved["progress"]["streak"] == 1
+    # a second try at a known puzzle is checked, not rated
+    again = client.post(f"/api/puzzles/{entry.id}/attempt",
+                        json={"action": entry.answer, "token": TOKEN}).json()
+    assert again["solved"] is True and again["rated"] is False
+    assert again["progress"] == missed["progress"]
+    other = next(p for p in shipped().puzzles if p.id != entry.id)
+    solved = client.post(f"/api/puzzles/{other.id}/attempt",
+                         json={"action": other.answer, "token": TOKEN}).json()
+    assert solved["solved"] is True and solved["rated"] is True
+    assert solved["progress"]["streak"] == 1
     progress = client.post("/api/puzzles/progress", json={"token": TOKEN}).json()
     assert progress["solved"] == 1 and progress["tried"] == 2
     assert client.get("/api/puzzles/no-such-one").json()["code"] == "no_puzzle"

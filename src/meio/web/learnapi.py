@@ -13,7 +13,8 @@ the database once done, so every later viewer reads it for nothing. The page pol
 **Puzzles** (``/api/puzzles/...``): the shipped set (:func:`meio.puzzles.shipped`); a
 puzzle is sent as its seat's view (:func:`meio.engine.wire.view_json`) and nothing
 else; an attempt is rated (:mod:`meio.puzzles.progress`) for the account, or for the
-browser's own token when no one is signed in.
+browser's own token when no one is signed in; only a solver's first attempt at a puzzle
+is rated.
 """
 
 from __future__ import annotations
@@ -227,8 +228,8 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     if action not in legal:
         raise Refusal(400, "illegal_move", "that move is not legal here")
     solved = entry.solves(action)
-    progress, rating = await asyncio.to_thread(
+    progress, rating, rated = await asyncio.to_thread(
         _reviews(request, hub).store.attempt, solver, entry.id, solved)
-    return {"solved": solved, "answer": entry.answer, "theme": entry.theme,
+    return {"solved": solved, "rated": rated, "answer": entry.answer, "theme": entry.theme,
             "options": [[a, v] for a, v in entry.options], "progress": _progress_json(progress),
             "puzzle_rating": round(rating.mu, 1)}

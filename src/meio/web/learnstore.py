@@ -81,24 +81,31 @@ class LearnStore:
             row = s.get(PuzzleRatingRow, puzzle_id)
             return Rating() if row is None else Rating(row.mu, row.sigma, row.games)
 
-    def attempt(self, solver: str, puzzle_id: str, solved: bool) -> tuple[Progress, Rating]:
-        """Rate one attempt (in one transaction) and keep both ratings."""
+    def attempt(self, solver: str, puzzle_id: str,
+                solved: bool) -> tuple[Progress, Rating, bool]:
+        """Rate one attempt (in one transaction) and keep both ratings; a puzzle the
+        solver has tried before is checked but not rated again (the third value says
+        whether this attempt was rated), so no one farms a rating on a known answer."""
         with Session(self.engine) as s, s.begin():
             srow = s.get(SolverRow, solver)
+            seen = list(srow.progress.get("seen", [])) if srow is not None else []
             try:
                 mine = Progress() if srow is None else Progress.from_json(srow.progress)
             except RatingError:
                 mine = Progress()
             prow = s.get(PuzzleRatingRow, puzzle_id)
             before = Rating() if prow is None else Rating(prow.mu, prow.sigma, prow.games)
+            if puzzle_id in seen:
+                return mine, before, False
             mine, after = mine.attempt(before, solved=solved)
+            body = {**mine.to_json(), "seen": [*seen, puzzle_id]}
             if srow is None:
-                s.add(SolverRow(solver=solver, progress=mine.to_json(), updated_at=time.time()))
+                s.add(SolverRow(solver=solver, progress=body, updated_at=time.time()))
             else:
-                srow.progress, srow.updated_at = mine.to_json(), time.time()
+                srow.progress, srow.updated_at = body, time.time()
             if prow is None:
                 s.add(PuzzleRatingRow(puzzle_id=puzzle_id, mu=after.mu, sigma=after.sigma,
                                       games=after.games))
             else:
                 prow.mu, prow.sigma, prow.games = after.mu, after.sigma, after.games
-            return mine, after
+            return mine, after, True

@@ -125,6 +125,7 @@ async function play() {
     const best = r.options.slice(0, 4).map(([a, val]) => `${a} ${val.toFixed(2)}`).join(" · ");
     $("p-result").innerHTML = `<p><strong>${esc(r.solved ? t("Solved!") : t("Not the best: {answer} was.", { answer: r.answer }))}</strong></p>` +
       `<p>${esc(t("Theme: {theme}", { theme }))}</p>` +
+      (r.rated ? "" : `<p class="muted">${esc(t("You had tried this puzzle before: not rated again."))}</p>`) +
       `<p class="muted">${esc(t("Expected round scores (lower is better): {options}", { options: best }))}</p>`;
     $("p-play").disabled = true;
   } catch (e) { toast(learnRefusal(e)); }
