@@ -7,6 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+import meio.review
 from meio.engine.record import Record
 from meio.review import Budget, review_match
 from meio.tui.replay import Replay, ReplayApp
@@ -58,3 +61,25 @@ def test_a_match_in_play_is_not_reviewed(tmp_path: Path) -> None:
             assert not review_path(path).exists()
 
     asyncio.run(run())
+
+
+def test_the_review_is_computed_once_then_kept_beside_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tiny = Budget(card_worlds=4, card_playouts=1, pool=4, split_worlds=8)
+    monkeypatch.setitem(meio.review.BUDGETS, "quick", tiny)
+    monkeypatch.setitem(meio.review.BUDGETS, "deep", tiny)
+    path = tmp_path / "blunder.json"
+    shutil.copy(BLUNDER, path)
+
+    async def run() -> None:
+        app = ReplayApp(Replay.load(path), title="blunder.json")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("v")
+            panel = app.query_one(ReviewPanel)
+            await wait_for(pilot, lambda: panel.review is not None
+                           and panel.review["depth"] == "deep", tries=30_000)
+            assert "kept beside the record" in screen_text(app)
+
+    asyncio.run(run())
+    kept = read_review(path)
+    assert kept is not None and kept["format"] == "meio-review/1"

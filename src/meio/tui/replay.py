@@ -30,7 +30,7 @@ from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import CARD_WIDTH, card_label, cards_text, sorted_cards
 from meio.tui.panels import SeatsPanel, ShownTrick, TrickPanel
-from meio.tui.review import ReviewPanel, compute_review, read_review, review_path
+from meio.tui.review import ReviewPanel, Stopped, compute_review, read_review, review_path
 from meio.tui.saved import read_sidecar, sidecar_path
 from meio.tui.screens import HelpScreen, viewer_help_text
 from meio.tui.session import PlaySettings, Session, SessionError, seat_names
@@ -335,14 +335,21 @@ class ReplayApp(App[None]):
         self.run_worker(self._review_in_thread, thread=True, exclusive=True)
 
     def _review_in_thread(self) -> None:
+        from textual.worker import get_current_worker
+
         panel = self.query_one(ReviewPanel)
+        worker = get_current_worker()
 
         def show(data: dict[str, object], status: str) -> None:
             panel.review, panel.status = data, status
 
-        quick = compute_review(self.replay.record, "quick")
-        self.call_from_thread(show, quick, _("deep pass under way…"))
-        deep = compute_review(self.replay.record, "deep")
+        try:
+            # a viewer closed mid-review stops it at the next decision
+            quick = compute_review(self.replay.record, "quick", lambda: worker.is_cancelled)
+            self.call_from_thread(show, quick, _("deep pass under way…"))
+            deep = compute_review(self.replay.record, "deep", lambda: worker.is_cancelled)
+        except Stopped:
+            return
         note = _("done")
         if self.replay.path is not None:
             try:

@@ -10,6 +10,7 @@ one, and kept beside the record (``NAME.review.json``) so the next viewing pays 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,22 @@ def read_review(record: Path) -> dict[str, Any] | None:
     return None
 
 
-def compute_review(record: Record, depth: str) -> dict[str, Any]:
-    """The review of a finished match at ``depth`` (``quick`` or ``deep``), as JSON."""
+class Stopped(Exception):
+    """The review was stopped before it was done (the viewer closed)."""
+
+
+def compute_review(record: Record, depth: str,
+                   stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+    """The review of a finished match at ``depth`` (``quick`` or ``deep``), as JSON;
+    raises :class:`Stopped` as soon as ``stop()`` says so (checked after each decision)."""
     from meio.review import BUDGETS, review_match
 
-    return review_match(record, budget=BUDGETS[depth], depth=depth).to_json()
+    def progress(_done: int, _total: int) -> None:
+        if stop():
+            raise Stopped
+
+    return review_match(record, budget=BUDGETS[depth], depth=depth,
+                        progress=progress).to_json()
 
 
 def flag_text(flag: str | None) -> str:
