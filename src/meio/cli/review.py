@@ -52,12 +52,13 @@ def review(
     ] = "deep",
     seat: Annotated[
         list[int] | None,
-        typer.Option("--seat", help=_("review only this seat (may be repeated)")),
+        typer.Option("--seat", min=0, max=4, help=_("review only this seat (may be repeated)")),
     ] = None,
     seed: Annotated[int, seed_option(_("seed of the sampled worlds"))] = 0,
 ) -> None:
     from meio.engine.errors import MeioError
     from meio.engine.record import Record
+    from meio.i18n.reasons import error_line
     from meio.review import BUDGETS, review_match
 
     if depth not in ("quick", "deep"):
@@ -65,13 +66,29 @@ def review(
     try:
         with open_input(file) as fh:
             text = fh.read()
+        if not text.strip():
+            raise _fail(_("{file}: empty; a record is a JSON object").format(file=file))
         record = Record.from_json(text)
+        state = record.to_state()
+        players = state.config.players
+        if not state.is_over:
+            raise _fail(_("{file}: only a finished match can be reviewed: this one is still "
+                          "in play").format(file=file))
+        if state.config.variant is not None:
+            raise _fail(_("{file}: reviews are for the meio and classic editions, not for "
+                          "variants").format(file=file))
+        if any(s >= players for s in seat or []):
+            raise _fail(_("{file}: a {players}-player match has seats 0 to {last}").format(
+                file=file, players=players, last=players - 1))
         result = review_match(record, budget=BUDGETS[depth], depth=depth, seed=seed,
                               seats=seat or None)
+    except UnicodeDecodeError:
+        raise _fail(_("{file}: not a UTF-8 text file").format(file=file)) from None
     except OSError as exc:
-        raise _fail(f"{file}: {os_error_text(exc)}") from None
+        raise _fail(_("{file}: cannot be read ({reason})").format(
+            file=file, reason=os_error_text(exc))) from None
     except MeioError as exc:
-        raise _fail(f"{file}: {exc}") from None
+        raise _fail(error_line(exc)) from None
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
         return
@@ -92,7 +109,8 @@ def mine_puzzles(
         typer.Option("--out", parser=OutputFile(), metavar=_("FILE"),
                      help=_("where to write the gzipped meio-puzzles/1 file")),
     ],
-    count: Annotated[int, typer.Option("--count", min=1, help=_("puzzles to find"))] = 500,
+    count: Annotated[int, typer.Option("--count", min=1, max=100_000,
+                                       help=_("puzzles to find"))] = 500,
     seed: Annotated[int, seed_option(_("seed of the self-play and the worlds"))] = 39,
     records: Annotated[
         Path | None,
@@ -235,7 +253,7 @@ def puzzle(
     daily: Annotated[bool, typer.Option("--daily", help=_("today's puzzle"))] = False,
     progress_file: Annotated[
         Path | None,
-        typer.Option("--progress", metavar=_("FILE"),
+        typer.Option("--progress", parser=OutputFile(), metavar=_("FILE"),
                      help=_("where your rating and streak are kept (default: meio's data "
                             "folder)")),
     ] = None,
