@@ -30,14 +30,10 @@ from types import ModuleType
 
 from meio.bots import Bot
 from meio.bots.versions import file_sha256
-from meio.engine.errors import MeioError
+from meio.tournament.agent_error import AgentError
 
 #: ``module.path:factory`` or ``some/file.py:factory``
 _SPEC = re.compile(r"^(?P<module>[^:]+):(?P<factory>[A-Za-z_]\w*)$")
-
-
-class AgentError(MeioError, ValueError):
-    """An outside agent that cannot be loaded or does not behave as a bot."""
 
 
 def is_agent_spec(kind: str) -> bool:

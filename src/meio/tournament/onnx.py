@@ -22,7 +22,7 @@ from meio.bots import spaces as S
 from meio.bots.observation import OBS_SIZE, observe
 from meio.engine import Phase, View
 from meio.engine import actions as A
-from meio.tournament.agents import AgentError
+from meio.tournament.agent_error import AgentError
 
 _COMPACT = np.array(S.COMPACT_ACTIONS, dtype=np.int64)
 

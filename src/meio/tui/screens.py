@@ -129,6 +129,7 @@ def viewer_help_text() -> str:
             "  n / p          " + _("next / previous trick"),
             "  ] / \\[          " + _("next / previous round"),
             "  Home / End     " + _("start / end"),
+            "  v              " + _("the review: each move judged from its player's view"),
             "  ? / q          " + _("this help / quit"),
         ]
     )

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
-from meio.web import api, auth, health, i18n, passkeys, players, social, ws
+from meio.web import api, auth, health, i18n, learnapi, passkeys, players, social, ws
 from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
 from meio.web.db import Checkpointer, migrate, open_engine
@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(i18n.router)
     app.include_router(health.router)
+    app.include_router(learnapi.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # the pages answer HEAD too: uptime monitors ask with it

@@ -364,6 +364,16 @@ class Checkpointer(Background):
 MIGRATION_LOCK = 0x6D65696F
 
 
+def schema_head() -> str:
+    """The revision of the newest schema the shipped migrations make (what
+    :func:`migrate` brings a database to)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    assert head is not None, "the shipped migrations have one head"
+    return head
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the database to the newest schema with the Alembic migrations shipped
     in this package.

@@ -4,6 +4,7 @@ import { api, esc, myTokens, refusalText, showAccount, toast } from "./api.js";
 import { cardEl, playedValue, setVariant, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botKind, sizes } from "./rules.js";
+import { reviewFor, reviewStep } from "./review.js";
 
 // the server names bots "Bot 3 (heuristic)": say it in the page's words
 const local = (name) => {
@@ -35,6 +36,7 @@ async function open(matchId) {
     $("v-title").textContent = t("Replay: {names}", { names: d.match.names.join(", ") });
     $("v-download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
     draw();
+    reviewFor(matchId, R, (i) => { R.at = i; draw(); });
   } catch (e) { toast(refusalText(e)); }
 }
 
@@ -133,6 +135,7 @@ function draw() {
   if (at === st.length - 1) info += `<p><strong>${esc(t("Winners:"))}</strong> ${result.winners.map((w) => esc(names[w] ?? "")).join(", ")} — ${esc(t("totals"))} ${result.totals.join(" · ")}</p>`;
   $("v-info").innerHTML = info;
   $("v-prev").disabled = at === 0; $("v-next").disabled = at === st.length - 1;
+  reviewStep(R);
 }
 
 function move(d) { if (!R) return; R.at = Math.max(0, Math.min(R.steps.length - 1, R.at + d)); draw(); }
