@@ -1,0 +1,78 @@
+"""A table's news goes on the bus only while another process holds the table: the
+hub's side, with the bus's messages handed to it by hand and what it would send
+collected (no PostgreSQL needed)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meio.web import create_app
+from tests.web.conftest import create, join, make_settings
+from tests.web.helpers import Player, choose
+
+pytestmark = pytest.mark.timeout(60)
+
+TWO = {"players": 2, "name": "Ana", "seed": 5}
+
+
+def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
+    sqlite_url: str,
+) -> None:
+    # a short lease TTL makes the window of a newly loaded table short (three periods)
+    with TestClient(create_app(make_settings(sqlite_url, lease_ttl_s=0.3))) as c:
+        hub: Any = c.app.state.hub  # type: ignore[attr-defined]
+        assert c.portal is not None
+        sent: list[dict[str, Any]] = []
+        hub.group.bus.live = True  # as on PostgreSQL: others may be listening
+        hub.group.bus.post = sent.append
+        table = create(c, **TWO)
+        bo = join(c, table, "Bo")
+        tid = table["table_id"]
+
+        def heard(msg: dict[str, Any]) -> list[dict[str, Any]]:
+            sent.clear()
+            c.portal.call(hub.group.receive, msg)  # type: ignore[union-attr]
+            return list(sent)
+
+        with c.websocket_connect(f"/ws/tables/{tid}") as wa, \
+                c.websocket_connect(f"/ws/tables/{tid}") as wb:
+            people = [Player(wa, token=table["token"]), Player(wb, token=bo["token"])]
+            assert {"type": "who", "table": tid} in sent  # loaded: it asked who else holds it
+            for p in people:
+                if p.view is None:
+                    p.until(lambda f: f["type"] == "snapshot" and f["view"] is not None)
+
+            def moves_sent() -> int:
+                sent.clear()
+                mover = next(p for p in people if p.my_turn())
+                answer = mover.act(choose(mover.view))  # type: ignore[arg-type]
+                assert answer["type"] == "ack", answer
+                for p in people:  # both see the move before the next one is chosen
+                    while p.seq < answer["seq"]:
+                        p.recv()
+                return sum(m["type"] == "event" for m in sent)
+
+            time.sleep(4 * hub.group.fresh_s)  # no other process answered meanwhile
+            # held here alone: a move stays in this process
+            assert moves_sent() == 0
+            # another process loads the table: it is told it is held here, and from
+            # now on hears every move
+            assert {"type": "held", "table": tid, "to": "proc-b"} in heard(
+                {"origin": "proc-b", "type": "who", "table": tid})
+            assert moves_sent() == 1
+            # it dropped the table: the moves stay here again
+            assert heard({"origin": "proc-b", "type": "gone", "table": tid}) == []
+            assert moves_sent() == 0
+            # it says it holds the table (as after a lost bus connection): heard again
+            heard({"origin": "proc-b", "type": "held", "table": tid})
+            assert moves_sent() == 1
+            # a process that leaves holds nothing any more
+            heard({"origin": "proc-b", "type": "bye"})
+            assert moves_sent() == 0
+            # one that said it holds a table this process does not hold changes nothing
+            heard({"origin": "proc-c", "type": "held", "table": "elsewhere"})
+            assert moves_sent() == 0
