@@ -188,7 +188,9 @@ def test_asked_who_a_process_echoes_the_token_then_names_its_seats(sqlite_url: s
             assert heard({"origin": "proc-b", "type": "who", "table": tid}) == [
                 {"type": "held", "table": tid, "to": "proc-b"},
                 {"type": "online", "table": tid, "seats": [0]}]
-            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == []
+            # a table not here: the asker is told so (it need not send its news here)
+            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == [
+                {"type": "gone", "table": "elsewhere", "to": "proc-b"}]
             assert heard({"origin": "proc-b", "type": "who", "to": "proc-c", "token": "8"}) == []
             # one that said goodbye and speaks again is asked with a token
             heard({"origin": "proc-b", "type": "bye"})

@@ -4,7 +4,6 @@ collected (no PostgreSQL needed)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -22,21 +21,22 @@ TWO = {"players": 2, "name": "Ana", "seed": 5}
 def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
     sqlite_url: str,
 ) -> None:
-    # a short lease TTL makes the window of a newly loaded table short (three periods)
-    with TestClient(create_app(make_settings(sqlite_url, lease_ttl_s=0.3))) as c:
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
         hub: Any = c.app.state.hub  # type: ignore[attr-defined]
         assert c.portal is not None
         sent: list[dict[str, Any]] = []
         hub.group.bus.live = True  # as on PostgreSQL: others may be listening
         hub.group.bus.post = sent.append
-        table = create(c, **TWO)
-        bo = join(c, table, "Bo")
-        tid = table["table_id"]
-
         def heard(msg: dict[str, Any]) -> list[dict[str, Any]]:
             sent.clear()
             c.portal.call(hub.group.receive, msg)  # type: ignore[union-attr]
             return list(sent)
+
+        heard({"origin": "proc-b", "type": "beat", "period": 0.1})  # another process
+        table = create(c, **TWO)
+        bo = join(c, table, "Bo")
+        tid = table["table_id"]
+        me = hub.group.origin
 
         with c.websocket_connect(f"/ws/tables/{tid}") as wa, \
                 c.websocket_connect(f"/ws/tables/{tid}") as wb:
@@ -56,11 +56,13 @@ def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
                         p.recv()
                 return sum(m["type"] == "event" for m in sent)
 
-            time.sleep(4 * hub.group.fresh_s)  # no other process answered meanwhile
-            # held here alone: a move stays in this process
+            # the other process has not said whether it holds the table: it hears moves
+            assert moves_sent() == 1
+            # it does not: the moves stay in this process
+            assert heard({"origin": "proc-b", "type": "gone", "table": tid, "to": me}) == []
             assert moves_sent() == 0
-            # another process loads the table: it is told it is held here, and from
-            # now on hears every move
+            # it loads the table: it is told the table is held here, and from now on
+            # hears every move
             assert {"type": "held", "table": tid, "to": "proc-b"} in heard(
                 {"origin": "proc-b", "type": "who", "table": tid})
             assert moves_sent() == 1

@@ -19,7 +19,7 @@ same database. It
   the bus. Each process knows which others hold each of its tables (they say so
   with ``who`` when they load one, ``held`` in answer, ``gone`` when they drop it)
   and publishes a table's news only while another holds it, or while the table is
-  new here (the others' answers are still on their way);
+  new here and a process has not yet answered whether it holds it;
 * moves a table to where its people are: the lease holder that has no connection
   at a table whose seats are connected to another process hands the lease over,
   and a process drops a table it does not act for that another holds.
@@ -40,12 +40,13 @@ thing in every message (the bus adds the sender's name, ``origin``, to each)::
     {"type": "beat", "period": seconds}            the heartbeat
     {"type": "who", "table"}                       a process loaded the table: the
                                                    others that hold it say ``online``
-                                                   and ``held``
+                                                   and ``held``, the others ``gone``
     {"type": "held", "table", "to"?}               the sender holds the table too; the
                                                    one it is ``to`` reads the table
                                                    again (news sent before the sender
                                                    knew of it did not go on the bus)
-    {"type": "gone", "table"}                      the sender dropped the table
+    {"type": "gone", "table", "to"?}               the sender dropped the table, or
+                                                   (``to`` the asker) does not hold it
     {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
                                                    again after it was taken for dead,
                                                    is asked for all its seats; it first
@@ -103,8 +104,9 @@ class Cluster:
         self._acquiring: set[str] = set()
         #: for each table in memory here, the other processes that hold it too
         self.holders: dict[str, set[str]] = {}
-        #: tables loaded here lately, until when all their news is published
-        self._fresh: dict[str, float] = {}
+        #: tables loaded here lately: the processes yet to say whether they hold them
+        #: (all their news is published meanwhile), and until when they are waited for
+        self._awaiting: dict[str, tuple[set[str], float]] = {}
         #: since when a table here has been spare (another process serves it)
         self._spare: dict[str, float] = {}
         #: since when an expired lease of a table not in memory here has been seen
@@ -183,33 +185,41 @@ class Cluster:
         connected to them (their earlier word of it was not kept), and that they hold
         it too."""
         if self.bus.live:
-            self._fresh[table_id] = time.monotonic() + self.fresh_s
+            others = set(self.peers.origins())
+            if others:
+                self._awaiting[table_id] = (others, time.monotonic() + self.fresh_s)
             self._post({"type": "who", "table": table_id})
 
     def table_unloaded(self, table_id: str) -> None:
         """The table left memory here: its news is no longer wanted here."""
         self.holders.pop(table_id, None)
-        self._fresh.pop(table_id, None)
+        self._awaiting.pop(table_id, None)
         self._spare.pop(table_id, None)
         if self.bus.live:
             self._post({"type": "gone", "table": table_id})
 
     @property
     def fresh_s(self) -> float:
-        """Seconds during which a table new here has all its news published: the
-        others' ``held`` answers take milliseconds, three heartbeats leave room for
-        a slow listener."""
+        """Seconds a table new here waits at most for the others to say whether they
+        hold it (they answer within milliseconds; a process of an older version never
+        does): three heartbeats."""
         return 3 * self.peers.period
 
     def _wanted(self, table_id: str) -> bool:
         """Whether news of ``table_id`` must go on the bus: another process holds it,
-        or this one loaded it too lately to know, or does not hold it at all (a
-        change made on a table not in memory here, which others may hold)."""
+        or has not yet said whether it does, or this one does not hold the table at
+        all (a change made on a table not in memory here, which others may hold)."""
         if not self.bus.live:
             return False
         if self.holders.get(table_id) or table_id not in self.hub.tables:
             return True
-        return time.monotonic() < self._fresh.get(table_id, 0.0)
+        waiting = self._awaiting.get(table_id)
+        if waiting is None:
+            return False
+        if waiting[0] and time.monotonic() < waiting[1]:
+            return True
+        del self._awaiting[table_id]
+        return False
 
     def _elsewhere(self, table_id: str) -> bool:
         """Whether the table's people are connected to another process and none here:
@@ -421,9 +431,11 @@ class Cluster:
                     room.table.set_remote_online(origin, [])
 
     def _drop_holder(self, origin: str) -> None:
-        # a process gone (or taken for dead) holds nothing any more
+        # a process gone (or taken for dead) holds nothing any more, nor is waited for
         for held in self.holders.values():
             held.discard(origin)
+        for waiting, _ in self._awaiting.values():
+            waiting.discard(origin)
 
     def _answer_who(self, msg: dict[str, Any]) -> None:
         """Say which seats are connected here, and that the table is held here: at one
@@ -437,6 +449,9 @@ class Cluster:
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
             rooms = [] if one is None else [one]
+            if one is None:
+                # not here: the asker need not send its news of the table here
+                self._post({"type": "gone", "table": table_id, "to": asker})
         else:
             rooms = list(self.hub.tables.values())
         for room in rooms:
@@ -509,6 +524,10 @@ class Cluster:
         if room is None:
             return  # nobody here plays at that table: it is read afresh when needed
         rt = room.table
+        if kind in ("held", "gone") and msg.get("to") == self.origin:
+            waiting = self._awaiting.get(table_id)
+            if waiting is not None:
+                waiting[0].discard(origin)  # it answered
         if kind == "gone":
             self.holders.get(table_id, set()).discard(origin)
             return
