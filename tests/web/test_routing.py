@@ -32,7 +32,8 @@ def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
             c.portal.call(hub.group.receive, msg)  # type: ignore[union-attr]
             return list(sent)
 
-        heard({"origin": "proc-b", "type": "beat", "period": 0.1})  # another process
+        # another process, of this version (it says which tables it holds)
+        heard({"origin": "proc-b", "type": "beat", "period": 0.1, "holds": True})
         table = create(c, **TWO)
         bo = join(c, table, "Bo")
         tid = table["table_id"]
@@ -76,5 +77,11 @@ def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
             heard({"origin": "proc-b", "type": "bye"})
             assert moves_sent() == 0
             # one that said it holds a table this process does not hold changes nothing
-            heard({"origin": "proc-c", "type": "held", "table": "elsewhere"})
+            heard({"origin": "proc-c", "type": "held", "table": "elsewhere", "to": "x"})
+            assert moves_sent() == 1
+            # ... but proc-c is of a version that never says what it holds: while it
+            # runs, everything is sent
+            heard({"origin": "proc-c", "type": "beat", "period": 0.1})
+            assert moves_sent() == 1
+            heard({"origin": "proc-c", "type": "beat", "period": 0.1, "holds": True})
             assert moves_sent() == 0

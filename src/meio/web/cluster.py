@@ -37,7 +37,10 @@ thing in every message (the bus adds the sender's name, ``origin``, to each)::
                                                    tables; ``"handed": true``: to the
                                                    process the tables' people are on)
     {"type": "online", "table", "seats": [...]}    the seats connected to the sender
-    {"type": "beat", "period": seconds}            the heartbeat
+    {"type": "beat", "period": seconds, "holds": true}
+                                                   the heartbeat (``holds``: the sender
+                                                   speaks ``held`` and ``gone``; one
+                                                   that does not is sent everything)
     {"type": "who", "table"}                       a process loaded the table: the
                                                    others that hold it say ``online``
                                                    and ``held``, the others ``gone``
@@ -59,7 +62,8 @@ thing in every message (the bus adds the sender's name, ``origin``, to each)::
 Every process on one bus must run the same version: these keys replaced the
 one-letter ones of earlier versions, whose messages are ignored (docs/web.md).
 A version without ``held`` and ``gone`` publishes everything to everyone, which
-is still right, only dearer.
+is still right, only dearer; and while one runs (its heartbeat lacks ``holds``),
+this version publishes everything too.
 
 A lone process on SQLite runs the same code with a silent bus.
 """
@@ -109,6 +113,10 @@ class Cluster:
         self._awaiting: dict[str, tuple[set[str], float]] = {}
         #: since when a table here has been spare (another process serves it)
         self._spare: dict[str, float] = {}
+        #: the others whose heartbeat says they answer ``who`` with ``held``/``gone``,
+        #: and those not known to (a version before: they are sent everything)
+        self._aware: set[str] = set()
+        self._unaware: set[str] = set()
         #: since when an expired lease of a table not in memory here has been seen
         self._orphans: dict[str, float] = {}
         self._loop: asyncio.Task[None] | None = None
@@ -211,7 +219,7 @@ class Cluster:
         all (a change made on a table not in memory here, which others may hold)."""
         if not self.bus.live:
             return False
-        if self.holders.get(table_id) or table_id not in self.hub.tables:
+        if self.holders.get(table_id) or table_id not in self.hub.tables or self._unaware:
             return True
         waiting = self._awaiting.get(table_id)
         if waiting is None:
@@ -381,11 +389,11 @@ class Cluster:
         now = time.monotonic()
         for room in list(self.hub.tables.values()):
             if self._spare_now(room):
-                # a copy another process serves: dropped after two quiet periods
-                # (its news would otherwise keep crossing the bus), however recently
-                # that news came
+                # a copy another process serves: dropped once seen so on two passes in
+                # a row (its news would otherwise keep crossing the bus), however
+                # recently that news came
                 since = self._spare.setdefault(room.id, now)
-                if now - since < 2 * self.peers.period:
+                if now - since < 0.9 * self.peers.period:
                     continue
             else:
                 self._spare.pop(room.id, None)
@@ -405,7 +413,8 @@ class Cluster:
     async def _heartbeat(self) -> None:
         period = self.peers.period
         while True:
-            self._post({"type": "beat", "period": period})
+            # "holds": this process says which tables it holds (who/held/gone)
+            self._post({"type": "beat", "period": period, "holds": True})
             await asyncio.sleep(period)
             try:
                 await self.expire_peers()
@@ -432,6 +441,8 @@ class Cluster:
 
     def _drop_holder(self, origin: str) -> None:
         # a process gone (or taken for dead) holds nothing any more, nor is waited for
+        self._aware.discard(origin)
+        self._unaware.discard(origin)
         for held in self.holders.values():
             held.discard(origin)
         for waiting, _ in self._awaiting.values():
@@ -479,6 +490,11 @@ class Cluster:
         kind, table_id, origin = msg.get("type"), msg.get("table"), str(msg.get("origin"))
         if kind == "event":
             _EVENTS_IN.inc()  # whether or not the table is in memory here
+        if kind == "beat" and msg.get("holds") is True:
+            self._aware.add(origin)
+            self._unaware.discard(origin)
+        elif origin not in self._aware:
+            self._unaware.add(origin)
         if kind == "bye":
             self.peers.forget(origin)
             M.PEERS.set(len(self.peers))
