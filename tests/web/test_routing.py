@@ -4,6 +4,7 @@ collected (no PostgreSQL needed)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -85,3 +86,30 @@ def test_a_tables_moves_go_on_the_bus_only_while_another_process_holds_it(
             assert moves_sent() == 1
             heard({"origin": "proc-c", "type": "beat", "period": 0.1, "holds": True})
             assert moves_sent() == 0
+
+
+def test_a_replica_keeps_in_memory_only_the_tables_being_played(sqlite_url: str) -> None:
+    """Memory follows the active tables: of tables with a match under way, those
+    nobody is connected to leave memory once idle, the one being played stays; the
+    others come back from the database, as they were, when asked for."""
+    settings = make_settings(sqlite_url, evict_after_s=0.3, lease_ttl_s=0.6)
+    with TestClient(create_app(settings)) as c:
+        hub: Any = c.app.state.hub  # type: ignore[attr-defined]
+        tables = []
+        for _ in range(5):
+            table = create(c, **TWO)
+            tables.append((table, join(c, table, "Bo")))
+        played = tables[0][0]
+        with c.websocket_connect(f"/ws/tables/{played['table_id']}") as ws:
+            ana = Player(ws, token=played["token"])
+            if ana.view is None:
+                ana.until(lambda f: f["type"] == "snapshot" and f["view"] is not None)
+            deadline = time.monotonic() + 20
+            while len(hub.tables) > 1 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert set(hub.tables) == {played["table_id"]}
+            # an idle one is read back as it was: its match under way
+            idle = tables[1][0]
+            r = c.get(f"/api/tables/{idle['table_id']}", params={"key": idle["invite"]})
+            assert r.status_code == 200 and r.json()["match"] is not None
+            assert idle["table_id"] in hub.tables
