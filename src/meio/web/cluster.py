@@ -52,11 +52,11 @@ thing in every message (the bus adds the sender's name, ``origin``, to each)::
                                                    (``to`` the asker) does not hold it
     {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
                                                    again after it was taken for dead,
-                                                   is asked for all its seats; it first
-                                                   echoes the token, if any, with
-    {"type": "here", "to": asker, "token"}
-                                                   (``"to": "*"``: every process answers,
-                                                   after a lost bus connection)
+                                                   is asked for all its seats and
+                                                   tables (``"to": "*"``: every process
+                                                   is, after a lost bus connection);
+                                                   it first echoes the token, if any,
+    {"type": "here", "to": asker, "token"}         with this
     {"type": "bye"}                                a clean stop
 
 Every process on one bus must run the same version: these keys replaced the
