@@ -888,6 +888,8 @@ def main() -> None:
                          "the two, in the same run (waves: --tables each side at once; "
                          "--think: half the tables each side)")
     ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--idle", type=float, default=0.0, metavar="S",
+                    help="first measure each server's CPU for S seconds with no table")
     ap.add_argument("--waves", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds a wave may take; tables still playing then count as errors")
@@ -957,6 +959,16 @@ def main() -> None:
     bases = [s.base for s in servers]
     result: dict[str, Any] = {"config": args.config, "tables": args.tables, "src": str(args.src),
                               "load_before": os.getloadavg()[0]}
+    if args.idle:
+        # what each server spends with nothing to do (its lease loop, heartbeat and
+        # collector), before any table
+        time.sleep(5)
+        c0, t0 = [sv.cpu_s() for sv in servers], time.perf_counter()
+        time.sleep(args.idle)
+        wall = time.perf_counter() - t0
+        result["idle_cpu_ms_per_s"] = [round(1000 * (sv.cpu_s() - c) / wall, 2)
+                                       for sv, c in zip(servers, c0, strict=True)]
+        print(json.dumps({"idle_cpu_ms_per_s": result["idle_cpu_ms_per_s"]}), flush=True)
     spy = None
     if args.profile:
         py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
