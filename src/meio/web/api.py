@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -24,6 +23,7 @@ from meio.web.seating import JoinError
 from meio.web.settings import Settings
 from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
 from meio.web.table import same_secret
+from meio.web.think import client_of
 from meio.web.variants import check_variant_table, host_variant
 
 router = APIRouter(prefix="/api")
@@ -242,7 +242,7 @@ def _limit_lookups(hub: Hub, request: Request) -> None:
 
 def creator_of(request: Request) -> str:
     """What a table keeps of the address that created it: a short hash."""
-    return hashlib.sha256(client_address(request).encode()).hexdigest()[:16]
+    return client_of(client_address(request))
 
 
 async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> str:

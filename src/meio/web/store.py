@@ -81,6 +81,9 @@ class TableInfo:
     closed_at: float | None = None
     #: a rated table: its finished matches change its players' ratings
     rated: bool = False
+    #: the hash of the address that created it (None once closed): the client its
+    #: bots' thinking is charged to
+    creator: str | None = None
 
     @property
     def closed(self) -> bool:
@@ -588,6 +591,7 @@ class Store:
                         for r in seats),
             closed_at=row.closed_at,
             rated=row.rated,
+            creator=row.creator,
         )
 
 

@@ -210,10 +210,13 @@ class LiveTable:
                 return s.seat
         return None
 
-    def think_priority(self) -> int:
-        """Where this table's jobs queue in the think pool: tables with people first."""
+    def think_share(self, client: str | None = None) -> think.Share:
+        """Whose thinking this table's job is in the think pool: ``client``'s (advice:
+        the asking address's), else the client that created the table; tables with
+        people first."""
         people = any(s.kind == "human" for s in self.info.seats)
-        return think.PEOPLE if people else think.BOTS_ONLY
+        owner = client or self.info.creator or f"table:{self.info.id}"
+        return think.Share(owner, self.info.id, think.PEOPLE if people else think.BOTS_ONLY)
 
     # -- frames ------------------------------------------------------------------------
     def snapshot(self, seat: int | None) -> Frame:
