@@ -4,6 +4,7 @@ update), the leaderboard and the public profile."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -198,3 +199,111 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
         # a deleted account leaves the leaderboard
         assert post(a, "/api/account/delete", {"password": PASSWORD}).status_code == 200
         assert [p["username"] for p in b.get("/api/ratings/meio-2p").json()["players"]] == ["bia"]
+
+
+# -- the ledger: matches ending together, and the repair --------------------------------------
+def rated_matches(url: str, count: int) -> tuple[Any, str, list[str]]:
+    """``count`` finished, unrated matches of Ana against the easy bot at rated tables
+    of their own (she wins the even ones); returns (engine, her account id, match ids)."""
+    from sqlalchemy import update
+
+    from meio.engine import MatchConfig
+    from meio.engine.wire import config_json
+    from meio.web.accounts import AccountStore
+    from meio.web.db import MatchRow, migrate
+    from meio.web.store import SeatInfo, Store
+
+    engine = open_engine(url)
+    migrate(engine)
+    ana = AccountStore(engine).create("ana", "not a hash")
+    store = Store(engine)
+    ids = []
+    for i in range(count):
+        info = store.create_table({}, [SeatInfo(0, "human", None, None, None),
+                                       SeatInfo(1, "bot", "heuristic", "Bot 2", None)],
+                                  False, None, True)
+        store.take_seat(info.id, 0, "Ana", f"token-{i}", ana.id)
+        match = store.start_match(info.id, 1, config_json(MatchConfig(players=2, seed=i)))
+        with engine.begin() as conn:
+            conn.execute(update(MatchRow).where(MatchRow.id == match.id).values(
+                finished_at=time.time(), result={"winners": [i % 2], "totals": [0, 0],
+                                                 "victories": [1, 1], "rounds": 3}))
+        ids.append(match.id)
+    return engine, ana.id, ids
+
+
+def test_matches_ending_together_each_count_once(db_url: str) -> None:
+    """One account and one bot level end four matches at the same moment, three times
+    over: twelve changes stored, twelve games counted, none lost (before: a rating read
+    and written back unguarded, 9 of 12 counted)."""
+    import threading
+
+    from meio.web.rated import RatingStore, bot_player
+
+    engine, ana, ids = rated_matches(db_url, 12)
+    ratings = RatingStore(engine)
+    try:
+        for batch in (ids[0:4], ids[4:8], ids[8:12]):
+            gate = threading.Barrier(len(batch))
+            done: list[bool] = []
+
+            def end(match_id: str, gate: threading.Barrier = gate,
+                    done: list[bool] = done) -> None:
+                gate.wait(10)
+                done.append(ratings.rate_match(match_id))
+
+            threads = [threading.Thread(target=end, args=(m,)) for m in batch]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            assert done == [True] * len(batch)
+        for player in (ana, bot_player("heuristic")):
+            rating = ratings.ratings(player)["meio-2p"]
+            assert rating.games == 12 == len([c for m in ids
+                                              for c in ratings.changes_of_match(m)
+                                              if c.seat == (0 if player == ana else 1)])
+        # every change started from the one before it: the ledger is a chain
+        changes = sorted(ratings.history(ana), key=lambda c: c.before.games)
+        for a, b in itertools.pairwise(changes):
+            assert b.before.mu == a.after.mu and b.before.sigma == a.after.sigma
+        assert changes[-1].after == ratings.ratings(ana)["meio-2p"]
+        # rated once, however often the end is replayed
+        assert not any(ratings.rate_match(m) for m in ids)
+    finally:
+        engine.dispose()
+
+
+def test_the_repair_recomputes_a_rating_from_its_stored_changes(sqlite_url: str) -> None:
+    from sqlalchemy import update
+    from typer.testing import CliRunner
+
+    from meio.cli import app as cli
+    from meio.web.db import RatingRow
+    from meio.web.rated import RatingStore
+
+    engine, ana, ids = rated_matches(sqlite_url, 3)
+    ratings = RatingStore(engine)
+    try:
+        for m in ids:
+            assert ratings.rate_match(m)
+        right = ratings.ratings(ana)["meio-2p"]
+        # as a lost update left it: a game short, the last step missing
+        last = sorted(ratings.history(ana), key=lambda c: c.before.games)[-1]
+        with engine.begin() as conn:
+            conn.execute(update(RatingRow).where(RatingRow.player == ana).values(
+                mu=last.before.mu, sigma=last.before.sigma, games=2))
+        assert ratings.ratings(ana)["meio-2p"].games == 2
+        result = CliRunner().invoke(cli, ["admin", "--db", sqlite_url,
+                                          "--repair-ratings", "ANA"])
+        assert result.exit_code == 0, result.output
+        assert "meio-2p" in result.output and "3" in result.output
+        fixed = ratings.ratings(ana)["meio-2p"]
+        assert fixed.games == 3
+        assert abs(fixed.mu - right.mu) < 1e-9 and abs(fixed.sigma - right.sigma) < 1e-9
+        # a name that is no account is said so
+        result = CliRunner().invoke(cli, ["admin", "--db", sqlite_url,
+                                          "--repair-ratings", "nobody"])
+        assert result.exit_code == 1 and "nobody" in result.output
+    finally:
+        engine.dispose()

@@ -344,3 +344,66 @@ def test_advice_from_many_seats_slows_neither_another_tables_bot_nor_its_timer(
         for t in threads:
             t.join(30)
     assert_punctual(lone)
+
+
+# -- a server takes its processes with it ------------------------------------------------------
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            kids.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    return kids
+
+
+def descendants(pid: int) -> set[tuple[int, str]]:
+    """The processes under ``pid``, each with its start time (a reused pid is another)."""
+    kids, found, todo = _children(), set(), [pid]
+    while todo:
+        for child in kids.get(todo.pop(), []):
+            with contextlib.suppress(OSError, IndexError):
+                start = (Path("/proc") / str(child) / "stat").read_text().rsplit(")", 1)[1]
+                found.add((child, start.split()[19]))
+                todo.append(child)
+    return found
+
+
+def alive(procs: set[tuple[int, str]]) -> set[int]:
+    """Those of ``procs`` still running (a zombie waiting for its parent is not)."""
+    left = set()
+    for pid, start in procs:
+        with contextlib.suppress(OSError, IndexError):
+            fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[19] == start and fields[0] != "Z":
+                left.add(pid)
+    return left
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
+def test_a_stopped_server_leaves_no_process_of_its_pool(tmp_path: Path, how: str) -> None:
+    """``meio serve`` with one think process, thinking for expert tables, then stopped
+    (SIGKILL stands for a crash): none of its processes is left."""
+    import signal
+
+    from tests.web.servers import Serve
+
+    srv = Serve(tmp_path, {"MEIO_THINK_PROCESSES": "1", "MEIO_MIN_TURN_TIMER": "0.1"})
+    try:
+        expert_flood(srv.base, ["127.0.0.1"], 3)
+        procs: set[tuple[int, str]] = set()
+        for _ in range(600):  # the forkserver and its worker start with the first job
+            procs = descendants(srv.proc.pid)
+            if len(procs) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(procs) >= 2, f"no think processes appeared: {procs}"
+        time.sleep(1.0)  # it thinks
+        srv.proc.send_signal(getattr(signal, how))
+        srv.proc.wait(30)
+        end = time.time() + 15
+        while alive(procs) and time.time() < end:
+            time.sleep(0.1)
+        assert not alive(procs), f"left running after {how}: {alive(procs)}"
+    finally:
+        srv.stop()

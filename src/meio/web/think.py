@@ -252,9 +252,9 @@ class ThinkPool:
         executor, self._executor = self._executor, None
         if executor is None:
             return
-        executor.shutdown(wait=False, cancel_futures=True)
         if isinstance(executor, ProcessPoolExecutor):
             end_workers(executor)
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _kind_of(fn: Callable[..., Any], args: tuple[Any, ...]) -> str:
@@ -268,7 +268,8 @@ def end_workers(executor: ProcessPoolExecutor) -> None:
     """Kill an executor's worker processes now (their work is dropped): a stopping
     server does not wait for an expert's move that nobody will read."""
     # ProcessPoolExecutor has no public way to end its workers before Python 3.14's
-    # terminate_workers(); its process table is the documented-in-source attribute
+    # terminate_workers(); its process table is the attribute that method reads, and
+    # shutdown() empties it: so this runs first
     processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
         with contextlib.suppress(Exception):
