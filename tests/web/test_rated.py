@@ -307,3 +307,36 @@ def test_the_repair_recomputes_a_rating_from_its_stored_changes(sqlite_url: str)
         assert result.exit_code == 1 and "nobody" in result.output
     finally:
         engine.dispose()
+
+
+def test_a_player_who_leaves_a_rated_match_forfeits_it_to_the_bot(sqlite_url: str) -> None:
+    """A rated table made without a timer gets one; Bia never comes, so after her
+    first timeout the bot plays her turns at once, the match ends and is rated
+    (before: no timer, the match never ended, no rating changed)."""
+    from tests.web.helpers import Player, play_out
+
+    app = create_app(make_settings(sqlite_url, rated_turn_timer_s=1.0, away_turn_s=0.02))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        r = post(a, "/api/tables", {"players": 2, "name": "Ana", "rated": True,
+                                    "listed": False, "seed": 5})
+        assert r.status_code == 201, r.text
+        table = r.json()
+        assert table["table"]["turn_timer_s"] == 1.0
+        r = post(b, f"/api/tables/{table['table_id']}/join",
+                 {"invite": table["invite"], "name": "Bia"})
+        assert r.status_code == 200, r.text
+        began = time.time()
+        with a.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+            ana = Player(ws, token=table["token"])
+            play_out([ana])
+        match_id = finished(a, table["table_id"], timeout=60)
+        events = app.state.hub.store.events(match_id)
+        bia = [ev for ev in events if ev.seat == 1]
+        assert bia and all(ev.source == "timeout" for ev in bia)
+        # one full timer, then the bot at once: far less than a timer a move
+        assert time.time() - began < len(bia) * 1.0 / 2
+        got = a.get(f"/api/matches/{match_id}/ratings").json()
+        assert got["rated"] and len(got["changes"]) == 2

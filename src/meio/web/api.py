@@ -173,6 +173,9 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
         raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
+    if body.rated and timer is None:
+        # a rated table always has a timer: a player who leaves cannot hold the result
+        timer = settings.rated_turn_timer_s
     if body.seed is not None and not settings.allow_seeds:
         raise HTTPException(422, "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):

@@ -129,6 +129,12 @@ class Settings:
     #: quick play: the turn timer of its tables (strangers wait for no one for long),
     #: and the waits a player may choose before bots fill the empty seats
     quick_turn_timer_s: float = 60.0
+    #: rated tables: the turn timer of one made without one (every rated table has a
+    #: timer: a player who leaves forfeits the rest of the match to the bot)
+    rated_turn_timer_s: float = 60.0
+    #: seconds a seat of a rated table that has left (its last move was its timer's)
+    #: is given for each later turn before the bot plays it, until it acts again
+    away_turn_s: float = 1.0
     quick_min_wait_s: float = 5.0
     quick_max_wait_s: float = 300.0
     #: seconds a sign-in lasts (the session cookie's age)
@@ -207,6 +213,7 @@ class Settings:
             readyz_details=_flag("MEIO_READYZ_DETAILS"),
             session_ttl_s=float(os.environ.get("MEIO_SESSION_TTL", str(30 * 86400))),
             quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
+            rated_turn_timer_s=float(os.environ.get("MEIO_RATED_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
             login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
