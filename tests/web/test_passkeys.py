@@ -291,7 +291,7 @@ def test_the_passkeys_migration_upgrades_a_database_with_accounts_in_place(db_ur
     migrate(engine)
     with engine.begin() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")
-                            ).scalar_one() == "0008_passkeys"
+                            ).scalar_one() == "0009_rating_versions"
         assert conn.execute(text("SELECT username FROM meio_accounts")).scalar_one() == "Nina"
         assert conn.execute(text("SELECT account_id FROM meio_sessions")).scalar_one() == "A1"
         assert conn.execute(text("SELECT count(*) FROM meio_passkeys")).scalar_one() == 0

@@ -20,9 +20,9 @@ import pytest
 
 from meio.web import create_app, think
 from meio.web.think import BOTS_ONLY, PEOPLE, Share, ThinkPool
-from tests.web.conftest import free_port, make_settings
+from tests.web.conftest import make_settings
 from tests.web.helpers import choose
-from tests.web.servers import http, ws_connect
+from tests.web.servers import http, thread_server, ws_connect
 
 
 def test_jobs_of_tables_with_people_go_before_those_of_bots_alone() -> None:
@@ -168,9 +168,6 @@ def timed_choice(kind: str, seed: int, view: Any) -> str:
 @pytest.fixture
 def attacked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A server in a thread with one think worker; bots think for :data:`COST`."""
-    import threading
-
-    import uvicorn
 
     monkeypatch.setattr(think, "bot_choice", timed_choice)
     monkeypatch.setattr(think, "advice", lambda view, chosen, budget: (
@@ -179,19 +176,8 @@ def attacked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         f"sqlite:///{tmp_path / 'meio.db'}", think_threads=1, join_burst=200,
         join_rate_per_min=600, max_open_tables_per_address=200, advice_burst=100,
         advice_rate_per_min=6000, max_sockets_per_address=500))
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(400):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(15)
+    with thread_server(app) as base:
+        yield base
 
 
 def expert_flood(base: str, addresses: list[str], tables: int) -> None:

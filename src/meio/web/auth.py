@@ -2,7 +2,7 @@
 and what guards it.
 
 * **Passwords** are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's
-  low-memory profile) in a worker thread, two at a time; a sign-in for an unknown
+  low-memory profile) in worker threads, two at a time; a sign-in for an unknown
   name checks a dummy hash, so both take as long.
 * **Sessions**: a random cookie (``meio_session``, ``HttpOnly``, ``SameSite=Lax``,
   ``Secure`` when the page came over TLS) of which the server keeps the SHA-256. A
@@ -11,7 +11,10 @@ and what guards it.
   carry ``X-CSRF-Token`` equal to the ``meio_csrf`` cookie, a value derived from the
   session that only a page of this origin can read; and :class:`SameOrigin` refuses
   every state-changing request from a foreign page, cookie or not.
-* **Guessing** is throttled per client address and per account (token buckets).
+* **Guessing** slows the guesser, never the owner: wrong passwords earn growing
+  delays per address and account together and per address (:mod:`meio.web.throttle`),
+  a browser that signed in before (the ``meio_device`` cookie) is not held back by
+  its address's failures, and hashing is shared fairly between addresses.
 * A guest who signs up or in sends the seat tokens their browser holds: those seats
   become the account's (the tokens keep working, invite links too).
 """
@@ -22,6 +25,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import time
 from typing import Annotated, Any
@@ -38,10 +42,15 @@ from meio.web.limits import KeyedLimiter
 from meio.web.refusal import Refusal
 from meio.web.settings import Settings
 from meio.web.store import Store, StoreError, hash_token
+from meio.web.think import Share, ThinkPool, client_of
+from meio.web.throttle import SignInThrottle
 
 SESSION_COOKIE = "meio_session"
 CSRF_COOKIE = "meio_csrf"
 CSRF_HEADER = "x-csrf-token"
+#: a browser that signed in to an account before: its address's failures do not
+#: hold it back (:mod:`meio.web.throttle`)
+DEVICE_COOKIE = "meio_device"
 #: the methods that change something: a cookie authorises them only with the CSRF token
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -104,29 +113,35 @@ class Auth:
         self.accounts = accounts
         self.store = store
         self.hasher = PasswordHasher()
+        #: requests that hash a password (sign-ins, sign-ups), per address: a flood of
+        #: them costs its own address
         self.address_limiter = KeyedLimiter(settings.login_rate_per_min / 60,
                                             settings.login_burst)
-        self.account_limiter = KeyedLimiter(settings.login_account_rate_per_min / 60,
-                                            settings.login_account_burst)
-        #: each hash takes ~64 MiB and a core for a while: two at a time
-        self.hashing = asyncio.Semaphore(2)
+        #: wrong passwords: growing delays per address and account, never a lock
+        self.throttle = SignInThrottle(settings.login_free_failures)
+        #: each hash takes ~64 MiB and a core for a while: two at a time, shared fairly
+        #: between addresses (the think pool's scheduler, in threads of its own), so a
+        #: flood of guesses from some addresses waits behind the others' sign-ins
+        self.hashing = ThinkPool(processes=0, threads=2)
         self._dummy: str | None = None
 
-    async def hash(self, password: str) -> str:
-        async with self.hashing:
-            return await asyncio.to_thread(self.hasher.hash, password)
+    async def hash(self, password: str, address: str = "") -> str:
+        return await self.hashing.run(Share(client_of(address)), self.hasher.hash, password)
 
-    async def verify(self, stored: str | None, password: str) -> bool:
+    async def verify(self, stored: str | None, password: str, address: str = "") -> bool:
         """Whether ``password`` matches ``stored`` (None: an unknown account, checked
         against a dummy hash all the same)."""
         if self._dummy is None:
             self._dummy = await self.hash(secrets.token_urlsafe(16))
-        async with self.hashing:
-            try:
-                return await asyncio.to_thread(self.hasher.verify, stored or self._dummy,
-                                               password) and stored is not None
-            except (VerificationError, InvalidHashError):
-                return False
+        return await self.hashing.run(Share(client_of(address)), _verify, self.hasher,
+                                      stored or self._dummy, password) and stored is not None
+
+
+def _verify(hasher: PasswordHasher, stored: str, password: str) -> bool:
+    try:
+        return hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def get_auth(request: Request) -> Auth:
@@ -229,12 +244,17 @@ def _sign_out(response: Response) -> None:
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="lax")
 
 
-def throttle_sign_in(auth: Auth, request: Request, username: str | None) -> None:
-    from meio.web.accounts import username_key
+def throttle_sign_in(auth: Auth, request: Request) -> None:
+    """Refuse a request that hashes a password when its address sent too many
+    (``login_rate_per_min``): a flood costs its own address only."""
+    if not auth.address_limiter.take(_address(request)):
+        raise Refusal(429, "rate_limited", "too many sign-in attempts from your address: "
+                                           "wait a minute")
 
-    if not auth.address_limiter.take(_address(request)) or (
-            username is not None and not auth.account_limiter.take(username_key(username))):
-        raise Refusal(429, "rate_limited", "too many sign-in attempts: wait a minute")
+
+def _device(request: Request) -> str | None:
+    token = request.cookies.get(DEVICE_COOKIE)
+    return hash_token(token) if token and len(token) <= 128 else None
 
 
 @router.get("")
@@ -247,8 +267,8 @@ async def me(account: AccountDep) -> dict[str, Any]:
 async def signup(body: Credentials, auth: AuthDep, request: Request, response: Response
                  ) -> dict[str, Any]:
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
-    throttle_sign_in(auth, request, None)
-    digest = await auth.hash(body.password)
+    throttle_sign_in(auth, request)
+    digest = await auth.hash(body.password, _address(request))
     try:
         account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
     except StoreError:
@@ -259,16 +279,34 @@ async def signup(body: Credentials, auth: AuthDep, request: Request, response: R
 @router.post("/login")
 async def login(body: Credentials, auth: AuthDep, request: Request, response: Response
                 ) -> dict[str, Any]:
-    """Sign in (a new session; the browser's old one ends)."""
-    throttle_sign_in(auth, request, body.username)
+    """Sign in (a new session; the browser's old one ends). Wrong passwords slow down
+    their sender (:mod:`meio.web.throttle`), never the account's owner elsewhere."""
+    from meio.web.accounts import username_key
+
+    address, key, device = _address(request), username_key(body.username), _device(request)
+    wait = auth.throttle.wait_s(address, key, device)
+    if wait > 0:
+        raise Refusal(429, "rate_limited", "too many wrong passwords from your address: "
+                                           f"try again in {math.ceil(wait)} s",
+                      seconds=math.ceil(wait))
+    if not auth.throttle.known(device, key):
+        throttle_sign_in(auth, request)
     found = await asyncio.to_thread(auth.accounts.by_username, body.username)
-    if not await auth.verify(None if found is None else found[1], body.password):
+    if not await auth.verify(None if found is None else found[1], body.password, address):
+        auth.throttle.failed(address, key)
         raise Refusal(401, "bad_login", "wrong username or password")
     assert found is not None
     account, stored = found
     if auth.hasher.check_needs_rehash(stored):
         await asyncio.to_thread(auth.accounts.set_password_hash, account.id,
-                                await auth.hash(body.password))
+                                await auth.hash(body.password, address))
+    token = request.cookies.get(DEVICE_COOKIE)
+    if not token or len(token) > 128:
+        token = secrets.token_urlsafe(24)
+    auth.throttle.succeeded(address, key, hash_token(token))
+    response.set_cookie(DEVICE_COOKIE, token, max_age=365 * 86400, path="/api/account",
+                        secure=request.url.scheme == "https" or auth.settings.secure_cookies,
+                        httponly=True, samesite="strict")
     return await begin_session(auth, request, response, account, body.tokens)
 
 
@@ -297,9 +335,9 @@ async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: R
                  response: Response) -> dict[str, Any]:
     """Delete the account (its password asked again): the username, the password hash
     and the sessions go; its seats stay, named ``Player N``, so records stay whole."""
-    throttle_sign_in(auth, request, account.username)
+    throttle_sign_in(auth, request)
     stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
-    if stored is None or not await auth.verify(stored, body.password):
+    if stored is None or not await auth.verify(stored, body.password, _address(request)):
         raise Refusal(401, "bad_login", "wrong password")
     tables = await asyncio.to_thread(auth.accounts.delete, account.id)
     hub = request.app.state.hub

@@ -143,8 +143,9 @@ class Settings:
     #: (a burst, then a rate), whether the password was right or not
     login_rate_per_min: float = 10.0
     login_burst: int = 10
-    login_account_rate_per_min: float = 5.0
-    login_account_burst: int = 5
+    #: wrong passwords an address may send for one account before each next one
+    #: waits 1 s, 2 s, 4 s... (per address for all accounts: 20 free)
+    login_free_failures: int = 3
     #: the address players reach the server at (``https://meio.example.org``), when a
     #: proxy stands in front: passkeys belong to its host name, and an ``https`` one
     #: makes the cookies ``Secure``; None: the origin each request came to
@@ -215,7 +216,6 @@ class Settings:
             quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
             rated_turn_timer_s=float(os.environ.get("MEIO_RATED_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
-            login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
             switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
             gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "1"),
