@@ -317,3 +317,24 @@ def test_the_accounts_migration_upgrades_a_database_with_data_in_place(db_url: s
 def test_a_username_that_is_not_one_word_is_refused(client: TestClient, username: str) -> None:
     r = client.post("/api/account/signup", json={"username": username, "password": PASSWORD})
     assert r.status_code == 422
+
+
+def test_the_origin_check_trusts_the_public_origin_not_the_host_header(
+        sqlite_url: str) -> None:
+    """A DNS-rebinding page's origin equals the host it forged: with the public origin
+    configured it is refused, on HTTP and on the WebSocket (before: same-origin)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    app = create_app(make_settings(sqlite_url, public_origin="https://play.example.org"))
+    rebound = {"Origin": "http://rebind.example:8000", "Host": "rebind.example:8000"}
+    with TestClient(app) as client:
+        r = client.post("/api/tables", json={"players": 2}, headers=rebound)
+        assert r.status_code == 403 and r.json()["code"] == "cross_site"
+        r = client.post("/api/tables", json={"players": 2},
+                        headers={"Origin": "https://play.example.org"})
+        assert r.status_code == 201, r.text
+        table = r.json()
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+                f"/ws/tables/{table['table_id']}", headers=rebound) as ws:
+            ws.send_json({"type": "hello", "token": table["token"]})
+            ws.receive_json()

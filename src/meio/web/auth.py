@@ -63,9 +63,15 @@ def csrf_of(session_token: str) -> str:
     return hashlib.sha256(b"meio-csrf:" + session_token.encode()).hexdigest()[:32]
 
 
-def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...],
+                   public: str | None = None) -> bool:
     """Whether a page of this ``Origin`` may talk to the server: none sent (not a
-    browser), the server's own origin, or one of ``allowed``."""
+    browser), the server's own origin, or one of ``allowed``.
+
+    The server's own origin is ``public`` (``MEIO_PUBLIC_ORIGIN``) when it is set: a
+    page's origin is compared with it, never with the request's ``Host``, which a
+    DNS-rebinding page chooses (its origin and its forged host agree). Unset (a
+    server on one machine, for development), the request's host and scheme stand in."""
     from urllib.parse import urlsplit
 
     origin = conn.headers.get("origin")
@@ -74,6 +80,8 @@ def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
     origin = origin.rstrip("/")
     if origin in allowed:
         return True
+    if public is not None:
+        return origin == public
     parts = urlsplit(origin)
     host = conn.headers.get("host", "")
     scheme = {"ws": "http", "wss": "https"}.get(conn.url.scheme, conn.url.scheme)
@@ -85,16 +93,18 @@ class SameOrigin:
     ``Origin``, or ``Sec-Fetch-Site: cross-site``) is refused with 403 ``cross_site``
     before any route sees it."""
 
-    def __init__(self, app: ASGIApp, allowed: tuple[str, ...]) -> None:
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...],
+                 public: str | None = None) -> None:
         self.app = app
         self.allowed = allowed
+        self.public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in UNSAFE:
             conn = HTTPConnection(scope)
             foreign = conn.headers.get("sec-fetch-site") == "cross-site" and (
                 conn.headers.get("origin", "").rstrip("/") not in self.allowed)
-            if foreign or not origin_allowed(conn, self.allowed):
+            if foreign or not origin_allowed(conn, self.allowed, self.public):
                 body = json.dumps({"detail": "a page of another site cannot send this request",
                                    "code": "cross_site", "params": {}}).encode()
                 await send({"type": "http.response.start", "status": 403,

@@ -72,7 +72,7 @@ def client_address(ws: WebSocket) -> str:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
     hub: Hub = ws.app.state.hub
-    if not origin_allowed(ws, hub.settings.allowed_origins):
+    if not origin_allowed(ws, hub.settings.allowed_origins, hub.settings.public_origin):
         # refused before the handshake completes: the browser sees HTTP 403
         await ws.close(4403)
         return
