@@ -69,6 +69,7 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": src, "MEIO_THINK_PROCESSES": "1",
+               "MEIO_WARM_CORE": "0",
                "MEIO_BOT_DELAY": "0", "MEIO_MIN_TURN_TIMER": "1",
                "MEIO_JOIN_RATE": "1000", "MEIO_MAX_TABLES_PER_ADDRESS": "1000",
                "MEIO_MAX_SOCKETS_PER_ADDRESS": "1000"}

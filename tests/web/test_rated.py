@@ -340,3 +340,32 @@ def test_a_player_who_leaves_a_rated_match_forfeits_it_to_the_bot(sqlite_url: st
         assert time.time() - began < len(bia) * 1.0 / 2
         got = a.get(f"/api/matches/{match_id}/ratings").json()
         assert got["rated"] and len(got["changes"]) == 2
+
+
+def test_a_deleted_accounts_seat_token_gives_no_second_seat(sqlite_url: str) -> None:
+    """Bia deletes her account; Ana signs in sending Bia's seat token: the seat is not
+    Ana's too (before: it was, and she played herself at a rated table)."""
+    app = create_app(make_settings(sqlite_url))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        r = post(a, "/api/tables", {"players": 3, "name": "Ana", "rated": True,
+                                    "listed": False})
+        assert r.status_code == 201, r.text
+        table = r.json()
+        r = post(b, f"/api/tables/{table['table_id']}/join",
+                 {"invite": table["invite"], "name": "Bia"})
+        assert r.status_code == 200, r.text
+        bia_token = r.json()["token"]
+        r = post(b, "/api/account/delete", {"password": PASSWORD})
+        assert r.status_code == 200, r.text
+        post(a, "/api/account/logout", {})
+        r = a.post("/api/account/login", json={"username": "ana", "password": PASSWORD,
+                                               "tokens": [bia_token]})
+        assert r.status_code == 200, r.text
+        assert r.json()["seats_claimed"] == 0
+        store = app.state.hub.store
+        ana = [seat for info, seat in store.tables_of_account(
+            store.table(table["table_id"]).seats[0].account_id)]
+        assert ana == [0]
