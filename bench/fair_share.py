@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 LONE = "127.0.0.99"
@@ -125,6 +126,11 @@ def advice(base: str, seats: int, addresses: int, stop: threading.Event) -> list
 
 
 def asker(base: str, address: str, table_id: str, token: str, stop: threading.Event) -> None:
+    with contextlib.suppress(ConnectionClosed, OSError):  # the server stops at the end
+        ask(base, address, table_id, token, stop)
+
+
+def ask(base: str, address: str, table_id: str, token: str, stop: threading.Event) -> None:
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     with connect(url, source_address=(address, 0), open_timeout=60) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))

@@ -131,3 +131,15 @@ def test_what_quick_play_refuses(client: TestClient) -> None:
     quick(client, wait_s=1, status=422)   # 5 to 300 seconds as served
     quick(client, wait_s=10_000, status=422)
     quick(client, wait_s=30, name="", status=422)
+
+
+def test_one_account_holds_two_open_quick_play_seats_at_most(sqlite_url: str) -> None:
+    """Issue 44: one account sat at 19 quick-play tables within a minute (stopped only
+    by its address's rate); now at two open ones, until one finishes."""
+    with TestClient(create_app(settings(sqlite_url))) as c:
+        signup(c, "gil")
+        first = quick(c, pool="meio-4p", wait_s=60)
+        second = quick(c, pool="meio-3p", wait_s=60)
+        assert first["table_id"] != second["table_id"]
+        refused = quick(c, pool="meio-5p", wait_s=60, status=429)
+        assert refused["code"] == "too_many_quick_seats" and refused["params"]["seats"] == 2

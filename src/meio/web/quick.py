@@ -23,6 +23,7 @@ from meio.bots import LEVELS
 from meio.ratings import Pool, Rating, nearest
 from meio.web.hub import Hub
 from meio.web.rated import bot_player
+from meio.web.seating import JoinError
 from meio.web.store import SeatInfo, TableInfo
 
 log = logging.getLogger("meio.web")
@@ -64,6 +65,12 @@ class QuickPlay:
         ``(table_id, seat, token)``."""
         now = time.time()
         async with self._lock:
+            held = await asyncio.to_thread(self.open_seats, account_id)
+            cap = self.hub.settings.max_quick_seats
+            if held >= cap:
+                raise JoinError(429, f"you already have {held} quick-play seats waiting or "
+                                     "in play: finish or leave one first",
+                                "too_many_quick_seats", seats=held)
             mine = await asyncio.to_thread(self.rating, account_id, pool.key)
             candidates = [
                 info for info in await asyncio.to_thread(self.hub.store.quick_tables, pool.key)
@@ -84,6 +91,19 @@ class QuickPlay:
                                                   agree_rated=True)
         self._schedule(info)
         return info.id, seat, token
+
+    def open_seats(self, account_id: str) -> int:
+        """How many quick-play seats ``account_id`` holds at tables waiting for players
+        or in play (a finished match's table is not counted)."""
+        store = self.hub.store
+        held = 0
+        for info, _ in store.tables_of_account(account_id):
+            if not info.options.get("quick") or info.closed:
+                continue
+            match = None if info.current_match is None else store.match(info.current_match)
+            if match is None or match.finished_at is None:
+                held += 1
+        return held
 
     def _create(self, pool: Pool, fill_at: float, creator: str) -> TableInfo:
         s = self.hub.settings

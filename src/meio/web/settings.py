@@ -135,6 +135,8 @@ class Settings:
     #: seconds a seat of a rated table that has left (its last move was its timer's)
     #: is given for each later turn before the bot plays it, until it acts again
     away_turn_s: float = 1.0
+    #: quick-play seats one account may hold at tables waiting or in play
+    max_quick_seats: int = 2
     quick_min_wait_s: float = 5.0
     quick_max_wait_s: float = 300.0
     #: seconds a sign-in lasts (the session cookie's age)
