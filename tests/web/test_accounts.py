@@ -385,3 +385,36 @@ def test_a_flood_of_sign_ins_from_some_addresses_waits_behind_anothers(
         engine.dispose()
     # the hashes running (0.05 s) and its own; in one line it waited for ~40 of them
     assert waited < 0.5, f"the sign-in waited {waited:.2f} s"
+
+
+def test_weak_passwords_are_refused_and_a_change_ends_the_other_sessions(
+        client: TestClient) -> None:
+    """Issue 44: ``12345678`` and a password made of the username were accepted, and no
+    password could be changed."""
+    for username, password in [("lia", "12345678"), ("marcosmarcos", "marcosmarcos"),
+                               ("nina", "password1")]:
+        r = client.post("/api/account/signup", json={"username": username,
+                                                     "password": password})
+        assert r.status_code == 422 and r.json()["code"] == "weak_password", r.text
+        assert "too easy to guess" in r.json()["detail"]
+    signup(client, "olga")
+    other = Browser(client)
+    r = other.post("/api/account/login", json={"username": "olga", "password": PASSWORD})
+    assert r.status_code == 200
+    change = "/api/account/password"
+    r = client.post(change, json={"password": "wrong one", "new_password": "a new hope for olga"},
+                    headers=csrf(client))
+    assert r.status_code == 401 and r.json()["code"] == "bad_login"
+    r = client.post(change, json={"password": PASSWORD, "new_password": "12345678"},
+                    headers=csrf(client))
+    assert r.status_code == 422 and r.json()["code"] == "weak_password"
+    r = client.post(change, json={"password": PASSWORD, "new_password": "a new hope for olga"},
+                    headers=csrf(client))
+    assert r.status_code == 200 and r.json()["sessions_ended"] == 1, r.text
+    assert me(client)["username"] == "olga"  # this browser stays signed in
+    assert other.get("/api/account").json()["account"] is None  # the other is out
+    r = other.post("/api/account/login", json={"username": "olga", "password": PASSWORD})
+    assert r.status_code == 401
+    r = other.post("/api/account/login",
+                   json={"username": "olga", "password": "a new hope for olga"})
+    assert r.status_code == 200

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from meio.web.accounts import Account, AccountStore, check_username
+from meio.web.accounts import Account, AccountStore, check_username, username_key
 from meio.web.limits import KeyedLimiter
 from meio.web.refusal import Refusal
 from meio.web.settings import Settings
@@ -211,6 +211,31 @@ class Credentials(BaseModel):
         return check_username(v)
 
 
+class NewPassword(BaseModel):
+    """The account's password, and the one to replace it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    password: str = Field(max_length=128)
+    new_password: str = Field(min_length=8, max_length=128)
+
+
+def check_password(password: str, username: str, min_score: int) -> None:
+    """Refuse (422 ``weak_password``) a password that zxcvbn, the password-strength
+    estimator, scores under ``min_score`` of 4: common ones (``12345678``), ones made
+    of the username, keyboard walks, repeats."""
+    from zxcvbn import zxcvbn
+
+    found = zxcvbn(password[:128], user_inputs=[username])
+    if int(found["score"]) >= min_score:
+        return
+    feedback = found.get("feedback") or {}
+    hints = [str(feedback.get("warning") or ""), *map(str, feedback.get("suggestions") or [])]
+    hint = " ".join(h for h in hints if h) or "Add more words that are less common."
+    raise Refusal(422, "weak_password", f"this password is too easy to guess: {hint}",
+                  score=int(found["score"]), needed=min_score)
+
+
 class Password(BaseModel):
     """The account's password, asked again before the account is deleted."""
 
@@ -278,6 +303,7 @@ async def signup(body: Credentials, auth: AuthDep, request: Request, response: R
                  ) -> dict[str, Any]:
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
     throttle_sign_in(auth, request)
+    check_password(body.password, body.username, auth.settings.min_password_score)
     digest = await auth.hash(body.password, _address(request))
     try:
         account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
@@ -291,8 +317,6 @@ async def login(body: Credentials, auth: AuthDep, request: Request, response: Re
                 ) -> dict[str, Any]:
     """Sign in (a new session; the browser's old one ends). Wrong passwords slow down
     their sender (:mod:`meio.web.throttle`), never the account's owner elsewhere."""
-    from meio.web.accounts import username_key
-
     address, key, device = _address(request), username_key(body.username), _device(request)
     wait = auth.throttle.wait_s(address, key, device)
     if wait > 0:
@@ -338,6 +362,25 @@ async def logout_all(account: SignedInDep, auth: AuthDep, response: Response
     ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
     _sign_out(response)
     return {**_me(None), "sessions_ended": ended}
+
+
+@router.post("/password")
+async def change_password(body: NewPassword, account: SignedInDep, auth: AuthDep,
+                          request: Request, response: Response) -> dict[str, Any]:
+    """Change the password (the current one asked again): every other session of the
+    account ends, and this browser gets a new one."""
+    throttle_sign_in(auth, request)
+    address = _address(request)
+    stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
+    if stored is None or not await auth.verify(stored, body.password, address):
+        auth.throttle.failed(address, username_key(account.username))
+        raise Refusal(401, "bad_login", "wrong password")
+    check_password(body.new_password, account.username, auth.settings.min_password_score)
+    digest = await auth.hash(body.new_password, address)
+    await asyncio.to_thread(auth.accounts.set_password_hash, account.id, digest)
+    ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
+    answer = await begin_session(auth, request, response, account, [])
+    return {**answer, "sessions_ended": max(0, ended - 1)}
 
 
 @router.post("/delete")

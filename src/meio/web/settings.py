@@ -148,6 +148,8 @@ class Settings:
     #: wrong passwords an address may send for one account before each next one
     #: waits 1 s, 2 s, 4 s... (per address for all accounts: 20 free)
     login_free_failures: int = 3
+    #: the least strength (zxcvbn's score, 0 to 4) of a new password
+    min_password_score: int = 3
     #: the address players reach the server at (``https://meio.example.org``), when a
     #: proxy stands in front: passkeys belong to its host name, and an ``https`` one
     #: makes the cookies ``Secure``; None: the origin each request came to
