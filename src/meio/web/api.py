@@ -21,7 +21,7 @@ from meio.web.hub import Hub, Room
 from meio.web.refusal import Refusal
 from meio.web.seating import JoinError
 from meio.web.settings import Settings
-from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
+from meio.web.store import MatchInfo, SeatInfo, Store, TableInfo, hash_token
 from meio.web.table import same_secret
 from meio.web.think import client_of
 from meio.web.variants import check_variant_table, host_variant
@@ -424,14 +424,28 @@ async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
     return {"tables": tables}
 
 
-def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
+def specials_in_play(store: Store, info: TableInfo | None) -> bool:
+    """Whether the finished matches of this table would show specials that a match of
+    it in play still hides: a table that hides its chosen specials deals the same ones
+    every match, so match 1's tell match 2's until match 2 is over."""
+    opts = {} if info is None else info.options
+    if info is None or info.closed or opts.get("reveal_specials", True) or (
+            opts.get("specials") is None or info.current_match is None):
+        return False
+    current = store.match(info.current_match)
+    return current is not None and current.finished_at is None
+
+
+def _match_summary(m: MatchInfo, info: TableInfo | None, hide_specials: bool = False
+                   ) -> dict[str, Any]:
     names = [] if info is None else [public_table(info, set())["seats"][s.seat]["name"]
                                      for s in info.seats]
     cfg = m.config
     return {
         "id": m.id, "table_id": m.table_id, "number": m.number,
         "edition": cfg["edition"], "players": cfg["players"],
-        "partnership": cfg["partnership"], "specials": cfg["specials"],
+        "partnership": cfg["partnership"],
+        "specials": None if hide_specials else cfg["specials"],
         "variant": None if cfg.get("variant") is None else cfg["variant"]["name"],
         "names": names, "finished_at": m.finished_at, "result": m.result,
     }
@@ -451,7 +465,8 @@ async def history(body: Tokens, hub: HubDep, request: Request, account: AccountD
     out = []
     for m in sorted(seen.values(), key=lambda m: -(m.finished_at or 0)):
         info = await asyncio.to_thread(hub.store.table, m.table_id)
-        out.append(_match_summary(m, info))
+        hidden = await asyncio.to_thread(specials_in_play, hub.store, info)
+        out.append(_match_summary(m, info, hidden))
     return {"matches": out}
 
 
@@ -462,6 +477,11 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     if m.finished_at is None:
         raise Refusal(409, "not_finished",
                       "the record of a match is published once the match is over")
+    info = await asyncio.to_thread(hub.store.table, m.table_id)
+    if await asyncio.to_thread(specials_in_play, hub.store, info):
+        raise Refusal(409, "not_finished",
+                      "this record shows the hidden specials of the table's match in "
+                      "play: it is published once that match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
     state = replay_actions(config_from_json(m.config),
                            [(ev.seat, A.parse_action(ev.action)) for ev in events])
