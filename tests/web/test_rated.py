@@ -369,3 +369,51 @@ def test_a_deleted_accounts_seat_token_gives_no_second_seat(sqlite_url: str) -> 
         ana = [seat for info, seat in store.tables_of_account(
             store.table(table["table_id"]).seats[0].account_id)]
         assert ana == [0]
+
+
+def test_meio_admin_reports_accounts_that_only_play_each_other(sqlite_url: str) -> None:
+    """Issue 44: a second account made seconds after the first, driven by one script to
+    lose rated matches to it: nothing noticed. ``meio admin --paired`` lists the pair;
+    accounts that met someone else too are not listed."""
+    from sqlalchemy import update
+    from typer.testing import CliRunner
+
+    from meio.cli import app as cli
+    from meio.engine import MatchConfig
+    from meio.engine.wire import config_json
+    from meio.web.accounts import AccountStore
+    from meio.web.db import MatchRow, migrate
+    from meio.web.rated import RatingStore
+    from meio.web.store import SeatInfo, Store
+
+    engine = open_engine(sqlite_url)
+    migrate(engine)
+    accounts = AccountStore(engine)
+    ids = {name: accounts.create(name, "not a hash").id
+           for name in ("ana", "anb", "cid", "dora", "eli")}
+    store = Store(engine)
+
+    def play(a: str, b: str, n: int) -> None:
+        info = store.create_table({}, [SeatInfo(0, "human", None, None, None),
+                                       SeatInfo(1, "human", None, None, None)], False, None, True)
+        store.take_seat(info.id, 0, a, f"{a}-{n}", ids[a])
+        store.take_seat(info.id, 1, b, f"{b}-{n}", ids[b])
+        match = store.start_match(info.id, 1, config_json(MatchConfig(players=2, seed=n)))
+        with engine.begin() as conn:
+            conn.execute(update(MatchRow).where(MatchRow.id == match.id).values(
+                finished_at=time.time(), result={"winners": [0], "totals": [0, 0],
+                                                 "victories": [2, 0], "rounds": 2}))
+        assert RatingStore(engine).rate_match(match.id)
+
+    try:
+        for n in range(4):
+            play("ana", "anb", n)  # a farm: ana beats her second account
+        for n in range(4, 8):
+            play("cid", "dora", n)  # friends, one of whom met someone else too
+        play("cid", "eli", 9)
+        result = CliRunner().invoke(cli, ["admin", "--db", sqlite_url, "--paired"])
+        assert result.exit_code == 0, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("ana and anb: 4 rated matches"), lines
+    finally:
+        engine.dispose()

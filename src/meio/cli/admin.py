@@ -32,6 +32,12 @@ def admin(
         typer.Option(metavar="USERNAME",
                      help=_("Recompute an account's ratings from their stored changes.")),
     ] = None,
+    paired: Annotated[
+        bool,
+        typer.Option("--paired",
+                     help=_("List pairs of accounts whose rated matches were all against "
+                            "each other (a second account feeding the first's rating?).")),
+    ] = False,
 ) -> None:
     """List the reported chat messages (number, date, table, seat, author, text), or
     remove one."""
@@ -58,6 +64,9 @@ def admin(
         store = Store(engine)
         if repair_ratings is not None:
             _repair(engine, repair_ratings)
+            return
+        if paired:
+            _paired(engine)
             return
         if remove_report is not None:
             if not store.remove_report(remove_report):
@@ -96,3 +105,17 @@ def _repair(engine: Any, username: str) -> None:
     for pool, (before, after) in repaired.items():
         typer.echo(_("{pool}: {before} ({b_games} games) -> {after} ({a_games} games)").format(
             pool=pool, before=before, b_games=before.games, after=after, a_games=after.games))
+
+
+def _paired(engine: Any) -> None:
+    """Print the pairs :func:`meio.web.rated.paired_accounts` finds, one a line."""
+    from meio.web.rated import paired_accounts
+
+    found = paired_accounts(engine)
+    if not found:
+        typer.echo(_("no pair of accounts plays rated matches only against each other"))
+        return
+    for p in found:
+        typer.echo(_("{first} and {second}: {n} rated matches, only against each other; "
+                     "the second made {seconds:.0f} s after the first").format(
+            first=p.first, second=p.second, n=p.matches, seconds=p.created_apart_s))

@@ -232,6 +232,54 @@ class RatingStore:
             return [(name, Rating(r.mu, r.sigma, r.games)) for name, r in s.execute(q)]
 
 
+@dataclass(frozen=True, slots=True)
+class PairedAccounts:
+    """Two accounts whose rated matches were all against each other (a pattern of a
+    second account kept to feed the first's rating); ``first`` was made first."""
+
+    first: str
+    second: str
+    matches: int
+    #: how far apart the two accounts were made
+    created_apart_s: float
+
+
+def paired_accounts(engine: Engine, min_matches: int = 3) -> list[PairedAccounts]:
+    """The pairs of accounts that played at least ``min_matches`` rated matches and
+    never one without the other: each the only person the other met (bots aside),
+    most matches first. (The server keeps no account's address, so the report rests
+    on the pattern of play and the accounts' ages.)"""
+    with Session(engine) as s:
+        rows = s.execute(select(RatingChangeRow.match_id, RatingChangeRow.player)
+                         .where(~RatingChangeRow.player.like("bot:%"))).all()
+        people: dict[str, set[str]] = {}
+        for match_id, player in rows:
+            people.setdefault(match_id, set()).add(player)
+        met: dict[str, set[str]] = {}
+        played: dict[str, int] = {}
+        for seated in people.values():
+            for player in seated:
+                met.setdefault(player, set()).update(seated - {player})
+                played[player] = played.get(player, 0) + 1
+        pairs = []
+        for player, others in met.items():
+            if len(others) != 1:
+                continue
+            (other,) = others
+            if player < other and met.get(other) == {player} and (
+                    played[player] == played[other] >= min_matches):
+                pairs.append((player, other, played[player]))
+        accounts = {a.id: a for a in s.scalars(select(AccountRow).where(
+            AccountRow.id.in_([p for pair in pairs for p in pair[:2]])))}
+        out = []
+        for a, b, n in pairs:
+            if a in accounts and b in accounts:
+                older, newer = sorted((accounts[a], accounts[b]), key=lambda r: r.created_at)
+                out.append(PairedAccounts(older.username, newer.username, n,
+                                          newer.created_at - older.created_at))
+        return sorted(out, key=lambda p: (-p.matches, p.first))
+
+
 def _write(s: Session, pool: str, player: str, version: int, new: Rating) -> bool:
     """Store ``new`` as ``player``'s rating if it is still at ``version``; False when
     another update changed it since it was read."""
