@@ -202,7 +202,8 @@ def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(
     for page in pages:
         page.wait_for_selector("#ratings[data-ready]", timeout=30000)
         text = page.text_content("#ratings") or ""
-        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+        # a seat at a rated table is named by its account (issue 44)
+        for seat, name in enumerate([*(n.lower() for n in names), "Bot 4 (easy)"]):
             # a new rating's ordinal is 25 - 3 * 25/3 = 0: the change is the new one
             change = after[seat][0].mu - 3 * after[seat][0].sigma
             sign = "+" if change >= 0 else "−"
@@ -268,7 +269,8 @@ def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_op
     for page in pages:
         page.wait_for_selector("#ratings[data-ready]", timeout=30000)
         text = page.text_content("#ratings") or ""
-        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+        # a seat at a rated table is named by its account (issue 44)
+        for seat, name in enumerate([*(n.lower() for n in names), "Bot 4 (easy)"]):
             ordinal = after[seat][0].mu - 3 * after[seat][0].sigma
             sign = "+" if ordinal >= 0 else "−"
             assert f"{name} {ordinal:.1f}? ({sign}{abs(ordinal):.1f})" in text, text

@@ -68,7 +68,7 @@ def test_a_rated_match_updates_both_ratings_as_openskill_does_once(sqlite_url: s
         want = expected(ranks, [(25.0, 25 / 3)] * 2)
         got = a.get(f"/api/matches/{match_id}/ratings").json()
         assert got["rated"] and [c["seat"] for c in got["changes"]] == [0, 1]
-        assert [c["name"] for c in got["changes"]] == ["Ana", "Bia"]
+        assert [c["name"] for c in got["changes"]] == ["ana", "bia"]
         for change, (mu, sigma) in zip(got["changes"], want, strict=True):
             assert abs(change["after"]["mu"] - mu) < 1e-9
             assert abs(change["after"]["sigma"] - sigma) < 1e-9
@@ -177,7 +177,7 @@ def test_the_profile_shows_ratings_and_their_history_and_no_secret(sqlite_url: s
         assert body["mean_round_score"] * body["rounds"] == m.result["totals"][0]
         assert body["balanced_share"] == scores.count(0) / len(scores)
         assert [x["id"] for x in body["matches"]] == [match_id]
-        assert body["matches"][0]["names"] == ["Ana", "Bia"]
+        assert body["matches"][0]["names"] == ["ana", "bia"]
         assert in_play not in r.text and playing["table_id"] not in r.text
         assert body["ratings"]["meio-2p"]["games"] == 1
         assert [h["match"] for h in body["history"]] == [match_id]
@@ -417,3 +417,20 @@ def test_meio_admin_reports_accounts_that_only_play_each_other(sqlite_url: str) 
         assert len(lines) == 1 and lines[0].startswith("ana and anb: 4 rated matches"), lines
     finally:
         engine.dispose()
+
+
+def test_a_seat_at_a_rated_table_is_named_by_its_account(sqlite_url: str) -> None:
+    """Issue 44: a seat name at a rated table could read "Bot 2 (expert)"."""
+    app = create_app(make_settings(sqlite_url))
+    with TestClient(app) as a:
+        b = Browser(a)
+        signup(a, "ana")
+        signup(b, "bia")
+        r = post(a, "/api/tables", {"players": 2, "name": "Bot 1 (expert)", "rated": True,
+                                    "listed": False})
+        assert r.status_code == 201, r.text
+        table = r.json()
+        r = post(b, f"/api/tables/{table['table_id']}/join",
+                 {"invite": table["invite"], "name": "Bot 2 (expert)"})
+        assert r.status_code == 200, r.text
+        assert [s["name"] for s in r.json()["table"]["seats"]] == ["ana", "bia"]

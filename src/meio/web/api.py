@@ -288,7 +288,8 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
         # the creator of a rated table with bots chose it: that is their agreement
-        seat, token = await room.seating.join(info.invite_code, body.name, None,
+        seat, token = await room.seating.join(info.invite_code,
+                                              seat_name(info, account, body.name), None,
                                               None if account is None else account.id,
                                               agree_rated=True)
         out.update(seat=seat, token=token)
@@ -321,7 +322,7 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
     try:
         table_id, seat, token = await request.app.state.quick.play(
-            account.id, pool, body.wait_s, body.name, creator)
+            account.id, pool, body.wait_s, account.username, creator)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     room = await _room(hub, table_id)
@@ -359,6 +360,13 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
     return out
 
 
+def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
+    """The name a seat is shown with: at a rated table the account's username, so that
+    a seat there cannot read "Bot 2 (expert)" or another player's name; else the
+    name given."""
+    return account.username if info.rated and account is not None else name
+
+
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
                account: AccountDep) -> dict[str, Any]:
@@ -367,8 +375,9 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
     try:
-        seat, token = await room.seating.join(body.invite, body.name, body.seat,
-                                              None if account is None else account.id,
+        seat, token = await room.seating.join(body.invite,
+                                              seat_name(room.table.info, account, body.name),
+                                              body.seat, None if account is None else account.id,
                                               body.agree_rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
