@@ -260,7 +260,7 @@ def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_op
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('dani', pages[0], console)}") from exc
     seats = app.state.hub.store.table(table_id).seats
-    assert [s.name for s in seats[:3]] == names and seats[3].kind == "bot"
+    assert [s.name for s in seats[:3]] == [n.lower() for n in names] and seats[3].kind == "bot"
     assert seats[3].bot == "heuristic"
     totals = app.state.hub.store.match(match_id).result["totals"]
     model = PlackettLuce()
