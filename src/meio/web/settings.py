@@ -181,7 +181,7 @@ class Settings:
         ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
-        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
+        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE`` (a minute), ``MEIO_RATED_TURN_TIMER``,
         ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``,
         ``MEIO_GC_FREEZE_EVERY``, ``MEIO_GC_SWEEP_EVERY``),
         ``database_url`` first; docs/web.md lists them all."""
