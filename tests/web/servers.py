@@ -219,3 +219,26 @@ def assert_fair(times: list[float], median_s: float = 0.1, max_s: float = 0.5) -
     assert len(times) >= 20, f"too few actions measured: {len(times)}"
     med = statistics.median(times)
     assert med < median_s and max(times) < max_s, summary(times)
+
+
+@contextlib.contextmanager
+def thread_server(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread of this process on loopback (one hub, so
+    its state is one for every client address); yields its base URL."""
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(15)

@@ -170,3 +170,26 @@ def test_the_bot_levels_are_four_with_their_strength(client: TestClient) -> None
                           {"kind": "bot", "bot": "search:1"}])
     names = [s["name"] for s in table["table"]["seats"]]
     assert names == ["Ana", "Bot 2 (expert)", "Bot 3 (search:1)"]
+
+
+def test_hidden_specials_stay_hidden_in_history_while_a_later_match_is_in_play(
+        client: TestClient) -> None:
+    """Issue 44: while match 2 of a table that hides its chosen specials was in play,
+    the history listed match 1's, which are the same cards; its record showed them."""
+    from tests.web.helpers import Player, play_out
+
+    table = create(client, players=4, name="Ana", seed=9, reveal_specials=False,
+                   specials=["-1", "A+", "+.5", "Q+"],
+                   seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ana = Player(ws, token=table["token"])
+        play_out([ana])
+        first = ana.match
+        ws.send_json({"type": "rematch", "id": "again"})
+        ana.until(lambda f: f["type"] == "snapshot" and f["match"] != first)
+    listed = client.post("/api/history", json={"tokens": []}).json()["matches"]
+    mine = [m for m in listed if m["id"] == first]
+    assert mine and mine[0]["specials"] is None
+    for path in ("record", "replay"):
+        r = client.get(f"/api/matches/{first}/{path}")
+        assert r.status_code == 409 and r.json()["code"] == "not_finished", r.text

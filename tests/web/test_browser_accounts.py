@@ -202,7 +202,8 @@ def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(
     for page in pages:
         page.wait_for_selector("#ratings[data-ready]", timeout=30000)
         text = page.text_content("#ratings") or ""
-        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+        # a seat at a rated table is named by its account (issue 44)
+        for seat, name in enumerate([*(n.lower() for n in names), "Bot 4 (easy)"]):
             # a new rating's ordinal is 25 - 3 * 25/3 = 0: the change is the new one
             change = after[seat][0].mu - 3 * after[seat][0].sigma
             sign = "+" if change >= 0 else "−"
@@ -259,7 +260,7 @@ def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_op
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('dani', pages[0], console)}") from exc
     seats = app.state.hub.store.table(table_id).seats
-    assert [s.name for s in seats[:3]] == names and seats[3].kind == "bot"
+    assert [s.name for s in seats[:3]] == [n.lower() for n in names] and seats[3].kind == "bot"
     assert seats[3].bot == "heuristic"
     totals = app.state.hub.store.match(match_id).result["totals"]
     model = PlackettLuce()
@@ -268,7 +269,8 @@ def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_op
     for page in pages:
         page.wait_for_selector("#ratings[data-ready]", timeout=30000)
         text = page.text_content("#ratings") or ""
-        for seat, name in enumerate([*names, "Bot 4 (easy)"]):
+        # a seat at a rated table is named by its account (issue 44)
+        for seat, name in enumerate([*(n.lower() for n in names), "Bot 4 (easy)"]):
             ordinal = after[seat][0].mu - 3 * after[seat][0].sigma
             sign = "+" if ordinal >= 0 else "−"
             assert f"{name} {ordinal:.1f}? ({sign}{abs(ordinal):.1f})" in text, text

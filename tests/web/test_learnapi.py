@@ -16,6 +16,7 @@ from meio.engine import sample_world
 from meio.engine.wire import view_json
 from meio.puzzles import shipped
 from meio.review import Budget
+from meio.web import think
 from tests.web.conftest import create
 from tests.web.helpers import Player, play_out
 
@@ -116,13 +117,20 @@ def test_one_address_has_one_match_under_review(client: TestClient,
     async def run() -> None:
         reviews = Reviews(hub)
 
-        async def slow(match_id: str, record: dict[str, Any]) -> None:
+        charged: list[think.Share] = []
+
+        async def slow(match_id: str, record: dict[str, Any], share: think.Share) -> None:
+            charged.append(share)
             await asyncio.sleep(0.2)
 
         monkeypatch.setattr(reviews, "_run", slow)
         reviews.start("m1", {}, "10.0.0.1")
         reviews.start("m1", {}, "10.0.0.2")  # another viewer of the same match waits on it
         assert list(reviews.tasks) == ["m1"]
+        await asyncio.sleep(0)
+        # the review's thinking is charged to the address that asked, behind other bots
+        assert charged == [think.Share(think.client_of("10.0.0.1"), "review:m1",
+                                       think.BOTS_ONLY)]
         with pytest.raises(Refusal) as refused:
             reviews.start("m2", {}, "10.0.0.1")
         assert refused.value.code == "review_busy" and refused.value.status_code == 429

@@ -159,3 +159,15 @@ def test_guests_and_accounts_play_unrated_quick_play_together_apart_from_rated_t
         # the rated one filled with a bot when its wait was over
         wait_started(c, rated["table_id"])
         assert [s.kind for s in seats(c, rated["table_id"])] == ["human", "bot"]
+
+
+def test_one_account_holds_two_open_quick_play_seats_at_most(sqlite_url: str) -> None:
+    """Issue 44: one account sat at 19 quick-play tables within a minute (stopped only
+    by its address's rate); now at two open ones, until one finishes."""
+    with TestClient(create_app(settings(sqlite_url))) as c:
+        signup(c, "gil")
+        first = quick(c, pool="meio-4p", wait_s=60)
+        second = quick(c, pool="meio-3p", wait_s=60)
+        assert first["table_id"] != second["table_id"]
+        refused = quick(c, pool="meio-5p", wait_s=60, status=429)
+        assert refused["code"] == "too_many_quick_seats" and refused["params"]["seats"] == 2

@@ -3,7 +3,9 @@
 The :class:`Adviser` runs the split advisor (:func:`meio.bots.advisor.advise_view`)
 in the think pool on the asking seat's view only. A seat has one request in flight
 at a time and a budget of requests a minute, however many pages it has open
-(``advice_burst``, ``advice_rate_per_min``).
+(``advice_burst``, ``advice_rate_per_min``), and its thinking is charged to the
+address that asked, in the think pool's fair share (:mod:`meio.web.think`): forty
+seats of one address asking for advice are one client there.
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ class Adviser:
         #: each seat's budget of requests for advice
         self.limiter = KeyedLimiter(settings.advice_rate_per_min / 60, settings.advice_burst)
 
-    async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None) -> Frame:
+    async def advise(self, msg_id: str, seat: int | None, pack: tuple[str, ...] | None,
+                     client: str | None = None) -> Frame:
         """The split advisor's hint for ``seat`` (judging ``pack`` too when given),
-        computed from its view in the think pool; or a ``reject``."""
+        computed from its view in the think pool, charged to ``client`` (the asking
+        address's, :func:`meio.web.think.client_of`); or a ``reject``."""
         t = self.table
         async with t.lock:
             st = t.state
@@ -69,7 +73,7 @@ class Adviser:
                                                     "little", seat)
         self.advising.add(seat)
         try:
-            payload = await t.services.think.run(t.think_priority(), think.advice, view,
+            payload = await t.services.think.run(t.think_share(client), think.advice, view,
                                                  chosen, t.settings.advice_budget_s)
         finally:
             self.advising.discard(seat)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -22,8 +21,9 @@ from meio.web.hub import Hub, Room
 from meio.web.refusal import Refusal
 from meio.web.seating import JoinError
 from meio.web.settings import Settings
-from meio.web.store import MatchInfo, SeatInfo, TableInfo, hash_token
+from meio.web.store import MatchInfo, SeatInfo, Store, TableInfo, hash_token
 from meio.web.table import same_secret
+from meio.web.think import client_of
 from meio.web.variants import check_variant_table, host_variant
 
 router = APIRouter(prefix="/api")
@@ -175,6 +175,9 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
     elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
         raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
+    if body.rated and timer is None:
+        # a rated table always has a timer: a player who leaves cannot hold the result
+        timer = settings.rated_turn_timer_s
     if body.seed is not None and not settings.allow_seeds:
         raise HTTPException(422, "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):
@@ -244,7 +247,7 @@ def _limit_lookups(hub: Hub, request: Request) -> None:
 
 def creator_of(request: Request) -> str:
     """What a table keeps of the address that created it: a short hash."""
-    return hashlib.sha256(client_address(request).encode()).hexdigest()[:16]
+    return client_of(client_address(request))
 
 
 async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> str:
@@ -287,7 +290,8 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
                            "spectate": info.spectate_code, "seat": None, "token": None}
     if body.name is not None:
         # the creator of a rated table with bots chose it: that is their agreement
-        seat, token = await room.seating.join(info.invite_code, body.name, None,
+        seat, token = await room.seating.join(info.invite_code,
+                                              seat_name(info, account, body.name), None,
                                               None if account is None else account.id,
                                               agree_rated=True)
         out.update(seat=seat, token=token)
@@ -319,7 +323,8 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
     try:
         table_id, seat, token = await request.app.state.quick.play(
-            account and account.id, pool, body.wait_s, body.name, creator, rated=body.rated)
+            account and account.id, pool, body.wait_s,
+            account.username if account else body.name, creator, rated=body.rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     room = await _room(hub, table_id)
@@ -357,6 +362,13 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
     return out
 
 
+def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
+    """The name a seat is shown with: at a rated table the account's username, so that
+    a seat there cannot read "Bot 2 (expert)" or another player's name; else the
+    name given."""
+    return account.username if info.rated and account is not None else name
+
+
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
                account: AccountDep) -> dict[str, Any]:
@@ -365,8 +377,9 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
     try:
-        seat, token = await room.seating.join(body.invite, body.name, body.seat,
-                                              None if account is None else account.id,
+        seat, token = await room.seating.join(body.invite,
+                                              seat_name(room.table.info, account, body.name),
+                                              body.seat, None if account is None else account.id,
                                               body.agree_rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
@@ -422,14 +435,28 @@ async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
     return {"tables": tables}
 
 
-def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
+def specials_in_play(store: Store, info: TableInfo | None) -> bool:
+    """Whether the finished matches of this table would show specials that a match of
+    it in play still hides: a table that hides its chosen specials deals the same ones
+    every match, so match 1's tell match 2's until match 2 is over."""
+    opts = {} if info is None else info.options
+    if info is None or info.closed or opts.get("reveal_specials", True) or (
+            opts.get("specials") is None or info.current_match is None):
+        return False
+    current = store.match(info.current_match)
+    return current is not None and current.finished_at is None
+
+
+def _match_summary(m: MatchInfo, info: TableInfo | None, hide_specials: bool = False
+                   ) -> dict[str, Any]:
     names = [] if info is None else [public_table(info, set())["seats"][s.seat]["name"]
                                      for s in info.seats]
     cfg = m.config
     return {
         "id": m.id, "table_id": m.table_id, "number": m.number,
         "edition": cfg["edition"], "players": cfg["players"],
-        "partnership": cfg["partnership"], "specials": cfg["specials"],
+        "partnership": cfg["partnership"],
+        "specials": None if hide_specials else cfg["specials"],
         "variant": None if cfg.get("variant") is None else cfg["variant"]["name"],
         "names": names, "finished_at": m.finished_at, "result": m.result,
     }
@@ -448,7 +475,8 @@ async def history(body: Tokens, hub: HubDep, request: Request, account: AccountD
     out = []
     for m in sorted(seen.values(), key=lambda m: -(m.finished_at or 0)):
         info = await asyncio.to_thread(hub.store.table, m.table_id)
-        out.append({**_match_summary(m, info), "mine": m.table_id in own})
+        hidden = await asyncio.to_thread(specials_in_play, hub.store, info)
+        out.append({**_match_summary(m, info, hidden), "mine": m.table_id in own})
     return {"matches": out}
 
 
@@ -459,6 +487,11 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     if m.finished_at is None:
         raise Refusal(409, "not_finished",
                       "the record of a match is published once the match is over")
+    info = await asyncio.to_thread(hub.store.table, m.table_id)
+    if await asyncio.to_thread(specials_in_play, hub.store, info):
+        raise Refusal(409, "not_finished",
+                      "this record shows the hidden specials of the table's match in "
+                      "play: it is published once that match is over")
     events = await asyncio.to_thread(hub.store.events, m.id)
     state = replay_actions(config_from_json(m.config),
                            [(ev.seat, A.parse_action(ev.action)) for ev in events])

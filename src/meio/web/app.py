@@ -127,7 +127,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url="/api/docs" if settings.api_docs else None, redoc_url=None)
     app.state.settings = settings
     # added last, so it runs first: a foreign page's POST is refused before anything
-    app.add_middleware(auth.SameOrigin, allowed=settings.allowed_origins)
+    app.add_middleware(auth.SameOrigin, allowed=settings.allowed_origins,
+                       public=settings.public_origin)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(Refusal, refusal_response)

@@ -2,7 +2,7 @@
 and what guards it.
 
 * **Passwords** are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's
-  low-memory profile) in a worker thread, two at a time; a sign-in for an unknown
+  low-memory profile) in worker threads, two at a time; a sign-in for an unknown
   name checks a dummy hash, so both take as long.
 * **Sessions**: a random cookie (``meio_session``, ``HttpOnly``, ``SameSite=Lax``,
   ``Secure`` when the page came over TLS) of which the server keeps the SHA-256. A
@@ -11,7 +11,10 @@ and what guards it.
   carry ``X-CSRF-Token`` equal to the ``meio_csrf`` cookie, a value derived from the
   session that only a page of this origin can read; and :class:`SameOrigin` refuses
   every state-changing request from a foreign page, cookie or not.
-* **Guessing** is throttled per client address and per account (token buckets).
+* **Guessing** slows the guesser, never the owner: wrong passwords earn growing
+  delays per address and account together and per address (:mod:`meio.web.throttle`),
+  a browser that signed in before (the ``meio_device`` cookie) is not held back by
+  its address's failures, and hashing is shared fairly between addresses.
 * A guest who signs up or in sends the seat tokens their browser holds: those seats
   become the account's (the tokens keep working, invite links too).
 """
@@ -22,6 +25,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import time
 from typing import Annotated, Any
@@ -33,15 +37,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from meio.web.accounts import Account, AccountStore, check_username
+from meio.web.accounts import Account, AccountStore, check_username, username_key
 from meio.web.limits import KeyedLimiter
 from meio.web.refusal import Refusal
 from meio.web.settings import Settings
 from meio.web.store import Store, StoreError, hash_token
+from meio.web.think import Share, ThinkPool, client_of
+from meio.web.throttle import SignInThrottle
 
 SESSION_COOKIE = "meio_session"
 CSRF_COOKIE = "meio_csrf"
 CSRF_HEADER = "x-csrf-token"
+#: a browser that signed in to an account before: its address's failures do not
+#: hold it back (:mod:`meio.web.throttle`)
+DEVICE_COOKIE = "meio_device"
 #: the methods that change something: a cookie authorises them only with the CSRF token
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -54,9 +63,15 @@ def csrf_of(session_token: str) -> str:
     return hashlib.sha256(b"meio-csrf:" + session_token.encode()).hexdigest()[:32]
 
 
-def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...],
+                   public: str | None = None) -> bool:
     """Whether a page of this ``Origin`` may talk to the server: none sent (not a
-    browser), the server's own origin, or one of ``allowed``."""
+    browser), the server's own origin, or one of ``allowed``.
+
+    The server's own origin is ``public`` (``MEIO_PUBLIC_ORIGIN``) when it is set: a
+    page's origin is compared with it, never with the request's ``Host``, which a
+    DNS-rebinding page chooses (its origin and its forged host agree). Unset (a
+    server on one machine, for development), the request's host and scheme stand in."""
     from urllib.parse import urlsplit
 
     origin = conn.headers.get("origin")
@@ -65,6 +80,8 @@ def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
     origin = origin.rstrip("/")
     if origin in allowed:
         return True
+    if public is not None:
+        return origin == public
     parts = urlsplit(origin)
     host = conn.headers.get("host", "")
     scheme = {"ws": "http", "wss": "https"}.get(conn.url.scheme, conn.url.scheme)
@@ -76,16 +93,18 @@ class SameOrigin:
     ``Origin``, or ``Sec-Fetch-Site: cross-site``) is refused with 403 ``cross_site``
     before any route sees it."""
 
-    def __init__(self, app: ASGIApp, allowed: tuple[str, ...]) -> None:
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...],
+                 public: str | None = None) -> None:
         self.app = app
         self.allowed = allowed
+        self.public = public
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in UNSAFE:
             conn = HTTPConnection(scope)
             foreign = conn.headers.get("sec-fetch-site") == "cross-site" and (
                 conn.headers.get("origin", "").rstrip("/") not in self.allowed)
-            if foreign or not origin_allowed(conn, self.allowed):
+            if foreign or not origin_allowed(conn, self.allowed, self.public):
                 body = json.dumps({"detail": "a page of another site cannot send this request",
                                    "code": "cross_site", "params": {}}).encode()
                 await send({"type": "http.response.start", "status": 403,
@@ -104,29 +123,35 @@ class Auth:
         self.accounts = accounts
         self.store = store
         self.hasher = PasswordHasher()
+        #: requests that hash a password (sign-ins, sign-ups), per address: a flood of
+        #: them costs its own address
         self.address_limiter = KeyedLimiter(settings.login_rate_per_min / 60,
                                             settings.login_burst)
-        self.account_limiter = KeyedLimiter(settings.login_account_rate_per_min / 60,
-                                            settings.login_account_burst)
-        #: each hash takes ~64 MiB and a core for a while: two at a time
-        self.hashing = asyncio.Semaphore(2)
+        #: wrong passwords: growing delays per address and account, never a lock
+        self.throttle = SignInThrottle(settings.login_free_failures)
+        #: each hash takes ~64 MiB and a core for a while: two at a time, shared fairly
+        #: between addresses (the think pool's scheduler, in threads of its own), so a
+        #: flood of guesses from some addresses waits behind the others' sign-ins
+        self.hashing = ThinkPool(processes=0, threads=2)
         self._dummy: str | None = None
 
-    async def hash(self, password: str) -> str:
-        async with self.hashing:
-            return await asyncio.to_thread(self.hasher.hash, password)
+    async def hash(self, password: str, address: str = "") -> str:
+        return await self.hashing.run(Share(client_of(address)), self.hasher.hash, password)
 
-    async def verify(self, stored: str | None, password: str) -> bool:
+    async def verify(self, stored: str | None, password: str, address: str = "") -> bool:
         """Whether ``password`` matches ``stored`` (None: an unknown account, checked
         against a dummy hash all the same)."""
         if self._dummy is None:
             self._dummy = await self.hash(secrets.token_urlsafe(16))
-        async with self.hashing:
-            try:
-                return await asyncio.to_thread(self.hasher.verify, stored or self._dummy,
-                                               password) and stored is not None
-            except (VerificationError, InvalidHashError):
-                return False
+        return await self.hashing.run(Share(client_of(address)), _verify, self.hasher,
+                                      stored or self._dummy, password) and stored is not None
+
+
+def _verify(hasher: PasswordHasher, stored: str, password: str) -> bool:
+    try:
+        return hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def get_auth(request: Request) -> Auth:
@@ -186,6 +211,31 @@ class Credentials(BaseModel):
         return check_username(v)
 
 
+class NewPassword(BaseModel):
+    """The account's password, and the one to replace it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    password: str = Field(max_length=128)
+    new_password: str = Field(min_length=8, max_length=128)
+
+
+def check_password(password: str, username: str, min_score: int) -> None:
+    """Refuse (422 ``weak_password``) a password that zxcvbn, the password-strength
+    estimator, scores under ``min_score`` of 4: common ones (``12345678``), ones made
+    of the username, keyboard walks, repeats."""
+    from zxcvbn import zxcvbn
+
+    found = zxcvbn(password[:128], user_inputs=[username])
+    if int(found["score"]) >= min_score:
+        return
+    feedback = found.get("feedback") or {}
+    hints = [str(feedback.get("warning") or ""), *map(str, feedback.get("suggestions") or [])]
+    hint = " ".join(h for h in hints if h) or "Add more words that are less common."
+    raise Refusal(422, "weak_password", f"this password is too easy to guess: {hint}",
+                  score=int(found["score"]), needed=min_score)
+
+
 class Password(BaseModel):
     """The account's password, asked again before the account is deleted."""
 
@@ -229,12 +279,17 @@ def _sign_out(response: Response) -> None:
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="lax")
 
 
-def throttle_sign_in(auth: Auth, request: Request, username: str | None) -> None:
-    from meio.web.accounts import username_key
+def throttle_sign_in(auth: Auth, request: Request) -> None:
+    """Refuse a request that hashes a password when its address sent too many
+    (``login_rate_per_min``): a flood costs its own address only."""
+    if not auth.address_limiter.take(_address(request)):
+        raise Refusal(429, "rate_limited", "too many sign-in attempts from your address: "
+                                           "wait a minute")
 
-    if not auth.address_limiter.take(_address(request)) or (
-            username is not None and not auth.account_limiter.take(username_key(username))):
-        raise Refusal(429, "rate_limited", "too many sign-in attempts: wait a minute")
+
+def _device(request: Request) -> str | None:
+    token = request.cookies.get(DEVICE_COOKIE)
+    return hash_token(token) if token and len(token) <= 128 else None
 
 
 @router.get("")
@@ -247,8 +302,9 @@ async def me(account: AccountDep) -> dict[str, Any]:
 async def signup(body: Credentials, auth: AuthDep, request: Request, response: Response
                  ) -> dict[str, Any]:
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
-    throttle_sign_in(auth, request, None)
-    digest = await auth.hash(body.password)
+    throttle_sign_in(auth, request)
+    check_password(body.password, body.username, auth.settings.min_password_score)
+    digest = await auth.hash(body.password, _address(request))
     try:
         account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
     except StoreError:
@@ -259,16 +315,32 @@ async def signup(body: Credentials, auth: AuthDep, request: Request, response: R
 @router.post("/login")
 async def login(body: Credentials, auth: AuthDep, request: Request, response: Response
                 ) -> dict[str, Any]:
-    """Sign in (a new session; the browser's old one ends)."""
-    throttle_sign_in(auth, request, body.username)
+    """Sign in (a new session; the browser's old one ends). Wrong passwords slow down
+    their sender (:mod:`meio.web.throttle`), never the account's owner elsewhere."""
+    address, key, device = _address(request), username_key(body.username), _device(request)
+    wait = auth.throttle.wait_s(address, key, device)
+    if wait > 0:
+        raise Refusal(429, "rate_limited", "too many wrong passwords from your address: "
+                                           f"try again in {math.ceil(wait)} s",
+                      seconds=math.ceil(wait))
+    if not auth.throttle.known(device, key):
+        throttle_sign_in(auth, request)
     found = await asyncio.to_thread(auth.accounts.by_username, body.username)
-    if not await auth.verify(None if found is None else found[1], body.password):
+    if not await auth.verify(None if found is None else found[1], body.password, address):
+        auth.throttle.failed(address, key)
         raise Refusal(401, "bad_login", "wrong username or password")
     assert found is not None
     account, stored = found
     if auth.hasher.check_needs_rehash(stored):
         await asyncio.to_thread(auth.accounts.set_password_hash, account.id,
-                                await auth.hash(body.password))
+                                await auth.hash(body.password, address))
+    token = request.cookies.get(DEVICE_COOKIE)
+    if not token or len(token) > 128:
+        token = secrets.token_urlsafe(24)
+    auth.throttle.succeeded(address, key, hash_token(token))
+    response.set_cookie(DEVICE_COOKIE, token, max_age=365 * 86400, path="/api/account",
+                        secure=request.url.scheme == "https" or auth.settings.secure_cookies,
+                        httponly=True, samesite="strict")
     return await begin_session(auth, request, response, account, body.tokens)
 
 
@@ -292,14 +364,33 @@ async def logout_all(account: SignedInDep, auth: AuthDep, response: Response
     return {**_me(None), "sessions_ended": ended}
 
 
+@router.post("/password")
+async def change_password(body: NewPassword, account: SignedInDep, auth: AuthDep,
+                          request: Request, response: Response) -> dict[str, Any]:
+    """Change the password (the current one asked again): every other session of the
+    account ends, and this browser gets a new one."""
+    throttle_sign_in(auth, request)
+    address = _address(request)
+    stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
+    if stored is None or not await auth.verify(stored, body.password, address):
+        auth.throttle.failed(address, username_key(account.username))
+        raise Refusal(401, "bad_login", "wrong password")
+    check_password(body.new_password, account.username, auth.settings.min_password_score)
+    digest = await auth.hash(body.new_password, address)
+    await asyncio.to_thread(auth.accounts.set_password_hash, account.id, digest)
+    ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
+    answer = await begin_session(auth, request, response, account, [])
+    return {**answer, "sessions_ended": max(0, ended - 1)}
+
+
 @router.post("/delete")
 async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: Request,
                  response: Response) -> dict[str, Any]:
     """Delete the account (its password asked again): the username, the password hash
     and the sessions go; its seats stay, named ``Player N``, so records stay whole."""
-    throttle_sign_in(auth, request, account.username)
+    throttle_sign_in(auth, request)
     stored = await asyncio.to_thread(auth.accounts.password_hash, account.id)
-    if stored is None or not await auth.verify(stored, body.password):
+    if stored is None or not await auth.verify(stored, body.password, _address(request)):
         raise Refusal(401, "bad_login", "wrong password")
     tables = await asyncio.to_thread(auth.accounts.delete, account.id)
     hub = request.app.state.hub

@@ -66,6 +66,12 @@ is still right, only dearer; and while one runs (its heartbeat lacks ``holds``),
 this version publishes everything too.
 
 A lone process on SQLite runs the same code with a silent bus.
+
+The module is over 500 lines on purpose, for now: who holds which table, the leases
+and the seats' presence are one state that most bus messages change together in one
+step (``receive``), and splitting it would spread that step over several objects. The
+messages themselves move to the server's one catalogue of frames with issue 43's
+second pass over the server.
 """
 
 from __future__ import annotations

@@ -229,6 +229,9 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     #: ``mu - 3 sigma``, kept for the leaderboard's order
     ordinal: Mapped[float] = mapped_column(Float, index=True)
+    #: raised by one at every change: an update names the version it read and is
+    #: refused when another changed the row meanwhile (:mod:`meio.web.rated`)
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class RatingChangeRow(Base):

@@ -74,7 +74,10 @@ class Reviews:
             raise Refusal(429, "review_busy",
                           "one review at a time: wait until the one you asked for is done")
         self.by_address[address] = match_id
-        task = asyncio.get_running_loop().create_task(self._run(match_id, record))
+        # charged to the asking address, as advice is: one visitor's reviews wait behind its
+        # own share of the thinking, never ahead of other tables' bots
+        share = think.Share(think.client_of(address), f"review:{match_id}", think.BOTS_ONLY)
+        task = asyncio.get_running_loop().create_task(self._run(match_id, record, share))
         self.tasks[match_id] = task
 
         def done(finished: asyncio.Task[None]) -> None:
@@ -88,13 +91,14 @@ class Reviews:
 
         task.add_done_callback(done)
 
-    async def _run(self, match_id: str, record: dict[str, Any]) -> None:
+    async def _run(self, match_id: str, record: dict[str, Any], share: think.Share
+                   ) -> None:
         from meio.review import joined
 
         kept = await asyncio.to_thread(self.store.review, match_id)
         depths = ("deep",) if kept is not None and kept[0] == "quick" else ("quick", "deep")
         for depth in depths:
-            parts = [await self.hub.think.run(think.BOTS_ONLY, review_part, record, depth, r)
+            parts = [await self.hub.think.run(share, review_part, record, depth, r)
                      for r in range(len(record["rounds"]))]
             body = joined(parts).to_json()
             await asyncio.to_thread(self.store.keep_review, match_id, depth, body)

@@ -54,7 +54,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from meio.web.accounts import Account, username_key
+from meio.web.accounts import Account
 from meio.web.auth import Auth, AuthDep, SignedInDep, begin_session, session_token, throttle_sign_in
 from meio.web.db import AccountRow, PasskeyChallengeRow, PasskeyRow
 from meio.web.refusal import Refusal
@@ -300,7 +300,7 @@ async def sign_in_options(auth: AuthDep, request: Request, response: Response
                           ) -> dict[str, Any]:
     """The options for ``navigator.credentials.get``: any passkey of this site, its
     user verified (throttled per address, as password sign-ins are)."""
-    throttle_sign_in(auth, request, None)
+    throttle_sign_in(auth, request)
     rp_id, _ = relying_party(auth, request)
     challenge = await _challenge(auth, request, response, "sign_in", None)
     options = generate_authentication_options(
@@ -329,8 +329,6 @@ async def sign_in(body: Credential, auth: AuthDep, request: Request, response: R
     if found is None or credential_id is None:
         raise _bad_passkey()
     account, public_key, count = found
-    if not auth.account_limiter.take(username_key(account.username)):
-        raise Refusal(429, "rate_limited", "too many sign-in attempts: wait a minute")
     rp_id, origin = relying_party(auth, request)
     try:
         handle = body.credential.get("response", {}).get("userHandle")

@@ -24,6 +24,7 @@ from meio.bots import LEVELS
 from meio.ratings import Pool, Rating, nearest
 from meio.web.hub import Hub
 from meio.web.rated import bot_player
+from meio.web.seating import JoinError
 from meio.web.store import SeatInfo, TableInfo
 
 log = logging.getLogger("meio.web")
@@ -67,6 +68,13 @@ class QuickPlay:
         if account_id is None and rated:
             raise ValueError("a rated quick-play table seats signed-in players only")
         async with self._lock:
+            if account_id is not None:  # a guest is bounded by its address's rate limit
+                held = await asyncio.to_thread(self.open_seats, account_id)
+                cap = self.hub.settings.max_quick_seats
+                if held >= cap:
+                    raise JoinError(429, f"you already have {held} quick-play seats waiting or "
+                                         "in play: finish or leave one first",
+                                    "too_many_quick_seats", seats=held)
             mine = (Rating() if account_id is None else
                     await asyncio.to_thread(self.rating, account_id, pool.key))
             candidates = [
@@ -91,6 +99,19 @@ class QuickPlay:
                                                   agree_rated=True)
         self._schedule(info)
         return info.id, seat, token
+
+    def open_seats(self, account_id: str) -> int:
+        """How many quick-play seats ``account_id`` holds at tables waiting for players
+        or in play (a finished match's table is not counted)."""
+        store = self.hub.store
+        held = 0
+        for info, _ in store.tables_of_account(account_id):
+            if not info.options.get("quick") or info.closed:
+                continue
+            match = None if info.current_match is None else store.match(info.current_match)
+            if match is None or match.finished_at is None:
+                held += 1
+        return held
 
     def _create(self, pool: Pool, fill_at: float, creator: str, rated: bool) -> TableInfo:
         s = self.hub.settings

@@ -129,6 +129,14 @@ class Settings:
     #: quick play: the turn timer of its tables (strangers wait for no one for long),
     #: and the waits a player may choose before bots fill the empty seats
     quick_turn_timer_s: float = 60.0
+    #: rated tables: the turn timer of one made without one (every rated table has a
+    #: timer: a player who leaves forfeits the rest of the match to the bot)
+    rated_turn_timer_s: float = 60.0
+    #: seconds a seat of a rated table that has left (its last move was its timer's)
+    #: is given for each later turn before the bot plays it, until it acts again
+    away_turn_s: float = 1.0
+    #: quick-play seats one account may hold at tables waiting or in play
+    max_quick_seats: int = 2
     quick_min_wait_s: float = 5.0
     quick_max_wait_s: float = 300.0
     #: seconds a sign-in lasts (the session cookie's age)
@@ -137,8 +145,11 @@ class Settings:
     #: (a burst, then a rate), whether the password was right or not
     login_rate_per_min: float = 10.0
     login_burst: int = 10
-    login_account_rate_per_min: float = 5.0
-    login_account_burst: int = 5
+    #: wrong passwords an address may send for one account before each next one
+    #: waits 1 s, 2 s, 4 s... (per address for all accounts: 20 free)
+    login_free_failures: int = 3
+    #: the least strength (zxcvbn's score, 0 to 4) of a new password
+    min_password_score: int = 3
     #: the address players reach the server at (``https://meio.example.org``), when a
     #: proxy stands in front: passkeys belong to its host name, and an ``https`` one
     #: makes the cookies ``Secure``; None: the origin each request came to
@@ -170,7 +181,7 @@ class Settings:
         ``MEIO_STALLED_TTL``, ``MEIO_MAX_SOCKETS``, ``MEIO_MAX_SOCKETS_PER_ADDRESS``,
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
-        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE``, ``MEIO_LOGIN_ACCOUNT_RATE`` (a minute),
+        ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE`` (a minute), ``MEIO_RATED_TURN_TIMER``,
         ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``,
         ``MEIO_GC_FREEZE_EVERY``, ``MEIO_GC_SWEEP_EVERY``),
         ``database_url`` first; docs/web.md lists them all."""
@@ -207,8 +218,8 @@ class Settings:
             readyz_details=_flag("MEIO_READYZ_DETAILS"),
             session_ttl_s=float(os.environ.get("MEIO_SESSION_TTL", str(30 * 86400))),
             quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
+            rated_turn_timer_s=float(os.environ.get("MEIO_RATED_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
-            login_account_rate_per_min=float(os.environ.get("MEIO_LOGIN_ACCOUNT_RATE", "5")),
             public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
             switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
             gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "1"),

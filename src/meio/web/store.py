@@ -81,6 +81,9 @@ class TableInfo:
     closed_at: float | None = None
     #: a rated table: its finished matches change its players' ratings
     rated: bool = False
+    #: the hash of the address that created it (None once closed): the client its
+    #: bots' thinking is charged to
+    creator: str | None = None
 
     @property
     def closed(self) -> bool:
@@ -283,16 +286,26 @@ class Store:
 
     def claim_seats(self, account_id: str, token_hashes: list[str]) -> int:
         """Give ``account_id`` the guests' seats these token hashes hold (a guest who
-        signs up or in keeps their tables); a seat of another account stays its own.
-        The tokens keep working. Returns how many seats it took."""
+        signs up or in keeps their tables); a seat of another account stays its own,
+        and an account gets one seat a table at most: a table where it sits already
+        (the seat of a deleted account whose token it sends, say) gives it none. The
+        tokens keep working. Returns how many seats it took."""
         if not token_hashes:
             return 0
         with Session(self.engine) as s, s.begin():
-            res = s.execute(update(SeatRow)
-                            .where(SeatRow.token_hash.in_(token_hashes[:500]),
-                                   SeatRow.account_id.is_(None))
-                            .values(account_id=account_id))
-            return int(res.rowcount)  # type: ignore[attr-defined]
+            mine = set(s.scalars(select(SeatRow.table_id)
+                                 .where(SeatRow.account_id == account_id)))
+            free = s.scalars(select(SeatRow)
+                             .where(SeatRow.token_hash.in_(token_hashes[:500]),
+                                    SeatRow.account_id.is_(None))
+                             .order_by(SeatRow.table_id, SeatRow.seat))
+            taken = 0
+            for seat in free:
+                if seat.table_id not in mine:
+                    seat.account_id = account_id
+                    mine.add(seat.table_id)
+                    taken += 1
+            return taken
 
     def matches_of_account(self, account_id: str, limit: int | None = None
                            ) -> list[tuple[MatchInfo, int]]:
@@ -622,6 +635,7 @@ class Store:
                         for r in seats),
             closed_at=row.closed_at,
             rated=row.rated,
+            creator=row.creator,
         )
 
 

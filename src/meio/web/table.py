@@ -173,11 +173,30 @@ class LiveTable:
 
     # -- facts -------------------------------------------------------------------------
     def deadline(self) -> float | None:
-        """When the turn timer of the seat (or seats) to act runs out; None: no timer."""
+        """When the turn timer of the seat (or seats) to act runs out; None: no timer.
+
+        A rated table always has one (``rated_turn_timer_s`` when it was made without),
+        and a seat of it whose last move was the timer's has left: its turns are then
+        played after ``away_turn_s`` (a second), until its player acts again. So a player who
+        stops forfeits the rest of the match to the bot, and the result is rated."""
         timer = self.info.options.get("turn_timer_s")
+        if not timer and self.info.rated:
+            timer = self.settings.rated_turn_timer_s
         if not timer or self.state is None or self.state.is_over:
             return None
-        return self.turn_since + float(timer)
+        timer = float(timer)
+        if self.info.rated:
+            people = self.seats_to_act("human")
+            if people and all(self.away(seat) for seat in people):
+                timer = min(timer, self.settings.away_turn_s)
+        return self.turn_since + timer
+
+    def away(self, seat: int) -> bool:
+        """Whether ``seat``'s last move of this match was made by its turn timer."""
+        for ev in reversed(self.events):
+            if ev.seat == seat:
+                return ev.source == "timeout"
+        return False
 
     def online(self) -> set[int]:
         seats = {c.seat for c in self.conns if c.seat is not None}
@@ -210,10 +229,13 @@ class LiveTable:
                 return s.seat
         return None
 
-    def think_priority(self) -> int:
-        """Where this table's jobs queue in the think pool: tables with people first."""
+    def think_share(self, client: str | None = None) -> think.Share:
+        """Whose thinking this table's job is in the think pool: ``client``'s (advice:
+        the asking address's), else the client that created the table; tables with
+        people first."""
         people = any(s.kind == "human" for s in self.info.seats)
-        return think.PEOPLE if people else think.BOTS_ONLY
+        owner = client or self.info.creator or f"table:{self.info.id}"
+        return think.Share(owner, self.info.id, think.PEOPLE if people else think.BOTS_ONLY)
 
     # -- frames ------------------------------------------------------------------------
     def snapshot(self, seat: int | None) -> Frame:

@@ -35,6 +35,7 @@ from meio.web.protocol import (
 )
 from meio.web.services import Connection
 from meio.web.table import LiveTable, same_secret
+from meio.web.think import client_of
 
 router = APIRouter()
 log = logging.getLogger("meio.web")
@@ -71,7 +72,7 @@ def client_address(ws: WebSocket) -> str:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Say hello with a seat token or the spectator code, then act, ask advice, rematch."""
     hub: Hub = ws.app.state.hub
-    if not origin_allowed(ws, hub.settings.allowed_origins):
+    if not origin_allowed(ws, hub.settings.allowed_origins, hub.settings.public_origin):
         # refused before the handshake completes: the browser sees HTTP 403
         await ws.close(4403)
         return
@@ -119,7 +120,8 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
     conn = Connection(seat)
     writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
     room = await hub.attach(room, conn, hello.since_match, hello.since_seq, address)
-    session = _Session(room, conn, Bucket(settings.message_rate, settings.message_burst))
+    session = _Session(room, conn, Bucket(settings.message_rate, settings.message_burst),
+                       address)
     await chat.send_log(room.table, conn)
     try:
         while True:
@@ -146,10 +148,12 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
 class _Session:
     """What one connection has in flight: its rate limit and its advice task."""
 
-    def __init__(self, room: Room, conn: Connection, bucket: Bucket) -> None:
+    def __init__(self, room: Room, conn: Connection, bucket: Bucket, address: str) -> None:
         self.room = room
         self.conn = conn
         self.bucket = bucket
+        #: the client this connection's advice is charged to in the think pool
+        self.client = client_of(address)
         self.advice: asyncio.Task[None] | None = None
 
     async def receive(self, raw: str, limit: int) -> bool:
@@ -201,7 +205,8 @@ class _Session:
 
     async def _advise(self, msg: Advise) -> None:
         try:
-            answer = await self.room.adviser.advise(msg.id, self.conn.seat, msg.pack)
+            answer = await self.room.adviser.advise(msg.id, self.conn.seat, msg.pack,
+                                                    self.client)
         except Exception:
             log.exception("table %s: advice failed", self.room.id)
             answer = F.advice_failed(msg.id)

@@ -1,8 +1,8 @@
 """Reviews of finished matches, kept so that the second viewer pays nothing; the
 ratings of puzzles and of their solvers.
 
-Revision ID: 0009_reviews
-Revises: 0008_passkeys
+Revision ID: 0010_reviews
+Revises: 0009_players
 """
 
 from __future__ import annotations
