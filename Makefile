@@ -17,7 +17,7 @@ STACK   ?= 1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl]'
+	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl,jax]'
 	$(PY) -m meio.warm
 	touch $(STAMP)
 
