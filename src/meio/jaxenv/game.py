@@ -31,7 +31,7 @@ import numpy as np
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
-from meio.jaxenv.rules import MAX_HAND, MAX_SEATS, TableRules
+from meio.jaxenv.rules import MAX_HAND, MAX_SEATS, NO_LIMIT, TableRules
 from meio.jaxenv.state import OVER, PILE, PLAY, SPLIT, GameState
 
 PICK_BASE = A.NUM_PLAY_ACTIONS  #: 83: action ``83 + i`` picks the i-th dealt card
@@ -89,33 +89,38 @@ class JaxGame:
 
     # -- a match -------------------------------------------------------------------------
     def init(self, key: jax.Array) -> GameState:
-        """A new match drawn from ``key``: its specials, round 1's deal and leader."""
+        """A new match drawn from ``key``: its specials, every round's deal and the
+        draws that pick each round's leader (so that ``step`` draws nothing)."""
         r = self.rules
         n = r.players
-        k_spec, k_lead, k_deal, k_rest = jax.random.split(key, 4)
+        k_spec, k_lead, k_deal = jax.random.split(key, 3)
         deck = self._base_deck
         if r.draws_specials:
             chosen = jax.random.permutation(k_spec, self._pool)[: r.special_count]
-            deck = deck.at[chosen].set(True)
+            deck = deck | jnp.any(jnp.arange(NUM_CARDS)[None, :] == chosen[:, None], axis=0)
         elif r.fixed_specials.size:
-            deck = deck.at[self._fixed].set(True)
-        dealt, hand = self._deal(k_deal, deck)
+            deck = deck | jnp.any(jnp.arange(NUM_CARDS)[None, :] == self._fixed[:, None], axis=0)
+        rounds = self.max_rounds
+        deals = jax.vmap(lambda k: self._deal(k, deck))(jax.random.split(k_deal, rounds))
+        draws = jax.random.uniform(k_lead, (rounds,))
+        leader = jnp.minimum(jnp.floor(draws[0] * n), n - 1).astype(jnp.int32)
         z = jnp.int32(0)
         zn = jnp.zeros(n, jnp.int32)
-        state = GameState(
-            key=k_rest,
+        return GameState(
+            deals=deals,
+            leader_draws=draws,
             deck=deck,
-            dealt=dealt,
-            hand=hand,
+            dealt=deals[0],
+            hand=self._hand_of(deals[0]),
             pack=jnp.zeros((n, NUM_CARDS), bool),
             picks=zn,
             phase=jnp.int32(SPLIT),
             current=z,
             round_index=z,
-            round_leader=jax.random.randint(k_lead, (), 0, n, jnp.int32),
+            round_leader=leader,
             half=jnp.int32(1),
             trick_number=jnp.int32(1),
-            trick_leader=z,
+            trick_leader=leader,
             led=jnp.int32(-1),
             declared=jnp.int32(-1),
             trick=jnp.full(n, -1, jnp.int32),
@@ -134,16 +139,26 @@ class JaxGame:
             rewards=jnp.zeros(n, jnp.float32),
             illegal=jnp.bool_(False),
         )
-        return state._replace(trick_leader=state.round_leader)
 
-    def _deal(self, key: jax.Array, deck: jax.Array) -> tuple[jax.Array, jax.Array]:
+    @property
+    def max_rounds(self) -> int:
+        """The most rounds a match can last: its rounds on totals; on victories, the
+        variant's round limit, or (the editions, where every round gives one of two
+        sides a victory) one round less than twice the victories to win."""
+        r = self.rules
+        if not r.victories:
+            return r.rounds
+        return 2 * r.to_win - 1 if r.round_limit == NO_LIMIT else r.round_limit
+
+    def _deal(self, key: jax.Array, deck: jax.Array) -> jax.Array:
         # a random order of the deck's cards; the first n x k go to the seats in turn,
         # the rest (classic, 2-3 seats) are set aside
         n, k = self.rules.players, self.rules.hand
         order = jnp.argsort(jnp.where(deck, jax.random.uniform(key, (NUM_CARDS,)), 2.0))
-        dealt = jnp.sort(order[: n * k].reshape(n, k).astype(jnp.int32), axis=1)
-        hand = jnp.zeros((n, NUM_CARDS), bool).at[jnp.arange(n)[:, None], dealt].set(True)
-        return dealt, hand
+        return jnp.sort(order[: n * k].reshape(n, k).astype(jnp.int32), axis=1)
+
+    def _hand_of(self, dealt: jax.Array) -> jax.Array:
+        return jnp.any(jnp.arange(NUM_CARDS)[None, None, :] == dealt[:, :, None], axis=1)
 
     # -- legality ------------------------------------------------------------------------
     def legal_mask(self, state: GameState) -> jax.Array:
@@ -151,7 +166,8 @@ class JaxGame:
         r = self.rules
         seat = jnp.maximum(state.current, 0)
         picked = state.pack[seat][state.dealt[seat]]
-        split = jnp.zeros(NUM_ACTIONS, bool).at[PICK_BASE : PICK_BASE + r.hand].set(~picked)
+        split = jnp.concatenate([jnp.zeros(PICK_BASE, bool), ~picked,
+                                 jnp.zeros(NUM_ACTIONS - PICK_BASE - r.hand, bool)])
         hand = state.hand[seat]
         leading = state.trick_len == 0
         led = state.led
@@ -166,7 +182,7 @@ class JaxGame:
             jnp.repeat(declare_cards, 4),
             jnp.zeros(NUM_ACTIONS - A.DECLARE_BASE - 16, bool),
         ])
-        pile = jnp.zeros(NUM_ACTIONS, bool).at[A.PILE_1].set(True).at[A.PILE_2].set(True)
+        pile = (jnp.arange(NUM_ACTIONS) == A.PILE_1) | (jnp.arange(NUM_ACTIONS) == A.PILE_2)
         phase = state.phase
         return jnp.where(phase == SPLIT, split,
                          jnp.where(phase == PLAY, play,
@@ -195,9 +211,10 @@ class JaxGame:
         r = self.rules
         seat = s.current
         card = s.dealt[seat, jnp.clip(action - PICK_BASE, 0, r.hand - 1)]
-        pack = s.pack.at[seat, card].set(True)
-        hand = s.hand.at[seat, card].set(False)
-        picks = s.picks.at[seat].add(1)
+        at = self._at(seat, card)
+        pack = s.pack | at
+        hand = s.hand & ~at
+        picks = s.picks + (jnp.arange(r.players) == seat)
         waiting = picks < r.pack
         done = ~jnp.any(waiting)
         nxt = jnp.where(done, s.round_leader, jnp.argmax(waiting).astype(jnp.int32))
@@ -219,11 +236,11 @@ class JaxGame:
         first = s.trick_len == 0
         led = jnp.where(first | (s.led < 0), suit, s.led)
         declared = jnp.where(first, jnp.where(is_declare, suit, -1), s.declared)
-        trick = s.trick.at[s.trick_len].set(card)
+        trick = jnp.where(jnp.arange(n) == s.trick_len, card, s.trick)
         length = s.trick_len + 1
         s = s._replace(
-            hand=s.hand.at[seat, card].set(False),
-            played=s.played.at[card].set(True),
+            hand=s.hand & ~self._at(seat, card),
+            played=s.played | (jnp.arange(NUM_CARDS) == card),
             trick=trick, trick_len=length, led=led, declared=declared,
             trick_leader=jnp.where(first, seat, s.trick_leader),
             current=(seat + 1) % n,
@@ -279,7 +296,8 @@ class JaxGame:
         second = number == r.first_half + 1
         packs = jnp.roll(s.pack, 2, axis=0) if r.partnership else s.pack
         s = s._replace(
-            piles=s.piles.at[winner, pile - 1].add(1),
+            piles=s.piles + ((jnp.arange(r.players) == winner)[:, None]
+                             & (jnp.arange(2) == pile - 1)[None, :]),
             last_pile=pile,
             trick=jnp.full_like(s.trick, -1), trick_len=jnp.int32(0),
             led=jnp.int32(-1), declared=jnp.int32(-1),
@@ -289,6 +307,11 @@ class JaxGame:
         )
         return cast(GameState, jax.lax.cond(number == r.hand + 1, self._end_round,
                                             lambda x: x, s))
+
+    def _at(self, seat: jax.Array, card: jax.Array) -> jax.Array:
+        # bool[n, 65]: only (seat, card) set; a mask is cheaper than a scatter under vmap
+        return (jnp.arange(self.rules.players) == seat)[:, None] & (
+            jnp.arange(NUM_CARDS) == card)[None, :]
 
     def _balance(self, first: jax.Array, second: jax.Array) -> jax.Array:
         diff = jnp.abs(first - second)
@@ -316,7 +339,7 @@ class JaxGame:
         unique = (ranked == low).sum() == 1
         wins = s.wins
         if r.victories:
-            wins = wins.at[jnp.argmin(ranked)].add(jnp.where(unique, 1, 0))
+            wins = wins + ((jnp.arange(n) == jnp.argmin(ranked)) & unique)
         totals = s.totals + scores
         done = s.rounds_done + 1
         if r.victories:
@@ -327,7 +350,6 @@ class JaxGame:
         else:
             over = done >= r.rounds
             winners = totals == totals.min()
-        key, k_lead, k_deal = jax.random.split(s.key, 3)
         if r.leader == 1:  # last_trick
             eligible = jnp.arange(n) == s.last_winner
         elif r.leader == 2:  # rotate
@@ -337,9 +359,11 @@ class JaxGame:
             eligible = jnp.arange(n) % 2 == team
         else:
             eligible = scores == scores.max()
-        leader = jax.random.categorical(k_lead, jnp.where(eligible, 0.0, -jnp.inf))
-        leader = leader.astype(jnp.int32)
-        dealt, hand = self._deal(k_deal, s.deck)
+        # the round's draw picks one of the allowed seats, each as likely
+        following = jnp.minimum(s.round_index + 1, self.max_rounds - 1)
+        pick = jnp.floor(s.leader_draws[following] * eligible.sum()).astype(jnp.int32)
+        leader = jnp.argmax(eligible & (jnp.cumsum(eligible) - 1 == pick)).astype(jnp.int32)
+        dealt = s.deals[following]
         ended = s._replace(
             round_scores=scores, team_scores=team_scores, totals=totals, wins=wins,
             rounds_done=done, rewards=rewards.astype(jnp.float32),
@@ -349,7 +373,7 @@ class JaxGame:
             winners=winners, hand=jnp.zeros_like(s.hand),
         )
         fresh = ended._replace(
-            key=key, dealt=dealt, hand=hand, pack=jnp.zeros_like(s.pack),
+            dealt=dealt, hand=self._hand_of(dealt), pack=jnp.zeros_like(s.pack),
             picks=jnp.zeros_like(s.picks), phase=jnp.int32(SPLIT), current=jnp.int32(0),
             round_index=s.round_index + 1, round_leader=leader, half=jnp.int32(1),
             trick_number=jnp.int32(1), trick_leader=leader,
@@ -362,7 +386,7 @@ class JaxGame:
         """float32[:data:`OBSERVATION_SIZE`]: what ``seat`` may know (RULES.md §8), in
         the layout :data:`OBSERVATION_PARTS`: its own cards and pack (its partner's pack
         once every seat has split), and public facts only. Other seats' hands and
-        packs, the set-aside cards and the random key never enter it."""
+        packs, the set-aside cards and the deals of later rounds never enter it."""
         r = self.rules
         n = r.players
         seat = jnp.asarray(seat, jnp.int32)

@@ -18,8 +18,11 @@ SPLIT, PLAY, PILE, OVER = 0, 1, 2, 3
 class GameState(NamedTuple):
     """One match (or a batch of them: every field then has a leading batch axis)."""
 
-    #: hidden: the random stream of later deals, specials and leader draws
-    key: jax.Array
+    #: hidden: int32[R, n, k] every round's deal, drawn when the match begins (R: the
+    #: most rounds the match can last), each seat's cards lowest id first
+    deals: jax.Array
+    #: hidden: float32[R] each round's draw of its leader among the seats allowed to lead
+    leader_draws: jax.Array
     #: bool[65]: the match's deck (its ordinary cards and its special cards)
     deck: jax.Array
     #: hidden: int32[n, k] each seat's dealt cards this round, lowest id first
