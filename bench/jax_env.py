@@ -8,13 +8,16 @@ Both sides play whole matches with uniformly random legal actions (the core's
 ``policy="random"``; the JAX side :func:`meio.jaxenv.random_matches`, its split as six
 random picks), on the same table, in the same run. Each JAX batch size is compiled
 once before it is timed (the compile time is printed apart); a JAX batch runs until
-its longest match ends. Prints matches per second and the ratio to the core, and the
-device JAX ran on.
+its longest match ends. The core is timed again just before each JAX batch, and each
+ratio is to that neighbouring figure (the machine is shared: load moves between
+rows). Prints matches per second, the ratio to the core, the device JAX ran on and
+the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import jax
@@ -40,11 +43,10 @@ def jax_rate(game: JaxGame, batch: int, repeats: int) -> tuple[float, float]:
     return compiled, batch * repeats / elapsed
 
 
-def core_rate(config: MatchConfig, matches: int) -> float:
+def core_rate(config: MatchConfig, matches: int, seed: int = 1) -> float:
     """Matches per second of the numba core (one process) with random players."""
-    simulate(config, 4, seed=0, policy="random")  # compile or load the cached kernels
     start = time.perf_counter()
-    simulate(config, matches, seed=1, policy="random")
+    simulate(config, matches, seed=seed, policy="random")
     return matches / (time.perf_counter() - start)
 
 
@@ -60,16 +62,16 @@ def main() -> None:
     config = MatchConfig(edition=args.edition, players=args.players,
                          partnership=args.partnership)
     game = JaxGame(config)
-    core = core_rate(config, args.core)
+    simulate(config, 4, seed=0, policy="random")  # compile or load the cached kernels
     table = f"{args.edition} {args.players}p" + (" partnership" if args.partnership else "")
-    print(f"table: {table}; JAX {jax.__version__} on {jax.devices()[0].platform}")
-    print(f"{'':28} {'matches/s':>12} {'x core':>8} {'compile s':>10}")
-    print(f"{'numba core, 1 process':28} {core:>12,.0f} {1.0:>8.2f} {'':>10}")
-    for batch in args.batches:
+    print(f"table: {table}; JAX {jax.__version__} on {jax.devices()[0].platform}; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{'':28} {'matches/s':>12} {'core before':>12} {'x core':>8} {'compile s':>10}")
+    for i, batch in enumerate(args.batches):
+        core = core_rate(config, args.core, seed=1 + i)
         compiled, rate = jax_rate(game, batch, args.repeats)
-        print(f"{f'JAX jit+vmap, batch {batch}':28} {rate:>12,.0f} {rate / core:>8.3f} "
-              f"{compiled:>10.1f}")
-
+        print(f"{f'JAX jit+vmap, batch {batch}':28} {rate:>12,.0f} {core:>12,.0f} "
+              f"{rate / core:>8.3f} {compiled:>10.1f}")
 
 if __name__ == "__main__":
     main()
