@@ -22,6 +22,7 @@ from meio.jaxenv import (
     checked_step,
     random_matches,
 )
+from meio.jaxenv.play import pick
 from meio.jaxenv.state import PLAY
 from tests.jax.test_differential import compiled, play_lockstep
 
@@ -132,3 +133,17 @@ def test_the_lockstep_comes_across_pile_choices_and_declared_wild_leads() -> Non
         if all(seen.values()):
             break
     assert seen["piles_chosen"] > 0 and seen["declares"] > 0
+
+
+def test_pick_draws_each_legal_action_alike_and_never_an_illegal_one() -> None:
+    rng = np.random.default_rng(3)
+    masks = rng.random((32, NUM_ACTIONS)) < 0.1
+    masks[:, 5] = True
+    counts = masks.sum(axis=1)
+    for j in range(int(counts.max())):
+        draws = (j + 0.5) / counts  # the j-th legal action's slice of [0, 1)
+        chosen = np.asarray(jax.vmap(pick)(jnp.asarray(masks), jnp.asarray(draws)))
+        for row, action in enumerate(chosen):
+            assert masks[row, action]
+            if j < counts[row]:
+                assert action == np.flatnonzero(masks[row])[j]

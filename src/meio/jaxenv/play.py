@@ -15,9 +15,17 @@ from meio.jaxenv.state import GameState
 
 
 def random_action(game: JaxGame, state: GameState, key: jax.Array) -> jax.Array:
-    """A legal action of ``state`` drawn uniformly (any action once the match is over)."""
-    mask = game.legal_mask(state)
-    return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf)).astype(jnp.int32)
+    """A legal action of ``state`` drawn uniformly (action 0 once the match is over)."""
+    return pick(game.legal_mask(state), jax.random.uniform(key))
+
+
+def pick(mask: jax.Array, draw: jax.Array) -> jax.Array:
+    """The legal action of ``mask`` that a uniform ``draw`` in [0, 1) selects, each
+    legal action as likely (one number a match: far cheaper under vmap than a
+    categorical draw over the 96 actions)."""
+    count = mask.sum()
+    index = jnp.minimum(jnp.floor(draw * count), count - 1).astype(jnp.int32)
+    return jnp.argmax(mask & (jnp.cumsum(mask) - 1 == index)).astype(jnp.int32)
 
 
 def random_matches(game: JaxGame, key: jax.Array, batch: int) -> GameState:
@@ -26,11 +34,8 @@ def random_matches(game: JaxGame, key: jax.Array, batch: int) -> GameState:
     k_init, k_play = jax.random.split(key)
     states = jax.vmap(game.init)(jax.random.split(k_init, batch))
     step = jax.vmap(game.step)
-
-    def draw(s: GameState, k: jax.Array) -> jax.Array:
-        return random_action(game, s, k)
-
-    choose = jax.vmap(draw)
+    masks = jax.vmap(game.legal_mask)
+    choose = jax.vmap(pick)
 
     def more(carry: tuple[GameState, jax.Array]) -> jax.Array:
         return ~jnp.all(carry[0].terminal)
@@ -38,7 +43,7 @@ def random_matches(game: JaxGame, key: jax.Array, batch: int) -> GameState:
     def one(carry: tuple[GameState, jax.Array]) -> tuple[GameState, jax.Array]:
         s, k = carry
         k, sub = jax.random.split(k)
-        actions = choose(s, jax.random.split(sub, batch))
+        actions = choose(masks(s), jax.random.uniform(sub, (batch,)))
         moved = step(s, actions)
         # a finished match stays as it ended (its step would only flag an illegal action)
         kept = jax.tree.map(
