@@ -19,7 +19,7 @@ ARG PIP_DEFAULT_TIMEOUT=""
 ARG EXTRA_CA_CERTS=""
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md requirements.lock ./
 # The dependencies first, in a layer of their own (an empty package stands in for meio),
 # so that a change of the source alone reuses it. An argument left empty is unset, so
 # that pip keeps its default for it.
@@ -36,7 +36,7 @@ RUN set -eu; \
     /opt/meio/bin/pip install --quiet --upgrade pip setuptools wheel; \
     mkdir -p src/meio; \
     touch src/meio/__init__.py; \
-    /opt/meio/bin/pip install --quiet .; \
+    /opt/meio/bin/pip install --quiet -c requirements.lock '.[web,tui]'; \
     rm -rf src /tmp/pip-ca.pem
 COPY src ./src
 # meio itself, built with the setuptools installed above: no network needed. setup.py

@@ -15,9 +15,12 @@ STACK   ?= 1
 
 .PHONY: run test venv system browser-tools lint typecheck pytest jstest demo clean
 
-$(STAMP): pyproject.toml
+# pyproject.toml states lower bounds (meio is a library); requirements.lock holds the
+# exact versions the tests pass with (scripts/lock.py), installed here as constraints
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,gym,bench,cluster,rl,jax]'
+	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check \
+		-c requirements.lock -e '.[dev,web,tui,lab,rl,cluster,jax]'
 	$(PY) -m meio.warm
 	touch $(STAMP)
 

@@ -18,8 +18,11 @@ more to maintain than this list.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 from setuptools import setup
 
@@ -42,6 +45,19 @@ COMPILED = [
 ]
 
 
+def _scratch_dir() -> str:
+    """``MEIO_BUILD_DIR``, else a temporary folder removed when the build process ends."""
+    chosen = os.environ.get("MEIO_BUILD_DIR")
+    if chosen:
+        return chosen
+    made = tempfile.mkdtemp(prefix="meio-build-")
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
+    return made
+
+
+_SCRATCH = _scratch_dir()
+
+
 def _pure() -> bool:
     editable = any(arg in ("editable_wheel", "develop") for arg in sys.argv)
     return editable or os.environ.get("MEIO_PURE", "") not in ("", "0")
@@ -55,7 +71,17 @@ def _extensions() -> list[object]:
     # opt_level 3 is mypyc's default; the config's strict mypy settings apply. The
     # group's shared runtime is one more extension, meio_engine__mypyc, installed at
     # the top of site-packages beside meio/
-    return list(mypycify(COMPILED, opt_level="3", group_name="meio_engine"))
+    return list(mypycify(COMPILED, opt_level="3", group_name="meio_engine",
+                         # relative: setuptools refuses an extension's absolute paths
+                         target_dir=os.path.relpath(os.path.join(_SCRATCH, "mypyc"))))
 
 
-setup(ext_modules=_extensions())
+def _scratch() -> dict[str, dict[str, str]]:
+    """Build and metadata folders outside the checkout: ``pip wheel .`` and ``python -m
+    build`` leave no ``build/`` or ``src/meio.egg-info`` behind (setuptools writes both
+    into the source tree by default). ``MEIO_BUILD_DIR`` chooses the folder."""
+    return {"build": {"build_base": os.path.join(_SCRATCH, "build")},
+            "egg_info": {"egg_base": _SCRATCH}}
+
+
+setup(ext_modules=_extensions(), options=_scratch())

@@ -10,8 +10,18 @@ PostgreSQL, itself):
 * ``sqlite``: one process on an SQLite file;
 * ``pg``: one process on PostgreSQL;
 * ``pg2``: two processes on one PostgreSQL; the two humans of each table are
-  connected to different processes (what round-robin behind the proxy gives), so
-  every move crosses the bus.
+  connected to different processes (what round-robin behind the proxy gave), so
+  every move crosses the bus;
+* ``pg2h``: two processes on one PostgreSQL, each table made on either and then
+  joined and played on the one a rendezvous hash of its id picks (what
+  ``deploy/Caddyfile`` does: a table's page, API and sockets go to one replica).
+
+``--versus`` (with ``pg2``/``pg2h``) runs one process on a database of its own in
+the same PostgreSQL beside the two, at the same time: the CPU an action costs on two
+processes against one, measured in the same run (``server_cpu_ms_per_action`` of
+each side, and their ratio), with the bus's deliveries per action (``bus``) and
+PostgreSQL's transactions and rows written per action (``pg``). In waves each side
+plays ``--tables`` tables; with ``--think`` each has half of them.
 
 Measured: action→broadcast latency (one human's send to the other human's receipt
 of the event) p50/p95/p99, accepted actions per second (all seats), errors, lost
@@ -107,6 +117,33 @@ class Postgres:
             c.execute(f'CREATE DATABASE "{name}"')
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
 
+    def new_database(self) -> str:
+        """Another empty database in the same cluster (its own bus: ``NOTIFY`` stays
+        inside a database)."""
+        import psycopg
+
+        name = "meio_" + uuid.uuid4().hex[:8]
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres",
+                             autocommit=True) as c:
+            c.execute(f'CREATE DATABASE "{name}"')
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def counters(self) -> dict[str, dict[str, float]]:
+        """Per database: commits and rows written so far; ``wal``: the cluster's WAL
+        position in bytes (shared by all databases)."""
+        import psycopg
+
+        out: dict[str, dict[str, float]] = {}
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres",
+                             autocommit=True) as c:
+            for name, commits, ins, upd, dele in c.execute(
+                    "SELECT datname, xact_commit, tup_inserted, tup_updated, tup_deleted "
+                    "FROM pg_stat_database WHERE datname LIKE 'meio_%'"):
+                out[name] = {"commits": commits, "rows": ins + upd + dele}
+            row = c.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()
+            out["wal"] = {"bytes": float(row[0]) if row else 0.0}
+        return out
+
     def _run(self, tool: str, *args: str) -> None:
         cmd = [str(self.bindir / tool), *args]
         if os.geteuid() == 0:
@@ -124,6 +161,7 @@ class Server:
     def __init__(self, db: str, log: Path, src: Path, bot_delay: float = 0.0,
                  probe: Path | None = None, sql: str | None = None,
                  warm: bool = False) -> None:
+        self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         # the load comes from one address: lift the per-address limits on joins and
@@ -190,12 +228,44 @@ class Server:
                 out[key] = round(scale * found[f"{name}_sum"] / count, 2)
         return out
 
+    def counters(self) -> dict[str, float]:
+        """The server's bus and table counters so far (from /metrics)."""
+        try:
+            text = httpx.get(f"{self.base}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            return {}
+        keys = {'meio_bus_messages_total{direction="in"}': "bus_in",
+                'meio_bus_messages_total{direction="out"}': "bus_out",
+                'meio_bus_events_total{direction="in"}': "events_in",
+                'meio_bus_events_total{direction="out"}': "events_out",
+                "meio_tables_loaded": "tables_loaded"}
+        out = {}
+        for line in text.splitlines():
+            name, _, value = line.rpartition(" ")
+            if name in keys:
+                out[keys[name]] = float(value)
+        return out
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
             self.proc.wait(15)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+def by_table(bases: list[str], table_id: str) -> str:
+    """The server a table's page, API and sockets go to: rendezvous hashing of the
+    table id over the servers, as Caddy's header policy does (FNV-1a of the id and the
+    address, the highest wins; which one it picks differs between Caddy versions,
+    that one picks one per table does not)."""
+    def fnv1a(text: str) -> int:
+        h = 0x811C9DC5
+        for byte in text.encode():
+            h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+        return h
+
+    return max(bases, key=lambda b: fnv1a(table_id + b.rsplit("/", 1)[-1]))
 
 
 # -- the scripted humans ---------------------------------------------------------------------
@@ -288,12 +358,17 @@ async def post(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
     return r.json()
 
 
-async def one_table(http: httpx.AsyncClient, bases: list[str], stats: Stats) -> int:
-    t = await post(http, f"{bases[0]}/api/tables", TABLE)
-    bo = await post(http, f"{bases[-1]}/api/tables/{t['table_id']}/join",
-                    {"invite": t["invite"], "name": "Bo"})
+async def one_table(http: httpx.AsyncClient, bases: list[str], stats: Stats,
+                    hashed: bool = False, slot: int = 0) -> int:
+    """One table played to its end by two humans: on the first and last server (pg2:
+    every move crosses the bus), or, ``hashed``, made on any server and played on
+    the one its id hashes to (pg2h)."""
+    t = await post(http, f"{bases[slot % len(bases)]}/api/tables", TABLE)
     tid = t["table_id"]
-    ws = [b.replace("http", "ws", 1) + f"/ws/tables/{tid}" for b in bases]
+    seats = [by_table(bases, tid)] * 2 if hashed else [bases[0], bases[-1]]
+    bo = await post(http, f"{seats[1]}/api/tables/{tid}/join",
+                    {"invite": t["invite"], "name": "Bo"})
+    ws = [b.replace("http", "ws", 1) + f"/ws/tables/{tid}" for b in seats]
     seen: list[dict[int, tuple[int, str]]] = [{}, {}]
     acked: list[tuple[int, int]] = []
     await asyncio.gather(human(ws[0], t["token"], tid, stats, seen[0], acked),
@@ -316,11 +391,13 @@ async def one_table(http: httpx.AsyncClient, bases: list[str], stats: Stats) -> 
     return last
 
 
-async def wave(bases: list[str], tables: int, stats: Stats, timeout: float) -> float:
+async def wave(bases: list[str], tables: int, stats: Stats, timeout: float,
+               hashed: bool = False) -> float:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         start = time.perf_counter()
-        jobs = [asyncio.ensure_future(one_table(http, bases, stats)) for _ in range(tables)]
+        jobs = [asyncio.ensure_future(one_table(http, bases, stats, hashed, i))
+                for i in range(tables)]
         done, pending = await asyncio.wait(jobs, timeout=timeout)
         elapsed = time.perf_counter() - start
         for job in pending:
@@ -452,18 +529,24 @@ def think_table(mix: str, bot: str) -> dict[str, Any]:
 
 
 async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str, Any],
-                      think: Think, win: Window, slot: int) -> None:
-    """One table: made, joined by the other humans, played to its end."""
+                      think: Think, win: Window, slot: int, hashed: bool = False) -> None:
+    """One table: made, joined by the other humans, played to its end. ``hashed``:
+    made on any server, then joined and played on the one its id hashes to (else
+    each person on the next server, round robin)."""
     humans = sum(s["kind"] == "human" for s in body["seats"])
     t = await post(http, f"{bases[slot % len(bases)]}/api/tables", body)
     tid = t["table_id"]
     tokens = [t["token"]]
+    seat_bases = ([by_table(bases, tid)] * humans if hashed
+                  else [bases[(slot + k) % len(bases)] for k in range(humans)])
+    if hashed and seat_bases[0] != bases[slot % len(bases)]:
+        # the creator's own seat: its page reads the table where it is played
+        await http.get(f"{seat_bases[0]}/api/tables/{tid}", params={"key": t["invite"]})
     for k in range(1, humans):
-        joined = await post(http, f"{bases[(slot + k) % len(bases)]}/api/tables/{tid}/join",
+        joined = await post(http, f"{seat_bases[k]}/api/tables/{tid}/join",
                             {"invite": t["invite"], "name": f"P{k}"})
         tokens.append(joined["token"])
-    urls = [bases[(slot + k) % len(bases)].replace("http", "ws", 1) + f"/ws/tables/{tid}"
-            for k in range(humans)]
+    urls = [b.replace("http", "ws", 1) + f"/ws/tables/{tid}" for b in seat_bases]
     try:
         await asyncio.gather(*(thinker(u, tok, tid, think, win)
                                for u, tok in zip(urls, tokens, strict=True)))
@@ -476,14 +559,15 @@ async def think_match(http: httpx.AsyncClient, bases: list[str], body: dict[str,
 async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
                     think: Think, ramp: float, window: float, on_window: Any,
                     slots: list[int] | None = None, begun: float | None = None,
-                    opens: float | None = None) -> list[Window]:
+                    opens: float | None = None, hashed: bool = False) -> list[Window]:
     """``tables`` slots started over ``ramp`` seconds from ``begun`` (a
     ``time.perf_counter()``, the same in every process; default now), measured for
     ``window`` seconds; slot ``i`` plays on the servers of ``groups[i % len(groups)]``,
     and is measured in that group's window. ``slots``: the ones this process plays
     (default all). ``on_window(True)`` / ``on_window(False)`` are called at the
     window's two ends. ``opens``: seconds from ``begun`` to the window (default the
-    ramp's end; earlier, the window sees tables still being made and joined)."""
+    ramp's end; earlier, the window sees tables still being made and joined).
+    ``hashed``: each table played on one server of its group (see ``think_match``)."""
     begun = time.perf_counter() if begun is None else begun
     opens = ramp if opens is None else opens
     wins = [Window(begun + opens, begun + opens + window) for _ in groups]
@@ -494,7 +578,7 @@ async def think_run(groups: list[list[str]], tables: int, body: dict[str, Any],
         win = wins[i % len(groups)]
         while time.perf_counter() < end:
             try:
-                await think_match(http, groups[i % len(groups)], body, think, win, i)
+                await think_match(http, groups[i % len(groups)], body, think, win, i, hashed)
             except Exception as exc:  # counted; the slot goes on
                 if win.inside(time.perf_counter()):
                     win.errors.append(f"{type(exc).__name__}: {exc}")
@@ -528,7 +612,8 @@ def loop_runner() -> Any:
 
 def think_worker(groups: list[list[str]], tables: int, body: dict[str, Any], think: Think,
                  ramp: float, window: float, slots: list[int], begun: float,
-                 opens: float | None = None) -> tuple[list[Window], float]:
+                 opens: float | None = None,
+                 hashed: bool = False) -> tuple[list[Window], float]:
     """One generator process of ``--generators``: its slots, measured; returns its
     windows and the CPU seconds it spent in the window."""
     marks: dict[bool, float] = {}
@@ -537,7 +622,7 @@ def think_worker(groups: list[list[str]], tables: int, body: dict[str, Any], thi
         marks[opening] = time.process_time()
 
     wins = loop_runner()(think_run(groups, tables, body, think, ramp, window, on_window,
-                                   slots, begun, opens))
+                                   slots, begun, opens, hashed))
     for w in wins:
         w.sent.clear()
     return wins, marks[False] - marks[True]
@@ -565,25 +650,34 @@ def bot_seconds(server: Server) -> float:
                if line.startswith("meio_bot_think_seconds_sum"))
 
 
-def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str, Any]) -> None:
+def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str, Any],
+              pg: Postgres | None = None) -> None:
     think = Think.parse(args.think)
     body = think_table(args.mix, args.bot)
-    # --ab: two servers on files of their own, each with half the tables; otherwise one
-    # group (pg2: each table's humans spread over both processes)
-    groups = [[s] for s in servers] if args.ab else [servers]
+    # --ab: two servers on files of their own, each with half the tables; --versus: the
+    # one server on its own database, and the two; otherwise one group (pg2: each
+    # table's humans spread over both processes; pg2h: on the one of its id)
+    groups = ([[s] for s in servers] if args.ab
+              else [servers[:1], servers[1:]] if args.versus else [servers])
+    hashed = args.config == "pg2h"
     marks: dict[bool, tuple[float, list[float], float, list[float]]] = {}
+    counts: dict[bool, list[dict[str, float]]] = {}
+    pg_counts: dict[bool, dict[str, dict[str, float]]] = {}
     rss0 = [s.rss_mb() for s in servers]
 
     def on_window(opening: bool) -> None:
         marks[opening] = (time.perf_counter(), [s.cpu_s() for s in servers],
                           time.process_time(), [bot_seconds(s) for s in servers])
+        counts[opening] = [s.counters() for s in servers]
+        if pg is not None:
+            pg_counts[opening] = pg.counters()
 
     bases = [[s.base for s in g] for g in groups]
     generators_cpu = 0.0
     opens = args.ramp if args.window_at is None else args.window_at
     if args.generators <= 1:
         wins = loop_runner()(think_run(bases, args.tables, body, think, args.ramp,
-                                       args.window, on_window, opens=opens))
+                                       args.window, on_window, opens=opens, hashed=hashed))
     else:
         import concurrent.futures
         import multiprocessing
@@ -593,7 +687,8 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
         with concurrent.futures.ProcessPoolExecutor(
                 n, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(think_worker, bases, args.tables, body, think, args.ramp,
-                                   args.window, list(range(k, args.tables, n)), begun, opens)
+                                   args.window, list(range(k, args.tables, n)), begun, opens,
+                                   hashed)
                        for k in range(n)]
             time.sleep(max(0.0, begun + opens - time.perf_counter()))
             on_window(True)
@@ -608,7 +703,7 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
     result.update({
         "think": args.think, "mix": args.mix, "bot": args.bot if args.mix == "2h2b" else None,
         "ramp_s": args.ramp, "window_s": args.window, "window_at_s": args.window_at,
-        "ab": args.ab,
+        "ab": args.ab, "versus": args.versus,
         "generators": args.generators,
         "generator_cpu_pct": round(100 * (gen1 - gen0 if args.generators <= 1
                                           else generators_cpu) / wall, 1),
@@ -634,7 +729,91 @@ def run_think(args: argparse.Namespace, servers: list[Server], result: dict[str,
             "rss_kb_per_table": round(1024 * grown / len(range(gi, args.tables, len(groups))),
                                       1),
             "server_means": [servers[i].means() for i in ids],
+            "server_cpu_ms_per_action": round(1000 * cpu / max(1, win.actions), 3),
+            "bus": _per_action(counts, ids, win.actions),
+            "tables_loaded": [counts[False][i].get("tables_loaded") for i in ids],
         })
+        if pg_counts:
+            dbs = {servers[i].db.rsplit("/", 1)[-1] for i in ids}
+            before, after = pg_counts[True], pg_counts[False]
+            result["groups"][-1]["pg"] = {
+                key: round(sum(after[d][key] - before[d][key] for d in dbs)
+                           / max(1, win.actions), 3)
+                for key in ("commits", "rows")}
+    if pg_counts:
+        # the WAL is the cluster's, shared by the groups: per action of all of them
+        wal = pg_counts[False]["wal"]["bytes"] - pg_counts[True]["wal"]["bytes"]
+        actions = sum(w.actions for w in wins)
+        result["pg_wal_bytes_per_action"] = round(wal / max(1, actions), 1)
+        result["pg_wal_bytes_per_s"] = round(wal / wall, 1)
+
+
+def _per_action(counts: dict[bool, list[dict[str, float]]], ids: list[int],
+                actions: int) -> dict[str, float]:
+    """The group's bus traffic in the window, per action served."""
+    out = {}
+    for key in ("bus_in", "bus_out", "events_in", "events_out"):
+        grown = sum(counts[False][i].get(key, 0.0) - counts[True][i].get(key, 0.0)
+                    for i in ids)
+        out[key] = round(grown / max(1, actions), 3)
+    return out
+
+def versus_wave(args: argparse.Namespace, servers: list[Server], pg: Postgres | None,
+                w: int) -> dict[str, Any]:
+    """One wave of ``--versus``: the lone process (``servers[0]``, a database of its own)
+    and the two (``servers[1:]``) each play ``--tables`` tables at the same time; each
+    side's CPU is read when its own tables are done."""
+    groups = [servers[:1], servers[1:]]
+    hashed = [False, args.config == "pg2h"]
+    stats = [Stats(), Stats()]
+    cpu0 = [sum(s.cpu_s() for s in g) for g in groups]
+    counts0 = [s.counters() for s in servers]
+    pg0 = pg.counters() if pg is not None else {}
+    ends: list[tuple[float, float, list[dict[str, float]], dict[str, dict[str, float]]]] = [
+        (0.0, 0.0, [], {}), (0.0, 0.0, [], {})]
+
+    async def side(k: int) -> None:
+        elapsed = await wave([s.base for s in groups[k]], args.tables, stats[k],
+                             args.timeout, hashed[k])
+        # read at once, while the other side may still be playing
+        ends[k] = (elapsed, sum(s.cpu_s() for s in groups[k]),
+                   [s.counters() for s in groups[k]],
+                   pg.counters() if pg is not None else {})
+
+    async def both() -> None:
+        await asyncio.gather(side(0), side(1))
+
+    asyncio.run(both())
+    time.sleep(4)  # finished tables are evicted after 2 s idle
+    out: dict[str, Any] = {"wave": w + 1, "load_after": os.getloadavg()[0], "sides": []}
+    for k, g in enumerate(groups):
+        elapsed, cpu1, counts1, pg1 = ends[k]
+        st = stats[k]
+        ids = [servers.index(s) for s in g]
+        bus = {}
+        for key in ("bus_in", "bus_out", "events_in", "events_out"):
+            grown = sum(counts1[j].get(key, 0.0) - counts0[i].get(key, 0.0)
+                        for j, i in enumerate(ids))
+            bus[key] = round(grown / max(1, st.actions), 3)
+        row: dict[str, Any] = {
+            "servers": ids, "seconds": round(elapsed, 2), "actions": st.actions,
+            "actions_per_s": round(st.actions / elapsed, 1),
+            "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0[k]) / max(1, st.actions), 3),
+            "p50_ms": round(pct(st.latencies, 0.50), 1),
+            "p99_ms": round(pct(st.latencies, 0.99), 1),
+            "errors": len(st.errors), "lost": st.lost, "first_errors": st.errors[:3],
+            "bus": bus, "rss_mb": [round(s.rss_mb(), 1) for s in g],
+        }
+        if pg1:
+            dbs = {s.db.rsplit("/", 1)[-1] for s in g}
+            row["pg"] = {key: round(sum(pg1[d][key] - pg0[d][key] for d in dbs)
+                                    / max(1, st.actions), 3) for key in ("commits", "rows")}
+        out["sides"].append(row)
+    a, b = out["sides"]
+    out["cpu_ratio_two_to_one"] = round(b["server_cpu_ms_per_action"]
+                                        / max(1e-9, a["server_cpu_ms_per_action"]), 3)
+    return out
+
 
 def pct(values: list[float], q: float) -> float:
     if not values:
@@ -703,8 +882,14 @@ def steps(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--config", choices=["sqlite", "pg", "pg2"], default="sqlite")
+    ap.add_argument("--config", choices=["sqlite", "pg", "pg2", "pg2h"], default="sqlite")
+    ap.add_argument("--versus", action="store_true",
+                    help="with pg2 or pg2h: one process on a database of its own beside "
+                         "the two, in the same run (waves: --tables each side at once; "
+                         "--think: half the tables each side)")
     ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--idle", type=float, default=0.0, metavar="S",
+                    help="first measure each server's CPU for S seconds with no table")
     ap.add_argument("--waves", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds a wave may take; tables still playing then count as errors")
@@ -756,19 +941,34 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="meio-load-"))
     pg = Postgres() if args.config != "sqlite" else None
     db = pg.url if pg else str(work / "meio.db")
-    count = 2 if args.config == "pg2" else 1
+    count = 2 if args.config in ("pg2", "pg2h") else 1
     delay = args.bot_delay if args.think else 0.0
     if args.ab and (args.config != "sqlite" or not args.think or args.probe is None):
         raise SystemExit("--ab needs --config sqlite, --think and --probe")
+    if args.versus and args.config not in ("pg2", "pg2h"):
+        raise SystemExit("--versus needs --config pg2 or pg2h")
     count = 2 if args.ab else count
-    servers = [Server(db if not args.ab else str(work / f"meio{i}.db"),
-                      work / f"server{i}.log", args.src, delay,
+    dbs = [db if not args.ab else str(work / f"meio{i}.db") for i in range(count)]
+    if args.versus and pg is not None:
+        # the lone process first, on a database of its own
+        dbs = [pg.new_database(), *dbs]
+    servers = [Server(d, work / f"server{i}.log", args.src, delay,
                       None if args.probe is None else args.probe.with_suffix(f".{i}.json"),
                       args.ab if i == 1 else None, warm=bool(args.think))
-               for i in range(count)]
+               for i, d in enumerate(dbs)]
     bases = [s.base for s in servers]
     result: dict[str, Any] = {"config": args.config, "tables": args.tables, "src": str(args.src),
                               "load_before": os.getloadavg()[0]}
+    if args.idle:
+        # what each server spends with nothing to do (its lease loop, heartbeat and
+        # collector), before any table
+        time.sleep(5)
+        c0, t0 = [sv.cpu_s() for sv in servers], time.perf_counter()
+        time.sleep(args.idle)
+        wall = time.perf_counter() - t0
+        result["idle_cpu_ms_per_s"] = [round(1000 * (sv.cpu_s() - c) / wall, 2)
+                                       for sv, c in zip(servers, c0, strict=True)]
+        print(json.dumps({"idle_cpu_ms_per_s": result["idle_cpu_ms_per_s"]}), flush=True)
     spy = None
     if args.profile:
         py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
@@ -779,12 +979,17 @@ def main() -> None:
     try:
         rss, walls, rows = [], [], []
         if args.think:
-            run_think(args, servers, result)
+            run_think(args, servers, result, pg)
         for w in range(0 if args.think else args.waves):
+            if args.versus:
+                rows.append(versus_wave(args, servers, pg, w))
+                print(json.dumps(rows[-1]), flush=True)
+                continue
             stats = Stats()
             cpu0 = sum(s.cpu_s() for s in servers)
             client0 = time.process_time()
-            elapsed = asyncio.run(wave(bases, args.tables, stats, args.timeout))
+            elapsed = asyncio.run(wave(bases, args.tables, stats, args.timeout,
+                                       args.config == "pg2h"))
             client_cpu = time.process_time() - client0
             cpu = sum(s.cpu_s() for s in servers) - cpu0
             time.sleep(4)  # finished tables are evicted after 2 s idle

@@ -95,16 +95,18 @@ def main() -> None:
         me = next(e for e in board.entries if e.bot == bot)
         ahead = board.pairwise[bot][args.reference]
         # with two bots the ratings sit symmetrically about 1500
-        elo = (2 * (me.rating - 1500), 2 * (me.rating_ci[0] - 1500),
-               2 * (me.rating_ci[1] - 1500))
+        elo = (2 * (me.rating - 1500), 2 * (me.rating_ci95[0] - 1500),
+               2 * (me.rating_ci95[1] - 1500))
         row = {"bot": bot, "deals": count, "games": board.games,
-               "mean_round_score": [me.mean_score, *me.score_ci],
-               "paired_difference": [me.vs_reference, *me.vs_reference_ci],
+               "mean_round_score": [me.mean_round_score, *me.mean_round_score_ci95],
+               "paired_difference": [me.vs_reference, *me.vs_reference_ci95],
                "ahead": list(ahead), "elo_difference": list(elo), "wall_s": round(wall, 1)}
         rows.append(row)
-        print(f"| {bot} | {count} | {me.mean_score:.3f} [{me.score_ci[0]:.3f}, "
-              f"{me.score_ci[1]:.3f}] | {me.vs_reference:+.3f} [{me.vs_reference_ci[0]:+.3f}, "
-              f"{me.vs_reference_ci[1]:+.3f}] | {100 * ahead[0]:.0f}% [{100 * ahead[1]:.0f}, "
+        s_lo, s_hi = me.mean_round_score_ci95
+        v_lo, v_hi = me.vs_reference_ci95
+        print(f"| {bot} | {count} | {me.mean_round_score:.3f} [{s_lo:.3f}, {s_hi:.3f}] | "
+              f"{me.vs_reference:+.3f} [{v_lo:+.3f}, {v_hi:+.3f}] | "
+              f"{100 * ahead[0]:.0f}% [{100 * ahead[1]:.0f}, "
               f"{100 * ahead[2]:.0f}] | {elo[0]:+.0f} [{elo[1]:+.0f}, {elo[2]:+.0f}] "
               f"| {wall:.0f} |", flush=True)
     if args.json:

@@ -40,6 +40,7 @@ class Args:
     clip: float = 0.2
     entropy: float = 0.01
     hidden: int = 64
+    actions: str = "flat"  # or "compact": 96 actions (the split as six picks), not 1,812
 
 
 class Agent(nn.Module):
@@ -67,7 +68,7 @@ def train(args: Args) -> dict[str, float]:
     """Run PPO for ``args.total_steps`` agent steps; returns what it saw."""
     torch.manual_seed(args.seed)
     envs = gym.make_vec(meio.rl.ENV_ID, num_envs=args.envs, players=args.players,
-                        opponents=args.opponents, seed=args.seed)
+                        opponents=args.opponents, seed=args.seed, actions=args.actions)
     obs_size = envs.single_observation_space.shape[0]
     n_actions = int(envs.single_action_space.n)
     agent = Agent(obs_size, n_actions, args.hidden)
@@ -80,6 +81,7 @@ def train(args: Args) -> dict[str, float]:
     obs_np, info = envs.reset(seed=args.seed)
     obs, mask = torch.tensor(obs_np), torch.tensor(info["action_mask"])
     returns, episode_returns, steps, start = np.zeros(n), [], 0, time.perf_counter()
+    cpu_start = time.process_time()
     while steps < args.total_steps:
         for t in range(t_len):
             obs_buf[t], mask_buf[t] = obs, mask
@@ -125,9 +127,10 @@ def train(args: Args) -> dict[str, float]:
                 optim.step()
     envs.close()
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     return {"steps": float(steps), "episodes": float(len(episode_returns)),
             "mean_return": float(np.mean(episode_returns)) if episode_returns else 0.0,
-            "steps_per_second": steps / seconds}
+            "steps_per_second": steps / seconds, "steps_per_cpu_second": steps / cpu}
 
 
 def main() -> None:

@@ -8,12 +8,20 @@ reaches this venv's site-packages for the dependencies only, through a ``.pth`` 
 (which adds the directory but runs none of its ``.pth`` files, so the editable
 install of the checkout stays out). meio itself comes from the wheel. One build and
 one venv serve every test of this module.
+
+The numba kernels are not compiled again there: the checkout's kernels are compiled
+first (``meio.warm``, as ``make`` does; from its disk cache, seconds, when they
+already are) and their cache files go beside the wheel's identical sources, whose
+timestamps are set to the checkout's, so that numba's cache index accepts them. A
+cold compile of every kernel took minutes, and at a load of 10 ran past the test's
+time limit; the smoke test checks that nothing was compiled anew.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -27,7 +35,8 @@ import pytest
 
 from meio import __version__
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # the kernels compile anew there
+# mypyc compiles the engine (minutes under load): a generous limit, for hangs only
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 ROOT = Path(__file__).resolve().parents[1]
 IGNORED = shutil.ignore_patterns(
@@ -192,6 +201,7 @@ class Built(NamedTuple):
     python: Path  # the clean venv's, with the wheel installed
     env: dict[str, str]  # its environment: no PYTHONPATH to this checkout
     cwd: Path  # a directory outside the checkout
+    wheel_site: Path  # the clean venv's site-packages
 
 
 @pytest.fixture(scope="module")
@@ -215,8 +225,31 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
                 tmp).strip()
     shared = Path(np.__file__).resolve().parents[1]  # this venv's site-packages
     (Path(site) / "shared-dependencies.pth").write_text(f"{shared}\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return Built(wheel, sdist, python, env, tmp)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "NUMBA_CACHE_DIR")}
+    _share_kernel_cache(Path(site) / "meio")
+    return Built(wheel, sdist, python, env, tmp, Path(site))
+
+
+def _kernel_cache(package: Path) -> set[Path]:
+    return {p.relative_to(package) for p in package.rglob("__pycache__/*.nb[ic]")}
+
+
+def _share_kernel_cache(installed: Path) -> None:
+    """Give the wheel's kernels the checkout's compiled code (see the module docstring)."""
+    source = ROOT / "src" / "meio"
+    _run([sys.executable, "-m", "meio.warm"], ROOT,
+         {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"},
+          "PYTHONPATH": str(ROOT / "src")})
+    for cached in _kernel_cache(source):
+        module = cached.parent.parent / (cached.name.split(".")[0] + ".py")
+        ours, theirs = source / module, installed / module
+        if not theirs.is_file() or ours.read_bytes() != theirs.read_bytes():
+            continue  # a kernel of a file the wheel does not hold as is: it compiles
+        (installed / cached).parent.mkdir(exist_ok=True)
+        shutil.copy2(source / cached, installed / cached)
+        stat = ours.stat()
+        os.utime(theirs, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 def test_the_wheel_installs_and_plays_in_a_clean_venv(built: Built) -> None:
@@ -232,7 +265,28 @@ def test_the_wheel_installs_and_plays_in_a_clean_venv(built: Built) -> None:
     meio_script = built.python.parent / "meio"
     assert _run([meio_script, "--version"], built.cwd, built.env).strip() == \
         f"meio {__version__}"
+    installed = built.wheel_site / "meio"
+    before = _kernel_cache(installed)
+    assert before  # the checkout's compiled kernels were shared
     assert "played" in _run([built.python, "-c", SMOKE], built.cwd, built.env)
+    # every kernel the smoke test ran came from the shared cache: none compiled anew
+    assert _kernel_cache(installed) == before
+
+
+def test_auditwheel_finds_the_wheel_manylinux_and_repairs_its_tag(built: Built) -> None:
+    auditwheel = Path(sys.executable).parent / "auditwheel"
+    if not auditwheel.exists() or not sys.platform.startswith("linux"):
+        pytest.skip("auditwheel checks Linux wheels (pip install 'meio[dev]')")
+    # the extensions need nothing of the system but glibc: nothing to graft in
+    shown = _run([auditwheel, "show", built.wheel], built.cwd)
+    tag = f"manylinux_2_17_{platform.machine()}"
+    assert f'platform tag: "{tag}"' in " ".join(shown.split()), shown
+    out = built.cwd / "wheelhouse"
+    _run([auditwheel, "repair", "--plat", tag, "-w", out, built.wheel],
+         built.cwd, {**os.environ, "PATH": f"{auditwheel.parent}:{os.environ['PATH']}"})
+    (repaired,) = out.glob("*.whl")
+    assert tag in repaired.name
+    assert not [n for n in zipfile.ZipFile(repaired).namelist() if ".libs/" in n]
 
 
 def test_the_wheels_engine_is_compiled_but_for_the_rules_numba_reads(built: Built) -> None:
@@ -268,6 +322,10 @@ def test_meio_pure_and_editable_installs_build_pure_python(tmp_path: Path) -> No
     assert not [n for n in names if n.endswith(".so")]
     assert not [n for n in zipfile.ZipFile(editable).namelist() if n.endswith(".so")]
     assert not list((tree / "src").rglob("*.so"))
+    # setuptools' build/ and egg-info go to a temporary folder (setup.py), not the checkout
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+          "--quiet", "-w", tmp_path / "pip", tree], tmp_path, pure_env)
+    assert not (tree / "build").exists() and not list(tree.rglob("*.egg-info"))
 
 
 def test_the_compiled_engine_plays_exactly_as_the_pure_one(built: Built) -> None:

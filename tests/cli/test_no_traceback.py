@@ -40,6 +40,8 @@ def required_values(tmp: Path) -> dict[tuple[str, str], str]:
         ("analyze", "out"): str(tmp / "lab"),
         ("tournament", "bots"): "random",
         ("train", "out"): str(tmp / "policy.npz"),
+        ("review", "file"): str(ROOT / "tests" / "data" / "review" / "blunder-4p.json"),
+        ("mine-puzzles", "out"): str(tmp / "puzzles.json.gz"),
     }
 
 

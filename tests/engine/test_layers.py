@@ -37,10 +37,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "tournament": frozenset({"engine", "bots", "ray_tasks", "openspiel"}),
     "analysis": frozenset({"engine", "sim", "bots", "tournament", "ray_tasks"}),
     "warm": frozenset({"engine", "sim", "bots", "rl"}),
-    "tui": frozenset({"engine", "i18n", "tutorial", "sim", "bots", "warm"}),
-    "web": frozenset({"engine", "i18n", "sim", "bots", "warm", "ratings"}),
+    "review": frozenset({"meio", "engine", "sim", "bots"}),
+    "puzzles": frozenset({"meio", "engine", "sim", "bots", "review", "ratings"}),
+    "tui": frozenset({"engine", "i18n", "tutorial", "sim", "bots", "warm", "review"}),
+    "web": frozenset({"engine", "i18n", "sim", "bots", "warm", "ratings", "review", "puzzles"}),
     "cli": frozenset({"meio", "engine", "i18n", "sim", "bots", "rl", "ray_tasks", "tournament",
-                      "analysis", "tui", "web"}),
+                      "analysis", "tui", "web", "review", "puzzles", "ratings"}),
     "__main__": frozenset({"cli"}),
 }
 

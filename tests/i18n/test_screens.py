@@ -26,7 +26,8 @@ from tests.tui.pilot import (
 )
 
 WORD = re.compile(r"[A-Za-zÀ-ÿ]{3,}")
-FIELD = re.compile(r"\{[^}]*\}|\[/?b\]")
+#: placeholders, markup, and the typed move ``pile=N`` (a command, the same in both languages)
+FIELD = re.compile(r"\{[^}]*\}|\[/?b\]|\bpile=\d")
 #: names that stay as they are in Portuguese (commands, keys, the game's name)
 KEPT = {"MEIO", "Meio", "meio", "Bot", "play", "resume", "docs", "rules", "Clarifications"}
 KEPT |= {"Home", "End", "Enter", "Escape"}  # key caps keep their names

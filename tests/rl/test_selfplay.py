@@ -74,8 +74,12 @@ def test_every_agent_seat_sees_its_engine_view(case: dict[str, Any]) -> None:
                 picked[i] |= 1 << S.pick_card(int(actions[i]), hand)
                 if picked[i].bit_count() == 6:
                     picked[i] = 0
-        obs, reward, term, _, info = venv.step(actions)
-        assert reward.shape == (n, len(seats))
+        obs, acting_reward, term, _, info = venv.step(actions)
+        reward = info["seat_rewards"]
+        assert reward.shape == (n, len(seats)) and acting_reward.shape == (n,)
+        # the reward returned is the one of the seat whose move the step applied
+        assert acting_reward.tolist() == [
+            reward[i, list(seats).index(int(acting[i]))] for i in range(n)]
         for i in range(n):
             finished = bool(term[i]) or venv.rounds_finished(i) != rounds[i]
             if finished:

@@ -119,8 +119,8 @@ def test_paired_differences_are_per_deal_means_of_the_same_cards() -> None:
     assert low <= rate <= high
     assert rate + board.pairwise["random"]["heuristic"][0] == pytest.approx(1.0)
     for e in board.entries:
-        assert e.rating_ci[0] <= e.rating <= e.rating_ci[1]
-        assert e.score_ci[0] <= e.mean_score <= e.score_ci[1]
+        assert e.rating_ci95[0] <= e.rating <= e.rating_ci95[1]
+        assert e.mean_round_score_ci95[0] <= e.mean_round_score <= e.mean_round_score_ci95[1]
         assert e.seats == 6 * 2 * 2  # 6 deals, 2 lineups, 2 seats each
 
 

@@ -284,3 +284,31 @@ def test_help_speed_and_ascii() -> None:
             assert isinstance(app.screen, TableScreen)
 
     asyncio.run(run())
+
+
+def test_a_new_match_after_a_seeded_one_deals_new_cards_and_ctrl_c_says_quitting_saves(
+) -> None:
+    from meio.i18n import set_language
+    from meio.tui.start import StartScreen
+
+    async def run() -> None:
+        app = PlayApp(fast(seed=11), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.table is not None)
+            await pilot.press("ctrl+c")
+            await pilot.pause(0.1)
+            assert [(n.title, n.message) for n in app._notifications] == [(
+                "Quer sair?", "Tecle [b]q[/b] para sair: uma partida inacabada é salva antes, "
+                "para retomar com meio play --resume ARQUIVO.")]
+            assert app.table is not None
+            # n asks for a new match (this one saved): it is chosen on the start screen
+            app.table.post_message(TableScreen.NewMatch(app.table.session.settings, None))
+            await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+            assert isinstance(app.screen, StartScreen)
+            assert app.screen.settings.seed != 11
+
+    set_language("pt")
+    try:
+        asyncio.run(run())
+    finally:
+        set_language("en")

@@ -37,6 +37,11 @@ def test_help_lists_every_key_and_the_table(size: tuple[int, int]) -> None:
             ]:
                 assert any(key in line and what in line for line in plain.splitlines()), what
             assert "This table" in plain and "declares the led suit" in plain
-            assert "docs/rules.md" in plain
+            # the help teaches the table's rules itself: no file a player may not have
+            assert "docs/rules.md" not in plain and "meio learn" in plain
+            assert "Trumps: hearts." in plain
+            for special in ("Q+: worth 12½", "the winner of a trick it wins chooses the pile",
+                            "a trick it wins goes to the other half's pile"):
+                assert special in plain or "special card in the deck" in plain, special
 
     asyncio.run(run())

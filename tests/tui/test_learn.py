@@ -71,10 +71,11 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
                     await press_card(pilot, A.card_of(action))
                     await wait_for(pilot, lambda: isinstance(app.screen, DeclareScreen))
                     await pilot.press("h")  # not the lesson's suit: refused, asked again
+                    await wait_for(pilot, lambda: isinstance(app.screen, DeclareScreen)
+                                   and bool(app.screen.query("#declare-note")))
+                    # the dialog that says "press S" is the one open: S there declares
                     assert "In this lesson, declare spades: press S." in screen_text(app)
                     assert len(session.state.history) == before
-                    await press_card(pilot, A.card_of(action))
-                    await wait_for(pilot, lambda: isinstance(app.screen, DeclareScreen))
                     await pilot.press(KEYS[A.declared_suit(action)])
                 else:
                     card = A.card_of(action)
@@ -104,7 +105,7 @@ def test_lesson_from_first_step_to_the_first_real_game(size: tuple[int, int]) ->
             )
             game = app.screen.session  # type: ignore[attr-defined]
             assert game.settings.players == 4 and game.state.phase is Phase.SPLIT
-            assert [b for s, b in enumerate(game.settings.bots) if s != 0] == ["random"] * 3
+            assert [b for s, b in enumerate(game.settings.bots) if s != 0] == ["heuristic"] * 3
             assert "Pick 6 cards for the second half" in screen_text(app)
 
     asyncio.run(run())

@@ -257,9 +257,10 @@ def test_the_viewer_replays_a_variant_record(tmp_path: Path) -> None:
         app = ReplayApp(replay, title="twelve.json")
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n")
-            assert "trick 2/12" in screen_text(app)
+            # the replay names the variant its record was played by
+            assert "trick 2/12" in screen_text(app) and "(variant twelve)" in screen_text(app)
             await pilot.press("end")
-            assert "match over" in screen_text(app)
+            assert "match over" in screen_text(app) and "You takes" not in screen_text(app)
 
     asyncio.run(run())
     # the seventh trick of a round is the second half's first

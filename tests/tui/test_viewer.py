@@ -72,3 +72,34 @@ def test_a_record_without_its_sidecar_names_players_by_number(tmp_path: Path) ->
     replay = Replay.load(path)
     assert replay.names == ["Player 1", "Player 2", "Player 3", "Player 4"]
     assert Session.load(path).names[0] == "You"
+
+
+def test_the_seat_named_you_takes_a_trick_in_the_second_person_in_both_languages() -> None:
+    from meio.tui.widgets import taken_line
+
+    # the viewer watches as a spectator, but the game's "You" keeps its verb
+    assert taken_line("You", 2) == "You take it → V"
+    assert taken_line("Bot 1", 1) == "Bot 1 takes it → H"
+    set_language("pt")
+    try:
+        assert taken_line("Você", 2) == taken_line("", 2, you=True)
+    finally:
+        set_language("en")
+
+
+def test_ctrl_c_in_the_viewer_says_how_to_quit_in_portuguese(tmp_path: Path) -> None:
+    path = saved_game(tmp_path)
+    set_language("pt")
+
+    async def run() -> None:
+        app = ReplayApp(Replay.load(path), title="r.json")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+c")
+            await pilot.pause(0.1)
+            notes = [(n.title, n.message) for n in app._notifications]
+            assert notes == [("Quer sair?", "Tecle [b]q[/b] para sair do visualizador.")]
+
+    try:
+        asyncio.run(run())
+    finally:
+        set_language("en")

@@ -110,8 +110,12 @@ def test_history_record_and_replay_of_a_finished_match(client: TestClient,
         play_out([a])
     unknown = client.get("/api/matches/nothing-here/record")
     assert unknown.status_code == 404 and unknown.json()["code"] == "no_match"
-    hist = client.post("/api/history", json={"tokens": []}).json()["matches"]
-    assert [m["id"] for m in hist] == [a.match]
+    # a stranger's history is their own matches (none); everyone's lists this listed one
+    assert client.post("/api/history", json={"tokens": []}).json()["matches"] == []
+    hist = client.post("/api/history", json={"tokens": [], "everyone": True}).json()["matches"]
+    assert [m["id"] for m in hist] == [a.match] and hist[0]["mine"] is False
+    own = client.post("/api/history", json={"tokens": [table["token"]]}).json()["matches"]
+    assert [m["id"] for m in own] == [a.match] and own[0]["mine"] is True
     assert hist[0]["names"] == ["Ana", "Bot 2 (beginner)"] and hist[0]["result"]["winners"]
     rec = client.get(f"/api/matches/{a.match}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]

@@ -245,7 +245,7 @@ def test_three_players_quick_play_a_rated_table_a_bot_fills_and_ratings_match_op
     for page, name, wait in zip(pages, names, ("15", "30", "60"), strict=True):
         page.goto(base + "/")
         page.wait_for_selector('#q-pool option[value="meio-4p"]', state="attached")
-        page.fill("#c-name", name)
+        page.fill("#q-name", name)
         page.select_option("#q-pool", "meio-4p")
         page.select_option("#q-wait", wait)
         page.click("#q-go")

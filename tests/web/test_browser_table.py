@@ -230,6 +230,7 @@ def test_the_lobby_offers_the_table_options_and_the_table_shows_them(
     console = watch_console(page)
     try:
         page.goto(base + "/")
+        page.click("#more-options summary")   # the table options are behind it
         page.wait_for_selector("#c-wild-lead-help:not(:empty)")   # the page is drawn
         page.fill("#c-name", "Ana")
         # each option has a line saying what it does, and the line follows the choice

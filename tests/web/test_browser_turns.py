@@ -49,6 +49,7 @@ def test_a_turn_based_table_notifies_lists_your_turn_and_keeps_its_clock_over_a_
         a.fill("#c-name", "Ana")
         a.select_option("#c-players", "2")
         a.select_option("#c-seat-1", "human")
+        a.click("#more-options summary")
         a.select_option("#c-turn-based", "86400")
         a.click("#c-go")
         a.wait_for_url("**/t/*")

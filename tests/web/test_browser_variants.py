@@ -37,6 +37,7 @@ def test_a_variant_table_is_made_in_the_lobby_and_split_with_its_pack_size(
     page.fill("#c-name", "Ana")
     page.select_option("#c-players", "2")
     # a variant with a problem: nothing is made, its problems are listed by the form
+    page.click("#more-options summary")   # the variant box is among the more options
     page.fill("#c-variant", 'preset = "meio"\n[hand]\nfirst_half = 8\n')
     page.click("#c-go")
     page.wait_for_selector("#c-variant-problems li")

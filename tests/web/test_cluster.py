@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 from tests.web.conftest import _new_pg_database, free_port
 from tests.web.helpers import Player, game_of, next_id
+from tests.web.servers import caddy_or_skip
 from tests.web.test_restart import TABLE, SyncWS, drive
 from tests.web.test_restart import calm_record as calm
 
@@ -280,3 +281,174 @@ def test_seats_are_shown_across_processes_and_offline_once_their_process_is_kill
     finally:
         sockets.close()
     assert "its seats are shown offline" in a.log.read_text()
+
+
+def _metric(server: Server, name: str) -> float:
+    found = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$",
+                      httpx.get(f"{server.base}/metrics").text, re.M)
+    return 0.0 if found is None else float(found.group(1))
+
+
+def _events_out(server: Server) -> float:
+    return _metric(server, 'meio_bus_events_total{direction="out"}')
+
+
+def _events_in(server: Server) -> float:
+    return _metric(server, 'meio_bus_events_total{direction="in"}')
+
+
+def _within(pred: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds} s")
+        time.sleep(0.1)
+
+
+def test_a_table_whose_people_move_to_another_process_moves_there_bots_and_all(
+    two_servers: tuple[Server, Server], calm_record: dict[str, Any]
+) -> None:
+    """As after a change of replicas: both people are on ``a``, then reconnect to
+    ``b``. ``a`` hands the table's lease (its bots) to ``b`` and drops its copy, and
+    from then on the table's moves stay in ``b``, off the bus; nothing is lost or
+    played twice."""
+    a, b = two_servers
+    table = httpx.post(f"{a.base}/api/tables", json=TABLE).json()
+    tid = table["table_id"]
+    bo = httpx.post(f"{a.base}/api/tables/{tid}/join",
+                    json={"invite": table["invite"], "name": "Bo"}).json()
+    path = f"/ws/tables/{tid}"
+    first, second = contextlib.ExitStack(), contextlib.ExitStack()
+
+    def opened(server: Server, stack: contextlib.ExitStack) -> SyncWS:
+        return SyncWS(stack.enter_context(connect(server.ws + path, open_timeout=10,
+                                                  close_timeout=1)))
+
+    try:
+        ana = Player(opened(a, first), token=table["token"])
+        bob = Player(opened(a, first), token=bo["token"])
+        drive([ana, bob], stop_at=16)
+        assert _holder_pid(_db_url_of(a), tid) == a.proc.pid
+        first.close()
+        moved = []
+        for p, token in ((ana, table["token"]), (bob, bo["token"])):
+            back = Player(opened(b, second), token=token, since={"match": p.match, "seq": p.seq})
+            back.match, back.seq, back.view = p.match, p.seq, p.view
+            moved.append(back)
+        _within(lambda: "handed the table's lease" in a.log.read_text(), 30,
+                "a did not hand the lease over")
+        _within(lambda: _metric(a, "meio_tables_loaded") == 0.0, 30,
+                "a kept its copy of the table")
+        before = _events_out(b)
+        drive(moved, stop_at=None)
+        record = httpx.get(f"{b.base}/api/matches/{moved[0].match}/record").json()
+        # every move after the table settled in b stayed in b
+        assert _events_out(b) == before
+        assert moved[0].seen["is_over"] and moved[0].seq == moved[1].seq
+    finally:
+        first.close()
+        second.close()
+    assert game_of(record) == game_of(calm_record)
+    assert "took the table's lease" in b.log.read_text()
+
+
+CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
+
+
+@contextlib.contextmanager
+def _proxy(tmp: Path, servers: tuple[Server, ...]) -> Iterator[str]:
+    """Caddy on loopback with deploy/Caddyfile's routing, the servers as its replicas
+    (fixed addresses in place of the compose service's DNS name); yields its base URL."""
+    binary = caddy_or_skip()
+    port = free_port()
+    upstreams = " ".join(f"127.0.0.1:{s.port}" for s in servers)
+    text = re.sub(r"\tdynamic a \{.*?\n\t\}\n", f"\tto {upstreams}\n", CADDYFILE.read_text(),
+                  flags=re.S)
+    assert f"to {upstreams}" in text and "lb_policy header X-Meio-Table" in text
+    conf = tmp / "Caddyfile"
+    conf.write_text("{\n\tadmin off\n\tauto_https off\n"
+                    f"\tstorage file_system {{\n\t\troot {tmp / 'caddy-data'}\n\t}}\n}}\n"
+                    + text)
+    env = {**os.environ, "MEIO_SITE": f":{port}", "HOME": str(tmp),
+           "XDG_CONFIG_HOME": str(tmp / "cfg"), "XDG_DATA_HOME": str(tmp / "data")}
+    log = (tmp / "caddy.log").open("wb")
+    proc = subprocess.Popen([binary, "run", "--config", str(conf), "--adapter", "caddyfile"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _within(lambda: proc.poll() is not None or _answers(base), 60, "Caddy did not start")
+        assert proc.poll() is None, (tmp / "caddy.log").read_text()
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+def _answers(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def test_behind_the_proxy_a_tables_sockets_meet_in_one_process_and_move_when_it_dies(
+    two_servers: tuple[Server, Server], calm_record: dict[str, Any], tmp_path: Path
+) -> None:
+    a, b = two_servers
+    with _proxy(tmp_path, (a, b)) as base:
+        table = httpx.post(f"{base}/api/tables", json=TABLE).json()
+        tid = table["table_id"]
+        bo = httpx.post(f"{base}/api/tables/{tid}/join",
+                        json={"invite": table["invite"], "name": "Bo"}).json()
+        assert "token" in bo, bo
+        url = base.replace("http", "ws", 1) + f"/ws/tables/{tid}"
+        sockets = contextlib.ExitStack()
+
+        def opened() -> SyncWS:
+            return SyncWS(sockets.enter_context(connect(url, open_timeout=30,
+                                                        close_timeout=1)))
+
+        try:
+            ana = Player(opened(), token=table["token"])
+            bob = Player(opened(), token=bo["token"])
+            spectator = Player(opened(), spectate=table["spectate"])
+            # every socket of the table landed on one process (the one Caddy's hash of
+            # the table id picks: which one depends on Caddy's version)
+            counts = {s: _metric(s, "meio_connections") for s in (a, b)}
+            assert sorted(counts.values()) == [0.0, 3.0], counts
+            owner = a if counts[a] == 3.0 else b
+            other = b if owner is a else a
+            drive([ana, bob], stop_at=4)
+            # once the table has settled (a copy made where it was created is dropped,
+            # its bots' lease handed to where its people are), the other process holds
+            # nothing of it, and its page and API are served where its sockets are (the
+            # API would load it into the process that served it)
+            _within(lambda: _metric(other, "meio_tables_loaded") == 0.0, 30,
+                    "the other process kept a copy of the table")
+            assert httpx.get(f"{base}/t/{tid}").status_code == 200
+            assert httpx.get(f"{base}/api/tables/{tid}",
+                             params={"key": table["invite"]}).status_code == 200
+            assert _metric(other, "meio_tables_loaded") == 0.0
+            # and its moves never cross the bus
+            heard = _events_in(other)
+            drive([ana, bob], stop_at=24)
+            assert _events_in(other) == heard
+            assert spectator.recv()["type"] in ("event", "table", "snapshot", "chat")
+            # the process dies mid-round: the people reconnect through the proxy with
+            # `since`, land on the other process, and the match carries on there
+            owner.proc.send_signal(signal.SIGKILL)
+            owner.proc.wait(10)
+            sockets.close()
+            moved = []
+            for p, token in ((ana, table["token"]), (bob, bo["token"])):
+                back = Player(opened(), token=token, since={"match": p.match, "seq": p.seq})
+                back.match, back.seq, back.view = p.match, p.seq, p.view
+                moved.append(back)
+            assert _metric(other, "meio_connections") == 2.0
+            drive(moved, stop_at=None)
+            record = httpx.get(f"{base}/api/matches/{moved[0].match}/record").json()
+        finally:
+            sockets.close()
+    assert game_of(record) == game_of(calm_record)
+    assert "took the table's lease" in other.log.read_text()

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from meio.web import create_app
-from meio.web.db import migrate, open_engine
+from meio.web.db import migrate, open_engine, schema_head
 from tests.web.conftest import create, make_settings
 from tests.web.helpers import Browser
 from tests.web.test_accounts import csrf, me, signup
@@ -291,7 +291,7 @@ def test_the_passkeys_migration_upgrades_a_database_with_accounts_in_place(db_ur
     migrate(engine)
     with engine.begin() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")
-                            ).scalar_one() == "0008_passkeys"
+                            ).scalar_one() == schema_head()
         assert conn.execute(text("SELECT username FROM meio_accounts")).scalar_one() == "Nina"
         assert conn.execute(text("SELECT account_id FROM meio_sessions")).scalar_one() == "A1"
         assert conn.execute(text("SELECT count(*) FROM meio_passkeys")).scalar_one() == 0

@@ -179,12 +179,18 @@ def test_asked_who_a_process_echoes_the_token_then_names_its_seats(sqlite_url: s
             # a process never heard of is asked in turn (no token: it is trusted)
             assert heard({"origin": "proc-b", "type": "beat", "period": 0.5}) == [
                 {"type": "who", "to": "proc-b"}]
+            # it says which tables it holds (the asker reads those it holds too again)
+            # and which of their seats are connected to it
             assert heard({"origin": "proc-b", "type": "who", "to": me, "token": "7"}) == [
                 {"type": "here", "to": "proc-b", "token": "7"},
+                {"type": "held", "table": tid, "to": "proc-b"},
                 {"type": "online", "table": tid, "seats": [0]}]
             assert heard({"origin": "proc-b", "type": "who", "table": tid}) == [
+                {"type": "held", "table": tid, "to": "proc-b"},
                 {"type": "online", "table": tid, "seats": [0]}]
-            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == []
+            # a table not here: the asker is told so (it need not send its news here)
+            assert heard({"origin": "proc-b", "type": "who", "table": "elsewhere"}) == [
+                {"type": "gone", "table": "elsewhere", "to": "proc-b"}]
             assert heard({"origin": "proc-b", "type": "who", "to": "proc-c", "token": "8"}) == []
             # one that said goodbye and speaks again is asked with a token
             heard({"origin": "proc-b", "type": "bye"})

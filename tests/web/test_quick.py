@@ -124,10 +124,38 @@ def test_a_waiting_quick_table_fills_after_a_restart(sqlite_url: str) -> None:
 
 
 def test_what_quick_play_refuses(client: TestClient) -> None:
+    # a guest may play now, unrated only
     r = client.post("/api/quick", json={"pool": "meio-4p", "wait_s": 30, "name": "Gui"})
     assert r.status_code == 401 and r.json()["code"] == "sign_in_to_rate"
+    r = client.post("/api/quick", json={"pool": "meio-4p", "wait_s": 30, "name": "Gui",
+                                        "rated": "no"})
+    assert r.status_code == 422
     signup(client, "gui")
     assert quick(client, pool="meio-9p", wait_s=30, status=404)["code"] == "no_pool"
     quick(client, wait_s=1, status=422)   # 5 to 300 seconds as served
     quick(client, wait_s=10_000, status=422)
     quick(client, wait_s=30, name="", status=422)
+
+
+def test_guests_and_accounts_play_unrated_quick_play_together_apart_from_rated_tables(
+        sqlite_url: str) -> None:
+    with TestClient(create_app(settings(sqlite_url))) as c:
+        guest = Browser(c)
+        r = guest.post("/api/quick", json={"pool": "meio-2p", "wait_s": 4.0, "name": "Gui",
+                                           "rated": False})
+        assert r.status_code == 200, r.text
+        first = r.json()
+        assert first["table"]["rated"] is False and first["table"]["quick"] == "meio-2p"
+        # a signed-in player asking for a rated table is not seated with the guest...
+        signup(c, "ana")
+        rated = quick(c, pool="meio-2p", wait_s=1.0)
+        assert rated["table_id"] != first["table_id"] and rated["table"]["rated"] is True
+        # ...one asking for an unrated table is
+        r = c.post("/api/quick", json={"pool": "meio-2p", "wait_s": 4.0, "name": "Ana",
+                                       "rated": False}, headers=csrf(c))
+        assert r.status_code == 200 and r.json()["table_id"] == first["table_id"]
+        wait_started(c, first["table_id"])
+        assert [s.kind for s in seats(c, first["table_id"])] == ["human", "human"]
+        # the rated one filled with a bot when its wait was over
+        wait_started(c, rated["table_id"])
+        assert [s.kind for s in seats(c, rated["table_id"])] == ["human", "bot"]

@@ -49,7 +49,7 @@ from meio.engine import cards as C
 from meio.engine.errors import MeioError
 
 #: flat actions the policy has an output for, in output order
-LOCAL_ACTIONS: tuple[int, ...] = (*range(S.PACK_BASE), *range(S.PICK_BASE, S.NUM_ACTIONS))
+LOCAL_ACTIONS: tuple[int, ...] = S.COMPACT_ACTIONS
 _NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 _VALUE_NAMES = ("wv", "bv")
 #: the sequential split picks' outputs among the local actions

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from meio.bots.base import Bot
+from meio.bots.versions import VERSION_NAMES, resolve
 from meio.engine.errors import MeioError
 
 BotFactory = Callable[[int], Bot]
@@ -29,7 +30,9 @@ def builtin_bots() -> dict[str, BotFactory]:
     ``search:1`` to ``search:4`` (``expert`` is ``search:4``), ``learned`` (the network
     distilled from search), ``ppo`` (the policy trained by PPO), ``search:5`` (search
     standing on the network) and ``search:6`` (the same, the network playing its worlds
-    out).
+    out); each of these names is an alias of a versioned name that never changes meaning
+    (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`), which
+    :func:`make_bot` takes too (menus list the short names only).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
     ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
@@ -58,6 +61,12 @@ def builtin_bots() -> dict[str, BotFactory]:
     out["search:6"] = net_playout_bot
     _BUILTIN.update(out)
     return dict(out)
+
+
+def _named(factory: BotFactory, name: str, seed: int) -> Bot:
+    bot = factory(seed)
+    bot.name = name
+    return bot
 
 
 def register(kind: str, factory: BotFactory) -> None:
@@ -100,9 +109,12 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         playouts = "network" if kind.startswith("search:6:") else "heuristic"
         return NetSearchBot(seed, path=kind[len("search:5:"):], name=kind, playouts=playouts)
     factories = _factories()
+    if kind not in factories and kind in VERSION_NAMES:
+        # a versioned name: the bot of the alias it is the current version of
+        return _named(factories[resolve(kind).alias], kind, seed)
     try:
         factory = factories[kind]
     except KeyError:
-        known = ", ".join(sorted(factories))
+        known = ", ".join(sorted(factories) + list(VERSION_NAMES))
         raise UnknownBotError(f"unknown bot {kind!r}; choose one of: {known}") from None
     return factory(seed)

@@ -58,6 +58,10 @@ PACK_INDEX.setflags(write=False)
 
 BoolArray = npt.NDArray[np.bool_]
 
+#: the compact action space (``meio-compact-action-v1``): the flat action of each of its
+#: 96 actions, the play, declare and pile actions and then the 13 split picks
+COMPACT_ACTIONS: tuple[int, ...] = (*range(PACK_BASE), *range(PICK_BASE, NUM_ACTIONS))
+
 
 class ActionSpaceError(MeioError, ValueError):
     """A flat action number that is not an action here, or not legal now."""

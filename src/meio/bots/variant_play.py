@@ -40,6 +40,13 @@ def check_variant_bot(bot: str, config: MatchConfig) -> None:
     """Raise :class:`ConfigError` (one line) when ``bot`` cannot play ``config``'s variant."""
     if config.variant is None or bot in VARIANT_BOTS:
         return
+    from meio.bots.versions import UnknownVersionError, resolve
+
+    try:
+        if resolve(bot).alias in VARIANT_BOTS:  # heuristic-v1 plays where heuristic does
+            return
+    except UnknownVersionError:
+        pass
     raise ConfigError(
         f"the {bot} bot does not play variants (its sampling and likelihoods assume the "
         f"standard editions); play a variant with {' or '.join(VARIANT_BOTS)}",

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "meio.cli.analyze",
     "meio.cli.train",
     "meio.cli.selfplay",
+    "meio.cli.review",
 )
 
 for _module in COMMAND_MODULES:

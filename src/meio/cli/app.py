@@ -78,7 +78,9 @@ def bot_table(
 
     if variant is None:
         check_table(edition, players, partnership)
-    known = bot_kinds()
+    from meio.bots.versions import VERSION_NAMES
+
+    known = [*bot_kinds(), *VERSION_NAMES]
     if bot not in known and not bot.startswith("learned:"):
         typer.echo(_("unknown bot {names}; choose from {known}").format(
             names=repr(bot), known=", ".join(known)), err=True)

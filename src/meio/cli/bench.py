@@ -64,6 +64,12 @@ def bench(
         int, typer.Option(min=10, max=100_000,
                           help=_("bootstrap resamples of the deals for the intervals"))
     ] = 1000,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option("--agent", metavar="MODULE:FACTORY",
+                     help=_("also seat an outside agent: FACTORY(seed) in MODULE (or in a "
+                            ".py file) returns the bot; may be given more than once")),
+    ] = None,
     reference: Annotated[
         str | None,
         typer.Option(help=_("the bot paired differences are taken against (default: the "
@@ -81,6 +87,12 @@ def bench(
     old_players: OldPlayersOption = None,
 ) -> None:
     players = either(players, old_players)
+    from meio.bots.versions import (
+        ACTION_ENCODING,
+        COMPACT_ACTION_ENCODING,
+        OBSERVATION_ENCODING,
+        describe_bot,
+    )
     from meio.engine.errors import MeioError
     from meio.tournament import TournamentSpec, lineups, make_player, tournament_bot_kinds
     from meio.tournament.dealset import DEAL_SETS, load_deal_set
@@ -95,10 +107,16 @@ def bench(
             tables = ", ".join(f"{k} ({len(t.deals)})" for k, t in ds.tables.items())
             typer.echo(f"{name}  sha256 {digest}\n  {tables}")
         return
-    names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    from meio.tournament.agents import describe_agent, is_agent_spec
+
+    names = tuple([*(b.strip() for b in bots.split(",") if b.strip()), *(agents or ())])
     known = tournament_bot_kinds()
-    unknown = [b for b in names if b not in known
-               and not b.startswith(("learned:", "ismcts:"))]
+    bad_agents = [a for a in agents or () if not is_agent_spec(a)]
+    if bad_agents:
+        raise _fail(_("--agent {agent}: write MODULE:FACTORY or FILE.py:FACTORY").format(
+            agent=bad_agents[0]))
+    unknown = [b for b in names if b not in known and not is_agent_spec(b)
+               and not b.startswith(("learned:", "ismcts:", "search:5:", "search:6:"))]
     if not names or unknown:
         raise _fail(_("unknown bot {names}; choose from {known}").format(
             names=", ".join(unknown) or _("(none given)"), known=", ".join(known)))
@@ -114,6 +132,8 @@ def bench(
         schedule = lineups(names, players, partnership)
         for name in names:
             make_player(name, 0)  # a bad bot (ismcts:0, learned:FILE) fails before any play
+        versions = {name: describe_agent(name) if is_agent_spec(name) else describe_bot(name)
+                    for name in names}
         records = None if out is None else out / "records"
         started = time.perf_counter()
         results = _play(spec, jobs, records)
@@ -127,7 +147,9 @@ def bench(
             path=exc.filename or out, reason=exc.strerror or exc)) from None
     from meio import __version__
 
-    command = ["meio", "bench", "--bots", ",".join(names), "--players", str(players),
+    listed = [n for n in names if n not in (agents or ())]
+    command = ["meio", "bench", "--bots", ",".join(listed),
+               *(x for a in agents or () for x in ("--agent", a)), "--players", str(players),
                "--edition", table.edition, *(["--partnership"] if partnership else []),
                "--set", deal_set, "--deals", str(count), "--seed", str(seed),
                "--bootstrap", str(bootstrap), "--reference", board.reference]
@@ -139,6 +161,9 @@ def bench(
         "sha256": DEAL_SETS[deal_set],
         "table": table.key,
         "bots": list(names),
+        "bot_versions": versions,
+        "encodings": {"observation": OBSERVATION_ENCODING, "actions": ACTION_ENCODING,
+                      "compact_actions": COMPACT_ACTION_ENCODING},
         "seed": seed,
         "lineups_per_deal": len(schedule),
         "lineups": [list(lineup) for lineup in schedule],
@@ -188,11 +213,12 @@ def _print(board: Leaderboard, doc: dict[str, object]) -> None:
                 _("win % per seat")):
         table.add_column(col, justify="right")
     for e in board.entries:
-        table.add_row(e.bot, f"{e.rating:.0f} [{e.rating_ci[0]:.0f}, {e.rating_ci[1]:.0f}]",
-                      f"{e.mean_score:.3f} [{e.score_ci[0]:.3f}, {e.score_ci[1]:.3f}]",
-                      f"{e.vs_reference:+.3f} [{e.vs_reference_ci[0]:+.3f}, "
-                      f"{e.vs_reference_ci[1]:+.3f}]",
-                      str(e.seats), f"{100 * e.win_rate:.1f}")
+        lo, hi = e.mean_round_score_ci95
+        table.add_row(e.bot, f"{e.rating:.0f} [{e.rating_ci95[0]:.0f}, {e.rating_ci95[1]:.0f}]",
+                      f"{e.mean_round_score:.3f} [{lo:.3f}, {hi:.3f}]",
+                      f"{e.vs_reference:+.3f} [{e.vs_reference_ci95[0]:+.3f}, "
+                      f"{e.vs_reference_ci95[1]:+.3f}]",
+                      str(e.seats), f"{100 * e.win_rate_per_seat:.1f}")
     console.print(table)
     console.print(_("rating: Bradley–Terry fit to who finished ahead of whom, Elo scale, mean "
                     "1500; round scores: lower is better; 'vs' is the paired difference per "

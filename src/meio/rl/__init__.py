@@ -65,7 +65,7 @@ def _register() -> None:
     except ModuleNotFoundError:
         return
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="meio.rl.env:MeioEnv",
+        gymnasium.register(id=ENV_ID, entry_point="meio.rl.env:make_env",
                            vector_entry_point="meio.rl.vector:make_vector")
 
 

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -381,3 +381,67 @@ class MeioEnv(gym.Env[F32, np.int64]):
             if state.phase is Phase.SPLIT or seat == self.seat:
                 return 0.0, False
             dealer.apply(self._opponent_action(seat), seat)
+
+
+_COMPACT = np.array(S.COMPACT_ACTIONS, dtype=np.int64)
+
+
+class CompactActions(gym.Wrapper[F32, np.int64, F32, np.int64]):
+    """A :class:`MeioEnv` over the compact action space (``meio-compact-action-v1``):
+    ``Discrete(96)``, the 83 play, declare and pile actions and the split as six picks
+    (``83 + i`` picks the ``i``-th of the seat's 13 dealt cards), with a 96-entry
+    ``info["action_mask"]``. ``gym.make("meio/Meio-v0", actions="compact")`` makes one.
+
+    >>> import gymnasium as gym, numpy as np, meio.rl
+    >>> env = gym.make("meio/Meio-v0", actions="compact", seed=3)
+    >>> obs, info = env.reset()
+    >>> env.action_space, info["action_mask"].shape
+    (Discrete(96), (96,))
+    """
+
+    def __init__(self, env: MeioEnv) -> None:
+        if env.split_mode != "sequential":
+            raise ConfigError("the compact actions split by picks: make the MeioEnv with "
+                              "split_mode 'sequential'")
+        super().__init__(env)
+        self.action_space = gym.spaces.Discrete(len(_COMPACT))
+
+    @staticmethod
+    def _info(info: dict[str, Any]) -> dict[str, Any]:
+        info["action_mask"] = info["action_mask"][_COMPACT]
+        return info
+
+    def action_mask(self) -> S.BoolArray:
+        """The agent's legal compact actions now (96 entries)."""
+        mask: S.BoolArray = self.env.unwrapped.action_mask()[_COMPACT]  # type: ignore[attr-defined]
+        return mask
+
+    action_masks = action_mask
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[F32, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        return obs, self._info(info)
+
+    def step(self, action: np.int64) -> tuple[F32, SupportsFloat, bool, bool, dict[str, Any]]:
+        a = int(action)
+        if not 0 <= a < len(_COMPACT):
+            raise IllegalActionError(self.env.unwrapped.seat,  # type: ignore[attr-defined]
+                                     a, f"compact action {a} is not one of 0 to "
+                                     f"{len(_COMPACT) - 1}")
+        obs, reward, terminated, truncated, info = self.env.step(_COMPACT[a])
+        return obs, reward, terminated, truncated, self._info(info)
+
+
+def make_env(actions: str = "flat", **kwargs: Any) -> MeioEnv | CompactActions:
+    """The ``entry_point`` of ``"meio/Meio-v0"``: a :class:`MeioEnv`, or with
+    ``actions="compact"`` one over the compact action space (:class:`CompactActions`,
+    which sets ``split_mode="sequential"``)."""
+    if actions == "flat":
+        return MeioEnv(**kwargs)
+    if actions != "compact":
+        raise ConfigError(f"actions is 'flat' or 'compact', not {actions!r}")
+    if kwargs.get("split_mode", "sequential") != "sequential":
+        raise ConfigError("the compact actions split by picks: split_mode 'pack' does not "
+                          "go with actions 'compact'")
+    return CompactActions(MeioEnv(**{**kwargs, "split_mode": "sequential"}))

@@ -7,9 +7,16 @@ entries, all 0 for an agent that is not to act). At the end of each round
 every agent is rewarded with minus its round score (its team's in
 partnership); an episode is one match.
 
-* :func:`env` is the AEC (turn by turn) environment. The simultaneous split is
-  played one seat after another (lowest seat first); a seat's observation never
-  shows another seat's pack, so splitting later reveals nothing.
+* :func:`env` is the AEC (turn by turn) environment, wrapped as PettingZoo's
+  classic games are: an illegal move ends the match, the mover rewarded
+  ``illegal_reward`` (-13 by default, worse than any round) and the others 0
+  (``TerminateIllegalWrapper``); an action outside the space is an error
+  (``AssertOutOfBoundsWrapper``); and ``step`` before ``reset`` is refused
+  (``OrderEnforcingWrapper``). :func:`raw_env` is the bare environment, which
+  raises :class:`~meio.engine.IllegalActionError` on an illegal move instead. The
+  simultaneous split is played one seat after another (lowest seat first); a
+  seat's observation never shows another seat's pack, so splitting later reveals
+  nothing.
 * :func:`parallel_env` is the :class:`pettingzoo.ParallelEnv`: during the split
   every seat acts in the same step (in ``split_mode="sequential"``, six steps of
   one pick each), then one seat a step. ``step`` takes an action for each agent
@@ -41,6 +48,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 from meio.bots import spaces as S
 from meio.bots.observation import OBS_SIZE, observe
@@ -161,6 +169,10 @@ class _Table:
         return None
 
 
+#: what :func:`env` rewards a seat that makes an illegal move (it ends the match)
+ILLEGAL_REWARD = -13.0
+
+
 def env(
     players: int = 4,
     edition: str = "meio",
@@ -172,8 +184,32 @@ def env(
     split_mode: S.SplitMode = "pack",
     seed: int | None = None,
     render_mode: str | None = None,
+    illegal_reward: float = ILLEGAL_REWARD,
+) -> AECEnv:
+    """A MEIO AEC environment, wrapped as PettingZoo's classic games are (see the
+    module docstring); ``env.unwrapped`` is the :class:`MeioAEC`."""
+    raw = raw_env(players, edition, partnership, specials=specials, wild_lead=wild_lead,
+                  reveal_specials=reveal_specials, split_mode=split_mode, seed=seed,
+                  render_mode=render_mode)
+    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def raw_env(
+    players: int = 4,
+    edition: str = "meio",
+    partnership: bool = False,
+    *,
+    specials: tuple[int | str, ...] | None = None,
+    wild_lead: str = "declare",
+    reveal_specials: bool = True,
+    split_mode: S.SplitMode = "pack",
+    seed: int | None = None,
+    render_mode: str | None = None,
 ) -> MeioAEC:
-    """A MEIO AEC environment (see the module docstring)."""
+    """The bare MEIO AEC environment: an illegal move raises
+    :class:`~meio.engine.IllegalActionError` and changes nothing."""
     return MeioAEC(players=players, edition=edition, partnership=partnership,
                    specials=specials, wild_lead=wild_lead, reveal_specials=reveal_specials,
                    split_mode=split_mode, seed=seed, render_mode=render_mode)

@@ -23,6 +23,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
@@ -34,6 +35,10 @@ class Sb3VecEnv(VecEnv):
     """A :class:`~meio.rl.VectorEnv` as an SB3 ``VecEnv`` (with ``action_masks``)."""
 
     def __init__(self, venv: VectorEnv) -> None:
+        if venv.metadata["autoreset_mode"] is not AutoresetMode.SAME_STEP:
+            raise ConfigError("SB3 reads a finished match's last observation as "
+                              "terminal_observation: make the VectorEnv with "
+                              "autoreset_mode 'same_step' (the default)")
         if len(venv.seats) > 1:
             raise ConfigError(
                 f"SB3 trains one agent seat; this VectorEnv has seats {list(venv.seats)}"

@@ -11,23 +11,42 @@ bool, and ``info["action_mask"]`` ``[N, 1812]`` bool (also :meth:`action_masks`,
 the name sb3-contrib calls). Environment ``i`` plays the matches of
 ``MeioEnv(seed=seed + i)``.
 
-Autoreset is Gymnasium's ``AutoresetMode.SAME_STEP``: a finished match is
-replaced by the next one in the same step, so the observation returned is the new
-match's first; the finished match's last observation is in ``info["final_obs"]``
-(rows where ``info["_final_obs"]``, i.e. ``terminated``, is True). A match always
-ends by being played out: ``truncated`` is always False.
+Autoreset is Gymnasium's ``AutoresetMode.SAME_STEP`` by default: a finished match
+is replaced by the next one in the same step, so the observation returned is the
+new match's first; the finished match's last observation is in
+``info["final_obs"]`` (rows where ``info["_final_obs"]``, i.e. ``terminated``, is
+True). ``autoreset_mode="next_step"`` (or ``AutoresetMode.NEXT_STEP``) is
+Gymnasium's other mode, the one its vector observation wrappers
+(``NormalizeObservation``, ``TransformObservation``, ...) need: the step that ends
+a match returns its last observation, and the next step ignores that
+environment's action and returns the new match's first observation, reward 0.
+(The mask returned with a last observation is already the next match's, so an
+action drawn from it is always accepted; it is then ignored.) It costs a copy of
+the observations a step. A match always ends by being played out: ``truncated``
+is always False.
 
 **Self-play.** ``seats`` makes several seats agents (``seats="all"``: every seat;
 the others stay compiled opponents). Each environment then waits for one agent
 seat at a time, ``info["seat"]`` (``[N]``, also :meth:`seats_to_act`): the
 observation and mask returned are that seat's, the action given next is that
-seat's move, and the reward is ``[N, len(seats)]``, each agent seat's reward
-(minus its round score) at this step, so a round's end rewards every agent seat
-at once. ``final_obs`` is then ``[N, len(seats), 716]``. One shared policy gives
+seat's move. Each agent seat's reward at this step (minus its round score at a
+round's end, so a round's end rewards every agent seat at once) is
+``info["seat_rewards"]``, ``[N, len(seats)]``; the reward returned is ``[N]``, that
+of the seat whose move the step applied, so that Gymnasium's wrappers
+(``RecordEpisodeStatistics``, ...) take it. ``final_obs`` is then
+``[N, len(seats), 716]``. One shared policy gives
 self-play; routing each seat's observations to a different policy (a pool of
 past snapshots, the shipped network) gives league training, all stepped in the
 core. The split stays secret: agent seats split one after another, and a seat's
 observation never shows a pack another seat chose.
+
+**The compact action space.** ``actions="compact"`` offers the 96 actions a
+policy needs (encoding ``meio-compact-action-v1``): the 83 play, declare and pile
+actions as they are, and the split as six picks of one card (``83 + i`` picks the
+``i``-th of the seat's 13 dealt cards, by id; this sets ``split_mode="sequential"``).
+The action space is then ``Discrete(96)`` and the mask ``[N, 96]``, so any library
+that takes a Gymnasium vector env (CleanRL, RLlib) or SB3's (:mod:`meio.rl.sb3`)
+learns over 96 logits instead of 1,812. The games are the same.
 
 The returned observation and mask arrays are reused by the next step: copy them
 to keep them.
@@ -84,7 +103,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         players: int = 4,
         edition: str = "meio",
         partnership: bool = False,
-        opponents: str = "random",
+        opponents: str = "heuristic",
         seed: int = 0,
         *,
         seat: int = 0,
@@ -92,8 +111,19 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         specials: Sequence[int | str] | None = None,
         wild_lead: str = "declare",
         reveal_specials: bool = True,
-        split_mode: S.SplitMode = "pack",
+        split_mode: S.SplitMode | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        actions: str = "flat",
     ) -> None:
+        mode = _autoreset_mode(autoreset_mode)
+        if actions not in ("flat", "compact"):
+            raise ConfigError(f"actions is 'flat' or 'compact', not {actions!r}")
+        if actions == "compact":
+            if split_mode == "pack":
+                raise ConfigError("the compact actions split by picks: split_mode 'pack' "
+                                  "does not go with actions 'compact'")
+            split_mode = "sequential"
+        split_mode = split_mode or "pack"
         if not isinstance(num_envs, int) or not 0 < num_envs <= _MAX_ENVS:
             raise ConfigError(f"num_envs must be 1 to {_MAX_ENVS}, not {num_envs!r}")
         if opponents not in OPPONENT_POLICIES:
@@ -157,6 +187,14 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._started = False
         self.episodes_done = 0
         self._sample_rng: npt.NDArray[np.uint64] | None = None
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._next_step = mode is AutoresetMode.NEXT_STEP
+        #: next-step autoreset: the environments whose match ended at the last step
+        self._pending = np.zeros(n, dtype=np.bool_)
+        self._out_obs = np.zeros((n, OBS_SIZE), dtype=np.float32) if self._next_step \
+            else self.observations
+        self._acting_rewards = np.zeros(n, dtype=np.float32)
+        self._row_index = np.arange(n)
         # scratch of the compiled step (it allocates nothing itself)
         self._hands = np.zeros((5, 13), dtype=np.int32)
         self._pack = np.zeros(6, dtype=np.int32)
@@ -175,14 +213,22 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.single_observation_space: gym.spaces.Box = gym.spaces.Box(
             0.0, 1.0, (OBS_SIZE,), np.float32
         )
-        self.single_action_space: gym.spaces.Discrete = gym.spaces.Discrete(S.NUM_ACTIONS)
+        #: ``"flat"`` (1,812 actions) or ``"compact"`` (96)
+        self.actions = actions
+        self._compact = actions == "compact"
+        width = len(S.COMPACT_ACTIONS) if self._compact else S.NUM_ACTIONS
+        self._out_masks = np.zeros((n, width), dtype=np.bool_) if self._compact else self.masks
+        self.single_action_space: gym.spaces.Discrete = gym.spaces.Discrete(width)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
 
     def _info(self) -> dict[str, Any]:
+        if self._compact:
+            np.take(self.masks, _COMPACT, axis=1, out=self._out_masks)
         if len(self.seats) == 1:
-            return {"action_mask": self.masks}
-        return {"action_mask": self.masks, "seat": self.seats_to_act()}
+            return {"action_mask": self._out_masks}
+        return {"action_mask": self._out_masks, "seat": self.seats_to_act(),
+                "seat_rewards": self._seat_rewards}
 
     def seats_to_act(self) -> npt.NDArray[np.int64]:
         """The agent seat whose move each environment waits for, ``[N]``."""
@@ -190,9 +236,10 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         return out
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal flat actions of every environment now, ``[N, 1812]`` bool
-        (``info["action_mask"]``; the name sb3-contrib's maskable algorithms call)."""
-        return self.masks
+        """The legal actions of every environment now, ``[N, 1812]`` bool (``[N, 96]``
+        with ``actions="compact"``; ``info["action_mask"]``; the name sb3-contrib's
+        maskable algorithms call)."""
+        return self._out_masks
 
     action_mask = action_masks
 
@@ -208,6 +255,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         super().reset(seed=seed)
         if seed is not None:
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
+            self._sample_rng = None  # sample_actions draws anew from this seed
         t = self.table
         V.reset_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
@@ -216,7 +264,10 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         )
         self._started = True
         self.episodes_done = 0
-        return self.observations, self._info()
+        self._pending[:] = False
+        if self._next_step:
+            np.copyto(self._out_obs, self.observations)
+        return self._out_obs, self._info()
 
     def step(self, actions: npt.ArrayLike) -> tuple[
         F32, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
@@ -232,6 +283,23 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             raise IllegalActionError(
                 None, None, f"step needs {self.num_envs} actions, not an array of {acts.shape}"
             )
+        if self._compact:
+            outside = np.flatnonzero((acts < 0) | (acts >= len(_COMPACT)))
+            if len(outside):
+                i = int(outside[0])
+                raise IllegalActionError(
+                    int(self.seats_to_act()[i]), int(acts[i]),
+                    f"environment {i}: compact action {int(acts[i])} is not one of 0 to "
+                    f"{len(_COMPACT) - 1} (no environment has moved)")
+            acts = _COMPACT[acts]
+        pending = np.flatnonzero(self._pending) if self._next_step else _NONE
+        if len(pending):
+            # these environments' matches ended at the last step and the core already
+            # dealt the next: step them with a legal action, then put them back
+            saved = self._save_rows(pending)
+            acts = acts.copy()
+            acts[pending] = np.argmax(self.masks[pending], axis=1)
+        acting = self._metas[:, V.M_ACTING].copy() if len(self.seats) > 1 else None
         t = self.table
         bad = V.step_all(
             self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
@@ -246,25 +314,59 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                 f"environment {bad}: flat action {int(acts[bad])} is not legal now "
                 "(no environment has moved)",
             )
+        if len(pending):
+            self._restore_rows(pending, saved)
+        rewards = self._rewards
+        if acting is not None:
+            self._acting_rewards[:] = self._seat_rewards[self._row_index, acting]
+            rewards = self._acting_rewards
         info = self._info()
         ended = int(self._terminated.sum())
+        self.episodes_done += ended
+        if self._next_step:
+            np.copyto(self._out_obs, self.observations)
+            if ended:
+                finals = self._seat_finals[self._row_index,
+                                           acting if acting is not None else 0]
+                self._out_obs[self._terminated] = finals[self._terminated]
+            self._pending[:] = self._terminated
+            return self._out_obs, rewards, self._terminated, self._truncated, info
         if ended:
-            self.episodes_done += ended
             info["final_obs"] = self.final_observations
             info["_final_obs"] = self._terminated
-        return self.observations, self._rewards, self._terminated, self._truncated, info
+        return self.observations, rewards, self._terminated, self._truncated, info
 
-    def sample_actions(self, seed: int = 0) -> npt.NDArray[np.int64]:
+    def _rows(self) -> tuple[npt.NDArray[Any], ...]:
+        """Every per-environment array the core reads or writes."""
+        rows = (self._states, self._decks, self._rngs, self._metas, self.seat_observations,
+                self.masks, self.last_rounds, self._seat_finals, self._seat_rewards,
+                self._terminated)
+        return rows if len(self.seats) == 1 else (*rows, self.observations)
+
+    def _save_rows(self, rows: npt.NDArray[np.intp]) -> list[npt.NDArray[Any]]:
+        return [a[rows].copy() for a in self._rows()]
+
+    def _restore_rows(self, rows: npt.NDArray[np.intp], saved: list[npt.NDArray[Any]]) -> None:
+        for a, kept in zip(self._rows(), saved, strict=True):
+            a[rows] = kept
+        self._seat_rewards[rows] = 0.0
+        self._terminated[rows] = False
+
+    def sample_actions(self, seed: int | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every environment (compiled: for
-        baselines and benchmarks). Successive calls draw new actions."""
+        baselines and benchmarks). Successive calls draw new actions from one stream,
+        seeded at the first call after the environment is made or reseeded
+        (``reset(seed=...)``): by ``seed`` when given, else by the environment's seed.
+        So a reseeded environment draws the same actions again."""
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before sample_actions()")
         if self._sample_rng is None:
             self._sample_rng = np.zeros(1, dtype=np.uint64)
-            K.seed_stream(self._sample_rng, int(seed), 1 << 40, 1)
+            K.seed_stream(self._sample_rng, self.seed if seed is None else int(seed),
+                          1 << 40, 1)
         out = np.zeros(self.num_envs, dtype=np.int64)
         V.sample_legal(self._metas, self.masks, self._sample_rng, out, self._found)
-        return out
+        return _TO_COMPACT[out] if self._compact else out
 
     def position(self, i: int) -> npt.NDArray[np.int32]:
         """Environment ``i``'s core position of the round in progress (the live
@@ -296,6 +398,25 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (no process, no file); after close() step() refuses."""
         self._started = False
+
+
+_NONE = np.zeros(0, dtype=np.intp)
+#: the flat action of each compact action, and the compact action of each flat one (-1: none)
+_COMPACT = np.array(S.COMPACT_ACTIONS, dtype=np.int64)
+_TO_COMPACT = np.full(S.NUM_ACTIONS, -1, dtype=np.int64)
+_TO_COMPACT[_COMPACT] = np.arange(len(_COMPACT))
+
+
+def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """``AutoresetMode.SAME_STEP`` or ``NEXT_STEP`` (also by name, any case)."""
+    if isinstance(mode, AutoresetMode):
+        found = mode
+    else:
+        found = {m.name.lower(): m for m in AutoresetMode}.get(str(mode).lower(),
+                                                               AutoresetMode.DISABLED)
+    if found not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        raise ConfigError(f"autoreset_mode is 'same_step' or 'next_step', not {mode!r}")
+    return found
 
 
 def _agent_seats(seat: int, seats: Sequence[int] | str | None, players: int) -> tuple[int, ...]:

@@ -33,20 +33,21 @@ Interval = tuple[float, float]
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One bot's line of the leaderboard."""
+    """One bot's line of the leaderboard; its fields are named as in the JSON document
+    (:meth:`Leaderboard.to_json`)."""
 
     bot: str
     rating: float
-    rating_ci: Interval
-    mean_score: float
-    score_ci: Interval
+    rating_ci95: Interval
+    mean_round_score: float
+    mean_round_score_ci95: Interval
     seats: int  #: seat-matches (a bot in two seats of a match counts twice)
     wins: float  #: a match won by k seats gives each 1/k
     vs_reference: float  #: paired difference with the reference bot (0 for itself)
-    vs_reference_ci: Interval
+    vs_reference_ci95: Interval
 
     @property
-    def win_rate(self) -> float:
+    def win_rate_per_seat(self) -> float:
         """Wins per seat-match."""
         return self.wins / self.seats if self.seats else 0.0
 
@@ -78,12 +79,13 @@ class Leaderboard:
             "rating": "Bradley-Terry (maximum likelihood), Elo scale, mean 1500",
             "leaderboard": [
                 {"bot": e.bot, "rating": r(e.rating, 1),
-                 "rating_ci95": [r(e.rating_ci[0], 1), r(e.rating_ci[1], 1)],
-                 "mean_round_score": r(e.mean_score),
-                 "mean_round_score_ci95": [r(e.score_ci[0]), r(e.score_ci[1])],
+                 "rating_ci95": [r(e.rating_ci95[0], 1), r(e.rating_ci95[1], 1)],
+                 "mean_round_score": r(e.mean_round_score),
+                 "mean_round_score_ci95": [r(v) for v in e.mean_round_score_ci95],
                  "vs_reference": r(e.vs_reference),
-                 "vs_reference_ci95": [r(e.vs_reference_ci[0]), r(e.vs_reference_ci[1])],
-                 "seats": e.seats, "wins": r(e.wins), "win_rate_per_seat": r(e.win_rate)}
+                 "vs_reference_ci95": [r(v) for v in e.vs_reference_ci95],
+                 "seats": e.seats, "wins": r(e.wins),
+                 "win_rate_per_seat": r(e.win_rate_per_seat)}
                 for e in self.entries
             ],
             "paired_difference": {a: {b: [r(v) for v in t] for b, t in row.items()}

@@ -29,11 +29,13 @@ from pathlib import Path
 
 from meio.bots import Bot, UnknownBotError, bot_kinds, bot_turn, make_bot, play_match
 from meio.bots.variant_play import check_variant_bot
+from meio.bots.versions import VERSION_NAMES
 from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
 from meio.engine.variant import Variant
+from meio.tournament.agents import is_agent_spec, load_agent
 from meio.tournament.dealset import Deal, DealTable
 
 
@@ -132,16 +134,21 @@ ISMCTS = "ismcts"
 
 
 def tournament_bot_kinds() -> list[str]:
-    """The bots a tournament seats by name: :func:`meio.bots.bot_kinds` and ``ismcts``
-    (also ``learned:PATH`` and ``ismcts:N``)."""
-    return sorted([*bot_kinds(), ISMCTS])
+    """The bots a tournament seats by name: :func:`meio.bots.bot_kinds`, the versioned
+    names (:mod:`meio.bots.versions`) and ``ismcts`` (also ``learned:PATH``,
+    ``ismcts:N`` and outside agents)."""
+    return sorted([*bot_kinds(), *VERSION_NAMES, ISMCTS])
 
 
 def make_player(kind: str, seed: int) -> Bot:
     """The bot ``kind`` seeded by ``seed``: :func:`meio.bots.make_bot`'s, or for ``ismcts``
     and ``ismcts:N`` OpenSpiel's ISMCTS (:class:`meio.openspiel.IsmctsPlayer`, which
-    needs OpenSpiel: the ``bench`` extra). A bot registered under that name
-    (:func:`meio.bots.register`, as ``bench/rl_strength.py`` does) comes first."""
+    needs OpenSpiel: the ``bench`` extra), or an outside agent given as
+    ``module:factory`` or ``file.py:factory`` (:mod:`meio.tournament.agents`). A bot
+    registered under that name (:func:`meio.bots.register`, as ``bench/rl_strength.py``
+    does) comes first."""
+    if kind not in bot_kinds() and is_agent_spec(kind):
+        return load_agent(kind, seed)
     if kind.split(":")[0] != ISMCTS or kind in bot_kinds():
         return make_bot(kind, seed)
     try:

@@ -9,7 +9,9 @@ stays live while they think. Its style sheet is ``play.tcss``.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import random
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
@@ -17,6 +19,7 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from meio.i18n import _
 from meio.tui.ascii import AsciiFilter
 from meio.tui.panels import table_rules_text
 from meio.tui.saved import AUTOSAVE_NAME
@@ -117,7 +120,19 @@ class PlayApp(App[str | None]):
         """The match is over and saved: the next one gets a file of its own (it never
         overwrites this one's), chosen on the start screen."""
         self.save_path = None
-        self.open_start(message.settings, note=message.note)
+        # a new match is new deals: a seed given on the command line dealt the last one
+        fresh = dataclasses.replace(message.settings,
+                                    seed=random.SystemRandom().randrange(1 << 31))
+        self.open_start(fresh, note=message.note)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which does not quit a terminal app): how to quit, in the player's
+        language, and that quitting saves an unfinished match."""
+        self.notify(
+            _("Press [b]q[/b] to quit: an unfinished match is saved first, to take up again "
+              "with meio play --resume FILE."),
+            title=_("Do you want to quit?"),
+        )
 
     async def action_quit(self) -> None:
         """Quit (also Ctrl+Q): at a table, through the table, which saves an unfinished match."""

@@ -35,8 +35,9 @@ from meio.tui.table import TableScreen
 from meio.tui.widgets import HandView
 from meio.tutorial import LESSON, Lesson, ScriptedBot, Step
 
-#: the bots of the first real game
-EASY_BOT = "random"
+#: the bots of the first real game: the level both the lesson's words and the web's
+#: first game call "easy" (``random`` is the "beginner")
+EASY_BOT = "heuristic"
 
 
 class NoteScreen(ModalScreen[None]):

@@ -23,7 +23,14 @@ from meio.engine import Phase, Trick, View
 from meio.engine import actions as A
 from meio.i18n import _, ngettext
 from meio.tui.cards import card_label, cards_text, sorted_cards, suit_symbol
-from meio.tui.ruleset import NAME_WIDTH, match_text, variant_lines
+from meio.tui.ruleset import (
+    NAME_WIDTH,
+    match_text,
+    split_text,
+    standard_special_lines,
+    trump_text,
+    variant_lines,
+)
 from meio.tui.session import speed_name, winner_text
 from meio.tui.widgets import balance_line, seats_table, trick_panel
 
@@ -99,7 +106,11 @@ def table_rules_text(view: View, ascii: bool) -> str:
     if cfg.variant is not None:
         has_wilds = any(s.suit < 0 for s in cfg.variant.specials)
         return "\n".join(lines + _option_lines(view, has_wilds) + variant_lines(cfg, ascii))
+    # the standard table's rules in full, as a variant's help gives its own: a player
+    # may not have the rule book at hand
+    lines += [split_text(cfg), trump_text(cfg)]
     if cfg.edition == "meio":
+        lines += standard_special_lines(cfg, ascii)
         lines += _option_lines(view, True)
         lines.append(
             _(

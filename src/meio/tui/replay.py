@@ -8,6 +8,7 @@ as it loads it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from meio.tui.ascii import AsciiFilter
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import CARD_WIDTH, card_label, cards_text, sorted_cards
 from meio.tui.panels import SeatsPanel, ShownTrick, TrickPanel
+from meio.tui.review import ReviewPanel, Stopped, compute_review, read_review, review_path
 from meio.tui.saved import read_sidecar, sidecar_path
 from meio.tui.screens import HelpScreen, viewer_help_text
 from meio.tui.session import PlaySettings, Session, SessionError, seat_names
@@ -86,6 +88,9 @@ class Replay:
         session.label = lambda card: card_label(card, ascii, cfg.rules)
         self.names = names
         self.short_names = short
+        #: the record's file, when it was read from one (its review is kept beside it)
+        self.path: Path | None = None
+        self.record = Record.from_state(final)
         self.positions: list[Position] = [self._snapshot(session, 0, False)]
         for step, (seat, action) in enumerate(final.history, start=1):
             before = session.last_trick, session.last_trick_round
@@ -123,12 +128,14 @@ class Replay:
             raise SessionError(f"{path}: {error_line(exc)}") from None
         side = read_sidecar(sidecar_path(path))
         seat, bots = side.get("seat"), side.get("bots")
-        return cls(
+        replay = cls(
             state,
             ascii=ascii,
             seat=seat if isinstance(seat, int) else None,
             levels=[str(b) for b in bots] if isinstance(bots, list) else (),
         )
+        replay.path = path
+        return replay
 
     def next_trick(self, index: int, step: int) -> int:
         """The position of the next (``step`` 1) or previous (-1) completed trick."""
@@ -184,8 +191,12 @@ class ReplayStatus(PositionPanel):
             where = _("split")
         else:
             where = _("trick {n}/{total}").format(n=st.trick_number, total=st.config.hand_size)
+        title = self.title_text
+        if st.config.variant is not None:
+            # a variant's record says which rules it was played by
+            title = _("{title} (variant {name})").format(title=title, name=st.config.variant.name)
         status = " " + _("Replay {title} · round {n} · {where} · step {step}/{total}").format(
-            title=self.title_text, n=st.round_index + 1, where=where, step=pos.step, total=total
+            title=title, n=st.round_index + 1, where=where, step=pos.step, total=total
         )
         return Text(status, style="bold")
 
@@ -245,6 +256,7 @@ class ReplayApp(App[None]):
         Binding("home", "jump(0)", N_("Start"), show=False),
         Binding("end", "jump(-1)", N_("End"), show=False),
         Binding("question_mark", "help", N_("Help")),
+        Binding("v", "review", N_("Review"), show=False),
         Binding("q", "quit", N_("Quit")),
     ]
 
@@ -276,6 +288,7 @@ class ReplayApp(App[None]):
             yield trick.data_bind(cls.view, shown=cls.shown_trick)
         yield HandsPanel(replay, ascii=a, id="hands").data_bind(cls.position)
         yield ReplayLog(replay, id="log").data_bind(cls.position)
+        yield ReviewPanel(id="review").data_bind(step=cls.index)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -307,3 +320,49 @@ class ReplayApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(viewer_help_text()))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the player's language, how to leave the viewer."""
+        self.notify(_("Press [b]q[/b] to quit the viewer."), title=_("Do you want to quit?"))
+
+    def action_review(self) -> None:
+        """Show or hide the review beside the table; the first time, read the kept
+        review or start computing it (quick pass, then deep) in a thread."""
+        panel = self.query_one(ReviewPanel)
+        panel.display = not panel.display
+        if not panel.display or panel.review is not None or panel.status:
+            return
+        kept = read_review(self.replay.path) if self.replay.path else None
+        if kept is not None:
+            panel.review, panel.status = kept, _("kept beside the record")
+            return
+        if not self.replay.positions[-1].state.is_over:
+            panel.status = _("only a finished match can be reviewed")
+            return
+        panel.status = _("reviewing (quick pass)…")
+        self.run_worker(self._review_in_thread, thread=True, exclusive=True)
+
+    def _review_in_thread(self) -> None:
+        from textual.worker import get_current_worker
+
+        panel = self.query_one(ReviewPanel)
+        worker = get_current_worker()
+
+        def show(data: dict[str, object], status: str) -> None:
+            panel.review, panel.status = data, status
+
+        try:
+            # a viewer closed mid-review stops it at the next decision
+            quick = compute_review(self.replay.record, "quick", lambda: worker.is_cancelled)
+            self.call_from_thread(show, quick, _("deep pass under way…"))
+            deep = compute_review(self.replay.record, "deep", lambda: worker.is_cancelled)
+        except Stopped:
+            return
+        note = _("done")
+        if self.replay.path is not None:
+            try:
+                review_path(self.replay.path).write_text(json.dumps(deep), encoding="utf-8")
+                note = _("kept beside the record")
+            except OSError:
+                note = _("done (could not be kept beside the record)")
+        self.call_from_thread(show, deep, note)

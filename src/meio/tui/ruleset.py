@@ -9,9 +9,11 @@ variant has others.
 
 from __future__ import annotations
 
+import dataclasses
+
 from meio.engine import MatchConfig
 from meio.engine import cards as C
-from meio.engine.variant import CardRules, SpecialCard, Variant
+from meio.engine.variant import CardRules, SpecialCard, Variant, preset
 from meio.i18n import _, ngettext
 from meio.tui.cards import card_label, half_value, suit_name
 
@@ -152,3 +154,21 @@ def chooser_codes(cfg: MatchConfig) -> str:
     if cfg.variant is None:
         return "+.5" if cfg.edition == "meio" else ""
     return "/".join(s.code for s in cfg.variant.specials if s.pile == "winner_chooses")
+
+
+def standard_special_lines(cfg: MatchConfig, ascii: bool = False) -> list[str]:
+    """The MEIO edition's special cards in the deck (all five where the table hides
+    which), each by its attributes as a variant's are: what it is worth in each half,
+    what it follows, where its trick goes. None for the classic edition."""
+    if cfg.variant is not None or cfg.edition != "meio":
+        return []
+    shown = set(cfg.special_cards) if cfg.options.reveal_specials else None
+    # without the preset's names: they are English, and the card's code says it all
+    specials = [dataclasses.replace(s, name="") for s in preset("meio").specials
+                if shown is None or s.card in shown]
+    if not specials:
+        return []
+    head = (ngettext("The special card in the deck:", "The special cards in the deck:",
+                     len(specials)) if shown is not None
+            else _("The special cards (which are in the deck is not told):"))
+    return [head] + ["  " + special_text(s, cfg.options.declares, ascii) for s in specials]

@@ -116,7 +116,7 @@ def help_text(ascii: bool = False, rules: str = "", config: MatchConfig | None =
     ]
     if rules:
         lines += ["[b]" + _("This table") + "[/b]", rules]
-    lines.append(_("The full rules, every case explained: docs/rules.md."))
+    lines.append(_("To learn by playing a deal step by step: meio learn."))
     return "\n".join(lines)
 
 
@@ -129,6 +129,7 @@ def viewer_help_text() -> str:
             "  n / p          " + _("next / previous trick"),
             "  ] / \\[          " + _("next / previous round"),
             "  Home / End     " + _("start / end"),
+            "  v              " + _("the review: each move judged from its player's view"),
             "  ? / q          " + _("this help / quit"),
         ]
     )
@@ -165,10 +166,12 @@ class DeclareScreen(ModalScreen[int | None]):
         Binding("escape", "pick(-1)", N_("Cancel")),
     ]
 
-    def __init__(self, card_label: str, ascii: bool) -> None:
+    def __init__(self, card_label: str, ascii: bool, note: str = "") -> None:
         super().__init__()
         self.card_label = card_label
         self.ascii = ascii
+        #: why the last suit picked was not taken (the lesson's advice), shown in the dialog
+        self.note = note
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -181,6 +184,8 @@ class DeclareScreen(ModalScreen[int | None]):
                 + _("Press S, H, D or C (Escape to choose another card)."),
                 id="declare-text",
             )
+            if self.note:
+                yield Static(Text(self.note, "bold red"), id="declare-note")
             for suit in range(4):
                 yield Button(
                     f"{suit_symbol(suit, self.ascii)} {suit_name(suit)}", id=f"suit-{suit}"

@@ -288,13 +288,20 @@ class TableScreen(SizedScreen[None]):
                 self.refresh_table(Text(str(refusals[0]), "bold red"))
                 return
 
+            label = card_label(card, self.ascii, view.config.rules)
+
             def declared(suit: int | None) -> None:
                 if suit is None:
                     self.refresh_table(Text(_("Choose a card to lead."), "bold"))
-                else:
-                    self._play(A.declare(card, suit))
+                    return
+                refusal = refusals[suit]
+                if refusal is not None:
+                    # the lesson wants another suit: ask again, saying which, in the
+                    # dialog whose keys its advice names
+                    self.app.push_screen(DeclareScreen(label, self.ascii, refusal), declared)
+                    return
+                self._play(A.declare(card, suit))
 
-            label = card_label(card, self.ascii, view.config.rules)
             self.app.push_screen(DeclareScreen(label, self.ascii), declared)
             return
         self._play(card)

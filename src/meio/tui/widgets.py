@@ -116,7 +116,7 @@ class HandView(Widget, can_focus=True):
             blank = Text(" " * CARD_WIDTH)
             faces.append([*face, blank] if raised else [blank, *face])
         if not faces:
-            return Text("(no cards)", style="dim")
+            return Text(_("(no cards)"), style="dim")
         return join_rows(faces)
 
     def select(self, card: int) -> None:
@@ -226,6 +226,9 @@ def taken_line(name: str, pile: int, *, you: bool = False) -> str:
     The arrow is the log's (``--ascii`` draws both as ``>``).
     """
     arrow = "→"
+    # the replay of a terminal game names the human's seat "You" though it watches
+    # as a spectator: the verb follows the name
+    you = you or name == _("You")
     if pile not in (1, 2):  # a +.5 trick whose winner is choosing
         return (
             _("You take it: which pile?")
@@ -295,7 +298,8 @@ def _score_row(view: View, seat: int) -> list[int]:
 
 
 #: bot levels and the human, as the seats table names them
-LEVEL_NAMES = (N_("human"), N_("random"), N_("heuristic"), N_("search"), N_("lesson"))
+LEVEL_NAMES = (N_("human"), N_("random"), N_("heuristic"), N_("search"), N_("lesson"),
+               N_("learned"), N_("expert"))
 
 
 def balance_line(view: View, seat: int, ascii: bool = False) -> Text:

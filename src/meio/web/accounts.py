@@ -25,6 +25,7 @@ from meio.web.db import (
     SeatRow,
     SessionRow,
 )
+from meio.web.friends import forget_account
 from meio.web.store import StoreError, new_id
 
 USERNAME_CHARS = "letters, digits, '_', '-' and '.'"
@@ -137,7 +138,8 @@ class AccountStore:
             return int(res.rowcount)  # type: ignore[attr-defined]
 
     def delete(self, account_id: str) -> list[str]:
-        """Delete an account, its sessions, its passkeys and its ratings in one
+        """Delete an account, its sessions, its passkeys, its ratings, its follows,
+        invitations and further seat keys in one
         transaction. Its seats stay, so the match records stay whole, but anonymous:
         the seat's name becomes ``Player N`` and the link to the account goes. Returns
         the tables concerned."""
@@ -147,6 +149,7 @@ class AccountStore:
                 seat.name = f"Player {seat.seat + 1}"
                 seat.account_id = None
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            forget_account(s, account_id)
             s.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
             s.execute(delete(RatingChangeRow).where(RatingChangeRow.player == account_id))
             s.execute(delete(RatingRow).where(RatingRow.player == account_id))

@@ -117,6 +117,7 @@ class QuickPlayRequest(BaseModel):
     pool: str = Field(max_length=32)
     wait_s: float = 30.0
     name: str
+    rated: bool = True  # rated: signed-in players only; unrated seats guests too
 
     @field_validator("name")
     @classmethod
@@ -130,6 +131,7 @@ class Tokens(BaseModel):
     model_config = STRICT
 
     tokens: list[str] = Field(default_factory=list, max_length=200)
+    everyone: bool = False  # the history: every listed table's matches too
 
 
 def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any], list[SeatInfo]]:
@@ -298,14 +300,13 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
 @router.post("/quick")
 async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
                      account: AccountDep) -> dict[str, Any]:
-    """Quick play (signed-in players): a seat at a rated table of the pool, with people
-    of a rating near yours; bots of a level near the table's fill the seats left
-    when the wait is over (:mod:`meio.web.quick`)."""
+    """Quick play: a seat at a table of the pool, rated (signed in: with people near your
+    rating) or not (guests too); bots near the table's level fill the seats left when
+    the wait is over (:mod:`meio.web.quick`)."""
     from meio.ratings import Pool, RatingError
 
-    if account is None:
-        raise Refusal(401, "sign_in_to_rate", "quick play is rated: sign in or create an "
-                                              "account")
+    if account is None and body.rated:
+        raise Refusal(401, "sign_in_to_rate", "rated quick play is for signed-in players")
     s = hub.settings
     if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
         raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
@@ -318,7 +319,7 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
     try:
         table_id, seat, token = await request.app.state.quick.play(
-            account.id, pool, body.wait_s, body.name, creator)
+            account and account.id, pool, body.wait_s, body.name, creator, rated=body.rated)
     except JoinError as exc:
         raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
     room = await _room(hub, table_id)
@@ -437,18 +438,17 @@ def _match_summary(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 @router.post("/history")
 async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
                   ) -> dict[str, Any]:
-    """Finished matches: those of listed tables and of the tables these tokens (or the
-    signed-in account) sit at."""
+    """Finished matches of your tables (tokens, account); ``everyone``: all listed too."""
     _limit_lookups(hub, request)
     own = [info.id for info, _ in await _own_tables(hub, body, account)]
-    found = await asyncio.to_thread(hub.store.finished_matches, None)
+    found = await asyncio.to_thread(hub.store.finished_matches, None) if body.everyone else []
     if own:
         found += await asyncio.to_thread(hub.store.finished_matches, own)
     seen: dict[str, MatchInfo] = {m.id: m for m in found}
     out = []
     for m in sorted(seen.values(), key=lambda m: -(m.finished_at or 0)):
         info = await asyncio.to_thread(hub.store.table, m.table_id)
-        out.append(_match_summary(m, info))
+        out.append({**_match_summary(m, info), "mine": m.table_id in own})
     return {"matches": out}
 
 

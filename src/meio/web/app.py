@@ -13,16 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meio.bots import bot_kinds
-from meio.web import api, auth, health, i18n, passkeys, players, ws
+from meio.web import api, auth, health, i18n, learnapi, passkeys, players, social, ws
 from meio.web.accounts import AccountStore
 from meio.web.cluster import Cluster
 from meio.web.db import Checkpointer, migrate, open_engine
+from meio.web.friends import FriendStore
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
 from meio.web.quick import QuickPlay
@@ -101,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, store, Cluster)
         app.state.hub = hub
         app.state.auth = auth.Auth(settings, AccountStore(engine), store)
+        app.state.social = social.Social(FriendStore(engine))
         began = time.perf_counter()
         await hub.start()
         app.state.quick = QuickPlay(hub)
@@ -127,13 +131,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(Refusal, refusal_response)
+    app.add_exception_handler(StarletteHTTPException, _not_found_page)
     app.include_router(api.router)
     app.include_router(auth.router)
     app.include_router(passkeys.router)
     app.include_router(players.router)
+    app.include_router(social.router)
     app.include_router(ws.router)
     app.include_router(i18n.router)
     app.include_router(health.router)
+    app.include_router(learnapi.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # the pages answer HEAD too: uptime monitors ask with it
@@ -165,6 +172,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")
 
+    @app.api_route("/friends", methods=["GET", "HEAD"], include_in_schema=False)
+    async def friends_page() -> FileResponse:
+        return FileResponse(STATIC / "friends.html")
+
+    @app.api_route("/watch", methods=["GET", "HEAD"], include_in_schema=False)
+    async def watch_page() -> FileResponse:
+        return FileResponse(STATIC / "watch.html")
+
     return app
 
 
@@ -182,6 +197,17 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
               for e in errors]
     return _AsciiJSON({"detail": detail}, status_code=422)
+
+
+async def _not_found_page(request: Request, exc: Exception) -> Response:
+    """An unknown page is the site's own page (in the visitor's language: it translates
+    itself as every page does); the API and every other error answer JSON as before."""
+    assert isinstance(exc, StarletteHTTPException)
+    path = request.url.path
+    if (exc.status_code == 404 and request.method in ("GET", "HEAD")
+            and not path.startswith(("/api/", "/ws/", "/static/"))):
+        return FileResponse(STATIC / "notfound.html", status_code=404)
+    return await http_exception_handler(request, exc)
 
 
 def _warm_core() -> None:

@@ -12,7 +12,17 @@ same database. It
   ``evict_after_s`` seconds;
 * keeps the others' seats online only while they are heard from: each process
   posts a heartbeat every third of the lease TTL, and a process silent for three
-  of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline.
+  of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline;
+* sends what concerns one table only to where it is wanted: the proxy sends a
+  table's connections to one replica (``deploy/Caddyfile``, a hash of the table
+  id), so most tables are in memory in one process, and their moves never go on
+  the bus. Each process knows which others hold each of its tables (they say so
+  with ``who`` when they load one, ``held`` in answer, ``gone`` when they drop it)
+  and publishes a table's news only while another holds it, or while the table is
+  new here and a process has not yet answered whether it holds it;
+* moves a table to where its people are: the lease holder that has no connection
+  at a table whose seats are connected to another process hands the lease over,
+  and a process drops a table it does not act for that another holds.
 
 The messages, each named by its ``type`` and keyed by whole words that mean one
 thing in every message (the bus adds the sender's name, ``origin``, to each)::
@@ -22,20 +32,38 @@ thing in every message (the bus adds the sender's name, ``origin``, to each)::
     {"type": "reload", "table"}                    seats taken, or a match began
     {"type": "rematch", "table", "match", "seat"}  a seat asked for a rematch
     {"type": "chat", "table", "match", "seat", "kind", "text", "at"}
-    {"type": "released", "tables": [...]}          leases handed back
+    {"type": "released", "tables": [...]}          leases handed back (by a process
+                                                   that stops: the others load those
+                                                   tables; ``"handed": true``: to the
+                                                   process the tables' people are on)
     {"type": "online", "table", "seats": [...]}    the seats connected to the sender
-    {"type": "beat", "period": seconds}            the heartbeat
+    {"type": "beat", "period": seconds, "holds": true}
+                                                   the heartbeat (``holds``: the sender
+                                                   speaks ``held`` and ``gone``; one
+                                                   that does not is sent everything)
     {"type": "who", "table"}                       a process loaded the table: the
-                                                   others say ``online``
+                                                   others that hold it say ``online``
+                                                   and ``held``, the others ``gone``
+    {"type": "held", "table", "to"?}               the sender holds the table too; the
+                                                   one it is ``to`` reads the table
+                                                   again (news sent before the sender
+                                                   knew of it did not go on the bus)
+    {"type": "gone", "table", "to"?}               the sender dropped the table, or
+                                                   (``to`` the asker) does not hold it
     {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
                                                    again after it was taken for dead,
-                                                   is asked for all its seats; it first
-                                                   echoes the token, if any, with
-    {"type": "here", "to": asker, "token"}
+                                                   is asked for all its seats and
+                                                   tables (``"to": "*"``: every process
+                                                   is, after a lost bus connection);
+                                                   it first echoes the token, if any,
+    {"type": "here", "to": asker, "token"}         with this
     {"type": "bye"}                                a clean stop
 
 Every process on one bus must run the same version: these keys replaced the
 one-letter ones of earlier versions, whose messages are ignored (docs/web.md).
+A version without ``held`` and ``gone`` publishes everything to everyone, which
+is still right, only dearer; and while one runs (its heartbeat lacks ``holds``),
+this version publishes everything too.
 
 A lone process on SQLite runs the same code with a silent bus.
 """
@@ -61,6 +89,8 @@ log = logging.getLogger("meio.web.cluster")
 
 _BUS_OUT = M.BUS_MESSAGES.labels("out")
 _BUS_IN = M.BUS_MESSAGES.labels("in")
+_EVENTS_OUT = M.BUS_EVENTS.labels("out")
+_EVENTS_IN = M.BUS_EVENTS.labels("in")
 
 
 class Cluster:
@@ -76,6 +106,19 @@ class Cluster:
         #: the other processes heard from lately (their seats count as online)
         self.peers = Peers(max(0.05, ttl / 3))
         self._acquiring: set[str] = set()
+        #: for each table in memory here, the other processes that hold it too
+        self.holders: dict[str, set[str]] = {}
+        #: tables loaded here lately: the processes yet to say whether they hold them
+        #: (all their news is published meanwhile), and until when they are waited for
+        self._awaiting: dict[str, tuple[set[str], float]] = {}
+        #: since when a table here has been spare (another process serves it)
+        self._spare: dict[str, float] = {}
+        #: the others whose heartbeat says they answer ``who`` with ``held``/``gone``,
+        #: and those not known to (a version before: they are sent everything)
+        self._aware: set[str] = set()
+        self._unaware: set[str] = set()
+        #: since when an expired lease of a table not in memory here has been seen
+        self._orphans: dict[str, float] = {}
         self._loop: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
         self.draining = False
@@ -110,7 +153,7 @@ class Cluster:
             log.info("released %d table leases", len(held))
         if self.bus.live:
             for room in list(self.hub.tables.values()):
-                if room.table.conns:
+                if room.table.conns and self._wanted(room.id):
                     await self._publish({"type": "online", "table": room.id, "seats": []})
             if held:
                 await self._publish({"type": "released", "tables": held})
@@ -121,7 +164,8 @@ class Cluster:
     # -- what the tables tell us -------------------------------------------------------
     def event_accepted(self, table_id: str, match_id: str, ev: EventInfo) -> None:
         """A committed action: the other processes hear of it."""
-        if self.bus.live:
+        if self._wanted(table_id):
+            _EVENTS_OUT.inc()
             self._post({
                 "type": "event", "table": table_id, "match": match_id, "seq": ev.seq,
                 "seat": ev.seat, "action": ev.action, "source": ev.source,
@@ -130,30 +174,72 @@ class Cluster:
 
     def table_changed(self, table_id: str) -> None:
         """Seats were taken or a match began: the others reload the table."""
-        if self.bus.live:
+        if self._wanted(table_id):
             self._post({"type": "reload", "table": table_id})
 
     def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats connected here changed: the others show them online."""
-        if self.bus.live:
+        if self._wanted(table_id):
             self._post({"type": "online", "table": table_id, "seats": seats})
 
     def rematch_asked(self, table_id: str, match_id: str, seat: int) -> None:
         """A seat here asked for a rematch: the others count it too."""
-        if self.bus.live:
+        if self._wanted(table_id):
             self._post({"type": "rematch", "table": table_id, "match": match_id,
                         "seat": seat})
 
     def table_loaded(self, table_id: str) -> None:
         """A table came into memory here: the others say which of its seats are
-        connected to them (their earlier word of it was not kept)."""
+        connected to them (their earlier word of it was not kept), and that they hold
+        it too."""
         if self.bus.live:
+            others = set(self.peers.origins())
+            if others:
+                self._awaiting[table_id] = (others, time.monotonic() + self.fresh_s)
             self._post({"type": "who", "table": table_id})
+
+    def table_unloaded(self, table_id: str) -> None:
+        """The table left memory here: its news is no longer wanted here."""
+        self.holders.pop(table_id, None)
+        self._awaiting.pop(table_id, None)
+        self._spare.pop(table_id, None)
+        if self.bus.live:
+            self._post({"type": "gone", "table": table_id})
+
+    @property
+    def fresh_s(self) -> float:
+        """Seconds a table new here waits at most for the others to say whether they
+        hold it (they answer within milliseconds; a process of an older version never
+        does): three heartbeats."""
+        return 3 * self.peers.period
+
+    def _wanted(self, table_id: str) -> bool:
+        """Whether news of ``table_id`` must go on the bus: another process holds it,
+        or has not yet said whether it does, or this one does not hold the table at
+        all (a change made on a table not in memory here, which others may hold)."""
+        if not self.bus.live:
+            return False
+        if self.holders.get(table_id) or table_id not in self.hub.tables or self._unaware:
+            return True
+        waiting = self._awaiting.get(table_id)
+        if waiting is None:
+            return False
+        if waiting[0] and time.monotonic() < waiting[1]:
+            return True
+        del self._awaiting[table_id]
+        return False
+
+    def _elsewhere(self, table_id: str) -> bool:
+        """Whether the table's people are connected to another process and none here:
+        that process should act for it, not this one."""
+        room = self.hub.tables.get(table_id)
+        return (room is not None and not room.table.conns
+                and any(room.table.remote_online.values()))
 
     def chat_posted(self, table_id: str, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
-        if self.bus.live:
+        if self._wanted(table_id):
             self._post({"type": "chat", "table": table_id, "match": match_id, "seat": seat,
                         "kind": kind, "text": text, "at": at})
 
@@ -166,7 +252,8 @@ class Cluster:
         (the table is woken again once it is ours)."""
         if self.holds(table_id):
             return True
-        if not self.draining and self.leases.worth_trying(table_id):
+        if (not self.draining and self.leases.worth_trying(table_id)
+                and not self._elsewhere(table_id)):
             self._try_acquire(table_id)
         return False
 
@@ -220,10 +307,19 @@ class Cluster:
             room.auto.schedule()
 
     async def _adopt_orphans(self) -> None:
-        """Tables whose lease ran out (their holder died): load them and act."""
-        for table_id in await asyncio.to_thread(self.leases.store.expired):
+        """Tables whose lease ran out (their holder died): load them and act. A table
+        in memory here is taken at once; one that is not waits a period longer, so
+        that a process its people reconnected to (the proxy's next choice) takes it
+        first and the table stays in one process."""
+        now = time.monotonic()
+        expired = await asyncio.to_thread(self.leases.store.expired)
+        self._orphans = {t: self._orphans.get(t, now) for t in expired}
+        for table_id in expired:
             if table_id in self.leases.held:
                 continue  # ours, only late: the renewal takes care of it
+            if (table_id not in self.hub.tables
+                    and now - self._orphans[table_id] < 1.5 * self.peers.period):
+                continue
             room = await self.hub.get(table_id)
             if room is None:
                 continue
@@ -242,6 +338,7 @@ class Cluster:
             await asyncio.sleep(period)
             try:
                 await self._renew()
+                await self._hand_over()
                 for room in list(self.hub.tables.values()):
                     if not room.auto.needs_actor():
                         continue
@@ -258,12 +355,51 @@ class Cluster:
             except Exception:
                 log.exception("the lease loop failed; trying again")
 
+    async def _hand_over(self) -> None:
+        """Give the leases of tables whose people are all connected to another
+        process to that process (it takes them when it hears ``released``): after a
+        change of replicas, the table's bots then run where its sockets are."""
+        going = [room.id for room in list(self.hub.tables.values())
+                 if self.holds(room.id) and self._elsewhere(room.id)
+                 and not room.auto.busy()]
+        if not going:
+            return
+        for table_id in going:
+            self.leases.forget(table_id)
+        M.LEASES.set(len(self.leases.held))
+        await asyncio.to_thread(self.leases.store.release, going)
+        for table_id in going:
+            with context(table_id):
+                log.info("handed the table's lease to the process its people are on")
+        await self._publish({"type": "released", "tables": going, "handed": True})
+
+    def _spare_now(self, room: Room) -> bool:
+        """Whether another process serves the table and this one need not keep it:
+        nobody is connected here, this process does not act for it, another holds it,
+        and what must run there runs elsewhere (its people are there, or another
+        process holds its lease)."""
+        t = room.id
+        if room.busy() or self.holds(t) or not self.holders.get(t):
+            return False
+        return (not room.auto.needs_actor() or self._elsewhere(t)
+                or self.leases.others.get(t, 0.0) > time.time())
+
     async def _evict_idle(self) -> None:
         limit = self.hub.settings.evict_after_s
         now = time.monotonic()
         for room in list(self.hub.tables.values()):
-            if now - room.table.last_used < limit or room.busy() or room.auto.needs_actor():
-                continue
+            if self._spare_now(room):
+                # a copy another process serves: dropped once seen so on two passes in
+                # a row (its news would otherwise keep crossing the bus), however
+                # recently that news came
+                since = self._spare.setdefault(room.id, now)
+                if now - since < 0.9 * self.peers.period:
+                    continue
+            else:
+                self._spare.pop(room.id, None)
+                if (now - room.table.last_used < limit or room.busy()
+                        or room.auto.needs_actor()):
+                    continue
             if await self.hub.evict(room):
                 table_id = room.id
                 room.table.remote_online.clear()
@@ -277,7 +413,8 @@ class Cluster:
     async def _heartbeat(self) -> None:
         period = self.peers.period
         while True:
-            self._post({"type": "beat", "period": period})
+            # "holds": this process says which tables it holds (who/held/gone)
+            self._post({"type": "beat", "period": period, "holds": True})
             await asyncio.sleep(period)
             try:
                 await self.expire_peers()
@@ -292,6 +429,7 @@ class Cluster:
             log.warning("no word from process %s for %d heartbeats: its seats are shown "
                         "offline", origin, MISSED_BEATS)
             await self._drop_seats(origin)
+            self._drop_holder(origin)
         M.PEERS.set(len(self.peers))
 
     async def _drop_seats(self, origin: str) -> None:
@@ -301,20 +439,37 @@ class Cluster:
                 async with room.table.lock:
                     room.table.set_remote_online(origin, [])
 
+    def _drop_holder(self, origin: str) -> None:
+        # a process gone (or taken for dead) holds nothing any more, nor is waited for
+        self._aware.discard(origin)
+        self._unaware.discard(origin)
+        for held in self.holders.values():
+            held.discard(origin)
+        for waiting, _ in self._awaiting.values():
+            waiting.discard(origin)
+
     def _answer_who(self, msg: dict[str, Any]) -> None:
-        """Say which seats are connected here: at one table (``table``), or, asked by
-        name (``to``), at every table, after echoing the asker's ``token``."""
-        to, table_id = msg.get("to"), msg.get("table")
-        if to is not None and to != self.origin:
+        """Say which seats are connected here, and that the table is held here: at one
+        table (``table``), or, asked by name (``to``, or ``"*"``: everyone), at every
+        table, after echoing the asker's ``token``."""
+        to, table_id, asker = msg.get("to"), msg.get("table"), msg.get("origin")
+        if to is not None and to not in (self.origin, "*"):
             return
         if msg.get("token") is not None:
-            self._post({"type": "here", "to": msg.get("origin"), "token": msg["token"]})
+            self._post({"type": "here", "to": asker, "token": msg["token"]})
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
             rooms = [] if one is None else [one]
+            if one is None:
+                # not here: the asker need not send its news of the table here
+                self._post({"type": "gone", "table": table_id, "to": asker})
         else:
             rooms = list(self.hub.tables.values())
         for room in rooms:
+            if isinstance(table_id, str) and isinstance(asker, str):
+                # the asker loaded it: its news is wanted there from now on
+                self.holders.setdefault(room.id, set()).add(asker)
+            self._post({"type": "held", "table": room.id, "to": asker})
             seats = room.table.local_seats()
             if seats:
                 self._post({"type": "online", "table": room.id, "seats": seats})
@@ -333,10 +488,18 @@ class Cluster:
         """Act on one message of another process, as the bus delivers it."""
         _BUS_IN.inc()
         kind, table_id, origin = msg.get("type"), msg.get("table"), str(msg.get("origin"))
+        if kind == "event":
+            _EVENTS_IN.inc()  # whether or not the table is in memory here
+        if kind == "beat" and msg.get("holds") is True:
+            self._aware.add(origin)
+            self._unaware.discard(origin)
+        elif origin not in self._aware:
+            self._unaware.add(origin)
         if kind == "bye":
             self.peers.forget(origin)
             M.PEERS.set(len(self.peers))
             await self._drop_seats(origin)
+            self._drop_holder(origin)
             return
         period = msg.get("period") if kind == "beat" else None
         word = self.peers.heard(origin, float(period) if isinstance(period, int | float)
@@ -366,6 +529,10 @@ class Cluster:
                 room = self.hub.tables.get(str(t))
                 if room is not None and room.auto.needs_actor():
                     self.may_act(room.id)
+                elif room is None and not self.draining and not msg.get("handed"):
+                    # handed back by a process that stops: its bots resume here or
+                    # in another process that loads it (the loser drops its copy)
+                    self.hub.spawn(self._resume(str(t)))
             return
         if not isinstance(table_id, str):
             return
@@ -373,6 +540,21 @@ class Cluster:
         if room is None:
             return  # nobody here plays at that table: it is read afresh when needed
         rt = room.table
+        if kind in ("held", "gone") and msg.get("to") == self.origin:
+            waiting = self._awaiting.get(table_id)
+            if waiting is not None:
+                waiting[0].discard(origin)  # it answered
+        if kind == "gone":
+            self.holders.get(table_id, set()).discard(origin)
+            return
+        if kind == "held":
+            self.holders.setdefault(table_id, set()).add(origin)
+            if msg.get("to") == self.origin:
+                # what the sender committed before it knew this process held the
+                # table did not go on the bus: the database has it
+                async with rt.lock:
+                    await rt.catch_up_locked()
+            return
         if kind == "event":
             ev = EventInfo(int(msg["seq"]), int(msg["seat"]), str(msg["action"]),
                            str(msg["source"]), msg.get("client_id"), float(msg["at"]))
@@ -397,7 +579,24 @@ class Cluster:
                 async with rt.lock:
                     rt.set_remote_online(origin, [int(s) for s in seats])
 
+    async def _resume(self, table_id: str) -> None:
+        room = await self.hub.get(table_id)
+        if room is not None and room.auto.needs_actor():
+            self.may_act(table_id)
+        # else: nothing to run; it is dropped when idle, or as a spare copy
+
+    async def held_elsewhere(self) -> set[str]:
+        """The tables whose lease another process holds now (they run there)."""
+        if not self.bus.live:
+            return set()
+        return await asyncio.to_thread(self.leases.store.held_by_others)
+
     async def _resync(self) -> None:
         for room in list(self.hub.tables.values()):
             async with room.table.lock:
                 await room.table.catch_up_locked()
+        # the word of who holds what may have been lost with the connection: say again
+        # what is held here, and ask everyone for theirs
+        for table_id in list(self.hub.tables):
+            self._post({"type": "held", "table": table_id})
+        self._post({"type": "who", "to": "*"})

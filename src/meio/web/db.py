@@ -251,6 +251,53 @@ class RatingChangeRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+
+class SeatKeyRow(Base):
+    """A further key to an account's seat: what another browser of the same signed-in
+    player holds (the SHA-256, as of a seat token). It acts for the seat only while
+    the seat is still the account's."""
+
+    __tablename__ = "meio_seat_keys"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("meio_tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[str] = mapped_column(String(32), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class FollowRow(Base):
+    """One account following another (by name, from the Friends page)."""
+
+    __tablename__ = "meio_follows"
+    follower: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), primary_key=True)
+    followed: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), primary_key=True, index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class InvitationRow(Base):
+    """An invitation to a table, sent by name to an account: it waits among that
+    account's notifications until it is answered or the table closes."""
+
+    __tablename__ = "meio_invitations"
+    __table_args__ = (UniqueConstraint("to_account", "table_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    to_account: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), index=True)
+    from_account: Mapped[str] = mapped_column(String(32), ForeignKey("meio_accounts.id"))
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("meio_tables.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """When an account last had a page of the site open (who of one's friends is online)."""
+
+    __tablename__ = "meio_presence"
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("meio_accounts.id"), primary_key=True)
+    seen_at: Mapped[float] = mapped_column(Float)
+
 def open_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout."""
     if url.startswith("sqlite"):
@@ -315,6 +362,16 @@ class Checkpointer(Background):
 
 #: the key of the PostgreSQL advisory lock held while migrating ("meio" in ASCII)
 MIGRATION_LOCK = 0x6D65696F
+
+
+def schema_head() -> str:
+    """The revision of the newest schema the shipped migrations make (what
+    :func:`migrate` brings a database to)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    assert head is not None, "the shipped migrations have one head"
+    return head
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:

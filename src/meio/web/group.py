@@ -49,6 +49,14 @@ class Group(Protocol):
         """A table came into memory here: the others say who sits there elsewhere."""
         ...
 
+    def table_unloaded(self, table_id: str) -> None:
+        """The table left memory here: its news need not come here any more."""
+        ...
+
+    async def held_elsewhere(self) -> set[str]:
+        """The tables another process acts for now (start-up leaves them there)."""
+        ...
+
     def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats of a table connected to this process are now ``seats``."""
         ...

@@ -198,13 +198,18 @@ class Hub:
             room.table.evicted = True
             M.TABLES.dec()
             M.EVICTIONS.inc()
+            self.group.table_unloaded(room.id)
             return True
 
     async def start(self) -> None:
-        """Load every table that needs an actor (bots, a turn timer, a match to start):
-        they resume. The others are loaded when someone asks for them."""
+        """Load every table that needs an actor (bots, a turn timer, a match to start)
+        and that no other process acts for: they resume. The others are loaded when
+        someone asks for them (or, should their process die, when its lease runs out)."""
         await self.group.start()
+        elsewhere = await self.group.held_elsewhere()
         for info in await asyncio.to_thread(self.store.tables_to_resume):
+            if info.id in elsewhere:
+                continue
             room = await self.get(info.id)
             if room is not None:
                 await room.seating.ensure_started()

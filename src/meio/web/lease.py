@@ -125,6 +125,15 @@ class LeaseStore:
             return list(s.scalars(q))
 
 
+    def held_by_others(self, now: float | None = None) -> set[str]:
+        """Tables whose lease another process holds and has not let run out."""
+        now = time.time() if now is None else now
+        with Session(self.engine) as s:
+            q = select(LeaseRow.table_id).where(LeaseRow.holder != self.holder,
+                                                LeaseRow.expires_at >= now)
+            return set(s.scalars(q))
+
+
 class Leases:
     """This process's view of its leases: which tables it may act for, and until when.
 

@@ -41,6 +41,11 @@ COMMIT_BATCH = Histogram(
 BUS_MESSAGES = Counter(
     "meio_bus_messages_total", "Messages exchanged with the other processes.", ["direction"],
 )
+BUS_EVENTS = Counter(
+    "meio_bus_events_total",
+    "Actions sent to the other processes (out) and heard from them (in): only the "
+    "tables held by more than one process need them.", ["direction"],
+)
 PEERS = Gauge(
     "meio_bus_peers",
     "Other server processes heard from on the bus lately (their seats count as online).",

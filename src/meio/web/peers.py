@@ -59,6 +59,10 @@ class Peers:
     def __len__(self) -> int:
         return len(self._heard)
 
+    def origins(self) -> list[str]:
+        """The processes heard from lately, by name."""
+        return list(self._heard)
+
     def __contains__(self, origin: object) -> bool:
         return origin in self._heard
 

@@ -1,13 +1,14 @@
 """Quick play: "Play now" for a rating pool.
 
-A signed-in player asks to play in a pool (``meio-4p``...) and says how long they will
-wait for people. They are seated at the waiting quick-play table of that pool whose
+A player asks to play in a pool (``meio-4p``...), rated or not, and says how long they
+will wait for people. They are seated at the waiting quick-play table of that pool
+(rated ones seat signed-in players only; unrated ones anyone, guests too) whose
 players' mean rating is nearest their own, among those that will fill within their
 wait; with none, a new one is made, to fill when their wait is over. A quick-play
-table is an unlisted rated table with a turn timer; when its time comes, bots of the
+table is an unlisted table with a turn timer; when its time comes, bots of the
 level whose rating in the pool is nearest the table's take the empty seats and the
-match starts. Choosing quick play is the players' agreement to be rated with those
-bots. The fill is scheduled in the process that seated the player and again at
+match starts. Choosing rated quick play is the players' agreement to be rated with
+those bots. The fill is scheduled in the process that seated the player and again at
 start-up for every table still waiting, so a restart does not lose it; filling twice
 fills nothing more.
 """
@@ -58,17 +59,22 @@ class QuickPlay:
         return Rating(sum(r.mu for r in seated) / len(seated),
                       sum(r.sigma for r in seated) / len(seated))
 
-    async def play(self, account_id: str, pool: Pool, wait_s: float, name: str,
-                   creator: str) -> tuple[str, int, str]:
-        """Seat the player at a quick-play table of ``pool``; returns
-        ``(table_id, seat, token)``."""
+    async def play(self, account_id: str | None, pool: Pool, wait_s: float, name: str,
+                   creator: str, rated: bool = True) -> tuple[str, int, str]:
+        """Seat the player (``account_id`` None: a guest, at an unrated table only) at a
+        quick-play table of ``pool``; returns ``(table_id, seat, token)``."""
         now = time.time()
+        if account_id is None and rated:
+            raise ValueError("a rated quick-play table seats signed-in players only")
         async with self._lock:
-            mine = await asyncio.to_thread(self.rating, account_id, pool.key)
+            mine = (Rating() if account_id is None else
+                    await asyncio.to_thread(self.rating, account_id, pool.key))
             candidates = [
-                info for info in await asyncio.to_thread(self.hub.store.quick_tables, pool.key)
+                info for info in await asyncio.to_thread(self.hub.store.quick_tables,
+                                                         pool.key, rated)
                 if any(not s.filled for s in info.seats)
-                and not any(s.account_id == account_id for s in info.seats)
+                and not (account_id is not None
+                         and any(s.account_id == account_id for s in info.seats))
                 and now < float(info.options["fill_at"]) <= now + wait_s
             ]
             if candidates:
@@ -77,7 +83,8 @@ class QuickPlay:
                 info = min(candidates, key=lambda i: (abs(ratings[i.id].mu - mine.mu),
                                                       float(i.options["fill_at"])))
             else:
-                info = await asyncio.to_thread(self._create, pool, now + wait_s, creator)
+                info = await asyncio.to_thread(self._create, pool, now + wait_s, creator,
+                                               rated)
             room = await self.hub.get(info.id)
             assert room is not None
             seat, token = await room.seating.join(info.invite_code, name, None, account_id,
@@ -85,7 +92,7 @@ class QuickPlay:
         self._schedule(info)
         return info.id, seat, token
 
-    def _create(self, pool: Pool, fill_at: float, creator: str) -> TableInfo:
+    def _create(self, pool: Pool, fill_at: float, creator: str, rated: bool) -> TableInfo:
         s = self.hub.settings
         options: dict[str, Any] = {
             "edition": pool.edition, "players": pool.players, "partnership": pool.partnership,
@@ -94,7 +101,7 @@ class QuickPlay:
             "quick": pool.key, "fill_at": fill_at,
         }
         seats = [SeatInfo(i, "human", None, None, None) for i in range(pool.players)]
-        return self.hub.store.create_table(options, seats, False, creator, True)
+        return self.hub.store.create_table(options, seats, False, creator, rated)
 
     def _schedule(self, info: TableInfo) -> None:
         if info.id not in self._scheduled:

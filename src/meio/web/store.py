@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatRow, TableRow
+from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatKeyRow, SeatRow, TableRow
 
 _INSERT_EVENT = insert(EventRow)
 
@@ -183,6 +183,16 @@ class Store:
                 q = q.where(TableRow.created_at < before)
             return self._table_infos(s, list(s.scalars(q)))
 
+    def live_tables(self, limit: int) -> list[TableInfo]:
+        """Listed open tables whose match is being played, newest match first (what
+        the Watch page offers to spectate)."""
+        with Session(self.engine) as s:
+            q = (select(TableRow).join(MatchRow, MatchRow.id == TableRow.current_match)
+                 .where(TableRow.listed.is_(True), TableRow.closed_at.is_(None),
+                        MatchRow.finished_at.is_(None))
+                 .order_by(MatchRow.created_at.desc()).limit(limit))
+            return self._table_infos(s, list(s.scalars(q)))
+
     def tables_to_resume(self) -> list[TableInfo]:
         """The open tables that need an actor now: a match in play with a bot seat or a
         turn timer, or every seat taken and no match yet (a crash between the two).
@@ -251,6 +261,10 @@ class Store:
             return []
         with Session(self.engine) as s:
             rows = list(s.scalars(select(SeatRow).where(SeatRow.token_hash.in_(token_hashes))))
+            rows += s.scalars(select(SeatRow).join(SeatKeyRow, and_(
+                SeatKeyRow.table_id == SeatRow.table_id, SeatKeyRow.seat == SeatRow.seat,
+                SeatKeyRow.account_id == SeatRow.account_id))
+                .where(SeatKeyRow.token_hash.in_(token_hashes)))
             out = []
             for r in rows:
                 t = s.get(TableRow, r.table_id)
@@ -292,13 +306,13 @@ class Store:
                 q = q.limit(limit)
             return [(_match_info(m), seat) for m, seat in s.execute(q)]
 
-    def quick_tables(self, pool: str) -> list[TableInfo]:
+    def quick_tables(self, pool: str, rated: bool = True) -> list[TableInfo]:
         """The quick-play tables of ``pool`` still waiting for players (open, no match
-        yet): unlisted rated tables whose options name the pool under ``quick``."""
+        yet), rated or not: unlisted tables whose options name the pool under ``quick``."""
         with Session(self.engine) as s:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
-                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+                                       TableRow.rated.is_(rated), TableRow.listed.is_(False))
             rows = [r for r in s.scalars(q) if (r.options or {}).get("quick") == pool]
             return self._table_infos(s, rows)
 
@@ -307,7 +321,7 @@ class Store:
         with Session(self.engine) as s:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
-                                       TableRow.rated.is_(True), TableRow.listed.is_(False))
+                                       TableRow.listed.is_(False))
             rows = [r for r in s.scalars(q) if (r.options or {}).get("quick")]
             return self._table_infos(s, rows)
 
@@ -325,13 +339,33 @@ class Store:
             return int(res.rowcount)  # type: ignore[attr-defined]
 
     def seat_of_token(self, table_id: str, token: str) -> int | None:
+        """The seat ``token`` holds at ``table_id``: a seat's own token, or a key
+        another browser of the seat's account was given (:meth:`add_seat_key`)."""
+        digest = hash_token(token)
         with Session(self.engine) as s:
             row = s.scalar(
-                select(SeatRow).where(
-                    SeatRow.table_id == table_id, SeatRow.token_hash == hash_token(token)
-                )
+                select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.token_hash == digest)
             )
+            if row is None:
+                # a key works only while its seat is still its account's
+                row = s.scalar(select(SeatRow).join(SeatKeyRow, and_(
+                    SeatKeyRow.table_id == SeatRow.table_id, SeatKeyRow.seat == SeatRow.seat,
+                    SeatKeyRow.account_id == SeatRow.account_id))
+                    .where(SeatKeyRow.table_id == table_id, SeatKeyRow.token_hash == digest))
             return None if row is None else row.seat
+
+    def add_seat_key(self, table_id: str, account_id: str, token_hash: str) -> int | None:
+        """Give another browser of ``account_id`` a key to its seat at ``table_id``
+        (kept as the hash of the key); returns the seat, or None when the account
+        holds no seat there."""
+        with Session(self.engine) as s, s.begin():
+            row = s.scalar(select(SeatRow).where(SeatRow.table_id == table_id,
+                                                 SeatRow.account_id == account_id))
+            if row is None:
+                return None
+            s.add(SeatKeyRow(token_hash=token_hash, table_id=table_id, seat=row.seat,
+                             account_id=account_id, created_at=time.time()))
+            return row.seat
 
     def match(self, match_id: str) -> MatchInfo | None:
         with Session(self.engine) as s:

@@ -2,7 +2,7 @@
 // with it), sign out here or everywhere, delete the account; add, list and remove
 // passkeys, and sign in with one (the browser offers the passkeys it keeps for this
 // site: no username asked).
-import { api, esc, myTokens, refusalText, showAccount, toast } from "./api.js";
+import { api, esc, formMessages, myTokens, refusalText, showAccount, toast, usernameProblem } from "./api.js";
 import { loadLang, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -64,7 +64,11 @@ function show(account) {
 
 async function send(path, body, done) {
   try { const out = await api(path, { method: "POST", body }); done(out); }
-  catch (e) { toast(refusalText(e)); }
+  catch (e) {
+    // a username the server refused: say what is wrong with it
+    const user = e.status === 422 && JSON.stringify(e.message).includes("username") ? usernameProblem(body.username) : "";
+    toast(user || refusalText(e), 6000);
+  }
 }
 
 async function main() {
@@ -78,6 +82,10 @@ async function main() {
     send("/api/account/login", { username: $("l-user").value, password: $("l-pass").value, tokens: myTokens() },
       (out) => { $("l-pass").value = ""; show(out.account); });
   });
+  // the browser's own messages, and what is wrong with a username, in the page's language
+  formMessages($("signup"), { "s-user": usernameProblem });
+  formMessages($("login"));
+  formMessages($("delete"));
   $("signup").addEventListener("submit", (ev) => {
     ev.preventDefault();
     send("/api/account/signup", { username: $("s-user").value, password: $("s-pass").value, tokens: myTokens() },

@@ -31,6 +31,56 @@ export function saveSeat(tableId, seat) {
 }
 export function myTokens() { return Object.values(mySeats()).map((s) => s.token); }
 
+// A signed-in player's seat follows the account: on a table page this browser holds
+// no seat of, the server gives it its own key to the account's seat there (if the
+// account has one), before the page's script reads the seats. A guest's seats stay
+// in the browser that took them. (Awaited at module load: the table page imports
+// this module and reads mySeats() as it starts.)
+export async function adoptAccountSeat(path = location.pathname) {
+  const m = /^\/t\/([A-Za-z0-9_-]{1,32})$/.exec(path);
+  if (!m || mySeats()[m[1]] || !csrfToken()) return null;
+  try {
+    const res = await api(`/api/tables/${m[1]}/device`, { method: "POST" });
+    const seat = { token: res.token, seat: res.seat, name: res.name, invite: res.invite, spectate: res.spectate };
+    saveSeat(m[1], seat);
+    return seat;
+  } catch { return null; } // no seat of the account here: the page goes on as before
+}
+await adoptAccountSeat();
+
+// What is wrong with a username, in the page's language ("" when nothing is).
+export function usernameProblem(name) {
+  const v = name.trim();
+  if (!v) return t("Write a username.");
+  const bad = [...new Set([...v].filter((c) => !/[\p{L}\p{N}_.-]/u.test(c)))];
+  if (bad.length) {
+    return t("A username has no {chars}: only letters, digits, '_', '-' and '.'.",
+      { chars: bad.map((c) => (c === " " ? t("spaces") : `“${c}”`)).join(" ") });
+  }
+  if (v.length < 3 || v.length > 24) return t("A username is 3 to 24 characters long.");
+  return "";
+}
+
+// The browser's own messages for a form's fields, in the page's language (Chromium
+// writes them in its own otherwise); a field may add its own check.
+export function formMessages(form, checks = {}) {
+  for (const input of form.querySelectorAll("input, select, textarea")) {
+    const check = () => {
+      input.setCustomValidity("");
+      const v = input.validity;
+      const own = checks[input.id]?.(input.value) ?? "";
+      input.setCustomValidity(v.valueMissing ? t("Fill in this field.")
+        : v.tooShort ? t("Write at least {n} characters.", { n: input.minLength })
+          : v.rangeUnderflow ? t("The least is {n}.", { n: input.min })
+            : v.rangeOverflow ? t("The most is {n}.", { n: input.max })
+              : v.stepMismatch || v.badInput ? t("Write a whole number.") : own);
+    };
+    input.addEventListener("input", check);
+    input.addEventListener("invalid", check);
+    check();
+  }
+}
+
 export function toast(text, ms = 3500) {
   let el = document.getElementById("toast");
   if (!el) { el = document.createElement("div"); el.id = "toast"; el.className = "toast"; el.setAttribute("role", "status"); document.body.append(el); }
@@ -71,6 +121,14 @@ export function refusalText(e) {
     no_passkey: () => t("This account has no such passkey."),
     too_many_passkeys: () => t("An account holds at most {n} passkeys: remove one first.", { n: e.params?.n }),
     bad_variant: () => t("The variant was not accepted: {reason}", { reason: e.message }),
+    bad_username: () => t("This is not a username: a username is 3 to 24 letters, digits, '_', '-' and '.', with no spaces."),
+    follow_self: () => t("You cannot follow yourself."),
+    too_many_friends: () => t("You follow as many players as one may: stop following someone first."),
+    not_following: () => t("You do not follow this player."),
+    not_seated: () => t("Invite people to a table where you hold a seat."),
+    already_there: () => t("This player has a seat at this table already."),
+    no_invitation: () => t("This invitation is gone."),
+    no_seat_here: () => t("Your account holds no seat at this table."),
     variant_unrated: () => t("A variant table is not rated: the ratings are for the standard editions."),
   }[e.code];
   if (known) return known();
@@ -88,7 +146,25 @@ export async function showAccount() {
   if (!link) return null;
   try {
     const { account } = await api("/api/account");
-    if (account) { link.textContent = account.username; link.dataset.signedIn = "1"; }
+    if (account) {
+      link.textContent = account.username; link.dataset.signedIn = "1";
+      waiting();
+      if (!showAccount.polling) showAccount.polling = setInterval(waiting, 30000);
+    }
     return account;
   } catch { return null; }
+}
+
+// How many turns and invitations wait for a signed-in player, on the header's Lobby
+// link of every page (asking also tells the server this player is online).
+async function waiting() {
+  const lobby = document.querySelector('header.top nav a[href="/"]');
+  try {
+    const { count } = await api("/api/notifications");
+    if (!lobby) return;
+    if (lobby.dataset.plain === undefined) lobby.dataset.plain = lobby.textContent;
+    lobby.textContent = count ? `${lobby.dataset.plain} (${count})` : lobby.dataset.plain;
+    if (count) lobby.setAttribute("aria-label", t("{page}: {n} waiting for you", { page: lobby.dataset.plain, n: count }));
+    else lobby.removeAttribute("aria-label");
+  } catch { /* the next look will tell */ }
 }

@@ -4,6 +4,7 @@ import { api, esc, myTokens, refusalText, showAccount, toast } from "./api.js";
 import { cardEl, playedValue, setVariant, sortCards } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { botKind, sizes } from "./rules.js";
+import { reviewFor, reviewStep } from "./review.js";
 
 // the server names bots "Bot 3 (heuristic)": say it in the page's words
 const local = (name) => {
@@ -35,6 +36,7 @@ async function open(matchId) {
     $("v-title").textContent = t("Replay: {names}", { names: d.match.names.join(", ") });
     $("v-download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
     draw();
+    reviewFor(matchId, R, (i) => { R.at = i; draw(); });
   } catch (e) { toast(refusalText(e)); }
 }
 
@@ -133,6 +135,7 @@ function draw() {
   if (at === st.length - 1) info += `<p><strong>${esc(t("Winners:"))}</strong> ${result.winners.map((w) => esc(names[w] ?? "")).join(", ")} — ${esc(t("totals"))} ${result.totals.join(" · ")}</p>`;
   $("v-info").innerHTML = info;
   $("v-prev").disabled = at === 0; $("v-next").disabled = at === st.length - 1;
+  reviewStep(R);
 }
 
 function move(d) { if (!R) return; R.at = Math.max(0, Math.min(R.steps.length - 1, R.at + d)); draw(); }
@@ -143,16 +146,25 @@ async function main() {
   $("v-prev").onclick = () => move(-1);
   $("v-next").onclick = () => move(1);
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") move(-1); if (e.key === "ArrowRight") move(1); });
+  for (const r of document.querySelectorAll('input[name="whose"]')) r.onchange = list;
+  await list();
+  if (location.hash.length > 1) open(location.hash.slice(1));
+}
+
+// Your own finished matches by default; everyone's (of listed tables) as a filter,
+// yours marked among them.
+async function list() {
+  const everyone = document.querySelector('input[name="whose"]:checked')?.value === "everyone";
   try {
-    const d = await api("/api/history", { method: "POST", body: { tokens: myTokens() } });
+    const d = await api("/api/history", { method: "POST", body: { tokens: myTokens(), everyone } });
     for (const m of d.matches) m.names = m.names.map(local);
+    const empty = everyone ? t("No finished match yet.") : t("You have no finished match yet: play one, or see everyone's.");
     $("list").innerHTML = d.matches.length ? d.matches.map((m) =>
       `<div class="row"><button type="button" data-match="${esc(m.id)}">${esc(t("Replay"))}</button>` +
-      `<span>${new Date(m.finished_at * 1000).toLocaleString(document.documentElement.lang)} · ${esc(m.edition === "meio" ? "MEIO" : t("Classic"))}${m.variant ? ` · ${esc(t("variant {name}", { name: m.variant }))}` : ""} · ${esc(m.names.join(", "))} · ` +
+      `<span>${everyone && m.mine ? `<strong>${esc(t("yours"))}</strong> · ` : ""}${new Date(m.finished_at * 1000).toLocaleString(document.documentElement.lang)} · ${esc(m.edition === "meio" ? "MEIO" : t("Classic"))}${m.variant ? ` · ${esc(t("variant {name}", { name: m.variant }))}` : ""} · ${esc(m.names.join(", "))} · ` +
       `${esc(t("winners:"))} ${m.result.winners.map((w) => esc(m.names[w] ?? w)).join(", ")}</span>` +
-      `<a href="/api/matches/${esc(m.id)}/record" download>${esc(t("record"))}</a></div>`).join("") : esc(t("No finished match yet."));
+      `<a href="/api/matches/${esc(m.id)}/record" download>${esc(t("record"))}</a></div>`).join("") : esc(empty);
     $("list").querySelectorAll("button[data-match]").forEach((b) => { b.onclick = () => open(b.dataset.match); });
   } catch (e) { toast(refusalText(e)); }
-  if (location.hash.length > 1) open(location.hash.slice(1));
 }
 main();

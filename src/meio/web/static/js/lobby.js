@@ -1,5 +1,6 @@
-// The lobby: start a table (with the table options of RULES.md §10), find open ones.
-import { api, esc, mySeats, myTokens, refusalText, showAccount, saveSeat, toast } from "./api.js";
+// The lobby: play now, learn, your turn (with invitations and an e-mail-free reminder),
+// then start a table (advanced options behind "More options") and find open ones.
+import { api, esc, formMessages, mySeats, myTokens, refusalText, showAccount, saveSeat, toast } from "./api.js";
 import { cardText, SPECIALS } from "./cards.js";
 import { loadLang, t } from "./i18n.js";
 import { poolName } from "./pools.js";
@@ -159,37 +160,82 @@ async function loadLists() {
       `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
       `<span class="muted">${esc(t("seat {n} as {name}", { n: tb.seat + 1, name: seats[tb.id]?.name ?? tb.seats[tb.seat]?.name ?? "" }))} · ${esc(status[tb.status] ?? tb.status)}</span></div>`).join("")
       : esc(t("None yet."));
-    const turns = mine.tables.filter((tb) => tb.your_turn);
-    $("your-turn-box").classList.toggle("hidden", !turns.length);
-    $("your-turn").innerHTML = turns.map((tb) =>
-      `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
-      `<span class="muted">${esc(t("seat {n}", { n: tb.seat + 1 }))}${tb.deadline ? ` · ${esc(t("until {time}", { time: new Date(tb.deadline * 1000).toLocaleString(document.documentElement.lang) }))}` : ""}</span></div>`).join("");
+    guestTurns = mine.tables.filter((tb) => tb.your_turn);
+    drawTurns();
   } catch (e) { toast(refusalText(e)); }
 }
 
-// Quick play: a seat at a rated table of the pool, with people near your rating.
+// The tables where it is your turn: a guest's from this browser's seats, a signed-in
+// player's from the server (on any device), with the invitations waiting for them.
+let guestTurns = [];
+let notes = { signed_in: false, invitations: [], your_turn: [], count: 0 };
+let noted = null; // what was waiting at the last look (null: the page just opened)
+
+function drawTurns() {
+  const turns = [...notes.your_turn];
+  for (const tb of guestTurns) if (!turns.some((x) => x.id === tb.id)) turns.push(tb);
+  const inv = notes.invitations;
+  const n = turns.length + inv.length;
+  $("your-turn-box").classList.toggle("hidden", !n && !notes.signed_in);
+  $("reminder").textContent = n ? t("{n} waiting for you: your turns and invitations follow your account to every device.", { n })
+    : t("Nothing waits for you now. Your turns and invitations show here, on every device you sign in on.");
+  document.title = (n ? `(${n}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+  $("invitations").innerHTML = inv.map((i) =>
+    `<div class="row"><span>${esc(t("{name} invites you to a table: {table}", { name: i.from, table: tableText(i.table) }))}</span>` +
+    `<a href="${esc(i.invite_url)}">${esc(t("join"))}</a>` +
+    `<button type="button" data-decline="${esc(i.id)}">${esc(t("decline"))}</button></div>`).join("");
+  for (const b of $("invitations").querySelectorAll("button[data-decline]")) {
+    b.onclick = async () => {
+      try { await api(`/api/invitations/${b.dataset.decline}`, { method: "DELETE" }); } catch (e) { toast(refusalText(e)); }
+      loadNotes();
+    };
+  }
+  $("your-turn").innerHTML = turns.map((tb) =>
+    `<div class="row"><a href="/t/${esc(tb.id)}">${esc(tableText(tb))}</a>` +
+    `<span class="muted">${esc(t("seat {n}", { n: tb.seat + 1 }))}${tb.deadline ? ` · ${esc(t("until {time}", { time: new Date(tb.deadline * 1000).toLocaleString(document.documentElement.lang) }))}` : ""}</span></div>`).join("");
+  // a notification when something new waits while the page is out of view (the
+  // permission is the one the table page asks for)
+  const now = new Set([...turns.map((x) => `t:${x.id}`), ...inv.map((x) => `i:${x.id}`)]);
+  const fresh = noted ? [...now].filter((k) => !noted.has(k)) : [];
+  noted = now;
+  if (fresh.length && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(t("MEIO: {n} waiting for you", { n }));
+  }
+}
+
+async function loadNotes() {
+  try { notes = await api("/api/notifications"); } catch { /* keep the last look */ }
+  drawTurns();
+}
+
+// Quick play: a seat at a table of the pool; rated (signed in) with people near your rating.
 async function playNow(ev) {
   ev.preventDefault();
-  const name = $("c-name").value.trim() || document.getElementById("nav-account").textContent;
+  const name = $("q-name").value.trim();
+  localStorage.setItem("meio:name", name);
   try {
-    const res = await api("/api/quick", { method: "POST", body: { pool: $("q-pool").value, wait_s: Number($("q-wait").value), name } });
+    const res = await api("/api/quick", { method: "POST", body: { pool: $("q-pool").value, wait_s: Number($("q-wait").value), name, rated: $("q-rated").checked } });
     saveSeat(res.table_id, { token: res.token, seat: res.seat, name, invite: res.invite, spectate: res.spectate });
     location.href = `/t/${res.table_id}`;
   } catch (e) { toast(refusalText(e), 6000); }
 }
 
-async function setupQuick() {
+async function setupQuick(account) {
   try {
     const { pools } = await api("/api/ratings");
     $("q-pool").innerHTML = pools.map((p) => `<option value="${esc(p)}">${esc(poolName(p))}</option>`).join("");
     $("q-pool").value = "meio-4p";
   } catch { /* the form stays empty: creating a table still works */ }
+  // a guest plays unrated; a signed-in player chooses (rated by default)
+  $("q-rated").disabled = !account;
+  $("q-rated").checked = !!account;
+  $("q-name").value = localStorage.getItem("meio:name") || account?.username || "";
   $("quick-form").addEventListener("submit", playNow);
 }
 
 async function main() {
   await loadLang();
-  showAccount();
+  const account = await showAccount();
   try {
     const bots = await api("/api/bots");
     levels = bots.levels; variantBots = bots.variant_bots ?? variantBots;
@@ -204,7 +250,9 @@ async function main() {
   renderSpecials();
   renderSeats();
   $("create").addEventListener("submit", create);
-  setupQuick();
-  loadLists();
+  setupQuick(account);
+  formMessages($("quick-form")); formMessages($("create"));
+  await loadLists();
+  if (account) { await loadNotes(); setInterval(loadNotes, 30000); }
 }
 main();

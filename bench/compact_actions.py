@@ -1,0 +1,64 @@
+"""Generic learners on the flat (1,812) and the compact (96) action spaces: agent steps
+per second of SB3's MaskablePPO (through ``meio.rl.sb3.Sb3VecEnv``) and of the CleanRL
+example (``examples/cleanrl_ppo.py``), each on the same compiled VectorEnv.
+
+    nice python bench/compact_actions.py --steps 20000
+
+One PyTorch thread; each figure is agent steps per CPU second of this process (the
+fair figure on a shared machine) and per wall second, learning included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sb3(actions: str, steps: int, envs: int) -> tuple[float, float]:
+    from sb3_contrib import MaskablePPO
+
+    from meio.rl import VectorEnv
+    from meio.rl.sb3 import Sb3VecEnv
+
+    env = Sb3VecEnv(VectorEnv(num_envs=envs, players=4, seed=1, actions=actions))
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=256, n_epochs=2, seed=0,
+                        device="cpu", policy_kwargs={"net_arch": [64, 64]})
+    wall, cpu = time.perf_counter(), time.process_time()
+    model.learn(total_timesteps=steps)
+    return steps / (time.process_time() - cpu), steps / (time.perf_counter() - wall)
+
+
+def cleanrl(actions: str, steps: int, envs: int) -> tuple[float, float]:
+    spec = importlib.util.spec_from_file_location("cleanrl_ppo", ROOT / "examples" /
+                                                  "cleanrl_ppo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["cleanrl_ppo"] = module
+    spec.loader.exec_module(module)
+    stats = module.train(module.Args(total_steps=steps, envs=envs, actions=actions))
+    return stats["steps_per_cpu_second"], stats["steps_per_second"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=20_000)
+    ap.add_argument("--envs", type=int, default=32)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    print("| learner | actions | agent steps/s (CPU) | steps/s (wall) |")
+    print("|---|---|---:|---:|")
+    for name, run in (("SB3 MaskablePPO", sb3), ("CleanRL example", cleanrl)):
+        for actions in ("flat", "compact"):
+            cpu, wall = run(actions, args.steps, args.envs)
+            print(f"| {name} | {actions} | {cpu:,.0f} | {wall:,.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

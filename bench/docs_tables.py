@@ -1,0 +1,189 @@
+"""Generate the result tables of the docs from committed benchmark documents.
+
+A table in a Markdown file sits between two markers that name its kind and the
+``meio-bench/1`` documents (``docs/bench/*.json``, made by ``bench/docs_bench.sh``)
+it is made from:
+
+    <!-- bench-table: leaderboard docs/bench/meio-4-learned.json -->
+    ...the table, written by this script...
+    <!-- end bench-table -->
+
+* ``leaderboard FILE``: one row per bot of one run, with the version each name
+  resolved to and the first digits of its weights' SHA-256;
+* ``tables FILE...``: one row per run (a table of the deal set), for the bots the
+  runs share.
+
+``python bench/docs_tables.py`` rewrites every table in place; ``--check`` changes
+nothing and exits 1 listing the tables that differ from their documents and every
+document whose bot hash differs from the shipped bot's (``tests/tournament/
+test_docs_tables.py`` runs the check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from meio.bots.versions import UnknownVersionError, file_sha256, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ("docs/rl.md",)
+_BLOCK = re.compile(r"(<!-- bench-table: (?P<kind>\w+) (?P<files>[^>]+?) -->\n)(?P<body>.*?)"
+                    r"(<!-- end bench-table -->)", re.S)
+
+Doc = dict[str, Any]
+
+
+def _ci(pair: Sequence[float], fmt: str) -> str:
+    return f"[{pair[0]:{fmt}}, {pair[1]:{fmt}}]"
+
+
+def _plays_as(doc: Doc, bot: str) -> str:
+    info = doc.get("bot_versions", {}).get(bot, {})
+    text = f"`{info['version']}`" if "version" in info else (
+        f"`{info['agent']}`" if "agent" in info else "—")
+    if "sha256" in info:
+        text += f" sha256 `{info['sha256'][:12]}`"
+    return text
+
+
+def leaderboard(docs: Sequence[Doc]) -> str:
+    """One run's leaderboard, a row per bot, best rating first."""
+    (doc,) = docs
+    ref = doc["reference"]
+    lines = [f"| bot | plays as | rating [95% CI] | mean round score [95% CI] | "
+             f"vs {ref} [95% CI] | seats | win % per seat |",
+             "|---|---|---|---|---|---:|---:|"]
+    for e in doc["leaderboard"]:
+        vs = "0" if e["bot"] == ref else \
+            f"{e['vs_reference']:+.3f} {_ci(e['vs_reference_ci95'], '+.3f')}"
+        lines.append(f"| {e['bot']} | {_plays_as(doc, e['bot'])} | {e['rating']:.0f} "
+                     f"{_ci(e['rating_ci95'], '.0f')} | {e['mean_round_score']:.3f} "
+                     f"{_ci(e['mean_round_score_ci95'], '.3f')} | {vs} | {e['seats']} | "
+                     f"{100 * e['win_rate_per_seat']:.1f} |")
+    lines.append("")
+    lines.append(f"`{doc['command']}` — {doc['games']} matches, {doc['elapsed_s']:.0f} s "
+                 f"with {doc['jobs']} jobs; {doc['intervals']}.")
+    return "\n".join(lines) + "\n"
+
+
+def tables(docs: Sequence[Doc]) -> str:
+    """One row per run: each bot's rating and mean round score, and its paired difference
+    from the reference bot."""
+    bots = [b for b in docs[0]["bots"] if all(b in d["bots"] for d in docs)]
+    ref = docs[0]["reference"]
+    head = ["table", "deals", "matches"]
+    for b in bots:
+        head += [f"{b}: rating [95% CI]", "score"]
+        if b != ref:
+            head.append(f"{b} vs {ref}")
+    head.append("s")
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join("---:" if h in ("deals", "matches", "score", "s") else "---"
+                            for h in head) + "|"]
+    for doc in docs:
+        if doc["reference"] != ref:
+            raise ValueError(f"{doc['command']}: reference {doc['reference']}, not {ref}")
+        entry = {e["bot"]: e for e in doc["leaderboard"]}
+        row = [doc["table"], str(doc["deals"]), str(doc["games"])]
+        for b in bots:
+            e = entry[b]
+            row += [f"{e['rating']:.0f} {_ci(e['rating_ci95'], '.0f')}",
+                    f"{e['mean_round_score']:.3f}"]
+            if b != ref:
+                row.append(f"{e['vs_reference']:+.3f} {_ci(e['vs_reference_ci95'], '+.3f')}")
+        row.append(f"{doc['elapsed_s']:.0f}")
+        lines.append("| " + " | ".join(row) + " |")
+    versions = {b: _plays_as(docs[0], b) for b in bots}
+    lines.append("")
+    lines.append("Bots: " + "; ".join(f"{b} = {v}" for b, v in versions.items()) + ".")
+    return "\n".join(lines) + "\n"
+
+
+KINDS = {"leaderboard": leaderboard, "tables": tables}
+
+
+def load(path: str, root: Path = ROOT) -> Doc:
+    doc: Doc = json.loads((root / path).read_text())
+    if doc.get("format") != "meio-bench/1":
+        raise ValueError(f"{path}: not a meio-bench/1 document")
+    return doc
+
+
+def render(text: str, root: Path = ROOT) -> str:
+    """``text`` with every marked table made again from its documents."""
+    def one(m: re.Match[str]) -> str:
+        docs = [load(f, root) for f in m["files"].split()]
+        return m.group(1) + KINDS[m["kind"]](docs) + m.group(5)
+
+    return _BLOCK.sub(one, text)
+
+
+def hash_problems(doc: Doc, name: str) -> list[str]:
+    """Where a document's bots differ from the shipped ones: a version that is no longer
+    shipped, or a weights hash that is not the shipped file's."""
+    out = []
+    for bot, info in doc.get("bot_versions", {}).items():
+        if "version" not in info:
+            continue
+        try:
+            shipped = resolve(info["version"])
+        except UnknownVersionError:
+            out.append(f"{name}: {bot} played as {info['version']}, which is not shipped")
+            continue
+        if shipped.sha256 != info.get("sha256"):
+            out.append(f"{name}: {bot} ({info['version']}) has sha256 {info.get('sha256')}, "
+                       f"the shipped one {shipped.sha256}")
+        path = shipped.weights_path
+        if path is not None and file_sha256(path) != shipped.sha256:
+            out.append(f"{path}: its sha256 is {file_sha256(path)}, not the "
+                       f"{shipped.sha256} that {shipped.name} pins")
+    return out
+
+
+def check(root: Path = ROOT, docs: Sequence[str] = DOCS) -> list[str]:
+    """Every problem: a table that differs from its documents, a document without
+    versions, a bot hash that differs from the shipped one."""
+    problems = []
+    for name in docs:
+        text = (root / name).read_text()
+        blocks = list(_BLOCK.finditer(text))
+        for m in blocks:
+            if m["kind"] not in KINDS:
+                problems.append(f"{name}: unknown table kind {m['kind']}")
+                continue
+            files = m["files"].split()
+            if m["body"] != KINDS[m["kind"]]([load(f, root) for f in files]):
+                problems.append(f"{name}: the table of {' '.join(files)} differs from its "
+                                "documents (python bench/docs_tables.py remakes it)")
+            for f in files:
+                doc = load(f, root)
+                if "bot_versions" not in doc:
+                    problems.append(f"{f}: no bot_versions (made before bots had versions)")
+                problems += hash_problems(doc, f)
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true",
+                    help="change nothing; exit 1 listing what differs")
+    args = ap.parse_args(argv)
+    if args.check:
+        problems = check()
+        for p in problems:
+            print(p)
+        return 1 if problems else 0
+    for name in DOCS:
+        path = ROOT / name
+        path.write_text(render(path.read_text()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
