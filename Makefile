@@ -20,7 +20,7 @@ STACK   ?= 1
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check \
-		-c requirements.lock -e '.[dev,web,tui,lab,rl,cluster]'
+		-c requirements.lock -e '.[dev,web,tui,lab,rl,cluster,jax]'
 	$(PY) -m meio.warm
 	touch $(STAMP)
 

@@ -28,6 +28,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "i18n": frozenset({"engine"}),
     "tutorial": frozenset({"engine", "i18n"}),
     "sim": frozenset({"engine"}),
+    "jaxenv": frozenset({"engine"}),
     "bots": frozenset({"engine", "sim"}),
     "rl": frozenset({"meio", "engine", "sim", "bots"}),
     "openspiel": frozenset({"engine", "bots"}),
