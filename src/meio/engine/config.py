@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.engine.options import Edition, TableOptions, WildLead
-from meio.engine.variant import CardRules, Variant, card_rules
+from meio.engine.presets import standard
+from meio.engine.ruleset import CardRules, MatchFormat, Variant
 
 __all__ = ["Edition", "MatchConfig", "TableOptions", "WildLead"]
 
@@ -64,12 +65,15 @@ class MatchConfig:
     seed: int = 0
     first_leader: int | None = None
     options: TableOptions = TableOptions()  # noqa: RUF009 - frozen, so sharing it is safe
-    #: a ruleset of its own (:mod:`meio.engine.variant`); None: the standard edition
+    #: a designer's ruleset (:mod:`meio.engine.ruleset_file`); None: the edition's
+    #: preset with ``options`` (what a record or a lobby calls a standard game)
     variant: Variant | None = None
     deck: int = field(default=0, init=False, compare=False, repr=False)
-    #: the variant's card rules (None for a standard edition, whose rules the engine
-    #: keeps in module constants on its fast path)
-    rules: CardRules | None = field(default=None, init=False, compare=False, repr=False)
+    #: the ruleset played, always set: ``variant``, or the edition's preset with the
+    #: table's options (:func:`meio.engine.presets.standard`). Every rule reads it.
+    ruleset: Variant = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
+    #: the ruleset's card tables (:class:`~meio.engine.ruleset.CardRules`)
+    rules: CardRules = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.variant is not None:
@@ -117,6 +121,9 @@ class MatchConfig:
         object.__setattr__(self, "specials", specials)
         self._init_leader()
         object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
+        ruleset = standard(self.edition, self.options)
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "rules", ruleset.card_rules)
 
     def _init_variant(self, variant: Variant) -> None:
         if not isinstance(variant, Variant):
@@ -173,7 +180,8 @@ class MatchConfig:
         for s in specials:
             mask |= 1 << s
         object.__setattr__(self, "deck", mask)
-        object.__setattr__(self, "rules", card_rules(variant))
+        object.__setattr__(self, "ruleset", variant)
+        object.__setattr__(self, "rules", variant.card_rules)
 
     def _init_leader(self) -> None:
         leader = self.first_leader
@@ -190,17 +198,17 @@ class MatchConfig:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat (13 in both editions)."""
-        return 13 if self.variant is None else self.variant.hand
+        return self.ruleset.hand
 
     @property
     def pack_size(self) -> int:
         """Cards in each second-half pack (6 in both editions)."""
-        return 6 if self.variant is None else self.variant.pack
+        return self.ruleset.pack
 
     @property
     def first_half_size(self) -> int:
         """Tricks of the first half (7 in both editions)."""
-        return 7 if self.variant is None else self.variant.first_half
+        return self.ruleset.first_half
 
     @property
     def special_cards(self) -> tuple[int, ...]:
@@ -211,9 +219,7 @@ class MatchConfig:
     @property
     def special_count(self) -> int:
         """How many special cards the deck holds (N = players in ``meio``)."""
-        if self.variant is not None:
-            return self.variant.deck_for(self.players).specials
-        return self.players if self.edition == "meio" else 0
+        return self.ruleset.deck_for(self.players).specials
 
     @property
     def specials_known(self) -> bool:
@@ -237,24 +243,23 @@ class MatchConfig:
         return self.deck_size - self.hand_size * self.players
 
     @property
+    def match_format(self) -> MatchFormat:
+        """How this table's match ends (the ruleset's format for its size)."""
+        return self.ruleset.format_for(self.players, self.partnership)
+
+    @property
     def rounds(self) -> int | None:
         """3 rounds on totals (3–5 players, and 2-player ``classic``); None where the
         match runs to 2 victories (2-player ``meio``, partnership). A variant may set
         other counts, and with unshared ties play on past them (:mod:`~meio.engine.scoring`)."""
-        if self.variant is not None:
-            fmt = self.variant.format_for(self.players, self.partnership)
-            return fmt.rounds if fmt.form == "totals" else None
-        return None if self.victories_to_win else 3
+        fmt = self.match_format
+        return fmt.rounds if fmt.form == "totals" else None
 
     @property
     def victories_to_win(self) -> int | None:
         """2 in 2-player ``meio`` and in partnership; None where totals decide."""
-        if self.variant is not None:
-            fmt = self.variant.format_for(self.players, self.partnership)
-            return fmt.to_win if fmt.form == "victories" else None
-        if self.partnership or (self.players == 2 and self.edition == "meio"):
-            return 2
-        return None
+        fmt = self.match_format
+        return fmt.to_win if fmt.form == "victories" else None
 
     def team_of(self, seat: int) -> int:
         """The team of a seat in partnership (0 = seats 0 and 2); the seat itself otherwise."""
@@ -274,7 +279,7 @@ class MatchConfig:
         return _public(self)
 
     def _make_public(self) -> MatchConfig:
-        pool = C.SPECIALS if self.variant is None else self.variant.special_pool
+        pool = self.ruleset.special_pool
         hide = not self.options.reveal_specials and len(self.special_cards) < len(pool)
         if self.seed == 0 and not (hide and self.special_cards):
             return self
@@ -282,8 +287,7 @@ class MatchConfig:
 
     def with_specials(self, specials: tuple[int, ...], seed: int) -> MatchConfig:
         """The same table with the given specials and seed (worlds of a search)."""
-        keep = self.edition == "meio" or self.variant is not None
-        return dataclasses.replace(self, specials=specials if keep else None, seed=seed)
+        return dataclasses.replace(self, specials=specials, seed=seed)
 
 
 def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:
