@@ -180,17 +180,25 @@ def _unknown(table: Mapping[str, Any], known: tuple[str, ...], key: str, bad: _P
             bad.add(f"{key}.{k}", f"unknown key (known: {', '.join(known)})")
 
 
+#: the hand's limits: each half holds at least one card, and the compiled core holds
+#: hands of up to 15 cards (so packs of up to 14)
+HAND_LIMITS = {"size": (2, 15), "first_half": (1, 14), "pack": (1, 14)}
+
+
 def _hand(value: object, bad: _Problems) -> tuple[int, int]:
+    """(size, first half); size 0 when a number is bad, so that no later check
+    reports the same problem again through a hand size the file did not give."""
     table = _table(value, "hand", bad)
     _unknown(table, ("size", "first_half", "pack"), "hand", bad)
     size, first, pack = table.get("size"), table.get("first_half"), table.get("pack")
     ok = True
     for key, v in (("size", size), ("first_half", first), ("pack", pack)):
-        if not _whole(v) or not 1 <= v <= 15:  # type: ignore[operator]
-            bad.add(f"hand.{key}", f"must be a whole number from 1 to 15, not {v!r}")
+        low, high = HAND_LIMITS[key]
+        if not _whole(v) or not low <= v <= high:  # type: ignore[operator]
+            bad.add(f"hand.{key}", f"must be a whole number from {low} to {high}, not {v!r}")
             ok = False
     if not ok:
-        return 13, 7
+        return 0, 0
     assert isinstance(size, int) and isinstance(first, int) and isinstance(pack, int)
     if first + pack != size:
         bad.add("hand", f"pack sizes {first} + {pack} do not add up to the hand of {size}")
@@ -330,7 +338,7 @@ def _decks(value: object, hand: int, pool: int, bad: _Problems
                     f"cards described), not {specials!r}")
             continue
         size = 4 * len(ranks) + specials
-        if ranks and size < n * hand:
+        if ranks and hand and size < n * hand:
             bad.add(key, f"a {n}-player deck of {size} cards cannot deal {n} hands of {hand}")
         out.append((n, Deck(tuple(sorted(ranks)), specials)))
     if not out and table:
