@@ -11,8 +11,9 @@ run and prints the ratio.
 ``--compiled`` also times the wheel's engine, compiled with mypyc, in a worker
 process (``bench/wheel.py``: the wheel is built once into ``build/bench-wheel/``),
 each table timed here and then there in turn, and prints both with their ratio.
-``--against DIR`` does the same with another source tree's pure engine (``DIR/src``;
-e.g. an earlier commit unpacked with ``git archive``): a change's speed ratio.
+``--against DIR`` does the same with another tree's engine (``DIR/src``, e.g. an
+earlier commit unpacked with ``git archive``, or an unpacked wheel's site): a change's
+speed ratio, this engine's over that one's; each side says whether it is compiled.
 """
 
 from __future__ import annotations
@@ -129,6 +130,13 @@ def bench_openspiel_hearts(seconds: float) -> dict[str, float] | None:
     return {"actions_per_s": actions / elapsed, "decisions_per_s": decisions / elapsed}
 
 
+def engine_kind() -> str:
+    """Whether this process's engine is the mypyc-compiled one or pure Python."""
+    import meio.engine.state
+
+    return "compiled" if meio.engine.state.__file__.endswith(".so") else "pure"
+
+
 def compare(seconds: float, site: Path, other: str, windows: int = 5,
             flag: str = "--worker", flip: bool = False) -> None:
     """Each table timed in this process (the engine on ``PYTHONPATH``, pure in a
@@ -157,7 +165,9 @@ def compare(seconds: float, site: Path, other: str, windows: int = 5,
                          (there_us, worker.call("bench_primitives"))):
             for name, us in got.items():
                 out[name] = min(out.get(name, us), us)
+    kinds = f"this: {engine_kind()}, {other}: {worker.call('engine_kind')}"
     worker.close()
+    print(kinds)
     head = f"this/{other}" if flip else f"{other}/this"
     print(f"{'table':<26}{'this actions/s':>16}{other:>12}{head:>14}  (CPU)")
     for name, a, b in rows:
@@ -176,18 +186,20 @@ def main() -> None:
     parser.add_argument("--against", metavar="DIR", type=Path,
                         help="the checkout's engine beside another tree's (DIR/src)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--worker-pure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-any", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker or args.worker_pure:  # the other engine's process (bench/wheel.py)
-        serve({"bench_matches": bench_matches, "bench_primitives": bench_primitives},
-              compiled=args.worker)
+    if args.worker or args.worker_any:  # the other engine's process (bench/wheel.py)
+        functions = {"bench_matches": bench_matches, "bench_primitives": bench_primitives,
+                     "engine_kind": engine_kind}
+        serve(functions, compiled=True if args.worker else None)
         return
     if args.compiled:
         compare(args.seconds, compiled_site(), "compiled")
         return
     if args.against:
-        compare(args.seconds, args.against / "src", "before", flag="--worker-pure",
-                flip=True)
+        src = args.against / "src"
+        site = src if (src / "meio").is_dir() else args.against
+        compare(args.seconds, site, "before", flag="--worker-any", flip=True)
         return
     out: dict[str, Any] = {"tables": {}}
     for edition, players, partnership in TABLES:

@@ -95,13 +95,13 @@ class Worker:
         self._proc.wait()
 
 
-def serve(functions: dict[str, Callable[..., Any]], compiled: bool = True) -> None:
+def serve(functions: dict[str, Callable[..., Any]], compiled: bool | None = True) -> None:
     """The worker's side: answer each call read from stdin until it closes. The engine
-    must be the compiled one (or, with ``compiled`` False, a pure one), or the figures
-    would be mislabelled."""
+    must be the compiled one (``compiled`` None: either, as the caller labels it), or
+    the figures would be mislabelled."""
     import meio.engine.state
 
-    if meio.engine.state.__file__.endswith(".so") != compiled:
+    if compiled is not None and meio.engine.state.__file__.endswith(".so") != compiled:
         raise SystemExit(f"the worker's engine is not as asked: {meio.engine.state.__file__}")
     for line in sys.stdin:
         name, args = json.loads(line)

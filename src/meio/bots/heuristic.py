@@ -32,8 +32,7 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
             raise ValueError("no legal action to choose from")
-        variant = view.config.variant
-        if variant is not None and not is_standard(variant):
+        if not is_standard(view.config.ruleset):  # a variant's cards: its own rule
             action = variant_play.choose(view, legal)
         elif view.phase is Phase.SPLIT:
             action = choose_pack(view.hand, view.config)

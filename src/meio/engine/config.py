@@ -68,6 +68,8 @@ class MatchConfig:
     ruleset: Variant = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
     #: the ruleset's card tables (:class:`~meio.engine.ruleset.CardRules`)
     rules: CardRules = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
+    #: how this table's match ends (the ruleset's format for its size and partnership)
+    match_format: MatchFormat = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         ruleset = self._init_ruleset()
@@ -101,6 +103,7 @@ class MatchConfig:
         object.__setattr__(self, "deck", mask)
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "rules", ruleset.card_rules)
+        object.__setattr__(self, "match_format", ruleset.format_for(players, self.partnership))
 
     def _init_ruleset(self) -> Variant:
         """The ruleset played: the variant, or the edition's preset with the options."""
@@ -218,11 +221,6 @@ class MatchConfig:
     def aside_count(self) -> int:
         """Cards set aside each round (classic with 2 or 3 players)."""
         return self.deck_size - self.hand_size * self.players
-
-    @property
-    def match_format(self) -> MatchFormat:
-        """How this table's match ends (the ruleset's format for its size)."""
-        return self.ruleset.format_for(self.players, self.partnership)
 
     @property
     def rounds(self) -> int | None:

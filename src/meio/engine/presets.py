@@ -87,6 +87,7 @@ def standard(edition: Edition, options: TableOptions) -> Variant:
     return base if options == base.options else dataclasses.replace(base, options=options)
 
 
+@functools.lru_cache(maxsize=256)
 def is_standard(variant: Variant) -> bool:
     """Whether ``variant`` is its edition's preset but for its name and table options
     (so what holds of the edition holds of it)."""
