@@ -92,7 +92,11 @@ class Record:
                 edition=self.edition,  # type: ignore[arg-type]
                 players=self.players,
                 partnership=self.partnership,
-                specials=self.specials,
+                # RECORD.md: a classic record's specials are [] or absent; others are
+                # ignored, as they always were
+                specials=self.specials
+                if self.edition == "meio" or self.variant is not None
+                else None,
                 seed=seed,
                 first_leader=self.rounds[0].leader if self.rounds else None,
                 options=self.options,
