@@ -165,21 +165,20 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
     leading = not pos.current_trick
     declares = pos.config.options.declares
     rules = pos.config.rules
-    wild, free, suit_of, suit_masks = rules.wild, rules.free, rules.suit_of, rules.suit_masks
     if action >= A.DECLARE_BASE:
         if not declares:
             return reason("no_declare_table", card=C.card_code(card))
         if not leading:
             return reason("declare_only_leading", card=C.card_code(card))
         return None
-    if wild >> card & 1:
+    if rules.wild >> card & 1:
         if leading and declares:
             return reason("wild_needs_suit", card=C.card_code(card))
         return None
-    if free >> card & 1:
+    if leading or rules.free >> card & 1:
         return None
     led = pos.led_suit
-    if not leading and led >= 0 and suit_of[card] != led and hand & suit_masks[led]:
+    if led >= 0 and rules.suit_of[card] != led and hand & rules.suit_masks[led]:
         return reason("must_follow", card=C.card_code(card), suit=C.SUITS[led])
     return None
 

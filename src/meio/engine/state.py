@@ -95,7 +95,9 @@ class State:
         "_rules",
         "_starts",
         "_suit_of",
+        "_trump",
         "_values",
+        "_wild",
         "aside",
         "config",
         "current_trick",
@@ -149,6 +151,8 @@ class State:
     _deals: list[tuple[tuple[int, ...], int, int]] | None
     _values: tuple[tuple[int, ...], tuple[int, ...]]
     _suit_of: tuple[int, ...]
+    _trump: int
+    _wild: int
     _rules: CardRules
     _half_at: int
     _end_at: int
@@ -186,6 +190,8 @@ class State:
         self._rules = cfg.rules
         self._values = cfg.rules.trick_values
         self._suit_of = cfg.rules.suit_of
+        self._trump = cfg.rules.trump
+        self._wild = cfg.rules.wild
         self._half_at = cfg.first_half_size + 1
         self._end_at = cfg.hand_size + 1
 
@@ -246,6 +252,8 @@ class State:
         st._values = self._values
         st._rules = self._rules
         st._suit_of = self._suit_of
+        st._trump = self._trump
+        st._wild = self._wild
         st._half_at = self._half_at
         st._end_at = self._end_at
         st._deals = self._deals
@@ -411,12 +419,11 @@ class State:
     def _resolve_trick(self) -> None:
         trick = self.current_trick
         cards = [c for _, c in trick]
-        rules = self._rules
         index, _ = winning_index(
-            cards, self.led_suit, self._values[self.half - 1], self._suit_of, rules.trump
+            cards, self.led_suit, self._values[self.half - 1], self._suit_of, self._trump
         )
-        pile = pile_for(cards[index], self.half, rules.pile)
-        wild = rules.wild
+        pile = pile_for(cards[index], self.half, self._rules.pile)
+        wild = self._wild
         winner = trick[index][0]
         lead_card = cards[0]
         declared = self.led_suit if self.config.options.declares and wild >> lead_card & 1 else -1

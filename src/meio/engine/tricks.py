@@ -77,8 +77,7 @@ def winning_index(
     best_v = 0
     best_trump = False
     prev = 0
-    for i in range(len(cards)):
-        card = cards[i]
+    for i, card in enumerate(cards):
         v = values[card]
         if v == RELATIVE:
             v = prev + 1

@@ -63,9 +63,9 @@ def rule_digest(rule: Callable[..., object]) -> str:
 #: :func:`meio.engine.tricks.winning_index`, tests/sim/test_trick_rule.py names the new
 #: digest to write here (and in :mod:`meio.bots.likelihood`), and until then
 #: :data:`CACHE` is False: the kernels compile afresh rather than run stale code.
-TRICK_RULE_DIGEST = "42a6d978fbbd1a27"
+TRICK_RULE_DIGEST = "4de23e73bed47061"
 #: the same for the variants' trick rule (:func:`meio.engine.tricks.table_winning_index`)
-TABLE_RULE_DIGEST = "42a6d978fbbd1a27"
+TABLE_RULE_DIGEST = "4de23e73bed47061"
 CACHE = (
     rule_digest(winning_index) == TRICK_RULE_DIGEST
     and rule_digest(winning_index) == TABLE_RULE_DIGEST
