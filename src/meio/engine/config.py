@@ -70,6 +70,8 @@ class MatchConfig:
     rules: CardRules = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
     #: how this table's match ends (the ruleset's format for its size and partnership)
     match_format: MatchFormat = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
+    #: how many special cards the deck holds (N = players in ``meio``)
+    special_count: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         ruleset = self._init_ruleset()
@@ -104,6 +106,7 @@ class MatchConfig:
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "rules", ruleset.card_rules)
         object.__setattr__(self, "match_format", ruleset.format_for(players, self.partnership))
+        object.__setattr__(self, "special_count", deck.specials)
 
     def _init_ruleset(self) -> Variant:
         """The ruleset played: the variant, or the edition's preset with the options."""
@@ -195,11 +198,6 @@ class MatchConfig:
         """The special card ids in the deck (always a tuple after construction;
         ``()`` in the public form of a match whose specials are hidden)."""
         return self.specials or ()
-
-    @property
-    def special_count(self) -> int:
-        """How many special cards the deck holds (N = players in ``meio``)."""
-        return self.ruleset.deck_for(self.players).specials
 
     @property
     def specials_known(self) -> bool:
