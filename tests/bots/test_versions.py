@@ -60,7 +60,7 @@ def test_a_versioned_heuristic_plays_a_variant_as_the_heuristic_does() -> None:
     from meio.bots.variant_play import check_variant_bot
     from meio.engine import MatchConfig
     from meio.engine.errors import ConfigError
-    from meio.engine.variant import preset
+    from meio.engine.presets import preset
 
     variant = preset("mini")
     config = MatchConfig(edition=variant.edition, players=2, seed=1, options=variant.options,

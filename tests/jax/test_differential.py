@@ -22,7 +22,8 @@ import pytest
 from meio.engine import MatchConfig, State, TableOptions, eligible_leaders
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.variant import parse_variant, preset
+from meio.engine.presets import preset
+from meio.engine.ruleset_file import parse_variant
 from meio.jaxenv import PICK_BASE, JaxGame
 from meio.jaxenv.state import PILE, PLAY, SPLIT
 

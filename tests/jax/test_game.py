@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from meio.engine import IllegalActionError, MatchConfig
-from meio.engine.variant import parse_variant
+from meio.engine.ruleset_file import parse_variant
 from meio.jaxenv import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,

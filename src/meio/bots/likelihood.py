@@ -65,7 +65,7 @@ _NEGLIGIBLE = 60.0
 
 #: the digest of the engine's trick rule (:data:`meio.sim.kernels.trick_rule`, called
 #: here) when this file last changed: see :data:`meio.sim.kernels.TRICK_RULE_DIGEST`
-TRICK_RULE_DIGEST = "848953b28dd3ae52"
+TRICK_RULE_DIGEST = "4de23e73bed47061"
 CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
 
 
@@ -312,7 +312,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
     for i in range(ntrick):
         cards[i] = trick_cards[i]
     if ntrick:
-        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1])
+        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1], suit_of, 1)
         best_seat = trick_seats[best_i]
         best_card = trick_cards[best_i]
         if partnership and best_seat != seat and (best_seat - seat) % 2 == 0:
@@ -326,7 +326,8 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
         if ntrick:
             this_led = suit_of[card] if led < 0 else led
             cards[ntrick] = card
-            index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval[half - 1])
+            index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval[half - 1], suit_of,
+                                  1)
             if index != ntrick:
                 p_me = 0.0
             elif last:

@@ -2,7 +2,7 @@
 
 :class:`TableRules` is built once, in plain Python, from a
 :class:`~meio.engine.MatchConfig`: the card facts come from the ruleset's
-:class:`~meio.engine.variant.CardRules` (a standard edition reads its preset's, so
+:class:`~meio.engine.ruleset.CardRules` (a standard edition reads its preset's, so
 ``meio`` and ``classic`` are data like any variant), the match format, scoring and
 next-leader rule from the config. Whatever that data describes is played; the few
 rulesets the fixed-shape environment cannot hold are refused with
@@ -24,8 +24,9 @@ import numpy.typing as npt
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.errors import ConfigError
+from meio.engine.presets import preset
+from meio.engine.ruleset import SCORING_FORMS, card_rules
 from meio.engine.scoring import VICTORY_ROUND_LIMIT
-from meio.engine.variant import SCORING_FORMS, card_rules, preset
 
 #: the largest hand the compact action space holds: a split is one pick of the i-th
 #: dealt card per step, ``i`` < 13
@@ -77,7 +78,7 @@ class TableRules:
     special_pool: IntArray
     special_count: int
     fixed_specials: IntArray
-    scoring: int  #: index in :data:`meio.engine.variant.SCORING_FORMS`
+    scoring: int  #: index in :data:`meio.engine.ruleset.SCORING_FORMS`
     bonus: int
     victories: bool
     rounds: int

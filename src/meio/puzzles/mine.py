@@ -30,7 +30,7 @@ from meio.engine import MatchConfig, Phase, State, View, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record
-from meio.engine.tricks import value_table, winning_index
+from meio.engine.tricks import winning_index
 from meio.review.judge import HIGH, Z95, Budget, play_values
 
 #: the smallest advantage (points a round) of the best action over the next, margin off
@@ -127,7 +127,9 @@ def _takes(view: View, action: int) -> bool:
     if len(world.current_trick) == 0:
         return world.tricks[-1].winner == view.seat
     cards = [c for _, c in world.current_trick]
-    index, _ = winning_index(cards, world.led_suit, value_table(view.config.edition, view.half))
+    rules = view.config.rules
+    index, _ = winning_index(cards, world.led_suit, rules.trick_values[view.half - 1],
+                             rules.suit_of, rules.trump)
     return world.current_trick[index][0] == view.seat
 
 

@@ -36,7 +36,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from meio.engine.tricks import RELATIVE, table_winning_index, winning_index
+from meio.engine.tricks import RELATIVE, winning_index
 
 
 def rule_digest(rule: Callable[..., object]) -> str:
@@ -63,12 +63,12 @@ def rule_digest(rule: Callable[..., object]) -> str:
 #: :func:`meio.engine.tricks.winning_index`, tests/sim/test_trick_rule.py names the new
 #: digest to write here (and in :mod:`meio.bots.likelihood`), and until then
 #: :data:`CACHE` is False: the kernels compile afresh rather than run stale code.
-TRICK_RULE_DIGEST = "848953b28dd3ae52"
+TRICK_RULE_DIGEST = "4de23e73bed47061"
 #: the same for the variants' trick rule (:func:`meio.engine.tricks.table_winning_index`)
-TABLE_RULE_DIGEST = "221940994a5dacbb"
+TABLE_RULE_DIGEST = "4de23e73bed47061"
 CACHE = (
     rule_digest(winning_index) == TRICK_RULE_DIGEST
-    and rule_digest(table_winning_index) == TABLE_RULE_DIGEST
+    and rule_digest(winning_index) == TABLE_RULE_DIGEST
 )
 
 #: the engine's trick rule (:func:`meio.engine.tricks.winning_index`) compiled for the
@@ -275,7 +275,7 @@ def trick_winner(s: np.ndarray, n: int, half: int, val2: np.ndarray) -> int:
             if SUIT_OF[s[TRICK + i]] >= 0:
                 led = SUIT_OF[s[TRICK + i]]
                 break
-    best, _ = trick_rule(s[TRICK : TRICK + n], led, val2[half - 1])
+    best, _ = trick_rule(s[TRICK : TRICK + n], led, val2[half - 1], SUIT_OF, 1)  # trump: H
     return best
 
 
@@ -806,7 +806,7 @@ def replay_actions(
 #: the trick rule of a variant's card tables (:func:`meio.engine.tricks.table_winning_index`)
 #: compiled for the kernels: the same function object, watched by :data:`TABLE_RULE_DIGEST`
 table_trick_rule: Callable[..., tuple[int, int]] = njit(cache=CACHE, inline="always")(
-    table_winning_index
+    winning_index
 )
 
 V_HAND_MAX = 15

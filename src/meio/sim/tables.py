@@ -11,6 +11,8 @@ import numpy.typing as npt
 
 from meio.engine import MatchConfig
 from meio.engine import cards as C
+from meio.engine.presets import is_standard
+from meio.engine.tricks import RELATIVE
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -68,6 +70,7 @@ def build_tables(config: MatchConfig) -> CoreTables:
         for card in range(65):
             val2[half - 1, card] = C.value2(card, half, config.edition, 0)
     strength = _strengths(config, deck, val2)
+    val2[:, C.PLUS_HALF] = RELATIVE  # as the one trick rule reads it (engine.tricks)
     cfg = np.array(
         [config.players, int(config.partnership), 0 if config.edition == "meio" else 1],
         dtype=np.int32,
@@ -131,7 +134,7 @@ TIE_BREAK_ROUNDS = 20
 def plays_variant(config: MatchConfig) -> bool:
     """Whether ``config`` is played by the variant kernels: a variant that is not its
     edition's preset (a preset's game is the standard game, played as one)."""
-    return config.variant is not None and not config.variant.is_standard
+    return config.variant is not None and not is_standard(config.variant)
 
 
 def check_standard(config: MatchConfig) -> None:
@@ -154,8 +157,8 @@ def variant_tables_for(config: MatchConfig) -> VariantTables:
 @lru_cache(maxsize=64)
 def build_variant_tables(config: MatchConfig) -> VariantTables:
     """The variant kernels' arrays for a :func:`table_key` config with a variant."""
+    from meio.engine.ruleset import LEADER_RULES, SCORING_FORMS
     from meio.engine.scoring import VICTORY_ROUND_LIMIT
-    from meio.engine.variant import LEADER_RULES, SCORING_FORMS
     from meio.sim import kernels as K
 
     variant, rules = config.variant, config.rules

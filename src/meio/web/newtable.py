@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from meio.engine import ConfigError, MatchConfig, MeioError, TableOptions
 from meio.engine import cards as C
+from meio.engine.ruleset_file import variant_json
 from meio.web.settings import Settings
 from meio.web.store import SeatInfo
 from meio.web.variants import check_variant_table, host_variant
@@ -140,5 +141,5 @@ def check_new_table(body: CreateTable, settings: Settings
     if body.turn_based:
         options["turn_based"] = True
     if variant is not None:
-        options["variant"] = variant.to_json()
+        options["variant"] = variant_json(variant)
     return options, infos
