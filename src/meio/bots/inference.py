@@ -61,7 +61,7 @@ from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, ran
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.tricks import pile_for, value_table
+from meio.engine.tricks import RELATIVE, pile_for, value_table
 
 F64 = npt.NDArray[np.float64]
 U64 = npt.NDArray[np.uint64]
@@ -378,6 +378,7 @@ def _kernel_tables(edition: str) -> _Tables:
     suit_of = np.array([C.card_suit(c) for c in range(C.NUM_CARDS)], dtype=np.int64)
     fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
     tval = np.array([value_table(edition, h) for h in (1, 2)], dtype=np.int64)
+    tval[:, C.PLUS_HALF] = RELATIVE  # as the trick rule reads it: 0.5 above the card before
     pile = np.array([[pile_for(c, h) for c in range(C.NUM_CARDS)] for h in (1, 2)],
                     dtype=np.int64)
     cc_fixed = np.full((2, C.NUM_CARDS), -1.0)

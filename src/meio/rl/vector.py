@@ -210,7 +210,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
         t = self.table
         V.reset_all(
-            self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
+            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
             self.observations,
         )
@@ -234,7 +234,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             )
         t = self.table
         bad = V.step_all(
-            self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
+            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
             acts, self._seat_rewards, self._terminated, S.PACK_POSITIONS, self._hands,
             self._pack, self._legal, self._rng, self._scores, self._work, self._seat_finals,
@@ -285,9 +285,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before start_match()")
         t = self.table
-        V.start_episode(self._states, self._cfg, t.strengths, self._decks, len(t.base_deck),
-                        t.combos, self.seed, self._rngs, self._metas, self.seat_observations,
-                        self.masks, self.observations, i, episode)
+        V.start_episode(self._states, self._cfg, t.ruleset, t.strengths, self._decks,
+                        len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,
+                        self.seat_observations, self.masks, self.observations, i, episode)
 
     def episodes(self) -> npt.NDArray[np.int32]:
         """How many matches each environment has finished."""
