@@ -11,6 +11,9 @@ run and prints the ratio.
 ``--compiled`` also times the wheel's engine, compiled with mypyc, in a worker
 process (``bench/wheel.py``: the wheel is built once into ``build/bench-wheel/``),
 each table timed here and then there in turn, and prints both with their ratio.
+``--against DIR`` does the same with another tree's engine (``DIR/src``, e.g. an
+earlier commit unpacked with ``git archive``, or an unpacked wheel's site): a change's
+speed ratio, this engine's over that one's; each side says whether it is compiled.
 """
 
 from __future__ import annotations
@@ -127,12 +130,22 @@ def bench_openspiel_hearts(seconds: float) -> dict[str, float] | None:
     return {"actions_per_s": actions / elapsed, "decisions_per_s": decisions / elapsed}
 
 
-def compare(seconds: float, windows: int = 5) -> None:
+def engine_kind() -> str:
+    """Whether this process's engine is the mypyc-compiled one or pure Python."""
+    import meio.engine.state
+
+    return "compiled" if meio.engine.state.__file__.endswith(".so") else "pure"
+
+
+def compare(seconds: float, site: Path, other: str, windows: int = 5,
+            flag: str = "--worker", flip: bool = False) -> None:
     """Each table timed in this process (the engine on ``PYTHONPATH``, pure in a
-    checkout) and in a worker on the wheel's compiled engine, window by window in
-    turn, each figure the best of ``windows`` windows per second of the timing
-    thread's CPU time; then the primitives, best of three each."""
-    worker = Worker(Path(__file__), compiled_site())
+    checkout) and in a worker on the engine at ``site`` (the wheel's compiled one, or
+    another tree's), window by window in turn, each figure the best of ``windows``
+    windows per second of the timing thread's CPU time; then the primitives, best of
+    three each. The ratio is the worker's speed over this process's (``other`` names
+    the worker's engine); ``flip`` prints this process's over the worker's."""
+    worker = Worker(Path(__file__), site, flag)
     rows: list[tuple[str, float, float]] = []
     tables = [(e, p, t, True) for e, p, t in TABLES] + [("meio", 4, False, False)]
     for edition, players, partnership, checked in tables:
@@ -152,12 +165,16 @@ def compare(seconds: float, windows: int = 5) -> None:
                          (there_us, worker.call("bench_primitives"))):
             for name, us in got.items():
                 out[name] = min(out.get(name, us), us)
+    kinds = f"this: {engine_kind()}, {other}: {worker.call('engine_kind')}"
     worker.close()
-    print(f"{'table':<26}{'pure actions/s':>16}{'compiled':>12}{'ratio':>8}  (CPU)")
+    print(kinds)
+    head = f"this/{other}" if flip else f"{other}/this"
+    print(f"{'table':<26}{'this actions/s':>16}{other:>12}{head:>14}  (CPU)")
     for name, a, b in rows:
-        print(f"{name:<26}{a:>16,.0f}{b:>12,.0f}{b / a:>7.2f}x")
+        print(f"{name:<26}{a:>16,.0f}{b:>12,.0f}{(a / b if flip else b / a):>13.2f}x")
     for name, us in here_us.items():
-        print(f"{name:<26}{us:>13.2f} µs{there_us[name]:>9.2f} µs{us / there_us[name]:>7.2f}x")
+        ratio = there_us[name] / us if flip else us / there_us[name]
+        print(f"{name:<26}{us:>13.2f} µs{there_us[name]:>9.2f} µs{ratio:>10.2f}x")
 
 
 def main() -> None:
@@ -166,13 +183,23 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--compiled", action="store_true",
                         help="the checkout's engine beside the wheel's compiled one")
+    parser.add_argument("--against", metavar="DIR", type=Path,
+                        help="the checkout's engine beside another tree's (DIR/src)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-any", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:  # the compiled engine's process (bench/wheel.py)
-        serve({"bench_matches": bench_matches, "bench_primitives": bench_primitives})
+    if args.worker or args.worker_any:  # the other engine's process (bench/wheel.py)
+        functions = {"bench_matches": bench_matches, "bench_primitives": bench_primitives,
+                     "engine_kind": engine_kind}
+        serve(functions, compiled=True if args.worker else None)
         return
     if args.compiled:
-        compare(args.seconds)
+        compare(args.seconds, compiled_site(), "compiled")
+        return
+    if args.against:
+        src = args.against / "src"
+        site = src if (src / "meio").is_dir() else args.against
+        compare(args.seconds, site, "before", flag="--worker-any", flip=True)
         return
     out: dict[str, Any] = {"tables": {}}
     for edition, players, partnership in TABLES:

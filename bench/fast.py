@@ -102,7 +102,7 @@ def main() -> None:
             cards, rounds = core_rate(args.rounds, policy, jobs)
             rows.append((f"core {policy}, {jobs} job(s)", cards, rounds))
     if args.variant:
-        from meio.engine.variant import load_variant
+        from meio.engine.ruleset_file import load_variant
 
         variant = load_variant(args.variant)
         table = MatchConfig(players=4, variant=variant, options=variant.options, seed=1)

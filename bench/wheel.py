@@ -74,9 +74,9 @@ class Worker:
     """A Python process running ``script --worker`` on the compiled engine; each
     :meth:`call` runs one of the functions it :func:`serve`\\ s and returns the result."""
 
-    def __init__(self, script: Path, site: Path) -> None:
+    def __init__(self, script: Path, site: Path, flag: str = "--worker") -> None:
         env = {**os.environ, "PYTHONPATH": str(site)}
-        self._proc = subprocess.Popen([sys.executable, str(script), "--worker"], env=env,
+        self._proc = subprocess.Popen([sys.executable, str(script), flag], env=env,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def call(self, name: str, *args: Any) -> Any:
@@ -95,13 +95,14 @@ class Worker:
         self._proc.wait()
 
 
-def serve(functions: dict[str, Callable[..., Any]]) -> None:
+def serve(functions: dict[str, Callable[..., Any]], compiled: bool | None = True) -> None:
     """The worker's side: answer each call read from stdin until it closes. The engine
-    must be the compiled one, or the figures would be mislabelled."""
+    must be the compiled one (``compiled`` None: either, as the caller labels it), or
+    the figures would be mislabelled."""
     import meio.engine.state
 
-    if not meio.engine.state.__file__.endswith(".so"):
-        raise SystemExit(f"the worker's engine is not compiled: {meio.engine.state.__file__}")
+    if compiled is not None and meio.engine.state.__file__.endswith(".so") != compiled:
+        raise SystemExit(f"the worker's engine is not as asked: {meio.engine.state.__file__}")
     for line in sys.stdin:
         name, args = json.loads(line)
         print(_REPLY + json.dumps(functions[name](*args)), flush=True)

@@ -114,7 +114,7 @@ import meio.engine.state
 from meio.bots import make_bot
 from meio.engine import IllegalActionError, MatchConfig, State, TableOptions, sample_world
 from meio.engine.record import Record
-from meio.engine.variant import preset
+from meio.engine.presets import preset
 
 print(meio.engine.state.__file__)
 for edition, players, partnership, wild_lead, reveal, variant in {REPLAY_SETUPS!r}:

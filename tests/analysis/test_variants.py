@@ -16,8 +16,10 @@ from meio.analysis.plan import Cell, Chunk, Table, derive
 from meio.analysis.play import core_plays, engine_batch, match_config, play_chunk
 from meio.bots import make_bot, play_match
 from meio.cli import app
+from meio.engine.presets import preset
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import parse_variant
 from meio.engine.scoring import match_winners
-from meio.engine.variant import Variant, parse_variant, preset
 
 #: ten cards a seat, 4 + 6; the 2-player deck has no specials; squared scores; first
 #: to 3 victories with 2 players, 2 rounds on totals with unshared ties otherwise

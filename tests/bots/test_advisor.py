@@ -22,7 +22,7 @@ def _brute_force(state: State, seat: int) -> dict[int, int]:
     deterministic, so each pack's round score is exact: try all 1,716."""
     (world,) = split_worlds(state.view(seat), 1, random.Random(0))
     out = {}
-    for action in PackChoices(state.hands[seat]):
+    for action in PackChoices(state.hands[seat], 6):
         st = world.clone()
         st.apply_unchecked(action, seat)
         play_out(st)
@@ -101,7 +101,7 @@ def test_pack_ranking_rows_follow_pack_choices_order() -> None:
     state = State.new(MatchConfig(players=4, seed=9))
     hand = state.hands[1]
     ranking = rank_packs(hand, state.config)
-    choices = PackChoices(hand)
+    choices = PackChoices(hand, 6)
     for i in (0, 1, 500, 1715):
         assert A.pack_action(ranking.pack(i)) == choices[i]
         assert ranking.index_of(ranking.pack(i)) == i

@@ -21,7 +21,7 @@ from meio.bots.inference import (
 )
 from meio.engine import MatchConfig, Phase, State, View, sample_world
 from meio.engine import cards as C
-from meio.engine.tricks import value_table, winning_index
+from meio.engine.tricks import winning_index
 
 
 def _heuristic_game(seed: int, players: int = 4) -> tuple[State, list[object]]:
@@ -86,9 +86,10 @@ def _ducks(games: int) -> list[tuple[View, int, int]]:
         while not state.rounds:
             if state.phase is Phase.PLAY and state.current_trick and state.led_suit >= 0:
                 j, led = state.to_move, state.led_suit
-                values = value_table(state.config.edition, state.half)
+                rules = state.config.rules
+                values = rules.trick_values[state.half - 1]
                 cards = [c for _, c in state.current_trick]
-                win, _ = winning_index(cards, led, values)
+                win, _ = winning_index(cards, led, values, rules.suit_of, rules.trump)
                 top = max((c for c in C.cards_of(state.config.deck & C.SUIT_MASKS[led])
                            if not C.is_wild(c)), key=lambda c: values[c])
                 _, card = bot_turn(state, bots)  # type: ignore[arg-type]

@@ -83,7 +83,7 @@ def test_mask_matches_engine_in_random_positions(
 
 def test_pack_numbers_follow_pack_choices_order() -> None:
     hand = C.parse_cards("2S 5S 9S KS 3H 7H AH 4D TD QD 6C JC -1")
-    choices = PackChoices(hand)
+    choices = PackChoices(hand, 6)
     assert len(choices) == S.NUM_PACKS == math.comb(13, 6)
     for k in (0, 1, 500, 1715):
         pack = A.pack_of(choices[k])

@@ -8,7 +8,7 @@ from meio.bots import make_bot, play_match
 from meio.bots.variant_play import check_variant_bot
 from meio.engine import MatchConfig
 from meio.engine.errors import ConfigError
-from meio.engine.variant import parse_variant
+from meio.engine.ruleset_file import parse_variant
 
 ODD = parse_variant(
     'preset = "meio"\ntrump = "S"\nleader = "last_trick"\n'

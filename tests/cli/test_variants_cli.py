@@ -66,7 +66,8 @@ def test_a_variant_tournament_writes_variant_records(tmp_path: Path) -> None:
 
 
 def test_the_shipped_example_variants_load_and_differ_from_their_preset() -> None:
-    from meio.engine.variant import load_variant, preset
+    from meio.engine.presets import preset
+    from meio.engine.ruleset_file import load_variant
 
     root = Path(__file__).resolve().parents[2] / "examples" / "variants"
     examples = sorted(root.glob("*.toml"))

@@ -7,15 +7,18 @@ import pytest
 from meio.engine import IllegalActionError, MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.presets import preset
 from meio.engine.scoring import RoundResult, eligible_leaders
-from meio.engine.tricks import pile_for, value_table, winning_index
+from meio.engine.tricks import pile_for, winning_index
 from meio.engine.wire import config_from_json, config_json
 from tests.engine.helpers import play, scripted, snapshot
 
 
 def win(codes: str, led: str, half: int = 1, edition: str = "meio") -> tuple[int, float]:
     cards = [C.parse_card(c) for c in codes.split()]
-    index, v2 = winning_index(cards, C.parse_suit(led), value_table(edition, half))
+    rules = preset(edition).card_rules
+    index, v2 = winning_index(cards, C.parse_suit(led), rules.trick_values[half - 1],
+                              rules.suit_of, rules.trump)
     return index, v2 / 2
 
 
@@ -85,11 +88,12 @@ class TestTrickWinner:
         assert win("KS AS", "S", edition="classic") == (0, 13)
 
     def test_pile_rules(self) -> None:
-        assert pile_for(C.parse_card("KS"), 1) == 1
-        assert pile_for(C.parse_card("KS"), 2) == 2
-        assert pile_for(C.Q_PLUS, 1) == 2
-        assert pile_for(C.Q_PLUS, 2) == 1
-        assert pile_for(C.PLUS_HALF, 1) == 0  # the winner chooses
+        effects = preset("meio").card_rules.pile
+        assert pile_for(C.parse_card("KS"), 1, effects) == 1
+        assert pile_for(C.parse_card("KS"), 2, effects) == 2
+        assert pile_for(C.Q_PLUS, 1, effects) == 2
+        assert pile_for(C.Q_PLUS, 2, effects) == 1
+        assert pile_for(C.PLUS_HALF, 1, effects) == 0  # the winner chooses
 
 
 # -- whole scripted rounds ---------------------------------------------------------------------

@@ -148,12 +148,15 @@ class TestWildLeadNext:
         assert st.phase is Phase.PILE and st.pending_pile == 1
 
     def test_in_an_all_wild_trick_the_value_of_the_half_decides(self) -> None:
-        from meio.engine.tricks import value_table, winning_index
+        from meio.engine.presets import preset
+        from meio.engine.tricks import winning_index
 
+        r = preset("meio").card_rules
         cards = [C.A_PLUS, C.PLUS_HALF]
-        index, _ = winning_index(cards, -1, value_table("meio", 1))
+        index, _ = winning_index(cards, -1, r.trick_values[0], r.suit_of, r.trump)
         assert index == 1  # 15.5 beats 15
-        index, v2 = winning_index([C.MINUS_ONE, C.A_PLUS], -1, value_table("meio", 2))
+        index, v2 = winning_index([C.MINUS_ONE, C.A_PLUS], -1, r.trick_values[1], r.suit_of,
+                                  r.trump)
         assert (index, v2) == (0, 30)  # -1 is 15 in the second half, A+ is -1
 
     def test_declare_tables_still_require_the_declared_suit(self) -> None:

@@ -1,4 +1,4 @@
-"""Variants (meio.engine.variant): the file, its checks, and the engine playing it.
+"""Rulesets (meio.engine.ruleset, ruleset_file, presets): files, checks, the engine playing them.
 
 The presets must play exactly as the standard editions (same legal actions, trick
 winners, piles and results over many random games); the other rules each get a
@@ -20,16 +20,16 @@ from meio.engine import IllegalActionError, MatchConfig, Outcome, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.engine.scoring import score_round
-from meio.engine.variant import (
-    PRESETS,
-    Variant,
+from meio.engine.presets import PRESETS, preset
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import (
     VariantError,
     load_variant,
     parse_variant,
-    preset,
     variant_from_json,
+    variant_json,
 )
+from meio.engine.scoring import score_round
 
 TABLES = [
     ("meio", 2, False), ("meio", 3, False), ("meio", 4, False), ("meio", 5, False),
@@ -54,7 +54,7 @@ class TestPresetsPlayAsTheEditions:
         self, edition: str, players: int, partnership: bool, wild_lead: str
     ) -> None:
         base = preset(edition)
-        variant = variant_from_json({**base.to_json(), "options": {"wild_lead": wild_lead}})
+        variant = variant_from_json({**variant_json(base), "options": {"wild_lead": wild_lead}})
         plus_half_wins = q_plus_wins = 0
         for seed in range(12):
             std = State.new(MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
@@ -87,7 +87,7 @@ class TestPresetsPlayAsTheEditions:
         # a 2-player variant holding only that special, against the edition with it
         for code in ("-1", "A+", "-2H", "+.5", "Q+"):
             card = C.parse_card(code)
-            data = preset("meio").to_json()
+            data = variant_json(preset("meio"))
             data["special"] = [{"preset": code}, {"preset": "Q+" if code != "Q+" else "-1"}]
             data["deck"] = {"2": data["deck"]["2"]}
             data["partnership"] = False
@@ -104,7 +104,7 @@ class TestPresetsPlayAsTheEditions:
 class TestFile:
     def test_presets_round_trip_through_their_json(self) -> None:
         for name in PRESETS:
-            assert variant_from_json(preset(name).to_json()) == preset(name)
+            assert variant_from_json(variant_json(preset(name))) == preset(name)
 
     def test_a_file_changes_only_what_it_names(self, tmp_path: Path) -> None:
         path = tmp_path / "six-seven.toml"
@@ -112,7 +112,7 @@ class TestFile:
         v = load_variant(path)
         assert (v.name, v.first_half, v.pack) == ("six-seven", 6, 7)
         assert v.decks == preset("meio").decks and v.specials == preset("meio").specials
-        assert variant_from_json(v.to_json()) == v
+        assert variant_from_json(variant_json(v)) == v
 
     def test_every_problem_is_reported_at_once_naming_the_file_and_key(
         self, tmp_path: Path
@@ -332,7 +332,7 @@ class TestRecords:
                           "first_half = 6\npack = 6\n")
         done = _random_match(MatchConfig(players=3, seed=9, variant=v), 9)
         data = Record.from_state(done).to_json()
-        assert data["variant"] == v.to_json()
+        assert data["variant"] == variant_json(v)
         state, result = replay_record(data)
         assert state.rounds == done.rounds and result["winners"] == done.winners
         # the same plays read as a standard game break its rules

@@ -160,7 +160,7 @@ def test_an_illegal_card_is_refused_in_portuguese() -> None:
 def test_a_variant_table_and_its_rules_are_portuguese() -> None:
     from pathlib import Path
 
-    from meio.engine.variant import load_variant
+    from meio.engine.ruleset_file import load_variant
     from meio.tui.panels import table_rules_text
     from meio.tui.screens import help_text
     from meio.tui.session import PlaySettings

@@ -19,18 +19,17 @@ from meio.bots.heuristic import HeuristicBot
 from meio.engine import MatchConfig, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.presets import is_standard, preset
 from meio.engine.record import Record, result_json
-from meio.engine.variant import (
+from meio.engine.ruleset import (
     LEADER_RULES,
     PILE_EFFECTS,
     SCORING_FORMS,
     SPECIAL_CODES,
     WILD_CODES,
     Variant,
-    parse_variant,
-    preset,
-    variant_from_json,
 )
+from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
 from meio.sim import evaluate_actions, simulate
 from meio.sim import kernels as K
 from meio.sim.tables import plays_variant, tables_for
@@ -156,7 +155,7 @@ def _step_both(cfg: MatchConfig, record: Record, heuristic: bool) -> int:
 def test_core_variant_games_replay_identically_in_the_engine(
     variant: Variant, data: st.DataObject
 ) -> None:
-    assume(not variant.is_standard)
+    assume(not is_standard(variant))
     players = data.draw(st.sampled_from(variant.players))
     partnership = players == 4 and variant.partnership and data.draw(st.booleans())
     policy = data.draw(st.sampled_from(["random", "heuristic"]))
@@ -317,7 +316,7 @@ def test_an_editions_preset_is_played_as_the_standard_game() -> None:
     plain = simulate(MatchConfig(players=3, specials=cfg.specials), 5, seed=2, record=True)
     assert np.array_equal(res.piles, plain.piles) and res.won is None
     doc = res.record(0)
-    assert doc["variant"] == preset("meio").to_json()
+    assert doc["variant"] == variant_json(preset("meio"))
     assert Record.from_json(doc).to_state().is_over
 
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from meio.engine import MatchConfig
 from meio.engine import cards as C
 from meio.engine import tricks as T
-from meio.engine.tricks import value_table, winning_index
+from meio.engine.presets import preset
+from meio.engine.tricks import winning_index
 from meio.sim import kernels as K
 from meio.sim.diskcache import cache_flag
 from meio.sim.tables import tables_for
@@ -51,7 +52,7 @@ def test_the_kernels_are_stamped_after_the_engines_rule() -> None:
 
 
 def test_the_compiled_rule_is_the_engines_function() -> None:
-    assert K.trick_rule.py_func is T.table_winning_index
+    assert K.trick_rule.py_func is T.winning_index
 
 
 @st.composite
@@ -76,8 +77,8 @@ def test_the_engine_and_the_compiled_rule_agree_on_every_trick(
     trick: tuple[list[int], int, str, int],
 ) -> None:
     cards, led, edition, half = trick
-    values = value_table(edition, half)
-    expected = winning_index(cards, led, values)
+    rules = preset(edition).card_rules
+    expected = winning_index(cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump)
     assert expected[0] >= 0  # a trick always has a winner
     # the edition as the core reads it: its preset's ruleset tables
     ruleset = tables_for(MatchConfig(edition=edition, players=2)).ruleset

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from meio.cli import app as cli
 from meio.engine import Phase
 from meio.engine.record import Record
-from meio.engine.variant import Variant, load_variant, parse_variant
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import load_variant, parse_variant
 from meio.tui.app import PlayApp
 from meio.tui.panels import status_text, table_rules_text
 from meio.tui.replay import Replay, ReplayApp
@@ -324,7 +325,7 @@ def test_a_match_on_totals_whose_tie_plays_on_says_so() -> None:
 
 def test_a_variant_s_special_card_is_drawn_by_its_own_attributes() -> None:
     from meio.engine import cards as C
-    from meio.engine.variant import card_rules
+    from meio.engine.ruleset import card_rules
     from meio.tui.cards import card_face, card_label, is_wild, value_label
 
     rules = card_rules(parse_variant(TWELVE, "twelve.toml"))

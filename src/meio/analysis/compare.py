@@ -42,7 +42,8 @@ from meio.analysis.play import victories_format
 from meio.analysis.runner import Backend, Run, run_analysis
 from meio.analysis.stats import MIN_GAMES, NAN, Z95, Estimate, by_round
 from meio.engine import cards as C
-from meio.engine.variant import Variant
+from meio.engine.presets import is_standard
+from meio.engine.ruleset import Variant
 
 Json = dict[str, Any]
 FORMAT = "meio-analysis-compare/1"
@@ -489,14 +490,14 @@ def ruleset_meta(variant: Variant) -> Json:
     return {"name": variant.name, "tag": variant_tag(variant), "edition": variant.edition,
             "hand": variant.hand, "first_half": variant.first_half, "pack": variant.pack,
             "specials": [s.code for s in variant.specials], "players": list(variant.players),
-            "standard": variant.is_standard}
+            "standard": is_standard(variant)}
 
 
 def players_note(spec: AnalysisSpec, base: Variant, variant: Variant) -> str | None:
     """Why a heuristic comparison of a standard ruleset with another compares two
     players as well as two rulesets (None where it does not)."""
     heuristic = spec.policy == "heuristic" or "skill" in spec.questions
-    if not heuristic or base.is_standard == variant.is_standard:
+    if not heuristic or is_standard(base) == is_standard(variant):
         return None
     return ("the heuristic bot plays a standard ruleset by its standard policy and any "
             "other ruleset by the simpler variant rule (meio.bots.variant_play), so a "

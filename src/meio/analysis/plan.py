@@ -23,7 +23,8 @@ from urllib.parse import quote
 
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
-from meio.engine.variant import Variant
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import variant_json
 
 Edition = Literal["meio", "classic"]
 WildLead = Literal["declare", "next"]
@@ -54,7 +55,7 @@ def variant_tag(variant: Variant) -> str:
     """A variant's name and a digest of its whole ruleset (``six-seven@1f2e3d4c``): a
     table of a variant is keyed by it, so a changed file never meets the chunks of the
     old one."""
-    text = json.dumps(variant.to_json(), sort_keys=True)
+    text = json.dumps(variant_json(variant), sort_keys=True)
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
     return f"{quote(variant.name, safe='+-,')}@{digest}"
 
@@ -289,7 +290,7 @@ class AnalysisSpec:
         out.pop("extra")
         out.pop("variant")
         if self.variant is not None:  # the whole ruleset: a changed file is another analysis
-            out["variant"] = self.variant.to_json()
+            out["variant"] = variant_json(self.variant)
         return out
 
     def skipped(self) -> dict[str, str]:

@@ -36,6 +36,7 @@ from meio.analysis.plan import (
     variant_tag,
 )
 from meio.analysis.play import core_plays, on_core, play_chunk
+from meio.engine.ruleset_file import variant_json
 from meio.ray_tasks import RayError, connect, ray_map
 
 FORMAT = "meio-analysis/1"
@@ -388,7 +389,7 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
         out["variant"] = {"name": v.name, "tag": studies_tag(spec), "edition": v.edition,
                           "hand": v.hand, "first_half": v.first_half, "pack": v.pack,
                           "specials": [s.code for s in v.specials],
-                          "players": list(v.players), "ruleset": v.to_json()}
+                          "players": list(v.players), "ruleset": variant_json(v)}
     skipped = spec.skipped()
     if skipped:
         out["skipped"] = skipped

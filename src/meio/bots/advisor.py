@@ -271,7 +271,7 @@ def _screen(view13: View, hand: int, seed: int) -> list[int]:
     if view13.seat is None:
         raise MeioError("split advice is for a seat, not for a spectator")
     worlds = split_worlds(view13, SCREEN_WORLDS, random.Random(seed ^ 0x5C2EE))
-    actions = list(PackChoices(hand))
+    actions = list(PackChoices(hand, view13.config.pack_size))
     means = evaluate_actions(worlds, actions, 1, seed)[:, view13.seat]
     order = np.argsort(means, kind="stable")
     return [A.pack_of(actions[int(i)]) for i in order]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from meio.bots.base import seat_of
 from meio.engine import MatchConfig, State, View
 from meio.engine import cards as C
+from meio.engine.presets import preset
 from meio.engine.tricks import pile_for
 
 HEARTS = C.HEARTS
@@ -247,8 +248,13 @@ def card_chance(card: int, half: int, edition: str, unseen: int, share: float) -
     return p
 
 
-#: the pile (1 or 2) a trick won by a card goes to; 0 for the winner's choice (``+.5``)
-pile_of_win = pile_for
+_EDITION_PILES = preset("meio").card_rules.pile  # the editions' specials (classic has none)
+
+
+def pile_of_win(card: int, half: int) -> int:
+    """The pile (1 or 2) a trick won by ``card`` goes to in an edition; 0 for the
+    winner's choice (``+.5``): :func:`meio.engine.tricks.pile_for`."""
+    return pile_for(card, half, _EDITION_PILES)
 
 
 def holding_estimate(

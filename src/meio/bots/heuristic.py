@@ -18,6 +18,7 @@ from meio.bots.features import seen_from_view
 from meio.bots.policy import choose_pack, choose_pile, choose_play
 from meio.engine import Phase, View
 from meio.engine import actions as A
+from meio.engine.presets import is_standard
 
 
 class HeuristicBot:
@@ -31,8 +32,7 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
             raise ValueError("no legal action to choose from")
-        variant = view.config.variant
-        if variant is not None and not variant.is_standard:
+        if not is_standard(view.config.ruleset):  # a variant's cards: its own rule
             action = variant_play.choose(view, legal)
         elif view.phase is Phase.SPLIT:
             action = choose_pack(view.hand, view.config)

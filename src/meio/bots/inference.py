@@ -61,7 +61,8 @@ from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, ran
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.tricks import RELATIVE, pile_for, value_table
+from meio.engine.presets import preset
+from meio.engine.tricks import pile_for
 
 F64 = npt.NDArray[np.float64]
 U64 = npt.NDArray[np.uint64]
@@ -328,7 +329,8 @@ class Reader:
         cached = self._play_cache.get(key)
         if cached is not None:
             return cached
-        legal = legal_plays(hand, d.led_suit, cfg.options.declares, bool(d.current_trick))
+        legal = legal_plays(hand, d.led_suit, cfg.options.declares, bool(d.current_trick),
+                            cfg.rules)
         if d.action not in legal:
             result = -math.inf  # this world's cards could not have made that play
         elif len(legal) == 1:
@@ -377,9 +379,9 @@ def _kernel_tables(edition: str) -> _Tables:
     (:func:`~meio.bots.features.card_chance` and :func:`~meio.bots.features.beaters`)."""
     suit_of = np.array([C.card_suit(c) for c in range(C.NUM_CARDS)], dtype=np.int64)
     fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
-    tval = np.array([value_table(edition, h) for h in (1, 2)], dtype=np.int64)
-    tval[:, C.PLUS_HALF] = RELATIVE  # as the trick rule reads it: 0.5 above the card before
-    pile = np.array([[pile_for(c, h) for c in range(C.NUM_CARDS)] for h in (1, 2)],
+    rules = preset(edition).card_rules
+    tval = np.array(rules.trick_values, dtype=np.int64)
+    pile = np.array([[pile_for(c, h, rules.pile) for c in range(C.NUM_CARDS)] for h in (1, 2)],
                     dtype=np.int64)
     cc_fixed = np.full((2, C.NUM_CARDS), -1.0)
     cc_base = np.ones((2, C.NUM_CARDS))

@@ -368,7 +368,7 @@ def simulate_net(
                 totals[p] += scores[p]
             r += 1
             n_sides = K.side_scores(s, cfg, ruleset, sides)
-            if K.match_over(ruleset, n_sides, sides, r, totals, players, wins):
+            if K.count_round(ruleset, n_sides, sides, r, totals, players, wins):
                 break
             leader = K.next_leader(s, cfg, ruleset, rng, scores)
         rounds_played[g] = r

@@ -65,8 +65,7 @@ def core_plays_network(config: MatchConfig) -> bool:
     standard edition (no variant) with its specials known."""
     from meio.sim.tables import plays_variant
 
-    variant = config.variant is not None and plays_variant(config)
-    return config.specials_known and not variant
+    return config.specials_known and not plays_variant(config)
 
 
 class NetSearchBot(SearchBot):

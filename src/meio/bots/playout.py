@@ -40,7 +40,7 @@ def policy_action(state: State, policy: str, rng: random.Random) -> tuple[int, i
         return seat, choose_pile(seen_from_state(state, seat))
     seat = state.to_move
     legal = legal_plays(state.hands[seat], state.led_suit, state.config.options.declares,
-                        bool(state.current_trick))
+                        bool(state.current_trick), state.config.rules)
     if len(legal) == 1:
         return seat, legal[0]
     if policy == "random":

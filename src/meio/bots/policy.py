@@ -39,10 +39,13 @@ from meio.bots.features import (
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.tricks import value_table, winning_index
+from meio.engine.presets import preset
+from meio.engine.tricks import winning_index
 
 _SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
-_VALUE_TABLES = {(e, h): value_table(e, h) for e in ("meio", "classic") for h in (1, 2)}
+#: the editions' trick values by (edition, half), as :func:`winning_index` reads them
+_VALUE_TABLES = {(e, h): preset(e).card_rules.trick_values[h - 1]
+                 for e in ("meio", "classic") for h in (1, 2)}
 #: extra variance of D from a partner's cards this seat cannot see, per card
 _PARTNER_VAR_PER_CARD = 0.15
 
@@ -255,7 +258,7 @@ def play_costs(seen: Seen, legal: Sequence[int]) -> list[float]:
     partner_winning = 0.0
     cards_so_far = [c for _, c in trick]
     if trick:
-        best_i, best_v = winning_index(cards_so_far, led, values)
+        best_i, best_v = winning_index(cards_so_far, led, values, _SUIT_OF, C.HEARTS)
         best_seat, best_card = trick[best_i]
         if seen.is_partner(best_seat):
             partner_winning = _win_chance(best_card, best_v, led, seen, share_now)
@@ -269,7 +272,8 @@ def play_costs(seen: Seen, legal: Sequence[int]) -> list[float]:
         if trick:
             # under wild_lead "next" a trick of wilds only takes its suit from this card
             this_led = _SUIT_OF[card] if led < 0 else led
-            index, v2 = winning_index([*cards_so_far, card], this_led, values)
+            index, v2 = winning_index([*cards_so_far, card], this_led, values, _SUIT_OF,
+                                      C.HEARTS)
             if index != mover_pos:
                 p_me = 0.0
             elif not followers:

@@ -219,7 +219,7 @@ class SearchBot:
                                   self.policy)
             return packs[int(np.argmin(objective(means, view)))]
         screen = split_worlds(view, budget.screen_worlds, rng, model)
-        every = list(PackChoices(hand))
+        every = list(PackChoices(hand, view.config.pack_size))
         screened = objective(self.evaluate(screen, every, 1, rng.getrandbits(32), self.policy),
                              view)
         candidates = heuristic[: (budget.split_candidates + 1) // 2]

@@ -4,7 +4,7 @@ the heuristic bot plays it by.
 The heuristic's standard policy (:mod:`meio.bots.policy`) ranks the 1,716 packs of a
 13-card hand with win chances worked out for the editions' decks and the box
 specials; a variant may change all of these. For a variant it plays a simpler rule
-read from the variant's own cards (:class:`~meio.engine.variant.CardRules`):
+read from the variant's own cards (:class:`~meio.engine.ruleset.CardRules`):
 
 * **split**: every card gets a strength (its value in the half, a trump above any
   other suit, relative cards in the middle) and a chance to win a trick; the cards
@@ -30,15 +30,19 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.errors import ConfigError
-from meio.engine.variant import CardRules, variant_winning_index
+from meio.engine.presets import is_standard
+from meio.engine.ruleset import CardRules
+from meio.engine.tricks import winning_index
 
 #: the bots that play any variant
 VARIANT_BOTS = ("random", "heuristic")
 
 
 def check_variant_bot(bot: str, config: MatchConfig) -> None:
-    """Raise :class:`ConfigError` (one line) when ``bot`` cannot play ``config``'s variant."""
-    if config.variant is None or bot in VARIANT_BOTS:
+    """Raise :class:`ConfigError` (one line) when ``bot`` cannot play ``config``'s
+    ruleset: every bot plays an edition's rules (a preset's, whatever the table options),
+    and :data:`VARIANT_BOTS` play any."""
+    if bot in VARIANT_BOTS or is_standard(config.ruleset):
         return
     raise ConfigError(
         f"the {bot} bot does not play variants (its sampling and likelihoods assume the "
@@ -78,8 +82,6 @@ def _towards(card: int, half: int, rules: CardRules) -> int:
 def choose_pack(hand: int, config: MatchConfig) -> int:
     """The split: strongest cards first, each to the half expecting fewer tricks."""
     rules = config.rules
-    if rules is None:
-        raise ConfigError("the variant rule plays variant games only", field="variant")
     cards = sorted(C.cards_of(hand), key=lambda c: -max(_chance(c, 1, rules),
                                                         _chance(c, 2, rules)))
     kept: list[int] = []
@@ -119,8 +121,6 @@ def _projection(view: View, rules: CardRules) -> float:
 def choose_play(view: View, legal: Sequence[int]) -> int:
     """A card (or a wild lead with its declared suit) by the rule of the module docstring."""
     rules = view.config.rules
-    if rules is None:
-        raise ConfigError("the variant rule plays variant games only", field="variant")
     half = view.half
     projection = _projection(view, rules)
     trick = [c for _, c in view.current_trick]
@@ -132,7 +132,8 @@ def choose_play(view: View, legal: Sequence[int]) -> int:
             return True
         card = A.card_of(action)
         led = view.led_suit if view.led_suit >= 0 else rules.suit_of[card]
-        index, _ = variant_winning_index([*trick, card], led, half, rules)
+        index, _ = winning_index([*trick, card], led, rules.trick_values[half - 1],
+                                 rules.suit_of, rules.trump)
         return index == len(trick)
 
     def helps(action: int) -> bool:
@@ -158,10 +159,7 @@ def choose_play(view: View, legal: Sequence[int]) -> int:
 
 def choose_pile(view: View) -> int:
     """After a trick its card lets it place: the pile that brings ``H - V`` nearer 0."""
-    rules = view.config.rules
-    if rules is None:
-        raise ConfigError("the variant rule plays variant games only", field="variant")
-    return A.PILE_1 if _projection(view, rules) < 0 else A.PILE_2
+    return A.PILE_1 if _projection(view, view.config.rules) < 0 else A.PILE_2
 
 
 def choose(view: View, legal: Sequence[int]) -> int:

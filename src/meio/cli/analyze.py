@@ -22,7 +22,7 @@ from meio.cli.options import (
 from meio.i18n import _
 
 if TYPE_CHECKING:
-    from meio.engine.variant import Variant
+    from meio.engine.ruleset import Variant
 
 #: the most games a table may play
 MAX_GAMES = 50_000_000
@@ -34,7 +34,7 @@ CORE_GAMES, ENGINE_GAMES = 2000, 200
 def ruleset(name: str) -> Variant:
     """A ruleset of ``meio analyze compare``: a preset's name (``meio``, ``classic``) or
     a variant file; exit 2 printing each of a file's problems on a line."""
-    from meio.engine.variant import PRESETS, preset
+    from meio.engine.presets import PRESETS, preset
 
     if name in PRESETS:
         return preset(name)

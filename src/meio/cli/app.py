@@ -13,7 +13,7 @@ from meio.i18n import _, detect_language
 if TYPE_CHECKING:
     from meio.bots import Bot
     from meio.engine import MatchConfig
-    from meio.engine.variant import Variant
+    from meio.engine.ruleset import Variant
 
 # The command speaks the language of LANG / LC_ALL (``meio play --lang`` overrides it for a
 # game). Typer reads every help text when a command module is imported, so the language is

@@ -25,7 +25,7 @@ from meio.cli.files import InputFile
 from meio.i18n import N_, _
 
 if TYPE_CHECKING:
-    from meio.engine.variant import Variant
+    from meio.engine.ruleset import Variant
 
 
 def _either_word(first: str, second: str) -> Callable[[str | None], str | None]:
@@ -82,7 +82,7 @@ def read_variant(path: Path | None, wild_lead: str = "declare",
     ``--wild-lead``/``--hide-specials`` beside it are refused."""
     if path is None:
         return None
-    from meio.engine.variant import VariantError, load_variant
+    from meio.engine.ruleset_file import VariantError, load_variant
 
     if wild_lead != "declare" or not reveal_specials:
         typer.echo(_("with --variant the table options are the variant's: set them in its "

@@ -10,15 +10,10 @@ from dataclasses import dataclass, field
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.engine.options import Edition, TableOptions, WildLead
-from meio.engine.variant import CardRules, Variant, card_rules
+from meio.engine.presets import standard
+from meio.engine.ruleset import CardRules, MatchFormat, Variant
 
 __all__ = ["Edition", "MatchConfig", "TableOptions", "WildLead"]
-
-
-#: lowest rank index in the MEIO deck for each table size (RULES.md §1)
-_MEIO_LOWEST = {2: 9, 3: 6, 4: 3, 5: 0}
-#: ranks in the classic deck for each table size; rank 14 is the Ace (value 1)
-_CLASSIC_RANKS = {2: (14, 2, 3, 4, 5, 6, 7), 3: (14, *range(2, 11)), 4: (14, *range(2, 14))}
 
 
 def _derive(seed: int, *parts: int) -> int:
@@ -64,61 +59,65 @@ class MatchConfig:
     seed: int = 0
     first_leader: int | None = None
     options: TableOptions = TableOptions()  # noqa: RUF009 - frozen, so sharing it is safe
-    #: a ruleset of its own (:mod:`meio.engine.variant`); None: the standard edition
+    #: a designer's ruleset (:mod:`meio.engine.ruleset_file`); None: the edition's
+    #: preset with ``options`` (what a record or a lobby calls a standard game)
     variant: Variant | None = None
     deck: int = field(default=0, init=False, compare=False, repr=False)
-    #: the variant's card rules (None for a standard edition, whose rules the engine
-    #: keeps in module constants on its fast path)
-    rules: CardRules | None = field(default=None, init=False, compare=False, repr=False)
+    #: the ruleset played, always set: ``variant``, or the edition's preset with the
+    #: table's options (:func:`meio.engine.presets.standard`). Every rule reads it.
+    ruleset: Variant = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
+    #: the ruleset's card tables (:class:`~meio.engine.ruleset.CardRules`)
+    rules: CardRules = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
+    #: how this table's match ends (the ruleset's format for its size and partnership)
+    match_format: MatchFormat = field(default=None, init=False, compare=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        if self.variant is not None:
-            self._init_variant(self.variant)
-            return
-        if self.edition not in ("meio", "classic"):
+        ruleset = self._init_ruleset()
+        standard_game = self.variant is None  # the words of a refusal name the edition
+        players = self.players
+        if not isinstance(players, int) or players not in ruleset.players:
+            sizes = ruleset.players
             raise ConfigError(
-                f"unknown edition {self.edition!r}: use 'meio' or 'classic'", field="edition"
-            )
-        limits = (2, 5) if self.edition == "meio" else (2, 4)
-        if not isinstance(self.players, int) or not limits[0] <= self.players <= limits[1]:
-            raise ConfigError(
-                f"the {self.edition} edition is for {limits[0]} to {limits[1]} players, "
-                f"not {self.players}",
+                f"the {self.edition} edition is for {sizes[0]} to {sizes[-1]} players, "
+                f"not {players}" if standard_game else
+                f"the variant {ruleset.name!r} is for "
+                f"{', '.join(str(n) for n in sizes)} players, not {players}",
                 field="players",
             )
-        if self.partnership and self.players != 4:
-            raise ConfigError("partnership is played by exactly 4 players", field="partnership")
+        if self.partnership and not (ruleset.partnership and players == 4):
+            raise ConfigError(
+                "partnership is played by exactly 4 players" if standard_game else
+                f"the variant {ruleset.name!r} has no partnership game for {players}",
+                field="partnership",
+            )
+        deck = ruleset.deck_for(players)
+        specials = self._init_specials(ruleset.special_pool, deck.specials, standard_game)
+        object.__setattr__(self, "specials", specials)
+        self._init_leader()
+        mask = 0
+        for suit in range(4):
+            for rank in deck.ranks:
+                mask |= 1 << (suit * 15 + rank)
+        for card in specials:
+            mask |= 1 << card
+        object.__setattr__(self, "deck", mask)
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "rules", ruleset.card_rules)
+        object.__setattr__(self, "match_format", ruleset.format_for(players, self.partnership))
+
+    def _init_ruleset(self) -> Variant:
+        """The ruleset played: the variant, or the edition's preset with the options."""
         if not isinstance(self.options, TableOptions):
             raise ConfigError(
                 f"options must be TableOptions, not {self.options!r}", field="options"
             )
-        specials = self.specials
-        if self.edition == "classic":
-            if specials:
-                raise ConfigError("the classic edition has no special cards", field="specials")
-            specials = ()
-        elif specials is not None and len(specials) == 0 and not self.options.reveal_specials:
-            specials = ()  # the public form: which specials are in the deck is unknown
-        elif specials is None:
-            rng = random.Random(_derive(self.seed, 1))
-            specials = tuple(sorted(rng.sample(C.SPECIALS, self.players)))
-        else:
-            specials = tuple(sorted(int(s) for s in specials))
-            if len(set(specials)) != len(specials) or any(s not in C.SPECIALS for s in specials):
+        variant = self.variant
+        if variant is None:
+            if self.edition not in ("meio", "classic"):
                 raise ConfigError(
-                    "specials must be distinct special cards (-1 A+ -2H +.5 Q+)", field="specials"
+                    f"unknown edition {self.edition!r}: use 'meio' or 'classic'", field="edition"
                 )
-            if len(specials) != self.players:
-                raise ConfigError(
-                    f"a {self.players}-player MEIO game uses {self.players} special cards, "
-                    f"not {len(specials)}",
-                    field="specials",
-                )
-        object.__setattr__(self, "specials", specials)
-        self._init_leader()
-        object.__setattr__(self, "deck", _deck(self.edition, self.players, specials))
-
-    def _init_variant(self, variant: Variant) -> None:
+            return standard(self.edition, self.options)
         if not isinstance(variant, Variant):
             raise ConfigError(f"variant must be a Variant, not {variant!r}", field="variant")
         if self.edition != variant.edition:
@@ -127,53 +126,42 @@ class MatchConfig:
                 f"not {self.edition}",
                 field="edition",
             )
-        if self.players not in variant.players:
-            raise ConfigError(
-                f"the variant {variant.name!r} is for "
-                f"{', '.join(str(n) for n in variant.players)} players, not {self.players}",
-                field="players",
-            )
-        if self.partnership and not (variant.partnership and self.players == 4):
-            raise ConfigError(
-                f"the variant {variant.name!r} has no partnership game for {self.players}",
-                field="partnership",
-            )
         if self.options != variant.options:
             raise ConfigError(
                 "the table options of a variant game are the variant's own", field="options"
             )
-        deck = variant.deck_for(self.players)
-        pool = variant.special_pool
+        return variant
+
+    def _init_specials(self, pool: tuple[int, ...], count: int, standard_game: bool
+                       ) -> tuple[int, ...]:
+        """The specials in the deck: drawn from the seed when not given; ``()`` in the
+        public form of a match whose specials are hidden."""
         specials = self.specials
         if specials is not None and len(specials) == 0 and not self.options.reveal_specials:
-            specials = ()
-        elif specials is None:
+            return ()  # the public form: which specials are in the deck is unknown
+        if specials is None:
             rng = random.Random(_derive(self.seed, 1))
-            specials = tuple(sorted(rng.sample(pool, deck.specials)))
-        else:
-            specials = tuple(sorted(int(s) for s in specials))
-            if len(set(specials)) != len(specials) or any(s not in pool for s in specials):
-                names = " ".join(C.card_code(s) for s in pool) or "none"
-                raise ConfigError(
-                    f"specials must be distinct special cards of the variant ({names})",
-                    field="specials",
-                )
-            if len(specials) != deck.specials:
-                raise ConfigError(
-                    f"a {self.players}-player game of this variant uses {deck.specials} "
-                    f"special cards, not {len(specials)}",
-                    field="specials",
-                )
-        object.__setattr__(self, "specials", specials)
-        self._init_leader()
-        mask = 0
-        for suit in range(4):
-            for rank in deck.ranks:
-                mask |= 1 << (suit * 15 + rank)
-        for s in specials:
-            mask |= 1 << s
-        object.__setattr__(self, "deck", mask)
-        object.__setattr__(self, "rules", card_rules(variant))
+            return tuple(sorted(rng.sample(pool, count)))
+        specials = tuple(sorted(int(s) for s in specials))
+        if standard_game and not pool and specials:
+            raise ConfigError(f"the {self.edition} edition has no special cards",
+                              field="specials")
+        if len(set(specials)) != len(specials) or any(s not in pool for s in specials):
+            names = " ".join(C.card_code(s) for s in pool) or "none"
+            raise ConfigError(
+                f"specials must be distinct special cards ({names})" if standard_game else
+                f"specials must be distinct special cards of the variant ({names})",
+                field="specials",
+            )
+        if len(specials) != count:
+            raise ConfigError(
+                f"a {self.players}-player MEIO game uses {count} special cards, "
+                f"not {len(specials)}" if standard_game else
+                f"a {self.players}-player game of this variant uses {count} "
+                f"special cards, not {len(specials)}",
+                field="specials",
+            )
+        return specials
 
     def _init_leader(self) -> None:
         leader = self.first_leader
@@ -190,17 +178,17 @@ class MatchConfig:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat (13 in both editions)."""
-        return 13 if self.variant is None else self.variant.hand
+        return self.ruleset.hand
 
     @property
     def pack_size(self) -> int:
         """Cards in each second-half pack (6 in both editions)."""
-        return 6 if self.variant is None else self.variant.pack
+        return self.ruleset.pack
 
     @property
     def first_half_size(self) -> int:
         """Tricks of the first half (7 in both editions)."""
-        return 7 if self.variant is None else self.variant.first_half
+        return self.ruleset.first_half
 
     @property
     def special_cards(self) -> tuple[int, ...]:
@@ -211,9 +199,7 @@ class MatchConfig:
     @property
     def special_count(self) -> int:
         """How many special cards the deck holds (N = players in ``meio``)."""
-        if self.variant is not None:
-            return self.variant.deck_for(self.players).specials
-        return self.players if self.edition == "meio" else 0
+        return self.ruleset.deck_for(self.players).specials
 
     @property
     def specials_known(self) -> bool:
@@ -241,20 +227,14 @@ class MatchConfig:
         """3 rounds on totals (3–5 players, and 2-player ``classic``); None where the
         match runs to 2 victories (2-player ``meio``, partnership). A variant may set
         other counts, and with unshared ties play on past them (:mod:`~meio.engine.scoring`)."""
-        if self.variant is not None:
-            fmt = self.variant.format_for(self.players, self.partnership)
-            return fmt.rounds if fmt.form == "totals" else None
-        return None if self.victories_to_win else 3
+        fmt = self.match_format
+        return fmt.rounds if fmt.form == "totals" else None
 
     @property
     def victories_to_win(self) -> int | None:
         """2 in 2-player ``meio`` and in partnership; None where totals decide."""
-        if self.variant is not None:
-            fmt = self.variant.format_for(self.players, self.partnership)
-            return fmt.to_win if fmt.form == "victories" else None
-        if self.partnership or (self.players == 2 and self.edition == "meio"):
-            return 2
-        return None
+        fmt = self.match_format
+        return fmt.to_win if fmt.form == "victories" else None
 
     def team_of(self, seat: int) -> int:
         """The team of a seat in partnership (0 = seats 0 and 2); the seat itself otherwise."""
@@ -274,7 +254,7 @@ class MatchConfig:
         return _public(self)
 
     def _make_public(self) -> MatchConfig:
-        pool = C.SPECIALS if self.variant is None else self.variant.special_pool
+        pool = self.ruleset.special_pool
         hide = not self.options.reveal_specials and len(self.special_cards) < len(pool)
         if self.seed == 0 and not (hide and self.special_cards):
             return self
@@ -282,23 +262,7 @@ class MatchConfig:
 
     def with_specials(self, specials: tuple[int, ...], seed: int) -> MatchConfig:
         """The same table with the given specials and seed (worlds of a search)."""
-        keep = self.edition == "meio" or self.variant is not None
-        return dataclasses.replace(self, specials=specials if keep else None, seed=seed)
-
-
-def _deck(edition: str, players: int, specials: tuple[int, ...]) -> int:
-    mask = 0
-    if edition == "meio":
-        for suit in range(4):
-            for rank in range(_MEIO_LOWEST[players], 15):
-                mask |= 1 << (suit * 15 + rank)
-        for s in specials:
-            mask |= 1 << s
-    else:
-        for suit in range(4):
-            for rank in _CLASSIC_RANKS[players]:
-                mask |= 1 << (suit * 15 + rank)
-    return mask
+        return dataclasses.replace(self, specials=specials, seed=seed)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -7,8 +7,10 @@ state accepts from that seat.
 
 >>> from meio.engine.actions import action_text
 >>> from meio.engine.cards import parse_card as p, mask_of
+>>> from meio.engine.presets import preset
 >>> hand = mask_of([p("KS"), p("3S"), p("9D"), p("Q+")])
->>> [action_text(a) for a in legal_plays(hand, led=0, declares=True, following=True)]
+>>> rules = preset("meio").card_rules
+>>> [action_text(a) for a in legal_plays(hand, 0, True, True, rules)]
 ['3S', 'KS', 'Q+']
 """
 
@@ -26,8 +28,8 @@ from meio.engine.config import MatchConfig
 from meio.engine.reasons import Reason, reason
 
 if TYPE_CHECKING:
+    from meio.engine.ruleset import CardRules
     from meio.engine.tricks import Trick
-    from meio.engine.variant import CardRules
 
 
 class Phase(IntEnum):
@@ -43,9 +45,6 @@ class Phase(IntEnum):
 PILE_ACTIONS = (A.PILE_1, A.PILE_2)
 
 _SPLIT, _PLAY, _PILE, _OVER = Phase.SPLIT, Phase.PLAY, Phase.PILE, Phase.OVER
-_WILD = C.WILD_MASK
-_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
-_SUIT_MASKS = C.SUIT_MASKS
 _DECLARES: tuple[tuple[int, ...], ...] = tuple(
     tuple(A.declare(c, s) for s in range(4)) if c in A.WILD_SLOT else ()
     for c in range(C.NUM_CARDS)
@@ -62,15 +61,15 @@ def legal_actions(
     led: int,
     following: bool,
     declares: bool,
-    rules: CardRules | None = None,
+    rules: CardRules,
 ) -> Sequence[int]:
     """The legal actions of ``seat`` holding ``hand`` (its cards in play now; all 13
     before its split); empty when it is not to act.
 
     ``split_done`` says the seat has chosen its pack; ``to_move`` and ``pending_pile``
     are the position's (the seat to play, the ``+.5`` winner choosing a pile); ``led``,
-    ``following``, ``declares`` and ``rules`` (a variant's cards; None for the
-    editions) as for :func:`legal_plays`.
+    ``following``, ``declares`` and ``rules`` (the ruleset's cards) as for
+    :func:`legal_plays`.
     """
     if phase is _PLAY:
         if seat != to_move:
@@ -79,7 +78,7 @@ def legal_actions(
     if phase is _SPLIT:
         if split_done:
             return []
-        return PackChoices(hand) if rules is None else PackChoices(hand, rules.pack)
+        return PackChoices(hand, rules.pack)
     if phase is _PILE:
         return PILE_ACTIONS if seat == pending_pile else []
     return []
@@ -135,7 +134,8 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
             return reason("pack_not_in_hand", cards=stray, seat=seat)
         size = pos.config.pack_size
         if pack.bit_count() != size:
-            if pos.config.variant is None:
+            # the editions' wording names the 6; a ruleset's other sizes are named
+            if size == 6:
                 return reason("pack_size", n=pack.bit_count())
             return reason("variant_pack_size", n=pack.bit_count(), size=size)
         return None
@@ -165,11 +165,7 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
     leading = not pos.current_trick
     declares = pos.config.options.declares
     rules = pos.config.rules
-    wild, free, suit_of, suit_masks = (
-        (_WILD, _WILD, _SUIT_OF, _SUIT_MASKS)
-        if rules is None
-        else (rules.wild, rules.free, rules.suit_of, rules.suit_masks)
-    )
+    wild, free, suit_of, suit_masks = rules.wild, rules.free, rules.suit_of, rules.suit_masks
     if action >= A.DECLARE_BASE:
         if not declares:
             return reason("no_declare_table", card=C.card_code(card))
@@ -191,9 +187,9 @@ def illegal_reason(pos: Position, action: int, seat: int | None) -> Reason | Non
 def legal_plays(
     hand: int,
     led: int,
-    declares: bool = True,
-    following: bool = False,
-    rules: CardRules | None = None,
+    declares: bool,
+    following: bool,
+    rules: CardRules,
 ) -> list[int]:
     """The play actions a hand may make; ``led`` is -1 when leading (and, under
     ``wild_lead: next``, while the trick holds only wilds: then any card goes).
@@ -201,13 +197,11 @@ def legal_plays(
     ``declares`` is False under ``wild_lead: next``, where a wild leads as a plain
     card; ``following`` says the trick already holds a card (so no suit is
     declared even with ``led`` -1). A seat holding the led suit follows it or
-    plays a wild; one without it plays anything. ``rules`` are a variant's cards
-    (its wilds, its suited specials that need not follow); None for the editions.
+    plays a wild; one without it plays anything. ``rules`` are the ruleset's cards
+    (its wilds, its suited specials that need not follow:
+    :class:`~meio.engine.ruleset.CardRules`).
     """
-    wild, free, masks = (
-        (_WILD, _WILD, _SUIT_MASKS) if rules is None else (rules.wild, rules.free,
-                                                           rules.suit_masks)
-    )
+    wild, free, masks = rules.wild, rules.free, rules.suit_masks
     out: list[int] = []
     if led < 0:
         m = hand
@@ -239,7 +233,7 @@ class PackChoices(Sequence[int]):
 
     __slots__ = ("_cards", "_hand", "_size")
 
-    def __init__(self, hand: int, size: int = 6) -> None:
+    def __init__(self, hand: int, size: int) -> None:
         self._hand = hand
         self._cards = C.cards_of(hand)
         self._size = size

@@ -1,5 +1,5 @@
 """The table options of RULES.md §10 and the edition names: values a match's config
-(:mod:`meio.engine.config`) and a variant (:mod:`meio.engine.variant`) both hold."""
+(:mod:`meio.engine.config`) and a variant (:mod:`meio.engine.ruleset`) both hold."""
 
 from __future__ import annotations
 

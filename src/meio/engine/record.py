@@ -24,9 +24,10 @@ from meio.engine import cards as C
 from meio.engine.config import MatchConfig, TableOptions
 from meio.engine.errors import CardError, ConfigError, IllegalActionError, MeioError, RecordError
 from meio.engine.legal import Phase
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import VariantError, variant_from_json, variant_json
 from meio.engine.scoring import eligible_leaders
 from meio.engine.state import State
-from meio.engine.variant import Variant, VariantError, variant_from_json
 from meio.engine.wire import options_from_json, options_json, result_trick_json, round_json
 
 FORMAT = "meio-record/1"
@@ -91,6 +92,8 @@ class Record:
                 edition=self.edition,  # type: ignore[arg-type]
                 players=self.players,
                 partnership=self.partnership,
+                # RECORD.md: a classic record's specials are [] or absent; others are
+                # ignored, as they always were
                 specials=self.specials
                 if self.edition == "meio" or self.variant is not None
                 else None,
@@ -128,7 +131,7 @@ class Record:
                 allowed = eligible_leaders(cfg, st.rounds[r - 1])
                 if rnd.leader not in allowed:
                     who = "team" if cfg.partnership else "player"
-                    rule = "most_points" if cfg.variant is None else cfg.variant.leader
+                    rule = cfg.ruleset.leader
                     why = {
                         "most_points": f"the {who} who scored most in round {r} leads",
                         "last_trick": f"the winner of round {r}'s last trick leads",
@@ -246,7 +249,7 @@ class Record:
         if rules:
             out["rules"] = rules
         if self.variant is not None:
-            out["variant"] = self.variant.to_json()
+            out["variant"] = variant_json(self.variant)
         out["rounds"] = [
                 {
                     "leader": rnd.leader,
@@ -298,6 +301,8 @@ class Record:
                 variant = variant_from_json(data["variant"], "variant")
             except VariantError as exc:
                 raise RecordError("; ".join(exc.problems), field="variant") from None
+            if data.get("rules") is None:
+                options = variant.options  # a variant carries its own table options
         rounds_raw = data.get("rounds")
         if not isinstance(rounds_raw, list):
             raise RecordError("rounds must be a list", field="rounds")

@@ -27,29 +27,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from meio.engine import actions as A
-from meio.engine import cards as C
 from meio.engine import scoring
 from meio.engine.config import MatchConfig
 from meio.engine.deal import Deal, check_deal, deal_round
 from meio.engine.errors import ConfigError, IllegalActionError
 from meio.engine.legal import Phase, illegal_reason, legal_actions
 from meio.engine.reasons import illegal, reason
+from meio.engine.ruleset import CardRules
 from meio.engine.scoring import RoundResult
-from meio.engine.tricks import (
-    Trick,
-    pile_for,
-    played_mask,
-    value_table,
-    winning_index,
-)
-from meio.engine.variant import CardRules, variant_pile_for, variant_winning_index
+from meio.engine.tricks import Trick, pile_for, played_mask, winning_index
 from meio.engine.view import View
 
 _SPLIT, _PLAY, _PILE, _OVER = Phase.SPLIT, Phase.PLAY, Phase.PILE, Phase.OVER
-_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
 _DECLARE_BASE = A.DECLARE_BASE
 _SLOT_WILD = A.SLOT_WILD
-_WILD = C.WILD_MASK
 
 
 class Outcome(NamedTuple):
@@ -103,6 +94,7 @@ class State:
         "_half_at",
         "_rules",
         "_starts",
+        "_suit_of",
         "_values",
         "aside",
         "config",
@@ -156,7 +148,8 @@ class State:
     _starts: list[RoundStart]
     _deals: list[tuple[tuple[int, ...], int, int]] | None
     _values: tuple[tuple[int, ...], tuple[int, ...]]
-    _rules: CardRules | None
+    _suit_of: tuple[int, ...]
+    _rules: CardRules
     _half_at: int
     _end_at: int
 
@@ -178,10 +171,6 @@ class State:
             )
         st = cls()
         st.config = config
-        st._values = (
-            value_table(config.edition, 1),
-            value_table(config.edition, 2),
-        )
         st._set_rules()
         st._deals = [(tuple(h), a, ld) for h, a, ld in deals] if deals is not None else None
         st.rounds = []
@@ -195,6 +184,8 @@ class State:
         # the trick numbers where the second half begins and the round ends
         cfg = self.config
         self._rules = cfg.rules
+        self._values = cfg.rules.trick_values
+        self._suit_of = cfg.rules.suit_of
         self._half_at = cfg.first_half_size + 1
         self._end_at = cfg.hand_size + 1
 
@@ -254,6 +245,7 @@ class State:
         st.config = self.config
         st._values = self._values
         st._rules = self._rules
+        st._suit_of = self._suit_of
         st._half_at = self._half_at
         st._end_at = self._end_at
         st._deals = self._deals
@@ -384,7 +376,7 @@ class State:
             self.history.append((mover, action))
             if action < _DECLARE_BASE:
                 card = action
-                suit = _SUIT_OF[card] if self._rules is None else self._rules.suit_of[card]
+                suit = self._suit_of[card]
             else:
                 card = _SLOT_WILD[(action - _DECLARE_BASE) >> 2]
                 suit = (action - _DECLARE_BASE) & 3
@@ -420,14 +412,11 @@ class State:
         trick = self.current_trick
         cards = [c for _, c in trick]
         rules = self._rules
-        if rules is None:
-            index, _ = winning_index(cards, self.led_suit, self._values[self.half - 1])
-            wild = _WILD
-            pile = pile_for(cards[index], self.half)
-        else:
-            index, _ = variant_winning_index(cards, self.led_suit, self.half, rules)
-            wild = rules.wild
-            pile = variant_pile_for(cards[index], self.half, rules)
+        index, _ = winning_index(
+            cards, self.led_suit, self._values[self.half - 1], self._suit_of, rules.trump
+        )
+        pile = pile_for(cards[index], self.half, rules.pile)
+        wild = rules.wild
         winner = trick[index][0]
         lead_card = cards[0]
         declared = self.led_suit if self.config.options.declares and wild >> lead_card & 1 else -1

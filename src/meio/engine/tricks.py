@@ -35,85 +35,50 @@ class Trick(NamedTuple):
         return tuple(card for _, card in self.plays)
 
 
-def value_table(edition: str, half: int) -> tuple[int, ...]:
-    """Doubled values of every card id in one half (``+.5`` gets 0 here; it is relative)."""
-    return tuple(
-        C.value2(c, half, edition, -1) if c != C.PLUS_HALF else 0 for c in range(C.NUM_CARDS)
-    )
+#: a trick-value entry marking a card worth 0.5 above the card played just before it
+#: (0.5 when it leads): a doubled value no card has (they run from -40 to 80)
+RELATIVE = -1000
+
+#: a card's pile effect (:func:`pile_for`): its trick goes to the pile of its half, the
+#: winner chooses (``+.5``), or the other half's pile (``Q+``)
+OWN_HALF, WINNER_CHOOSES, OTHER_HALF = 0, 1, 2
 
 
-_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
-
-
-def winning_index(cards: Sequence[int], led: int, values: Sequence[int]) -> tuple[int, int]:
+def winning_index(
+    cards: Sequence[int], led: int, values: Sequence[int], suit_of: Sequence[int], trump: int
+) -> tuple[int, int]:
     """The index in ``cards`` of the winning card, and its doubled value.
 
     ``led`` is the led suit (a wild lead's declared suit; under ``wild_lead: next``
     the first non-wild card's suit, or -1 when every card is wild: then the highest
-    value wins); ``values`` a :func:`value_table` for the half being played. A heart
-    beats the led suit, a higher value the same kind, and of equal values the first
-    played wins; ``+.5`` is worth half a point more than the card before it.
+    value wins); ``values`` the doubled values of the half being played, card by card
+    (:data:`RELATIVE` for a card worth 0.5 above the card before it, 0.5 when it
+    leads); ``suit_of`` each card's suit (-1: a wild, which takes the led suit);
+    ``trump`` the trump suit (-1: none). A trump beats the led suit, a higher value
+    the same kind, and of equal values the first played wins.
 
-    The one statement of the rule: on plain ints and sequences only, so that numba
-    compiles this same function for the compiled core and the search bot's
-    likelihoods (:data:`meio.sim.kernels.trick_rule`). Changing it changes its
-    digest (:data:`meio.sim.kernels.TRICK_RULE_DIGEST`).
+    The one statement of the rule for every ruleset (the ruleset's card tables:
+    :class:`~meio.engine.ruleset.CardRules`), on plain ints and sequences only, so
+    that numba compiles this same function for the compiled core.
 
     >>> from meio.engine.cards import parse_card as p
-    >>> vt = value_table("meio", 1)
-    >>> winning_index([p("KS"), p("Q+"), p("+.5")], 0, vt)   # +.5 ties the K: first wins
+    >>> from meio.engine.presets import preset
+    >>> r = preset("meio").card_rules
+    >>> winning_index([p("KS"), p("Q+"), p("+.5")], 0, r.trick_values[0], r.suit_of, r.trump)
     (0, 26)
-    >>> winning_index([p("9S"), p("2H")], 0, vt)             # a heart trumps
+    >>> winning_index([p("9S"), p("2H")], 0, r.trick_values[0], r.suit_of, r.trump)  # trumps
     (1, 4)
-    >>> winning_index([p("Q+"), p("-1")], -1, value_table("meio", 2))   # all wild
+    >>> winning_index([p("9S"), p("2H")], 0, r.trick_values[0], r.suit_of, -1)  # no trump
+    (0, 18)
+    >>> winning_index([p("Q+"), p("-1")], -1, r.trick_values[1], r.suit_of, r.trump)  # wilds
     (1, 30)
     """
     best = -1
     best_v = 0
     best_trump = False
     prev = 0
-    for i, card in enumerate(cards):
-        v = prev + 1 if card == C.PLUS_HALF else values[card]
-        prev = v
-        suit = _SUIT_OF[card]
-        if suit < 0:
-            suit = led
-        trump = suit == C.HEARTS
-        if suit != led and not trump:
-            continue
-        if best < 0 or (trump and not best_trump) or (trump == best_trump and v > best_v):
-            best, best_v, best_trump = i, v, trump
-    return best, best_v
-
-
-#: a value-table entry (:func:`table_winning_index`) marking a card worth 0.5 above the
-#: card played just before it (a doubled value no card has: they run from -40 to 80)
-RELATIVE = -1000
-
-
-def table_winning_index(
-    cards: Sequence[int], led: int, values: Sequence[int], suit_of: Sequence[int], trump: int
-) -> tuple[int, int]:
-    """:func:`winning_index` with the card facts as tables: ``values`` the doubled
-    values of one half (:data:`RELATIVE` for a card worth 0.5 above the card before it,
-    0.5 when it leads), ``suit_of`` each card's suit (-1: wild, it takes the led suit)
-    and ``trump`` the trump suit (-1: none). The one statement of a variant's rule,
-    on plain ints and sequences so that numba compiles this same function for the
-    compiled core (:data:`meio.sim.kernels.table_trick_rule`).
-
-    >>> from meio.engine.cards import parse_card as p
-    >>> vt = list(value_table("meio", 1)); vt[p("+.5")] = RELATIVE
-    >>> suits = [c // 15 for c in range(60)] + [-1, -1, 1, -1, -1]
-    >>> table_winning_index([p("KS"), p("Q+"), p("+.5")], 0, vt, suits, 1)
-    (0, 26)
-    >>> table_winning_index([p("9S"), p("2H")], 0, vt, suits, -1)   # no trump: 9S wins
-    (0, 18)
-    """
-    best = -1
-    best_v = 0
-    best_trump = False
-    prev = 0
-    for i, card in enumerate(cards):
+    for i in range(len(cards)):
+        card = cards[i]
         v = values[card]
         if v == RELATIVE:
             v = prev + 1
@@ -131,6 +96,26 @@ def table_winning_index(
     return best, best_v
 
 
+def pile_for(winning_card: int, half: int, effects: Sequence[int]) -> int:
+    """The pile (1 or 2) a trick won by ``winning_card`` in ``half`` goes to, or 0 when
+    its winner must choose; ``effects`` gives each card's pile effect
+    (:data:`OWN_HALF`, :data:`WINNER_CHOOSES`, :data:`OTHER_HALF`). The one statement
+    of the pile rule, plain Python that numba compiles for the compiled core.
+
+    >>> from meio.engine.cards import Q_PLUS, PLUS_HALF
+    >>> from meio.engine.presets import preset
+    >>> effects = preset("meio").card_rules.pile
+    >>> pile_for(Q_PLUS, 1, effects), pile_for(PLUS_HALF, 2, effects), pile_for(3, 2, effects)
+    (2, 0, 2)
+    """
+    effect = effects[winning_card]
+    if effect == OTHER_HALF:
+        return 3 - half
+    if effect == WINNER_CHOOSES:
+        return 0
+    return half
+
+
 def played_mask(
     tricks: Sequence[Trick], current: Sequence[tuple[int, int]] = ()
 ) -> int:
@@ -144,30 +129,20 @@ def played_mask(
     return mask
 
 
-def follow_start(
-    cards: Sequence[int], declares: bool, suit_of: Sequence[int] | None = None
-) -> int:
+def follow_start(cards: Sequence[int], declares: bool, suit_of: Sequence[int]) -> int:
     """The index of the card that set a trick's led suit: 0 when the leader's card
     (or declared suit) sets it; under ``wild_lead: next`` the first non-wild card,
     ``len(cards)`` while every card is wild. Plays after it had to follow suit.
 
     >>> from meio.engine.cards import parse_card as p
-    >>> follow_start([p("Q+"), p("-1"), p("5D"), p("7D")], declares=False)
+    >>> from meio.engine.presets import preset
+    >>> suit_of = preset("meio").card_rules.suit_of
+    >>> follow_start([p("Q+"), p("-1"), p("5D"), p("7D")], False, suit_of)
     2
     """
     if declares:
         return 0
-    suits = _SUIT_OF if suit_of is None else suit_of
     for i, card in enumerate(cards):
-        if suits[card] >= 0:
+        if suit_of[card] >= 0:
             return i
     return len(cards)
-
-
-def pile_for(winning_card: int, half: int) -> int:
-    """The pile a trick goes to: 0 when the winner must choose (``+.5``)."""
-    if winning_card == C.Q_PLUS:
-        return 3 - half
-    if winning_card == C.PLUS_HALF:
-        return 0
-    return half

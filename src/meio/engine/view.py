@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from meio.engine import cards as C
 from meio.engine.config import MatchConfig
 from meio.engine.legal import Phase, legal_actions
 from meio.engine.scoring import RoundResult
@@ -103,12 +102,11 @@ class View:
             if led < 0:
                 continue  # only wilds so far (wild_lead: next): nobody had to follow
             # the plays after the card that set the led suit had to follow it
-            start = follow_start([c for _, c in plays], declares,
-                                 None if rules is None else rules.suit_of)
+            start = follow_start([c for _, c in plays], declares, rules.suit_of)
             for seat, card in plays[start + 1 :]:
-                if rules is not None and rules.free >> card & 1:
-                    continue  # a card playable on any trick shows nothing
-                suit = C.card_suit(card) if rules is None else rules.suit_of[card]
+                if rules.free >> card & 1:
+                    continue  # a card playable on any trick (a wild) shows nothing
+                suit = rules.suit_of[card]
                 if suit >= 0 and suit != led:
                     out[seat].add(led)
         return out

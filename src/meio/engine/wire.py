@@ -24,9 +24,9 @@ from meio.engine import cards as C
 from meio.engine.config import MatchConfig, TableOptions
 from meio.engine.errors import ConfigError
 from meio.engine.legal import Phase
+from meio.engine.ruleset_file import variant_from_json, variant_json
 from meio.engine.scoring import RoundResult
 from meio.engine.tricks import Trick
-from meio.engine.variant import variant_from_json
 from meio.engine.view import View
 
 _OPTION_DEFAULTS = TableOptions()
@@ -86,7 +86,7 @@ def config_json(config: MatchConfig) -> dict[str, Any]:
         "reveal_specials": config.options.reveal_specials,
     }
     if config.variant is not None:
-        out["variant"] = config.variant.to_json()
+        out["variant"] = variant_json(config.variant)
     return out
 
 

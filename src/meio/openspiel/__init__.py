@@ -12,7 +12,7 @@ Parameters (:mod:`~meio.openspiel.params`): ``players`` (2–5), ``edition``
 ``""``: drawn by chance), the RULES.md §10 options ``wild_lead`` and
 ``reveal_specials``, ``one_round`` (stop after the first round: a research
 variant, and quick for tests), ``split_mode``, ``variant`` (a preset such as
-``mini`` or a ``.toml`` file: :mod:`meio.engine.variant`) and ``reward`` (``score``,
+``mini`` or a ``.toml`` file: :mod:`meio.engine.ruleset`) and ``reward`` (``score``,
 or ``victory``: +1/-1 a round for two sides, a zero-sum game; the small game is
 solved with :mod:`meio.openspiel.solve`).
 

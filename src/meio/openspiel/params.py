@@ -12,7 +12,9 @@ import pyspiel
 
 from meio.engine import ConfigError, MatchConfig, TableOptions
 from meio.engine import cards as C
-from meio.engine.variant import PRESETS, Variant, load_variant, preset
+from meio.engine.presets import PRESETS, preset
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import load_variant
 
 #: every parameter of the game with its default (OpenSpiel's parameter specification)
 DEFAULTS: dict[str, Any] = {

@@ -27,7 +27,8 @@ def public_rounds(view: View) -> tuple[list[tuple[tuple[int, ...], int, int]],
                 declared = i == 0 and trick.declared >= 0
                 plays.append((seat, A.declare(card, trick.declared) if declared else card))
             winning = next(c for s, c in trick.plays if s == trick.winner)
-            if pile_for(winning, half + 1) == 0:  # a +.5 win: its winner chose the pile
+            # a +.5 win: its winner chose the pile
+            if pile_for(winning, half + 1, cfg.rules.pile) == 0:
                 plays.append((trick.winner, A.PILE_1 if trick.pile == 1 else A.PILE_2))
         packs = [halves[1][(j + 2) % 4 if cfg.partnership else j] for j in range(n)]
         hands = tuple(halves[0][j] | packs[j] for j in range(n))

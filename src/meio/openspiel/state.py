@@ -177,7 +177,8 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         phase = st.phase
         if phase is _PLAY:  # the engine's own plays; declares are above the cards
             leading = not st.current_trick
-            legal = legal_plays(st.hands[m.player], st.led_suit, self._declares, not leading)
+            legal = legal_plays(st.hands[m.player], st.led_suit, self._declares, not leading,
+                                st.config.rules)
             if leading and self._declares:
                 legal.sort()
         elif phase is _PILE:

@@ -321,7 +321,7 @@ def _end_round(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarr
     meta[M_ROUND] += 1
     # the sides' scores (2 players: by seat; partnership: by team) into scores[0:2]
     sides = K.side_scores(s, c, ruleset, scores)
-    over = K.match_over(ruleset, sides, scores, meta[M_ROUND], meta[M_TOTALS:M_TOTALS + 5],
+    over = K.count_round(ruleset, sides, scores, meta[M_ROUND], meta[M_TOTALS:M_TOTALS + 5],
                         players, meta[M_WINS:M_WINS + 5])
     K.round_scores(s, c, ruleset, scores)
     return bool(over)

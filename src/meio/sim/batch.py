@@ -25,6 +25,7 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.ruleset_file import variant_json
 from meio.engine.wire import config_from_json, config_json, options_json
 from meio.sim import kernels as K
 from meio.sim.tables import epsilon_for, plays_variant, policy_code, tables_for
@@ -207,7 +208,7 @@ class SimResult:
         if rules:
             doc["rules"] = rules
         if cfg.variant is not None:
-            doc["variant"] = cfg.variant.to_json()
+            doc["variant"] = variant_json(cfg.variant)
         doc["rounds"] = rounds
         return doc
 

@@ -19,10 +19,13 @@ lives in the position itself (slot :data:`WILD_NEXT`: 0 ``declare``, 1 ``next``)
 position carries the rules it is played under; under ``next`` the led suit stays -1
 while the trick holds only wilds and the first non-wild card sets it.
 
-The trick rule is the engine's (:func:`meio.engine.tricks.table_winning_index`),
-compiled here: the same function object, not a copy (:data:`trick_rule`). numba's disk
-cache keys a kernel on its own file, so :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`)
-renews this file's stamp whenever the engine's rule file is newer.
+The trick-winner, pile, scoring, round-victory, leader and match-end rules are the
+engine's (:mod:`meio.engine.tricks`, :mod:`meio.engine.scoring`), compiled here: the
+same function objects, not copies (:data:`trick_rule`, :data:`pile_rule`,
+:data:`balance_rule`, :data:`victory_rule`, :data:`leader_rule`, :data:`match_end_rule`).
+numba's disk cache keys a kernel on its own file, so :data:`CACHE`
+(:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp whenever one of those
+rule files is newer.
 
 Random numbers come from a splitmix64 stream held in a one-slot ``uint64`` array
 (:func:`seed_stream`, :func:`below`, :func:`unit`), so results depend on the seed
@@ -49,19 +52,34 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from meio.engine import tricks
-from meio.engine.tricks import RELATIVE, table_winning_index
+from meio.engine import scoring, tricks
+from meio.engine.scoring import MOST_POINTS
+from meio.engine.tricks import RELATIVE
 from meio.sim.diskcache import cache_flag
 
 #: whether the kernels below may use numba's disk cache (see the module docstring)
-CACHE = cache_flag(__file__, tricks)
+CACHE = cache_flag(__file__, tricks, scoring)
 
-#: the engine's trick rule (:func:`meio.engine.tricks.table_winning_index`) compiled for
-#: the kernels: the same function object, not a copy
-#: (typed loosely: the kernels pass it arrays where the engine passes sequences)
-trick_rule: Callable[..., tuple[int, int]] = njit(cache=CACHE, inline="always")(
-    table_winning_index
-)
+
+def _compiled(rule: Callable[..., object]) -> Callable[..., object]:
+    """An engine rule compiled for the kernels, inline: the same function object."""
+    return njit(cache=CACHE, inline="always")(rule)
+
+
+# the engine's rules compiled for the kernels (typed loosely: the kernels pass them
+# arrays where the engine passes sequences)
+#: :func:`meio.engine.tricks.winning_index`: the winning card of a trick
+trick_rule: Callable[..., tuple[int, int]] = _compiled(tricks.winning_index)  # type: ignore[assignment]
+#: :func:`meio.engine.tricks.pile_for`: the pile a trick goes to (0: its winner chooses)
+pile_rule: Callable[..., int] = _compiled(tricks.pile_for)  # type: ignore[assignment]
+#: :func:`meio.engine.scoring.balance`: the score of a pair of piles
+balance_rule: Callable[..., int] = _compiled(scoring.balance)  # type: ignore[assignment]
+#: :func:`meio.engine.scoring.round_victory`: who takes a round victory (-1: nobody)
+victory_rule: Callable[..., int] = _compiled(scoring.round_victory)  # type: ignore[assignment]
+#: :func:`meio.engine.scoring.leader_seats`: the seats that may lead the next round
+leader_rule: Callable[..., int] = _compiled(scoring.leader_seats)  # type: ignore[assignment]
+#: :func:`meio.engine.scoring.match_over`: whether the match ends
+match_end_rule: Callable[..., bool] = _compiled(scoring.match_over)  # type: ignore[assignment]
 
 # -- layout of a position ------------------------------------------------------------------
 HAND_MAX = 15  # the most cards a ruleset deals a seat
@@ -110,24 +128,24 @@ CFG_LEN = 3
 R_VALUES = 0  # rows 0 and 1: doubled values by half
 R_SUIT = 2
 R_FLAGS = 3
-R_NUMBERS = 4
-R_ROWS = 5
+R_PILE = 4  # the pile effect (engine.tricks: OWN_HALF, WINNER_CHOOSES, OTHER_HALF)
+R_NUMBERS = 5
+R_ROWS = 6
 F_WILD = 1  # follows any suit; led under "declare" it declares one
 F_FREE = 2  # may be played on any trick (the wilds, the suited cards that do not follow)
-F_PILE_SHIFT = 2  # (flags >> 2) & 3: 0 its half's pile, 1 the winner chooses, 2 the other
 
 # ruleset[R_NUMBERS, N_*]
 N_HAND = 0
 N_FIRST = 1  # tricks of the first half
 N_PACK = 2
 N_TRUMP = 3  # -1: none
-N_SCORING = 4  # 0 |H - V|, 1 |H - V| with -bonus for H = V, 2 (H - V)²
+N_SCORING = 4  # engine.scoring's forms: DIFFERENCE, BALANCE_BONUS, SQUARED
 N_BONUS = 5
 N_FORM = 6  # 0 totals, 1 victories
 N_ROUNDS = 7
 N_TO_WIN = 8
 N_SHARED = 9
-N_LEADER = 10  # 0 most points, 1 last trick, 2 rotate
+N_LEADER = 10  # engine.scoring's rules: MOST_POINTS, LAST_TRICK, ROTATE
 N_ROUND_LIMIT = 11  # a victories match ends after this many rounds at the latest
 N_WILD_NEXT = 12
 N_HEURISTIC = 13  # the policy that "heuristic" names for this ruleset
@@ -316,13 +334,6 @@ def trick_winner(s: np.ndarray, n: int, half: int, ruleset: np.ndarray) -> int:
 
 
 @njit(cache=CACHE, inline="always")
-def pile_effect(ruleset: np.ndarray, card: int) -> int:
-    """0: a trick ``card`` wins goes to its half's pile; 1: its winner chooses; 2: the
-    other half's pile."""
-    return int((ruleset[R_FLAGS, card] >> F_PILE_SHIFT) & 3)
-
-
-@njit(cache=CACHE, inline="always")
 def apply_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, action: int) -> None:
     """Apply a play, declare or pile action (unchecked) and log it."""
     s[PLAYS + s[NPLAYS]] = action
@@ -359,24 +370,19 @@ def apply_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, action: in
     best = trick_winner(s, players, half, ruleset)
     winner = (s[TRICK_LEADER] + best) % players
     s[WINNERS + s[TRICK_NO] - 1] = winner
-    effect = pile_effect(ruleset, s[TRICK + best])
-    if effect == 1:
+    pile = pile_rule(s[TRICK + best], half, ruleset[R_PILE])
+    if pile == 0:
         s[PHASE] = PILE_PHASE
         s[PENDING] = winner
     else:
-        _finish_trick(s, cfg, ruleset, 3 - half if effect == 2 else half)
+        _finish_trick(s, cfg, ruleset, pile)
 
 
 @njit(cache=CACHE, inline="always")
 def balance(ruleset: np.ndarray, first: int, second: int) -> int:
-    """:func:`meio.engine.scoring.balance_score` of piles of ``first`` and ``second``."""
-    diff = abs(first - second)
-    form = ruleset[R_NUMBERS, N_SCORING]
-    if form == 2:
-        return diff * diff
-    if form == 1 and diff == 0:
-        return -int(ruleset[R_NUMBERS, N_BONUS])
-    return diff
+    """The ruleset's score of piles of ``first`` and ``second`` (:data:`balance_rule`)."""
+    return balance_rule(ruleset[R_NUMBERS, N_SCORING], ruleset[R_NUMBERS, N_BONUS], first,
+                        second)
 
 
 @njit(cache=CACHE)
@@ -407,32 +413,23 @@ def side_scores(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, out: np.nda
 @njit(cache=CACHE)
 def next_leader(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, rng: np.ndarray,
                 scores: np.ndarray) -> int:
-    """The leader of the next round by the ruleset's rule, drawn at random among the
-    seats it allows (:func:`meio.engine.scoring.eligible_leaders`).
+    """The leader of the next round: a seat :data:`leader_rule` allows, drawn at random
+    among them under ``most_points`` (one draw, however many they are).
 
-    ``scores`` (at least one slot a seat) is scratch: it gets the round's scores, so
-    that a caller compiled without numba's runtime can use this (it allocates nothing)."""
+    ``scores`` (at least one slot a seat) is scratch: it gets the round's side scores,
+    so that a caller compiled without numba's runtime can use this (it allocates
+    nothing)."""
     players = cfg[CFG_PLAYERS]
     rule = ruleset[R_NUMBERS, N_LEADER]
-    if rule == 1:
-        return int(s[WINNERS + ruleset[R_NUMBERS, N_HAND] - 1])
-    if rule == 2:
-        return int((s[ROUND_LEADER] + 1) % players)
-    if cfg[CFG_PART]:  # the higher team score; on a tie team 1 (scoring.eligible_leaders)
-        side_scores(s, cfg, ruleset, scores)
-        team = 0 if scores[0] > scores[1] else 1
-        return team + 2 * below(rng, 2)
-    round_scores(s, cfg, ruleset, scores)
-    top = scores[0]
-    for p in range(1, players):
-        top = max(top, scores[p])
+    sides = side_scores(s, cfg, ruleset, scores)
+    mask = leader_rule(rule, players, cfg[CFG_PART] != 0, scores[:sides],
+                       s[WINNERS + ruleset[R_NUMBERS, N_HAND] - 1], s[ROUND_LEADER])
     n = 0
     for p in range(players):
-        if scores[p] == top:
-            n += 1
-    pick = below(rng, n)
+        n += mask >> p & 1
+    pick = below(rng, n) if rule == MOST_POINTS else 0
     for p in range(players):
-        if scores[p] == top:
+        if mask >> p & 1:
             if pick == 0:
                 return p
             pick -= 1
@@ -440,39 +437,20 @@ def next_leader(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, rng: np.nda
 
 
 @njit(cache=CACHE)
-def match_over(ruleset: np.ndarray, sides: int, scores: np.ndarray, rounds: int,
-               totals: np.ndarray, players: int, wins: np.ndarray) -> bool:
-    """After round ``rounds`` (1-based) with side scores ``scores``: count its victory
-    (a match to victories: the one lowest score wins the round) into ``wins`` and say
-    whether the match is over (:func:`meio.engine.scoring.match_over`). ``totals``
-    holds each seat's total so far."""
+def count_round(ruleset: np.ndarray, sides: int, scores: np.ndarray, played: int,
+                totals: np.ndarray, players: int, wins: np.ndarray) -> bool:
+    """After round ``played`` (1-based) with side scores ``scores``: count its victory
+    (a match to victories: :data:`victory_rule`) into ``wins`` and say whether the
+    match is over (:data:`match_end_rule`). ``totals`` holds each seat's total so far."""
+    to_win = 0
     if ruleset[R_NUMBERS, N_FORM] == 1:
-        low = scores[0]
-        for q in range(1, sides):
-            low = min(low, scores[q])
-        n_low = 0
-        who = 0
-        for q in range(sides):
-            if scores[q] == low:
-                n_low += 1
-                who = q
-        if n_low == 1:
-            wins[who] += 1
-        top = 0
-        for q in range(sides):
-            top = max(top, wins[q])
-        return bool(top >= ruleset[R_NUMBERS, N_TO_WIN]
-                    or rounds >= ruleset[R_NUMBERS, N_ROUND_LIMIT])
-    if rounds < ruleset[R_NUMBERS, N_ROUNDS]:
-        return False
-    low_t = totals[0]
-    for p in range(1, players):
-        low_t = min(low_t, totals[p])
-    n_low = 0
-    for p in range(players):
-        if totals[p] == low_t:
-            n_low += 1
-    return ruleset[R_NUMBERS, N_SHARED] != 0 or n_low == 1
+        won = victory_rule(scores[:sides])
+        if won >= 0:
+            wins[won] += 1
+        to_win = ruleset[R_NUMBERS, N_TO_WIN]
+    return bool(match_end_rule(played, ruleset[R_NUMBERS, N_ROUNDS], to_win,
+                               ruleset[R_NUMBERS, N_SHARED] != 0, totals[:players],
+                               wins[:sides]))
 
 
 # -- policies: random ------------------------------------------------------------------------
@@ -683,10 +661,9 @@ def _r_chance(card: int, half: int, ruleset: np.ndarray) -> float:
 
 @njit(cache=CACHE, inline="always")
 def _r_towards(card: int, half: int, ruleset: np.ndarray) -> int:
-    effect = pile_effect(ruleset, card)
-    if effect == 1:
+    pile = pile_rule(card, half, ruleset[R_PILE])
+    if pile == 0:
         return 0
-    pile = 3 - half if effect == 2 else half
     return 1 if pile == 1 else -1
 
 
@@ -1038,7 +1015,7 @@ def simulate_games(
             sides = side_scores(s, cfg, ruleset, scores)
             for p in range(players):
                 totals[p] += balance(ruleset, s[PILES + 2 * p], s[PILES + 2 * p + 1])
-            done = match_over(ruleset, sides, scores, r, totals, players, wins)
+            done = count_round(ruleset, sides, scores, r, totals, players, wins)
             if done or r == limit:
                 break
             leader = next_leader(s, cfg, ruleset, rng, scores)

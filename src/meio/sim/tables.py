@@ -12,8 +12,8 @@ import numpy.typing as npt
 
 from meio.engine import MatchConfig
 from meio.engine import cards as C
+from meio.engine.presets import is_standard
 from meio.engine.scoring import VICTORY_ROUND_LIMIT
-from meio.engine.variant import LEADER_RULES, SCORING_FORMS, card_rules, preset
 from meio.sim import kernels as K
 from meio.sim.kernels import POLICY_HEURISTIC, POLICY_RANDOM
 
@@ -30,14 +30,15 @@ HEURISTIC_EPSILON = 0.05
 class CoreTables:
     """One configuration as the core's arrays (:mod:`meio.sim.kernels`): ``cfg`` the
     table (players, partnership, edition), ``ruleset[row, card]`` the rules (each half's
-    doubled card values, suits, flags, and the ruleset's numbers), the deck's card ids,
+    doubled card values, suits, flags, pile effects, and the ruleset's numbers), the deck's
+    card ids,
     the editions' heuristic's trick strengths by half (row 0: first half; zeros for a
     ruleset that heuristic does not play), ``heuristic`` the core's policy that
     ``"heuristic"`` names for this ruleset, and ``rounds`` how many rounds a match may
     take at most (the width of a batch's per-round arrays).
 
-    The two editions are presets of the ruleset data (:func:`meio.engine.variant.preset`),
-    read the same way as any variant."""
+    The two editions are presets of the ruleset data (``config.ruleset``,
+    :func:`meio.engine.presets.standard`), read the same way as any variant."""
 
     config: MatchConfig
     cfg: I32
@@ -89,7 +90,7 @@ TIE_BREAK_ROUNDS = 20
 def plays_variant(config: MatchConfig) -> bool:
     """Whether ``config`` is a variant that is not its edition's preset (a preset's game
     is the standard game, with the standard heuristic and results)."""
-    return config.variant is not None and not config.variant.is_standard
+    return config.variant is not None and not is_standard(config.variant)
 
 
 def check_standard(config: MatchConfig) -> None:
@@ -107,17 +108,18 @@ def check_standard(config: MatchConfig) -> None:
 @lru_cache(maxsize=64)
 def build_tables(config: MatchConfig) -> CoreTables:
     """The core's arrays for a :func:`table_key` config (cached)."""
-    variant = config.variant if config.variant is not None else preset(config.edition)
-    rules = card_rules(variant)
-    fmt = variant.format_for(config.players, config.partnership)
+    variant = config.ruleset  # the variant, or the edition's preset
+    rules = config.rules
+    fmt = config.match_format
     standard = not plays_variant(config)
     deck = np.array(C.cards_of(config.deck), dtype=np.int32)
     ruleset = np.zeros((K.R_ROWS, C.NUM_CARDS), dtype=np.int32)
     ruleset[K.R_VALUES] = rules.trick_values[0]
     ruleset[K.R_VALUES + 1] = rules.trick_values[1]
     ruleset[K.R_SUIT] = rules.suit_of
+    ruleset[K.R_PILE] = rules.pile
     for card in range(C.NUM_CARDS):
-        flags = rules.pile[card] << K.F_PILE_SHIFT
+        flags = 0
         if rules.wild >> card & 1:
             flags |= K.F_WILD
         if rules.free >> card & 1:
@@ -128,13 +130,13 @@ def build_tables(config: MatchConfig) -> CoreTables:
     numbers[K.N_FIRST] = variant.first_half
     numbers[K.N_PACK] = variant.pack
     numbers[K.N_TRUMP] = variant.trump
-    numbers[K.N_SCORING] = SCORING_FORMS.index(variant.scoring)
+    numbers[K.N_SCORING] = variant.scoring_form
     numbers[K.N_BONUS] = variant.bonus
     numbers[K.N_FORM] = 1 if fmt.form == "victories" else 0
     numbers[K.N_ROUNDS] = fmt.rounds
     numbers[K.N_TO_WIN] = fmt.to_win
     numbers[K.N_SHARED] = int(fmt.shared)
-    numbers[K.N_LEADER] = LEADER_RULES.index(variant.leader)
+    numbers[K.N_LEADER] = variant.leader_rule
     numbers[K.N_ROUND_LIMIT] = VICTORY_ROUND_LIMIT * fmt.to_win
     numbers[K.N_WILD_NEXT] = 0 if config.options.declares else 1
     heuristic = POLICY_HEURISTIC if standard else K.POLICY_RULES_HEURISTIC

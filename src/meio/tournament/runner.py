@@ -33,7 +33,7 @@ from meio.engine import MatchConfig, State, TableOptions, replay_actions
 from meio.engine.config import Edition, WildLead
 from meio.engine.errors import MeioError
 from meio.engine.record import Record
-from meio.engine.variant import Variant
+from meio.engine.ruleset import Variant
 from meio.tournament.dealset import Deal, DealTable
 
 

@@ -9,7 +9,7 @@ terminal::
 
 ``ascii=True`` draws with ``+-|`` and the suit letters ``S H D C`` for terminals
 without Unicode symbols. A variant's special cards (``rules``, the variant's
-:class:`~meio.engine.variant.CardRules`) keep their code and show the value, the
+:class:`~meio.engine.ruleset.CardRules`) keep their code and show the value, the
 suit and the wildness the variant gives them.
 """
 
@@ -20,13 +20,16 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from meio.engine import cards as C
-from meio.engine.variant import CardRules
+from meio.engine.presets import preset
+from meio.engine.ruleset import CardRules
 from meio.i18n import N_, _
 
 CARD_WIDTH = 6
 RED_SUITS = (C.HEARTS, C.DIAMONDS)
 FACE = "on grey93"
 SPECIAL_FACE = "on light_goldenrod1"
+#: the box edition's cards: what a card is drawn by when no ruleset is named
+BOX_RULES = preset("meio").card_rules
 
 
 #: the suits' names, translated when shown (Portuguese: espadas, copas, ouros, paus)
@@ -43,28 +46,28 @@ def suit_name(suit: int) -> str:
     return _(SUIT_NAMES[suit])
 
 
-def card_label(card: int, ascii: bool = False, rules: CardRules | None = None) -> str:
+def card_label(card: int, ascii: bool = False, rules: CardRules = BOX_RULES) -> str:
     """A card's short name as players write it: ``Q♠``, ``10♥``, ``-2♥``, ``+.5``; a
-    variant's ``-2H`` that is no heart keeps its plain code (``rules``: the variant's)."""
+    variant's ``-2H`` that is no heart keeps its plain code (``rules``: the ruleset's)."""
     if card >= 60:
         code = C.card_code(card)
-        heart = rules is None or rules.suit_of[card] == C.HEARTS
+        heart = rules.suit_of[card] == C.HEARTS
         return code[:-1] + suit_symbol(C.HEARTS, ascii) if card == C.MINUS_TWO_H and heart else code
     rank = C.RANKS[card % 15]
     return ("10" if rank == "T" else rank) + suit_symbol(card // 15, ascii)
 
 
-def is_wild(card: int, rules: CardRules | None = None) -> bool:
-    """Whether a card is a wild: one of the box's four, or of a variant's (``rules``)."""
-    return C.is_wild(card) if rules is None else bool(rules.wild >> card & 1)
+def is_wild(card: int, rules: CardRules = BOX_RULES) -> bool:
+    """Whether a card is a wild in the ruleset (``rules``; the box's four by default)."""
+    return bool(rules.wild >> card & 1)
 
 
-def card_suit(card: int, rules: CardRules | None = None) -> int:
-    """A card's suit (-1 for a wild), as the box or a variant (``rules``) gives it."""
-    return C.card_suit(card) if rules is None else rules.suit_of[card]
+def card_suit(card: int, rules: CardRules = BOX_RULES) -> int:
+    """A card's suit (-1 for a wild), as the ruleset (``rules``) gives it."""
+    return rules.suit_of[card]
 
 
-def card_style(card: int, rules: CardRules | None = None) -> str:
+def card_style(card: int, rules: CardRules = BOX_RULES) -> str:
     """The colour of a card's label: red for ♥ ♦ (and ``-2♥``), magenta for a wild."""
     if is_wild(card, rules):
         return "bold magenta"
@@ -85,21 +88,13 @@ def half_value(doubled: int, ascii: bool = False) -> str:
 
 
 def value_label(
-    card: int, half: int, edition: str, ascii: bool = False, rules: CardRules | None = None
+    card: int, half: int, edition: str, ascii: bool = False, rules: CardRules = BOX_RULES
 ) -> str:
     """A special card's value in ``half`` as printed under it: ``15``, ``-1``, ``12½``, ``+½``
-    (a variant's card, ``rules``, by the variant's values)."""
-    half_sign = ".5" if ascii else "½"
-    if rules is not None:
-        if rules.relative[half - 1] >> card & 1:
-            return "+" + half_sign
-        return half_value(rules.values[half - 1][card], ascii)
-    if card == C.PLUS_HALF:
-        return "+" + half_sign
-    if card == C.Q_PLUS:
-        return "12" + half_sign
-    doubled = C.value2(card, half, edition)
-    return str(doubled // 2)
+    (by the ruleset's values, ``rules``; ``edition`` is kept for the callers that name it)."""
+    if rules.relative[half - 1] >> card & 1:
+        return "+" + (".5" if ascii else "½")
+    return half_value(rules.values[half - 1][card], ascii)
 
 
 def card_text(
@@ -108,7 +103,7 @@ def card_text(
     *,
     half: int = 0,
     edition: str = "meio",
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> Text:
     """A card inline, coloured; with ``half`` given, a special card shows its value there."""
     text = Text(card_label(card, ascii, rules), style=card_style(card, rules))
@@ -123,7 +118,7 @@ def cards_text(
     *,
     half: int = 0,
     edition: str = "meio",
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> Text:
     """Several cards inline, separated by spaces."""
     out = Text()
@@ -157,7 +152,7 @@ def card_face(
     ascii: bool = False,
     highlight: str = "",
     dim: bool = False,
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> list[Text]:
     """The three rows of a card drawn face up (each :data:`CARD_WIDTH` wide).
 

@@ -250,8 +250,7 @@ def prompt_text(
                 _("Your turn: follow {led} if you can. ←/→ and Enter to play.").format(led=led),
                 "bold",
             )
-        rules = view.config.rules
-        wilds = rules.wild if rules is not None else (view.config.edition == "meio")
+        wilds = view.config.rules.wild
         if view.config.options.wild_lead == "next" or not wilds:
             return Text(_("Your lead: play any card. ←/→ and Enter to play."), "bold")
         return Text(_("Your lead: play any card (a wild asks for a suit). ←/→ Enter."), "bold")

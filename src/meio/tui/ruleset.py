@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from meio.engine import MatchConfig
 from meio.engine import cards as C
-from meio.engine.variant import CardRules, SpecialCard, Variant
+from meio.engine.ruleset import CardRules, SpecialCard, Variant
 from meio.i18n import _, ngettext
-from meio.tui.cards import card_label, half_value, suit_name
+from meio.tui.cards import BOX_RULES, card_label, half_value, suit_name
 
 #: the longest variant name the rules line shows (the rest is cut)
 NAME_WIDTH = 16
@@ -111,7 +111,7 @@ def _suit_words(special: SpecialCard, declares: bool) -> str:
 
 
 def special_text(
-    special: SpecialCard, declares: bool, ascii: bool = False, rules: CardRules | None = None
+    special: SpecialCard, declares: bool, ascii: bool = False, rules: CardRules = BOX_RULES
 ) -> str:
     """One special card of a variant by its attributes, e.g. ``Q+: worth 12½; wild: it
     follows any suit; a trick it wins goes to the other half's pile.``"""

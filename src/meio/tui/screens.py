@@ -18,10 +18,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
 from meio.engine import MatchConfig, RoundResult, Trick
-from meio.engine.variant import CardRules
+from meio.engine.ruleset import CardRules
 from meio.i18n import N_, _
 from meio.tui.bindings import translate_bindings
-from meio.tui.cards import card_label, suit_name, suit_symbol
+from meio.tui.cards import BOX_RULES, card_label, suit_name, suit_symbol
 from meio.tui.ruleset import chooser_codes, score_text
 from meio.tui.widgets import taken_line, trick_faces
 
@@ -266,7 +266,7 @@ def trick_body(
     edition: str,
     ascii: bool,
     seat: int = -1,
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> Text:
     """A completed trick drawn face up, with who took it and where it went (``rules``:
     a variant's cards)."""
@@ -368,7 +368,7 @@ def trick_line(
     names: Sequence[str],
     ascii: bool,
     seat: int = -1,
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> Text:
     """A completed trick in one line of the round summary: the cards in play order, then
     who took it and its pile (``seat`` is the player's, who "take" it rather than "takes").

@@ -22,7 +22,7 @@ from meio.bots.variant_play import VARIANT_BOTS
 from meio.engine import MatchConfig, MeioError, Phase, State, TableOptions, Trick, View
 from meio.engine import actions as A
 from meio.engine.reasons import illegal, reason
-from meio.engine.variant import Variant
+from meio.engine.ruleset import Variant
 from meio.i18n import N_, _
 from meio.tui.cards import card_label, sorted_cards, suit_name
 from meio.tui.errors import SessionError as SessionError

@@ -13,10 +13,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from meio.engine import Trick, View
-from meio.engine.variant import CardRules
+from meio.engine.ruleset import CardRules
 from meio.i18n import N_, _, ngettext
 from meio.tui.bindings import translate_bindings
 from meio.tui.cards import (
+    BOX_RULES,
     CARD_WIDTH,
     blank_rows,
     card_face,
@@ -65,7 +66,7 @@ class HandView(Widget, can_focus=True):
         self.cursor = 0
         self.half = 1
         self.edition = "meio"
-        self.rules: CardRules | None = None
+        self.rules: CardRules = BOX_RULES
         translate_bindings(self)
 
     def show(
@@ -77,7 +78,7 @@ class HandView(Widget, can_focus=True):
         edition: str,
         picked: set[int] | None = None,
         playable: set[int] | None = None,
-        rules: CardRules | None = None,
+        rules: CardRules = BOX_RULES,
     ) -> None:
         """Draw ``cards`` (already in hand order), keeping the cursor on the same card
         (``rules``: a variant's cards)."""
@@ -157,7 +158,7 @@ def trick_faces(
     edition: str,
     ascii: bool,
     winner: int | None = None,
-    rules: CardRules | None = None,
+    rules: CardRules = BOX_RULES,
 ) -> Text:
     """The cards of a trick drawn face up, each with its player's name below it."""
     faces: list[list[Text]] = []

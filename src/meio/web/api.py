@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from meio.engine import ConfigError, MatchConfig, MeioError, State, TableOptions, replay_actions
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.engine.ruleset_file import variant_json
 from meio.engine.wire import config_from_json
 from meio.web.accounts import Account
 from meio.web.auth import AccountDep
@@ -189,13 +190,12 @@ def _check_options(body: CreateTable, settings: Settings) -> tuple[dict[str, Any
         "specials": specials,
         "turn_timer_s": timer,
         "seed": body.seed,
-        "wild_lead": table_options.wild_lead,
-        "reveal_specials": table_options.reveal_specials,
+        "wild_lead": table_options.wild_lead, "reveal_specials": table_options.reveal_specials,
     }
     if body.turn_based:
         options["turn_based"] = True
     if variant is not None:
-        options["variant"] = variant.to_json()
+        options["variant"] = variant_json(variant)
     return options, infos
 
 

@@ -3,9 +3,9 @@ the pages are told of it.
 
 A host creates a table with a variant by giving its TOML text (pasted or uploaded)
 or a preset's name; :func:`read_variant` reads it with the engine's
-:func:`~meio.engine.variant.parse_variant` and refuses it whole, with one line per
+:func:`~meio.engine.ruleset_file.parse_variant` and refuses it whole, with one line per
 problem (:class:`VariantRefused`), before anything is stored. The table keeps the
-variant's :meth:`~meio.engine.variant.Variant.to_json` in its options, so every
+variant's :func:`~meio.engine.ruleset_file.variant_json` in its options, so every
 process, and the same process after a restart, plays the same ruleset; each
 match's stored config carries it too (records, replays, ratings).
 
@@ -26,13 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from meio.bots.variant_play import VARIANT_BOTS
-from meio.engine.variant import (
-    PRESETS,
-    Variant,
-    VariantError,
-    preset,
-    variant_from_json,
-)
+from meio.engine.presets import PRESETS, preset
+from meio.engine.ruleset import Variant
+from meio.engine.ruleset_file import VariantError, variant_from_json
 from meio.web.refusal import ProblemsRefusal, Refusal
 
 #: how an error line names the text a host gave

@@ -1,62 +1,47 @@
-"""Variants: a ruleset a designer writes in a TOML file, which the engine then plays.
+"""A ruleset's file format: reading a designer's TOML file (or a record's ``variant``
+field), checking every key, and writing a ruleset back in the file's keys.
 
-A :class:`Variant` fixes what the two editions hard-code: the hand and the two pack
-sizes, the deck of each table size, the trump suit, the special cards (described
-by their attributes, :class:`SpecialCard`), the scoring of a round, the match
-format, who leads the next round and the table options. The two editions are the
-presets ``meio`` and ``classic`` (:func:`preset`); a variant file may start from one
-(``preset = "meio"``) and change only what it names; without ``preset`` every key
-must be given. docs/variants.md documents
-every key.
-
-Over 500 lines on purpose: the model, its TOML reading and its validation are one
-schema, and each key's check sits beside the field it fills, so that the file, the
-record's ``variant`` field and docs/variants.md cannot drift apart.
-
-Card ids stay those of :mod:`meio.engine.cards`: a variant has at most five special
-cards, each taking one of the special ids 60..64 (its ``code``: ``-1``, ``A+``,
-``-2H``, ``+.5`` or ``Q+``) with its own attributes, so action numbers and
-bitmasks are unchanged.
+docs/variants.md documents every key. A file may start from a preset (``preset =
+"meio"``, :mod:`meio.engine.presets`) and change only what it names; without
+``preset`` every key must be given. Every problem is reported at once, one line each
+naming the file and the key (:class:`VariantError`). Each key's check sits beside
+the field it fills, so that the file, the record's ``variant`` field and
+docs/variants.md cannot drift apart.
 
 >>> v = parse_variant('preset = "meio"\\n[hand]\\nfirst_half = 6\\npack = 7\\n')
 >>> v.first_half, v.pack, v.players
 (6, 7, (2, 3, 4, 5))
->>> parse_variant('preset = "meio"\\n[hand]\\nsize = 13\\nfirst_half = 8\\npack = 6\\n', "x.toml")
-Traceback (most recent call last):
-...
-meio.engine.variant.VariantError: x.toml: hand: pack sizes 8 + 6 do not add up to the hand of 13
+>>> try:
+...     parse_variant('preset = "meio"\\n[hand]\\nfirst_half = 8\\npack = 6\\n', "x.toml")
+... except VariantError as exc:
+...     print(exc)
+x.toml: hand: pack sizes 8 + 6 do not add up to the hand of 13
 """
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-import functools
 import tomllib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.engine.options import Edition, TableOptions
-from meio.engine.tricks import RELATIVE, table_winning_index
-
-ScoringForm = Literal["difference", "balance_bonus", "squared"]
-LeaderRule = Literal["most_points", "last_trick", "rotate"]
-PileEffect = Literal["none", "winner_chooses", "other_half"]
-MatchForm = Literal["totals", "victories"]
-
-SCORING_FORMS: tuple[str, ...] = ("difference", "balance_bonus", "squared")
-LEADER_RULES: tuple[str, ...] = ("most_points", "last_trick", "rotate")
-PILE_EFFECTS: tuple[str, ...] = ("none", "winner_chooses", "other_half")
-MATCH_FORMS: tuple[str, ...] = ("totals", "victories")
-#: the special ids a wild may take: a wild lead declares a suit, and only these four
-#: ids have declare actions (:mod:`meio.engine.actions`)
-WILD_CODES = ("-1", "A+", "+.5", "Q+")
-SPECIAL_CODES = ("-1", "A+", "-2H", "+.5", "Q+")
-ABOVE = "above"  #: a special's value: 0.5 above the card played just before it
+from meio.engine.options import TableOptions
+from meio.engine.presets import PRESETS, SPECIALS, preset
+from meio.engine.ruleset import (
+    ABOVE,
+    LEADER_RULES,
+    MATCH_FORMS,
+    PILE_EFFECTS,
+    SCORING_FORMS,
+    SPECIAL_CODES,
+    WILD_CODES,
+    Deck,
+    MatchFormat,
+    SpecialCard,
+    Variant,
+)
 
 
 class VariantError(ConfigError):
@@ -66,208 +51,6 @@ class VariantError(ConfigError):
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems), field="variant")
         self.problems = problems
-
-
-@dataclass(frozen=True, slots=True)
-class SpecialCard:
-    """A special card by its attributes.
-
-    ``values`` are its doubled values in half 1 and half 2 (``None``: 0.5 above the
-    card played just before it in the trick, 0.5 when it leads); ``suit`` a fixed
-    suit (0..3) or -1 for a wild (it follows any suit; led, it declares one under
-    ``wild_lead: declare``); ``follows``, for a suited card, whether it obeys the
-    follow rule as a card of its suit (``-2H``) or may be played on any trick; ``pile``
-    where a trick it wins goes: its half (``none``), the winner's choice, or the other
-    half."""
-
-    code: str
-    values: tuple[int | None, int | None]
-    suit: int
-    follows: bool
-    pile: str
-    name: str = ""
-
-    @property
-    def card(self) -> int:
-        """The card id the special occupies."""
-        return C.parse_card(self.code)
-
-
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """The deck of one table size: the ranks of each suit (rank indices, ``A`` = 14)
-    and how many of the variant's special cards are drawn into it."""
-
-    ranks: tuple[int, ...]
-    specials: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchFormat:
-    """How a match ends: ``totals`` after ``rounds`` rounds, lowest total wins (a tie
-    shared when ``shared``, else more rounds until it breaks); or ``victories``: the
-    first seat (or team) to ``to_win`` round victories wins."""
-
-    form: str
-    rounds: int = 3
-    to_win: int = 2
-    shared: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """A whole ruleset (see the module docstring); build it with :func:`parse_variant`,
-    :func:`load_variant`, :func:`variant_from_json` or :func:`preset`."""
-
-    name: str
-    edition: Edition
-    hand: int
-    first_half: int
-    trump: int
-    decks: tuple[tuple[int, Deck], ...]
-    partnership: bool
-    specials: tuple[SpecialCard, ...]
-    scoring: str
-    bonus: int
-    formats: tuple[tuple[str, MatchFormat], ...]
-    leader: str
-    options: TableOptions
-
-    @property
-    def pack(self) -> int:
-        """Cards in the second-half pack."""
-        return self.hand - self.first_half
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        """The table sizes the variant has a deck for."""
-        return tuple(n for n, _ in self.decks)
-
-    def deck_for(self, players: int) -> Deck:
-        for n, deck in self.decks:
-            if n == players:
-                return deck
-        raise ConfigError(
-            f"the variant {self.name!r} has no deck for {players} players "
-            f"(it has decks for {', '.join(str(n) for n in self.players)})",
-            field="players",
-        )
-
-    def format_for(self, players: int, partnership: bool) -> MatchFormat:
-        """The match format of a table: its own entry, else ``default``."""
-        table = dict(self.formats)
-        key = "partnership" if partnership else str(players)
-        return table.get(key, table["default"])
-
-    @property
-    def special_pool(self) -> tuple[int, ...]:
-        """The ids of the variant's special cards, lowest first."""
-        return tuple(sorted(s.card for s in self.specials))
-
-    @property
-    def is_standard(self) -> bool:
-        """Whether this is its edition's preset but for its name and table options (so
-        what holds of the edition holds of it)."""
-        base = preset(self.edition)
-        return dataclasses.replace(self, name=base.name, options=base.options) == base
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole ruleset as a mapping in the file's own keys (the record's
-        ``variant`` field); :func:`variant_from_json` reads it back."""
-        return _to_mapping(self)
-
-
-# -- presets -----------------------------------------------------------------------------
-_SPECIAL_PRESETS: dict[str, dict[str, Any]] = {
-    "-1": {"code": "-1", "name": "-1/A+", "value": [-1, 15], "suit": "wild", "pile": "none"},
-    "A+": {"code": "A+", "name": "A+/-1", "value": [15, -1], "suit": "wild", "pile": "none"},
-    "-2H": {"code": "-2H", "name": "-2 hearts", "value": -2, "suit": "H", "follows": True,
-            "pile": "none"},
-    "+.5": {"code": "+.5", "name": "+0.5", "value": ABOVE, "suit": "wild",
-            "pile": "winner_chooses"},
-    "Q+": {"code": "Q+", "name": "Q+", "value": 12.5, "suit": "wild", "pile": "other_half"},
-}
-
-_PRESETS: dict[str, dict[str, Any]] = {
-    "meio": {
-        "name": "meio",
-        "edition": "meio",
-        "hand": {"size": 13, "first_half": 7, "pack": 6},
-        "trump": "H",
-        "deck": {
-            "2": {"ranks": "9TJQKA", "specials": 2},
-            "3": {"ranks": "6789TJQKA", "specials": 3},
-            "4": {"ranks": "3456789TJQKA", "specials": 4},
-            "5": {"ranks": "0123456789TJQKA", "specials": 5},
-        },
-        "partnership": True,
-        "special": [{"preset": code} for code in SPECIAL_CODES],
-        "scoring": {"form": "difference"},
-        "match": {
-            "default": {"form": "totals", "rounds": 3, "shared": True},
-            "2": {"form": "victories", "to_win": 2},
-            "partnership": {"form": "victories", "to_win": 2},
-        },
-        "leader": "most_points",
-        "options": {"wild_lead": "declare", "reveal_specials": True},
-    },
-    "classic": {
-        "name": "classic",
-        "edition": "classic",
-        "hand": {"size": 13, "first_half": 7, "pack": 6},
-        "trump": "H",
-        "deck": {
-            "2": {"ranks": "A234567", "specials": 0},
-            "3": {"ranks": "A23456789T", "specials": 0},
-            "4": {"ranks": "A23456789TJQK", "specials": 0},
-        },
-        "partnership": True,
-        "special": [],
-        "scoring": {"form": "difference"},
-        "match": {
-            "default": {"form": "totals", "rounds": 3, "shared": True},
-            "partnership": {"form": "victories", "to_win": 2},
-        },
-        "leader": "most_points",
-        "options": {"wild_lead": "declare", "reveal_specials": True},
-    },
-    # a MEIO small enough to solve exactly (docs/rl.md): 2 players, hands of 3 split
-    # 2/1 (so H - V still sums to an odd number and a round cannot tie), the four Aces,
-    # -2H (a second trump, so hearts must be followed) and Q+; one round a match
-    "mini": {
-        "name": "mini",
-        "edition": "meio",
-        "hand": {"size": 3, "first_half": 2, "pack": 1},
-        "trump": "H",
-        "deck": {"2": {"ranks": "A", "specials": 2}},
-        "partnership": False,
-        "special": [{"preset": "-2H"}, {"preset": "Q+"}],
-        "scoring": {"form": "difference"},
-        "match": {"default": {"form": "victories", "to_win": 1}},
-        "leader": "most_points",
-        "options": {"wild_lead": "declare", "reveal_specials": True},
-    },
-}
-
-PRESETS: tuple[str, ...] = tuple(_PRESETS)
-
-
-def preset(name: str) -> Variant:
-    """The ruleset of a standard edition (``meio`` or ``classic``) as a variant, or
-    the ruleset of a shipped variant (``mini``: a MEIO small enough to solve).
-
-    >>> v = preset("meio")
-    >>> v.hand, v.first_half, v.pack, len(v.specials), v.deck_for(4).specials
-    (13, 7, 6, 5, 4)
-    """
-    if name not in _PRESETS:
-        raise VariantError([f"unknown preset {name!r} (use {', '.join(PRESETS)})"])
-    return _preset(name)
-
-
-@functools.cache
-def _preset(name: str) -> Variant:
-    return _build(copy.deepcopy(_PRESETS[name]), f"preset {name}")
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -304,8 +87,8 @@ def variant_from_json(data: object, source: str = "variant") -> Variant:
     base_name = raw.pop("preset", None)
     if base_name is None:
         merged = raw
-    elif base_name in _PRESETS:
-        base = copy.deepcopy(_PRESETS[str(base_name)])
+    elif base_name in PRESETS:
+        base = variant_json(preset(str(base_name)))
         formats = raw.get("match")
         if isinstance(formats, Mapping):  # a table's format replaces the preset's whole
             for key in formats:
@@ -397,17 +180,25 @@ def _unknown(table: Mapping[str, Any], known: tuple[str, ...], key: str, bad: _P
             bad.add(f"{key}.{k}", f"unknown key (known: {', '.join(known)})")
 
 
+#: the hand's limits: each half holds at least one card, and the compiled core holds
+#: hands of up to 15 cards (so packs of up to 14)
+HAND_LIMITS = {"size": (2, 15), "first_half": (1, 14), "pack": (1, 14)}
+
+
 def _hand(value: object, bad: _Problems) -> tuple[int, int]:
+    """(size, first half); size 0 when a number is bad, so that no later check
+    reports the same problem again through a hand size the file did not give."""
     table = _table(value, "hand", bad)
     _unknown(table, ("size", "first_half", "pack"), "hand", bad)
     size, first, pack = table.get("size"), table.get("first_half"), table.get("pack")
     ok = True
     for key, v in (("size", size), ("first_half", first), ("pack", pack)):
-        if not _whole(v) or not 1 <= v <= 15:  # type: ignore[operator]
-            bad.add(f"hand.{key}", f"must be a whole number from 1 to 15, not {v!r}")
+        low, high = HAND_LIMITS[key]
+        if not _whole(v) or not low <= v <= high:  # type: ignore[operator]
+            bad.add(f"hand.{key}", f"must be a whole number from {low} to {high}, not {v!r}")
             ok = False
     if not ok:
-        return 13, 7
+        return 0, 0
     assert isinstance(size, int) and isinstance(first, int) and isinstance(pack, int)
     if first + pack != size:
         bad.add("hand", f"pack sizes {first} + {pack} do not add up to the hand of {size}")
@@ -458,11 +249,11 @@ def _specials(value: object, bad: _Problems) -> tuple[SpecialCard, ...]:
             continue
         if "preset" in table:
             code = table.pop("preset")
-            if code not in _SPECIAL_PRESETS:
+            if code not in SPECIALS:
                 bad.add(f"{key}.preset", f"unknown special {code!r} "
                         f"(use {', '.join(SPECIAL_CODES)})")
                 continue
-            table = {**_SPECIAL_PRESETS[str(code)], **table}
+            table = {**special_json(SPECIALS[str(code)]), **table}
         _unknown(table, ("code", "name", "value", "suit", "follows", "pile"), key, bad)
         code = table.get("code")
         if code not in SPECIAL_CODES:
@@ -547,7 +338,7 @@ def _decks(value: object, hand: int, pool: int, bad: _Problems
                     f"cards described), not {specials!r}")
             continue
         size = 4 * len(ranks) + specials
-        if ranks and size < n * hand:
+        if ranks and hand and size < n * hand:
             bad.add(key, f"a {n}-player deck of {size} cards cannot deal {n} hands of {hand}")
         out.append((n, Deck(tuple(sorted(ranks)), specials)))
     if not out and table:
@@ -633,17 +424,21 @@ def _number(doubled: int | None) -> int | float | str:
     return doubled // 2 if doubled % 2 == 0 else doubled / 2
 
 
-def _to_mapping(v: Variant) -> dict[str, Any]:
-    specials: list[dict[str, Any]] = []
-    for s in v.specials:
-        one, two = (_number(x) for x in s.values)
-        entry: dict[str, Any] = {"code": s.code, "name": s.name,
-                                 "value": one if one == two else [one, two],
-                                 "suit": "wild" if s.suit < 0 else C.SUITS[s.suit]}
-        if s.suit >= 0:
-            entry["follows"] = s.follows
-        entry["pile"] = s.pile
-        specials.append(entry)
+def special_json(s: SpecialCard) -> dict[str, Any]:
+    """A special card in the file's keys (one ``[[special]]`` entry)."""
+    one, two = (_number(x) for x in s.values)
+    entry: dict[str, Any] = {"code": s.code, "name": s.name,
+                             "value": one if one == two else [one, two],
+                             "suit": "wild" if s.suit < 0 else C.SUITS[s.suit]}
+    if s.suit >= 0:
+        entry["follows"] = s.follows
+    entry["pile"] = s.pile
+    return entry
+
+
+def variant_json(v: Variant) -> dict[str, Any]:
+    """The whole ruleset as a mapping in the file's own keys (the record's
+    ``variant`` field); :func:`variant_from_json` reads it back."""
     scoring: dict[str, Any] = {"form": v.scoring}
     if v.scoring == "balance_bonus":
         scoring["bonus"] = v.bonus
@@ -659,109 +454,10 @@ def _to_mapping(v: Variant) -> dict[str, Any]:
         "deck": {str(n): {"ranks": "".join(C.RANKS[r] for r in d.ranks),
                           "specials": d.specials} for n, d in v.decks},
         "partnership": v.partnership,
-        "special": specials,
+        "special": [special_json(s) for s in v.specials],
         "scoring": scoring,
         "match": match,
         "leader": v.leader,
         "options": {"wild_lead": v.options.wild_lead,
                     "reveal_specials": v.options.reveal_specials},
     }
-
-
-# -- the tables the engine plays a variant by --------------------------------------------
-@dataclass(frozen=True, slots=True)
-class CardRules:
-    """A variant's card facts as the engine reads them, one entry per card id.
-
-    ``suit_of``: a card's suit, -1 for a wild; ``wild``: the wilds (led, they declare
-    under ``wild_lead: declare``); ``free``: the cards that may be played on any trick
-    (the wilds and the suited specials that do not follow); ``suit_masks``: per suit,
-    the cards whose holder must follow that suit; ``values``: doubled values in each
-    half (0 for a relative card); ``relative``: per half, the cards worth 0.5 above
-    the card before them; ``pile``: 0 none, 1 the winner chooses, 2 the other half;
-    ``trump``: the trump suit or -1; ``trick_values``: per half, ``values`` with
-    :data:`~meio.engine.tricks.RELATIVE` for the relative cards (the table the trick
-    rule and the compiled core read)."""
-
-    suit_of: tuple[int, ...]
-    wild: int
-    free: int
-    suit_masks: tuple[int, ...]
-    values: tuple[tuple[int, ...], tuple[int, ...]]
-    relative: tuple[int, int]
-    pile: tuple[int, ...]
-    trump: int
-    hand: int
-    first_half: int
-    pack: int
-    trick_values: tuple[tuple[int, ...], tuple[int, ...]]
-
-
-@functools.lru_cache(maxsize=256)
-def card_rules(variant: Variant) -> CardRules:
-    """The :class:`CardRules` of a variant (built once per variant)."""
-    n = C.NUM_CARDS
-    suit_of = [c // 15 if c < 60 else -1 for c in range(n)]
-    ace_low = variant.edition == "classic"
-    values: list[list[int]] = [[0] * n, [0] * n]
-    for c in range(60):
-        rank = c % 15
-        for h in (0, 1):
-            values[h][c] = 2 if ace_low and rank == 14 else 2 * rank
-    wild = free = 0
-    relative = [0, 0]
-    pile = [0] * n
-    masks = [sum(1 << (s * 15 + r) for r in range(15)) for s in range(4)]
-    for s in variant.specials:
-        card = s.card
-        suit_of[card] = s.suit
-        if s.suit < 0:
-            wild |= 1 << card
-            free |= 1 << card
-        elif s.follows:
-            masks[s.suit] |= 1 << card
-        else:
-            free |= 1 << card
-        for h in (0, 1):
-            v = s.values[h]
-            if v is None:
-                relative[h] |= 1 << card
-            else:
-                values[h][card] = v
-        pile[card] = PILE_EFFECTS.index(s.pile)
-    return CardRules(
-        tuple(suit_of), wild, free, tuple(masks), (tuple(values[0]), tuple(values[1])),
-        (relative[0], relative[1]), tuple(pile), variant.trump, variant.hand,
-        variant.first_half, variant.pack,
-        tuple(tuple(RELATIVE if relative[h] >> c & 1 else values[h][c] for c in range(n))
-              for h in (0, 1)),  # type: ignore[arg-type]
-    )
-
-
-def variant_winning_index(
-    cards: Sequence[int], led: int, half: int, rules: CardRules
-) -> tuple[int, int]:
-    """:func:`~meio.engine.tricks.winning_index` for a variant's cards (:class:`CardRules`):
-    its suits, values, relative cards and trump suit (none: -1) in place of the
-    editions' constants (:func:`~meio.engine.tricks.table_winning_index`). With a
-    standard edition's preset it names the same card (tests/engine/test_variants.py
-    plays both side by side).
-
-    >>> from meio.engine.cards import parse_card as p
-    >>> from meio.engine.variant import card_rules, preset
-    >>> variant_winning_index([p("KS"), p("Q+"), p("+.5")], 0, 1, card_rules(preset("meio")))
-    (0, 26)
-    """
-    return table_winning_index(
-        cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump
-    )
-
-
-def variant_pile_for(winning_card: int, half: int, rules: CardRules) -> int:
-    """:func:`~meio.engine.tricks.pile_for` for a variant: 0 when the winner must choose."""
-    effect = rules.pile[winning_card]
-    if effect == 2:
-        return 3 - half
-    if effect == 1:
-        return 0
-    return half
