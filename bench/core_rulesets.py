@@ -30,7 +30,10 @@ _MEASURE = """
 import json, sys, time
 from meio.engine import MatchConfig
 from meio.engine import cards as C
-from meio.engine.variant import parse_variant
+try:  # where the ruleset file's reader lives since the variant module was split
+    from meio.engine.ruleset_file import parse_variant
+except ImportError:
+    from meio.engine.variant import parse_variant
 
 kind, policy, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 specials = (C.MINUS_ONE, C.A_PLUS, C.PLUS_HALF, C.Q_PLUS)
@@ -68,7 +71,9 @@ def rate(tree: Path, kind: str, policy: str, count: int) -> float:
     """One measure in a fresh interpreter with ``tree``'s sources first on the path."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     out = subprocess.run([sys.executable, "-c", _MEASURE, kind, policy, str(count)], env=env,
-                         check=True, capture_output=True, text=True, cwd=tree)
+                         capture_output=True, text=True, cwd=tree)
+    if out.returncode:
+        raise SystemExit(f"the measure failed in {tree}:\n{out.stderr}")
     return float(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
