@@ -5,10 +5,11 @@ There is one set of kernels. A game's rules come in as data: ``cfg`` is the tabl
 :data:`CFG_LEN`), and ``ruleset[row, card]`` the ruleset (:func:`meio.sim.tables.tables_for`
 builds both): rows :data:`R_VALUES` (two rows: the doubled values of each half,
 ``RELATIVE`` for a card worth 0.5 above the card before it), :data:`R_SUIT` (each
-card's suit, -1 wild), :data:`R_FLAGS` (wild, free to play, pile effect) and
-:data:`R_NUMBERS` (the ruleset's numbers at the ``N_*`` offsets: hand, half and pack
-sizes, trump, scoring, match format, leader rule). The two editions are presets of
-that data (their :class:`~meio.engine.variant.Variant` presets), not a second code path.
+card's suit, -1 wild), :data:`R_FLAGS` (wild, free to play), :data:`R_PILE` (the pile
+effect) and :data:`R_NUMBERS` (the ruleset's numbers at the ``N_*`` offsets: hand, half
+and pack sizes, trump, scoring, match format, leader rule). The two editions are presets
+of that data (``config.ruleset``: :func:`meio.engine.presets.standard`), not a second
+code path.
 
 A *position* is one ``int32`` array of :data:`STATE_LEN` slots (offsets below), wide
 enough for every ruleset (hands of up to :data:`HAND_MAX` cards, packs of up to
@@ -287,7 +288,7 @@ def apply_split(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
         s[TRICK_LEADER] = s[ROUND_LEADER]
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _finish_trick(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, pile: int) -> None:
     t = s[TRICK_NO] - 1
     winner = s[WINNERS + t]
@@ -312,7 +313,7 @@ def _finish_trick(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, pile: int
         s[PHASE] = ROUND_DONE
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def trick_winner(s: np.ndarray, n: int, half: int, ruleset: np.ndarray) -> int:
     """Index among the first ``n`` cards of the current trick of the card winning so far.
 
@@ -680,19 +681,26 @@ def _r_add_cards(d: float, s: np.ndarray, base: int, n: int, half: int,
                  ruleset: np.ndarray) -> float:
     """``d`` plus each of the ``n`` cards at ``s[base:]``'s expected pull on ``H - V`` in
     ``half``, added in card-id order."""
-    prev = -1
-    for _ in range(n):
-        c = 1000
-        for i in range(n):
-            x = s[base + i]
-            if prev < x < c:
-                c = x
-        prev = c
-        d += _r_chance(c, half, ruleset) * _r_towards(c, half, ruleset)
+    low = np.uint64(0)  # the cards as a bitmask: ids 0..63, and 64 (Q+) apart
+    top = False
+    for i in range(n):
+        c = s[base + i]
+        if c < 64:
+            low |= np.uint64(1) << np.uint64(c)
+        else:
+            top = True
+    c = 0
+    while low:
+        if low & np.uint64(1):
+            d += _r_chance(c, half, ruleset) * _r_towards(c, half, ruleset)
+        low >>= np.uint64(1)
+        c += 1
+    if top:
+        d += _r_chance(64, half, ruleset) * _r_towards(64, half, ruleset)
     return d
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _r_projection(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int) -> float:
     """:func:`meio.bots.variant_play._projection`: the expected final ``H - V`` of the
     seat's team from the piles and the seat's own cards."""
