@@ -614,8 +614,8 @@ def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
     s[K.HAND_N] = 13
     rng = np.zeros(1, dtype=np.uint64)
     pack = np.zeros(6, dtype=np.int32)
-    # the policy as the step reads it off its config row: an int32
-    K.choose_split(s, ruleset, 0, strength, np.int32(K.POLICY_RANDOM), rng, pack)
+    policy: Any = np.int32(K.POLICY_RANDOM)  # numba types it int32, as the step does
+    K.choose_split(s, ruleset, 0, strength, policy, rng, pack)
 
 
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------
