@@ -144,10 +144,10 @@ class HeuristicRollout:
         s = state_to_arrays(state).array.copy()
         self.count += 1
         K.seed_stream(self.rng, self.seed, self.count, 0)
-        K.play_out(s, t.cfg, t.val2, t.strength, policy_code("heuristic"), HEURISTIC_EPSILON,
+        K.play_out(s, t.cfg, t.ruleset, t.strength, policy_code("heuristic"), HEURISTIC_EPSILON,
                    self.rng, self.legal, self.pack)
         scores = np.zeros(state.config.players, dtype=np.int32)
-        K.round_scores(s, t.cfg, scores)
+        K.round_scores(s, t.cfg, t.ruleset, scores)
         n = state.config.players
         own = scores.astype(float)
         if n == 2 or state.config.partnership:

@@ -98,19 +98,18 @@ def test_the_kernels_own_positions_read_as_the_views(config: MatchConfig) -> Non
         hands = np.zeros((5, 13), dtype=np.int32)
         for p in range(config.players):
             hands[p] = C.cards_of(state.hands[p])
-        K.start_round(s, config.players, hands, state.round_leader,
-                      1 if config.options.wild_lead == "next" else 0)
+        K.start_round(s, t.cfg, t.ruleset, hands, state.round_leader)
         while not state.rounds:
             seat = state.current_seat()
             legal = state.legal_actions(seat)
             action = legal[rng.randrange(len(legal))]
             if state.phase is Phase.SPLIT:
                 state.apply(action, seat)
-                K.apply_split(s, config.players, seat,
+                K.apply_split(s, t.cfg, t.ruleset, seat,
                               np.array(C.cards_of(A.pack_of(action)), dtype=np.int32))
                 continue
             state.apply(action, seat)
-            K.apply_action(s, t.cfg, t.val2, action)
+            K.apply_action(s, t.cfg, t.ruleset, action)
             if state.rounds:
                 break
             for q in range(config.players):

@@ -23,7 +23,7 @@ def deal(
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     for p, text in enumerate(hands):
         cards = C.cards_of(C.parse_cards(text))
-        s[K.HAND + 13 * p : K.HAND + 13 * p + len(cards)] = cards
+        s[K.HAND + K.HAND_MAX * p : K.HAND + K.HAND_MAX * p + len(cards)] = cards
         s[K.HAND_N + p] = len(cards)
         s[K.PACK_N + p] = 6
     s[K.PHASE] = K.PLAY
@@ -39,12 +39,12 @@ def play(t: CoreTables, s: npt.NDArray[np.int32], *texts: str) -> None:
     for text in texts:
         action = A.parse_action(text)
         assert action in legal(s), f"{text} should be legal"
-        K.apply_action(s, t.cfg, t.val2, action)
+        K.apply_action(s, t.cfg, t.ruleset, action)
 
 
 def legal(s: npt.NDArray[np.int32]) -> set[int]:
     out = np.zeros(32, dtype=np.int32)
-    return set(out[: K.legal_actions(s, out)].tolist())
+    return set(out[: K.legal_actions(s, MEIO4.ruleset, out)].tolist())
 
 
 def codes(actions: set[int]) -> set[str]:
@@ -149,8 +149,9 @@ def test_second_half_plays_the_packs_and_partners_swap_them() -> None:
         packs = [C.cards_of(C.parse_cards(x)) for x in (
             "7S 8S 9S TS JS QS", "7H 8H 9H TH JH QH", "7D 8D 9D TD JD QD", "7C 8C 9C TC JC QC")]
         for p in range(4):
-            s[K.PACK + 6 * p : K.PACK + 6 * p + 6] = packs[p]
+            s[K.PACK + K.PACK_MAX * p : K.PACK + K.PACK_MAX * p + 6] = packs[p]
         play(t, s, "3S", "4S", "5S", "6S")
         assert s[K.HALF] == 2 and s[K.TO_MOVE] == 3
         for p in range(4):
-            assert sorted(s[K.HAND + 13 * p : K.HAND + 13 * p + 6].tolist()) == packs[source[p]]
+            hand = K.HAND + K.HAND_MAX * p
+            assert sorted(s[hand : hand + 6].tolist()) == packs[source[p]]

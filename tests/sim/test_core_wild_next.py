@@ -101,9 +101,9 @@ def test_trial_of_a_card_in_an_all_wild_trick_sees_the_suit_it_sets() -> None:
     s = deal(MEIO4, ["Q+ 3D", "3H AS", "JH 4D", "KS 5C"])
     play(MEIO4, s, "Q+")
     s[K.TRICK + 1] = C.parse_card("AS")  # the heuristic tries a card in the free slot
-    assert K.trick_winner(s, 2, 1, MEIO4.val2) == 1  # A of the suit it sets beats Q+
+    assert K.trick_winner(s, 2, 1, MEIO4.ruleset) == 1  # A of the suit it sets beats Q+
     s[K.TRICK + 1] = C.parse_card("3H")
-    assert K.trick_winner(s, 2, 1, MEIO4.val2) == 0
+    assert K.trick_winner(s, 2, 1, MEIO4.ruleset) == 0
 
 
 def test_declare_positions_are_unchanged() -> None:

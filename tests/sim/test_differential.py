@@ -89,7 +89,7 @@ def test_meio_replay_command_accepts_core_records(tmp_path: object) -> None:
 
 def _core_legal(state: State) -> set[int]:
     out = np.zeros(32, dtype=np.int32)
-    n = K.legal_actions(state_to_arrays(state).array, out)
+    n = K.legal_actions(state_to_arrays(state).array, tables_for(state.config).ruleset, out)
     return set(out[:n].tolist())
 
 
@@ -142,7 +142,7 @@ def test_engine_positions_continue_identically_in_the_core(cfg: MatchConfig) -> 
                 if A.is_pack(a):
                     packs[i] = C.cards_of(A.pack_of(a))
             s = pos.array.copy()
-            done = K.replay_actions(s, t.cfg, t.val2, actions, seats, packs)
+            done = K.replay_actions(s, t.cfg, t.ruleset, actions, seats, packs)
             assert done > 0
             assert s[K.PHASE] == K.ROUND_DONE
             rnd = doc["rounds"][at_cut.round_index]

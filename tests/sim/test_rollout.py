@@ -113,7 +113,7 @@ def test_a_balanced_split_beats_keeping_the_strong_cards_together() -> None:
         s = state_to_arrays(st).array
         rng = np.zeros(1, dtype=np.uint64)
         pack = np.zeros(6, dtype=np.int32)
-        K.choose_split(s, 0, t.strength, K.POLICY_HEURISTIC, rng, pack)
+        K.choose_split(s, t.ruleset, 0, t.strength, K.POLICY_HEURISTIC, rng, pack)
         by_strength = sorted(C.cards_of(st.hands[0]), key=lambda c: t.strength[0, c])
         packs = [C.mask_of(int(c) for c in pack), C.mask_of(by_strength[:6]),
                  C.mask_of(by_strength[-6:])]

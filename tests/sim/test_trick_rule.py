@@ -1,41 +1,58 @@
 """The trick-winner rule is written once: the engine's function, compiled by numba
-for the core and the search bot's likelihoods, gives the same winner everywhere."""
+for the core (on an edition's preset tables), gives the same winner everywhere; and
+numba's cache never keeps the machine code of a rule file that changed."""
 
 from __future__ import annotations
 
+import os
+import pathlib
+
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meio.bots import likelihood
+from meio.engine import MatchConfig
 from meio.engine import cards as C
 from meio.engine import tricks as T
 from meio.engine.presets import preset
 from meio.engine.tricks import winning_index
 from meio.sim import kernels as K
+from meio.sim.diskcache import cache_flag
+from meio.sim.tables import tables_for
 
 
-def test_the_kernels_are_cached_for_the_rule_as_it_is_now() -> None:
-    # numba keys each kernel's cache on its own file: a changed rule must change
-    # these files too, or their cached machine code would hold the old rule
-    now = K.rule_digest(winning_index)
-    assert now == K.TRICK_RULE_DIGEST, f"set TRICK_RULE_DIGEST = {now!r} in meio/sim/kernels.py"
-    assert now == likelihood.TRICK_RULE_DIGEST, (
-        f"set TRICK_RULE_DIGEST = {now!r} in meio/bots/likelihood.py"
-    )
-    assert K.CACHE and likelihood.CACHE
+def test_a_kernel_file_older_than_a_rule_it_compiles_gets_a_fresh_stamp(
+    tmp_path: pathlib.Path,
+) -> None:
+    # numba keys each kernel's cache on its own file's stamp: a changed rule file must
+    # change that stamp, or the cached machine code would hold the old rule
+    kernel, rule = tmp_path / "kernels.py", tmp_path / "rule.py"
+    kernel.write_text("# kernels\n")
+    rule.write_text("# rule\n")
+    os.utime(kernel, ns=(10**18, 10**18))
+    os.utime(rule, ns=(10**18 + 5, 10**18 + 5))
+    assert cache_flag(str(kernel), str(rule))
+    assert kernel.stat().st_mtime_ns == 10**18 + 5
+    assert cache_flag(str(kernel), str(rule))  # nothing newer now: left alone
+    assert kernel.stat().st_mtime_ns == 10**18 + 5
 
 
-def test_the_digest_sees_the_constants_the_rule_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    # numba freezes the rule's tables and constants into the machine code too
-    before = K.rule_digest(winning_index)
-    monkeypatch.setattr(T, "RELATIVE", T.RELATIVE + 1)
-    assert K.rule_digest(winning_index) != before
+def test_a_kernel_file_that_cannot_be_restamped_compiles_without_the_cache(
+    tmp_path: pathlib.Path,
+) -> None:
+    rule = tmp_path / "rule.py"
+    rule.write_text("# rule\n")
+    assert not cache_flag(str(tmp_path / "missing.py"), str(rule))
+
+
+def test_the_kernels_are_stamped_after_the_engines_rule() -> None:
+    assert K.CACHE
+    assert pathlib.Path(K.__file__).stat().st_mtime_ns >= pathlib.Path(T.__file__).stat(
+    ).st_mtime_ns
 
 
 def test_the_compiled_rule_is_the_engines_function() -> None:
-    assert K.trick_rule.py_func is winning_index
+    assert K.trick_rule.py_func is T.winning_index
 
 
 @st.composite
@@ -61,16 +78,15 @@ def test_the_engine_and_the_compiled_rule_agree_on_every_trick(
 ) -> None:
     cards, led, edition, half = trick
     rules = preset(edition).card_rules
-    values = rules.trick_values[half - 1]
-    table = np.array(values, dtype=np.int32)
-    suit_of = np.array(rules.suit_of, dtype=np.int32)
-    expected = winning_index(cards, led, values, rules.suit_of, rules.trump)
+    expected = winning_index(cards, led, rules.trick_values[half - 1], rules.suit_of, rules.trump)
     assert expected[0] >= 0  # a trick always has a winner
-    assert K.trick_rule(np.array(cards, dtype=np.int32), led, table, suit_of,
-                        rules.trump) == expected
+    # the edition as the core reads it: its preset's ruleset tables
+    ruleset = tables_for(MatchConfig(edition=edition, players=2)).ruleset
+    got = K.trick_rule(np.array(cards, dtype=np.int32), led, ruleset[K.R_VALUES + half - 1],
+                       ruleset[K.R_SUIT], ruleset[K.R_NUMBERS, K.N_TRUMP])
+    assert got == expected
     # the core's own entry point, reading the trick from a position
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     s[K.TRICK : K.TRICK + len(cards)] = cards
     s[K.LED] = led
-    val2 = np.array(rules.trick_values, dtype=np.int32)
-    assert K.trick_winner(s, len(cards), half, val2) == expected[0]
+    assert K.trick_winner(s, len(cards), half, ruleset) == expected[0]

@@ -12,14 +12,17 @@ below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
 
 Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
 (``Q+``). Every kernel is self-contained in this file but the engine's trick rule
-(:data:`meio.sim.kernels.trick_rule`): numba's disk cache keys a function on its
-own source file, so that rule is watched by its digest (:data:`TRICK_RULE_DIGEST`).
+(:data:`meio.sim.kernels.trick_rule`, read off the edition's tables): numba's disk
+cache keys a function on its own source file, so :data:`CACHE`
+(:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp whenever the files
+that rule comes from are newer.
 
 The tables (built in :mod:`meio.bots.inference` from the Python heuristic itself,
 so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c``:
 
 * ``fval[h, c]``: doubled values as :mod:`meio.bots.features` reads them
-  (``+.5`` counted 1); ``tval[h, c]``: as the trick reads them (``+.5`` relative);
+  (``+.5`` counted 1); ``tval[h, c]``: as the trick reads them (``+.5``
+  :data:`~meio.engine.tricks.RELATIVE`);
 * ``pile[h, c]``: the pile a trick won by ``c`` goes to (0: the winner chooses);
 * ``cc_fixed[h, c]``: a card's fixed chance to take a trick (``+.5``, ``-2H``, a
   losing wild), or -1 when it follows from the unseen cards: then ``cc_base``
@@ -39,8 +42,10 @@ import math
 import numpy as np
 from numba import njit
 
-from meio.engine.tricks import winning_index
-from meio.sim.kernels import rule_digest, trick_rule
+from meio.engine import tricks
+from meio.sim import kernels
+from meio.sim.diskcache import cache_flag
+from meio.sim.kernels import trick_rule
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -63,10 +68,8 @@ SQRT2 = math.sqrt(2.0)
 #: a softmax term this far below the best logit is left out (exp(-60) ~ 1e-26)
 _NEGLIGIBLE = 60.0
 
-#: the digest of the engine's trick rule (:data:`meio.sim.kernels.trick_rule`, called
-#: here) when this file last changed: see :data:`meio.sim.kernels.TRICK_RULE_DIGEST`
-TRICK_RULE_DIGEST = "4de23e73bed47061"
-CACHE = rule_digest(winning_index) == TRICK_RULE_DIGEST
+#: whether these kernels may use numba's disk cache (the module docstring)
+CACHE = cache_flag(__file__, tricks, kernels)
 
 
 @njit(cache=CACHE, inline="always")
@@ -312,7 +315,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
     for i in range(ntrick):
         cards[i] = trick_cards[i]
     if ntrick:
-        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1], suit_of, 1)
+        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1], suit_of, HEARTS)
         best_seat = trick_seats[best_i]
         best_card = trick_cards[best_i]
         if partnership and best_seat != seat and (best_seat - seat) % 2 == 0:
@@ -327,7 +330,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
             this_led = suit_of[card] if led < 0 else led
             cards[ntrick] = card
             index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval[half - 1], suit_of,
-                                  1)
+                                   HEARTS)
             if index != ntrick:
                 p_me = 0.0
             elif last:

@@ -18,8 +18,9 @@ network or the core's heuristic, and fills the arrays of
 :func:`meio.sim.simulate` (``record=True``), so ``meio analyze --policy learned``
 builds its tables from them exactly as it does from heuristic self-play.
 
-numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
-touch this file too, or clear ``__pycache__``, so no stale machine code runs.
+numba keys its disk cache on this file, and the core's rules compile into these
+kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp
+whenever the core's or the engine's rule files are newer, so no stale machine code runs.
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the feature, forward-pass and game kernels, which call
@@ -39,12 +40,16 @@ from numba import njit
 from meio.bots import observation as O
 from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import Evaluator
-from meio.engine import MatchConfig, State, View
+from meio.engine import MatchConfig, State, View, tricks
 from meio.sim import kernels as K
+from meio.sim.batch import STANDARD_PLAYS
 from meio.sim.convert import state_to_arrays
+from meio.sim.diskcache import cache_flag
 from meio.sim.rollout import encode_actions
 from meio.sim.tables import HEURISTIC_EPSILON, check_standard, tables_for
 
+#: whether these kernels may use numba's disk cache (the module docstring)
+CACHE = cache_flag(__file__, K, tricks)
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
 #: the most non-zero entries an observation can have (cards seen, counters)
@@ -59,7 +64,7 @@ _TOTALS, _VICTORIES, _HALF, _TRICK_NUMBER = O.TOTALS, O.VICTORIES, O.HALF, O.TRI
 _ROUND, _SEAT, _PENDING, _OBS_SIZE = O.ROUND, O.SEAT, O.PENDING, O.OBS_SIZE
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: np.ndarray,
              table_idx: np.ndarray, table_val: np.ndarray, totals: np.ndarray,
              wins: np.ndarray, counted: int, round_index: int, idx: np.ndarray,
@@ -74,7 +79,7 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
         val[k] = table_val[j]
         k += 1
     for i in range(s[K.HAND_N + seat]):
-        c = s[K.HAND + 13 * seat + i]
+        c = s[K.HAND + K.HAND_MAX * seat + i]
         if not picked[c]:
             idx[k] = _HAND + c
             val[k] = 1.0
@@ -86,14 +91,14 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
             k += 1
     if s[K.PACK_N + seat]:
         for j in range(6):
-            idx[k] = _PACK + s[K.PACK + 6 * seat + j]
+            idx[k] = _PACK + s[K.PACK + K.PACK_MAX * seat + j]
             val[k] = 1.0
             k += 1
     phase = s[K.PHASE]
     if partnership and phase != K.SPLIT and s[K.SPLIT_N] == players:
         partner = (seat + 2) % 4
         for j in range(6):
-            idx[k] = _RECEIVED + s[K.PACK + 6 * partner + j]
+            idx[k] = _RECEIVED + s[K.PACK + K.PACK_MAX * partner + j]
             val[k] = 1.0
             k += 1
     # the round's plays, by relative seat, rebuilt from the log and the trick winners
@@ -202,7 +207,7 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
     return k
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=CACHE, fastmath=True)
 def _trunk(idx: np.ndarray, val: np.ndarray, n: int, w1: np.ndarray, b1: np.ndarray,
            w2: np.ndarray, b2: np.ndarray, h1: np.ndarray, h2: np.ndarray) -> None:
     """Both hidden layers of a sparse observation into ``h2`` (``h1`` is scratch)."""
@@ -226,7 +231,7 @@ def _trunk(idx: np.ndarray, val: np.ndarray, n: int, w1: np.ndarray, b1: np.ndar
             h2[j] = 0.0
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=CACHE, fastmath=True)
 def _logit(h2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, out: int) -> float:
     acc = 0.0
     for j in range(h2.shape[0]):
@@ -234,15 +239,16 @@ def _logit(h2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, out: int) -> float:
     return float(acc + b3[out])
 
 
-@njit(cache=True)
-def net_action(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
+@njit(cache=CACHE)
+def net_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
+               table_idx: np.ndarray,
                table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
                round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
                b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, legal: np.ndarray,
                picked: np.ndarray, idx: np.ndarray, val: np.ndarray, h1: np.ndarray,
                h2: np.ndarray) -> int:
     """The network's play, declare or pile action for ``seat`` (the seat to act)."""
-    n = K.legal_actions(s, legal)
+    n = K.legal_actions(s, ruleset, legal)
     if n == 1:
         return int(legal[0])
     picked[:] = False
@@ -259,7 +265,7 @@ def net_action(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
     return best
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def net_split(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
               table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
               round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
@@ -268,7 +274,7 @@ def net_split(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
               h2: np.ndarray, hand: np.ndarray) -> None:
     """The network's six-card pack for ``seat``: six picks among its 13 cards by id."""
     for i in range(13):
-        hand[i] = s[K.HAND + 13 * seat + i]
+        hand[i] = s[K.HAND + K.HAND_MAX * seat + i]
     hand.sort()
     picked[:] = False
     for j in range(6):
@@ -287,10 +293,10 @@ def net_split(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
         pack[j] = hand[best]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def simulate_net(
-    cfg: np.ndarray, val2: np.ndarray, strength: np.ndarray, deck: np.ndarray, first: int,
-    count: int, seed: int, epsilon: float, wild_next: int, net_seats: int,
+    cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray, deck: np.ndarray, first: int,
+    count: int, seed: int, epsilon: float, net_seats: int,
     table_idx: np.ndarray, table_val: np.ndarray, w1: np.ndarray, b1: np.ndarray,
     w2: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray,
     rounds_played: np.ndarray, piles: np.ndarray, leaders: np.ndarray, deals: np.ndarray,
@@ -300,19 +306,21 @@ def simulate_net(
     """Play matches ``first .. first + count - 1``: seat ``p`` with the network when bit
     ``p`` of ``net_seats`` is set, else with the core's heuristic. Game ``i`` draws its
     deals from its own stream, as :func:`meio.sim.kernels.simulate_games` does, and the
-    match runs by the same rules (3 rounds on totals; to 2 victories in partnership and
-    2-player ``meio``). Writes row ``i - first`` of each output; returns the cards played."""
-    players = cfg[0]
-    part = cfg[1] != 0
-    counted = 1 if part or (players == 2 and cfg[2] == 0) else 0
+    match runs by the core's rules (its deal, match end and next leader). Writes row
+    ``i - first`` of each output; returns the cards played."""
+    players = cfg[K.CFG_PLAYERS]
+    k = ruleset[K.R_NUMBERS, K.N_HAND]
+    counted = 1 if ruleset[K.R_NUMBERS, K.N_FORM] == 1 else 0
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
-    legal = np.zeros(32, dtype=np.int32)
-    pack = np.zeros(6, dtype=np.int32)
-    hands = np.zeros((5, 13), dtype=np.int32)
+    legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
+    hands = np.zeros((5, K.HAND_MAX), dtype=np.int32)
     hand = np.zeros(13, dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
+    sides = np.zeros(5, dtype=np.int32)
     totals = np.zeros(5, dtype=np.int32)
+    wins = np.zeros(5, dtype=np.int32)
     picked = np.zeros(65, dtype=np.bool_)
     idx = np.zeros(MAX_FEATURES, dtype=np.int32)
     val = np.zeros(MAX_FEATURES, dtype=np.float32)
@@ -323,71 +331,53 @@ def simulate_net(
     played = 0
     for g in range(count):
         K.seed_stream(rng, seed, first + g, 0)
-        leader = K._below(rng, players)
-        wins = np.zeros(5, dtype=np.int32)
+        leader = K.below(rng, players)
+        wins[:] = 0
         totals[:] = 0
         r = 0
         while True:
-            cards[:] = deck
-            for i in range(nd - 1, 0, -1):
-                j = K._below(rng, i + 1)
-                tmp = cards[i]
-                cards[i] = cards[j]
-                cards[j] = tmp
-            for p in range(players):
-                for i in range(13):
-                    hands[p, i] = cards[13 * p + i]
-            K.start_round(s, players, hands, leader, wild_next)
+            K.deal_round(cfg, ruleset, deck, cards, rng, hands)
+            K.start_round(s, cfg, ruleset, hands, leader)
             for p in range(players):
                 if net_seats >> p & 1:
                     net_split(s, cfg, p, table_idx, table_val, totals, wins, counted, r,
                               w1, b1, w2, b2, w3t, b3, pack, picked, idx, val, h1, h2, hand)
                 else:
-                    K.choose_split(s, p, strength, K.POLICY_HEURISTIC, rng, pack)
-                K.apply_split(s, players, p, pack)
+                    K.choose_split(s, ruleset, p, strength, K.POLICY_HEURISTIC, rng, pack)
+                K.apply_split(s, cfg, ruleset, p, pack)
             while s[K.PHASE] != K.ROUND_DONE:
                 seat = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
                 if net_seats >> seat & 1:
-                    a = net_action(s, cfg, seat, table_idx, table_val, totals, wins, counted,
-                                   r, w1, b1, w2, b2, w3t, b3, legal, picked, idx, val, h1, h2)
+                    a = net_action(s, cfg, ruleset, seat, table_idx, table_val, totals, wins,
+                                   counted, r, w1, b1, w2, b2, w3t, b3, legal, picked, idx,
+                                   val, h1, h2)
                 else:
-                    a = K.choose_action(s, cfg, val2, strength, K.POLICY_HEURISTIC, epsilon,
-                                        rng, legal)
-                K.apply_action(s, cfg, val2, a)
-            played += 13 * players
+                    a = K.choose_action(s, cfg, ruleset, strength, K.POLICY_HEURISTIC,
+                                        epsilon, rng, legal)
+                K.apply_action(s, cfg, ruleset, a)
+            played += k * players
             leaders[g, r] = leader
             for p in range(players):
                 piles[g, r, p, 0] = s[K.PILES + 2 * p]
                 piles[g, r, p, 1] = s[K.PILES + 2 * p + 1]
-            for i in range(13 * players, nd):
-                asides[g, r, i - 13 * players] = cards[i]
-            K._copy_round(s, players, g, r, deals, splits, orders, plays, nplays, tricks)
-            K.round_scores(s, cfg, scores)
+            for i in range(k * players, nd):
+                asides[g, r, i - k * players] = cards[i]
+            K.copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
+            K.round_scores(s, cfg, ruleset, scores)
             for p in range(players):
                 totals[p] += scores[p]
             r += 1
-            if part:
-                t0 = abs(s[K.PILES] + s[K.PILES + 4] - s[K.PILES + 1] - s[K.PILES + 5])
-                t1 = abs(s[K.PILES + 2] + s[K.PILES + 6] - s[K.PILES + 3] - s[K.PILES + 7])
-                wins[0 if t0 < t1 else 1] += 1
-                if max(wins[0], wins[1]) >= 2:
-                    break
-            elif players == 2 and cfg[2] == 0:
-                s0 = abs(s[K.PILES] - s[K.PILES + 1])
-                s1 = abs(s[K.PILES + 2] - s[K.PILES + 3])
-                wins[0 if s0 < s1 else 1] += 1
-                if max(wins[0], wins[1]) >= 2:
-                    break
-            elif r == K.MAX_ROUNDS:
+            n_sides = K.side_scores(s, cfg, ruleset, sides)
+            if K.count_round(ruleset, n_sides, sides, r, totals, players, wins):
                 break
-            leader = K._next_leader(s, cfg, rng, scores)
+            leader = K.next_leader(s, cfg, ruleset, rng, scores)
         rounds_played[g] = r
     return played
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def evaluate_net(
-    cfg: np.ndarray, val2: np.ndarray, worlds: np.ndarray, kinds: np.ndarray,
+    cfg: np.ndarray, ruleset: np.ndarray, worlds: np.ndarray, kinds: np.ndarray,
     values: np.ndarray, packs: np.ndarray, seat: int, table_idx: np.ndarray,
     table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
     round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
@@ -399,13 +389,13 @@ def evaluate_net(
     split ``packs[a]`` of ``seat``, 0 for the play, declare or pile action ``values[a]``.
     Splits still due after it are the network's; each seat of a playout reads only
     its own observation of the world."""
-    players = cfg[0]
+    players = cfg[K.CFG_PLAYERS]
     n_actions = kinds.shape[0]
     n_worlds = worlds.shape[0]
     out = np.zeros((n_actions, players))
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
-    legal = np.zeros(32, dtype=np.int32)
-    pack = np.zeros(6, dtype=np.int32)
+    legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
     hand = np.zeros(13, dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
     picked = np.zeros(65, dtype=np.bool_)
@@ -417,23 +407,23 @@ def evaluate_net(
         for w in range(n_worlds):
             s[:] = worlds[w]
             if kinds[a] == 1:
-                K.apply_split(s, players, seat, packs[a])
+                K.apply_split(s, cfg, ruleset, seat, packs[a])
             else:
-                K.apply_action(s, cfg, val2, values[a])
+                K.apply_action(s, cfg, ruleset, values[a])
             if s[K.PHASE] == K.SPLIT:
                 for p in range(players):
                     if s[K.PACK_N + p] == 0:
                         net_split(s, cfg, p, table_idx, table_val, totals, wins, counted,
                                   round_index, w1, b1, w2, b2, w3t, b3, pack, picked, idx,
                                   val, h1, h2, hand)
-                        K.apply_split(s, players, p, pack)
+                        K.apply_split(s, cfg, ruleset, p, pack)
             while s[K.PHASE] != K.ROUND_DONE:
                 mover = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
-                act = net_action(s, cfg, mover, table_idx, table_val, totals, wins, counted,
-                                 round_index, w1, b1, w2, b2, w3t, b3, legal, picked, idx,
-                                 val, h1, h2)
-                K.apply_action(s, cfg, val2, act)
-            K.round_scores(s, cfg, scores)
+                act = net_action(s, cfg, ruleset, mover, table_idx, table_val, totals, wins,
+                                 counted, round_index, w1, b1, w2, b2, w3t, b3, legal, picked,
+                                 idx, val, h1, h2)
+                K.apply_action(s, cfg, ruleset, act)
+            K.round_scores(s, cfg, ruleset, scores)
             for p in range(players):
                 out[a, p] += scores[p]
     for a in range(n_actions):
@@ -526,10 +516,11 @@ def core_action(array: I32, config: MatchConfig, policy: LearnedPolicy,
     hidden = net.b1.shape[0]
     match = match or MatchSoFar()
     totals, wins = match.arrays()
-    return int(net_action(array.copy(), t.cfg, seat, table_idx, table_val, totals, wins,
+    return int(net_action(array.copy(), t.cfg, t.ruleset, seat, table_idx, table_val, totals,
+                          wins,
                           _counted(config), match.round_index,
                           net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3,
-                          np.zeros(32, dtype=np.int32),
+                          np.zeros(K.LEGAL_MAX, dtype=np.int32),
                           np.zeros(65, dtype=np.bool_), np.zeros(MAX_FEATURES, dtype=np.int32),
                           np.zeros(MAX_FEATURES, dtype=np.float32),
                           np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32)))
@@ -544,14 +535,14 @@ def core_split(array: I32, config: MatchConfig, seat: int, policy: LearnedPolicy
     hidden = net.b1.shape[0]
     match = match or MatchSoFar()
     totals, wins = match.arrays()
-    pack = np.zeros(6, dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
     net_split(array.copy(), t.cfg, seat, table_idx, table_val, totals, wins, _counted(config),
               match.round_index, net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3, pack,
               np.zeros(65, dtype=np.bool_),
               np.zeros(MAX_FEATURES, dtype=np.int32), np.zeros(MAX_FEATURES, dtype=np.float32),
               np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32),
               np.zeros(13, dtype=np.int32))
-    return sorted(int(c) for c in pack)
+    return sorted(int(c) for c in pack[:6])
 
 
 def simulate(config: MatchConfig, first: int, count: int, seed: int, policy: LearnedPolicy,
@@ -575,14 +566,13 @@ def simulate(config: MatchConfig, first: int, count: int, seed: int, policy: Lea
         "asides": np.zeros((count, r, 2), dtype=np.int8),
         "splits": np.zeros((count, r, players, 6), dtype=np.int8),
         "split_orders": np.zeros((count, r, players), dtype=np.int8),
-        "plays": np.zeros((count, r, K.MAX_PLAYS), dtype=np.int8),
+        "plays": np.zeros((count, r, STANDARD_PLAYS), dtype=np.int8),
         "nplays": np.zeros((count, r), dtype=np.int8),
         "tricks": np.zeros((count, r, 2, 13), dtype=np.int8),
     }
-    wild_next = 1 if config.options.wild_lead == "next" else 0
     out["cards_played"] = simulate_net(
-        t.cfg, t.val2, t.strength, t.deck, first, count, int(seed) & 0x7FFFFFFFFFFFFFFF,
-        HEURISTIC_EPSILON, wild_next, net_seats, table_idx, table_val,
+        t.cfg, t.ruleset, t.strength, t.deck, first, count, int(seed) & 0x7FFFFFFFFFFFFFFF,
+        HEURISTIC_EPSILON, net_seats, table_idx, table_val,
         net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3,
         out["rounds_played"], out["piles"], out["leaders"],
         out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
@@ -618,7 +608,7 @@ class NetPlayouts:
         kinds, values, packs = encode_actions(actions)
         totals, wins = match.arrays()
         net = self.net
-        means = evaluate_net(t.cfg, t.val2, np.ascontiguousarray(positions, dtype=np.int32),
+        means = evaluate_net(t.cfg, t.ruleset, np.ascontiguousarray(positions, dtype=np.int32),
                              kinds, values, packs, seat, table_idx, table_val, totals, wins,
                              _counted(config), match.round_index,
                              net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3)

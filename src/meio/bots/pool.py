@@ -260,9 +260,12 @@ class WorldPool:
         for j in range(n):
             if not any(self._members[(kind, j)] for kind in ("deal", "pack", "hand")):
                 continue  # nothing of this seat is hidden: as in the template
-            out[:, K.DEAL + 13 * j : K.DEAL + 13 * j + 13] = cards(self.deal[rows, j], 13)
+            deal = K.DEAL + K.HAND_MAX * j
+            out[:, deal : deal + 13] = cards(self.deal[rows, j], 13)
             size = int(base[K.HAND_N + j])
-            out[:, K.HAND + 13 * j : K.HAND + 13 * j + size] = cards(self.hands[rows, j], size)
+            hand = K.HAND + K.HAND_MAX * j
+            out[:, hand : hand + size] = cards(self.hands[rows, j], size)
             if base[K.PACK_N + j]:
-                out[:, K.PACK + 6 * j : K.PACK + 6 * j + 6] = cards(self.packs[rows, j], 6)
+                pack = K.PACK + K.PACK_MAX * j
+                out[:, pack : pack + 6] = cards(self.packs[rows, j], 6)
         return out

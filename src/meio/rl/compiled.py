@@ -97,7 +97,8 @@ def _round_actions(array: I32, splits: int, plays: int) -> list[tuple[int | None
     out: list[tuple[int | None, int]] = []
     for i in range(splits):
         seat = int(array[K.SPLIT_ORDER + i])
-        pack = C.mask_of(int(c) for c in array[K.PACK + 6 * seat : K.PACK + 6 * seat + 6])
+        start = K.PACK + K.PACK_MAX * seat
+        pack = C.mask_of(int(c) for c in array[start : start + 6])
         out.append((seat, A.pack_action(pack)))
     out.extend((None, int(a)) for a in array[K.PLAYS : K.PLAYS + plays])
     return out
@@ -135,7 +136,7 @@ class MatchRecord:
     def _deal(self, array: I32) -> tuple[tuple[int, ...], int, int]:
         players = self.config.players
         hands = tuple(
-            C.mask_of(int(c) for c in array[K.DEAL + 13 * p : K.DEAL + 13 * p + 13])
+            C.mask_of(int(c) for c in array[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13])
             for p in range(players)
         )
         dealt = 0

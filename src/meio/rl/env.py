@@ -107,9 +107,9 @@ class MatchDealer:
         strength = table.strengths[self.combo]
         if self.state.phase is Phase.SPLIT:
             pack = np.zeros(6, dtype=np.int32)
-            V.policy_split(s, seat, strength, policy, self.rng, pack)
+            V.policy_split(s, table.ruleset, seat, strength, policy, self.rng, pack)
             return A.pack_action(C.mask_of(int(c) for c in pack))
-        return V.policy_action(s, table.cfg, table.val2, strength, policy, self.rng)
+        return V.policy_action(s, table.cfg, table.ruleset, strength, policy, self.rng)
 
 
 class MeioEnv(gym.Env[F32, np.int64]):

@@ -19,16 +19,16 @@ reference counting, not arithmetic: numba counts references to every array view
 and every array passed to a helper with atomic operations, and those were about
 a third of a step. So the step (:func:`step_all`) and the action sampler are
 compiled without numba's runtime (they allocate nothing: scratch arrays come
-from the caller), and the core's play rules, deal and random split are compiled
-again from the core's own source with ``inline="always"`` (``K.apply_action.py_func``
-and so on: the same code, not a copy). Together with dealing hands sorted by
+from the caller), and the core's play rules and random split, which the core compiles
+inline into their callers, are inlined here too: the same code, not a copy. The
+match's rules (its end, the next leader, the scores) are the core's own calls.
+Together with dealing hands sorted by
 reading the shuffled cards off in id order, the step went from about 0.9 to
 2.1 million agent steps per CPU second at N = 1024 (A/B in one process).
 
-numba keys its disk cache on this file: after changing ``meio/sim/kernels.py``
-touch this file too, or clear ``__pycache__``, so no stale machine code runs (the
-engine's trick rule compiled into them is watched for you: these kernels are cached
-only while :data:`meio.sim.kernels.CACHE` holds).
+numba keys its disk cache on this file, and the core's rules compile into these
+kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp
+whenever the core's or the engine's rule files are newer, so no stale machine code runs.
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the step, deal and observation kernels, which call one
@@ -45,7 +45,12 @@ from numba import njit
 
 from meio.bots import observation as O
 from meio.bots import spaces as S
+from meio.engine import tricks
 from meio.sim import kernels as K
+from meio.sim.diskcache import cache_flag
+
+#: whether these kernels may use numba's disk cache (the module docstring)
+CACHE = cache_flag(__file__, K, tricks)
 
 # -- the meta row of an environment ----------------------------------------------------------
 M_EPISODE = 0
@@ -88,29 +93,23 @@ def _runtime_free(fn: _F) -> _F:
 
     Nor may a core function it calls that is compiled for the first time through it
     (numba would type its body without the runtime too and refuse ``np.zeros``). The
-    one allocating callee, the heuristic split (``K.choose_split``), is compiled with
-    the runtime by :func:`reset_all`, which ``VectorEnv`` runs before any step."""
-    return cast(_F, njit(cache=K.CACHE, **_NO_RUNTIME)(fn))
+    one allocating callee, the policies' split (``K.choose_split``), is compiled with
+    the runtime by :func:`compile_split_policies`, which ``VectorEnv`` runs before any
+    step."""
+    return cast(_F, njit(cache=CACHE, **_NO_RUNTIME)(fn))
 
 
 WORK_LEN = 135  # int32 scratch of a deal: the shuffled deck, each card's seat, hand fills
 
-# The core's own rules, compiled again to be inlined into the step, where a call
-# (and, with numba's runtime, the reference counting of its array arguments) would
-# cost as much as the rule on every card. Same source: no rule is copied.
-_legal_actions = njit(inline="always")(K.legal_actions.py_func)
-_apply_action = njit(inline="always")(K.apply_action.py_func)
-_random_split = njit(inline="always")(K._random_split.py_func)
-_core_start_round = njit(inline="always")(K.start_round.py_func)
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _rel(seat: int, me: int, players: int) -> int:
     r = seat - me  # no modulo: it is an integer division, on every card
     return r + players if r < 0 else r
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _sort_row(s: np.ndarray, start: int, n: int) -> None:
     for i in range(1, n):
         x = s[start + i]
@@ -121,14 +120,14 @@ def _sort_row(s: np.ndarray, start: int, n: int) -> None:
         s[start + j + 1] = x
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _acting(s: np.ndarray) -> int:
     if s[K.PHASE] == K.PILE_PHASE:
         return int(s[K.PENDING])
     return int(s[K.TO_MOVE])
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _agent_to_act(s: np.ndarray, c: np.ndarray) -> int:
     """The observer row of the agent seat to act (during the split: the first agent
     seat still to split), or -1 when a compiled opponent is to act."""
@@ -145,7 +144,7 @@ def _agent_to_act(s: np.ndarray, c: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _note_known(obs: np.ndarray, card: int) -> None:
     """The observer of row ``obs`` now knows that special ``card`` is in the deck."""
     for k in range(5):
@@ -153,19 +152,20 @@ def _note_known(obs: np.ndarray, card: int) -> None:
             obs[O.SPECIALS + k] = 1.0
 
 
-@njit(cache=K.CACHE, inline="always")
-def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, action: int) -> None:
+@njit(cache=CACHE, inline="always")
+def _play(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray,
+          action: int) -> None:
     """Apply a play, declare or pile action, keeping the hand sorted and every agent
     seat's observation planes (the rows of ``obs``) up to date."""
     players = c[C_PLAYERS]
     nobs = c[C_NOBS]
     before = s[K.TRICK_NO]
     if s[K.PHASE] == K.PILE_PHASE:
-        _apply_action(s, c, val2, action)
+        K.apply_action(s, c, ruleset, action)
     else:
         seat = s[K.TO_MOVE]
         card = action if action < 65 else K.SLOT_WILD[(action - 65) >> 2]
-        base = K.HAND + 13 * seat
+        base = K.HAND + K.HAND_MAX * seat
         n = s[K.HAND_N + seat]
         j = 0
         for i in range(n):  # remove the card, keeping the order
@@ -186,7 +186,7 @@ def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, actio
                 o[O.HAND + card] = 0.0
             if card >= 60:
                 _note_known(o, card)
-        _apply_action(s, c, val2, action)
+        K.apply_action(s, c, ruleset, action)
         if s[K.TRICK_NO] != before or s[K.PHASE] == K.PILE_PHASE:
             for k in range(nobs):  # the trick is complete: it leaves the table
                 for q in range(players):
@@ -196,34 +196,34 @@ def _play(s: np.ndarray, c: np.ndarray, val2: np.ndarray, obs: np.ndarray, actio
         for k in range(nobs):
             me = c[C_OBS + k]
             for q in range(6):
-                obs[k, O.HAND + s[K.HAND + 13 * me + q]] = 1.0
+                obs[k, O.HAND + s[K.HAND + K.HAND_MAX * me + q]] = 1.0
 
 
-@njit(cache=K.CACHE, inline="always")
-def _split(s: np.ndarray, c: np.ndarray, obs: np.ndarray, seat: int, pack: np.ndarray) -> None:
+@njit(cache=CACHE, inline="always")
+def _split(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray, seat: int,
+           pack: np.ndarray) -> None:
     """Seat keeps ``pack`` for the second half; hand and pack stay sorted."""
-    players = c[C_PLAYERS]
-    K.apply_split(s, players, seat, pack)
-    _sort_row(s, K.HAND + 13 * seat, 7)
-    _sort_row(s, K.PACK + 6 * seat, 6)
+    K.apply_split(s, c, ruleset, seat, pack)
+    _sort_row(s, K.HAND + K.HAND_MAX * seat, 7)
+    _sort_row(s, K.PACK + K.PACK_MAX * seat, 6)
     received = s[K.PHASE] == K.PLAY and c[C_PART] != 0
     for k in range(c[C_NOBS]):
         me = c[C_OBS + k]
         if seat == me:
             for q in range(6):
-                card = s[K.PACK + 6 * me + q]
+                card = s[K.PACK + K.PACK_MAX * me + q]
                 obs[k, O.HAND + card] = 0.0
                 obs[k, O.PACK + card] = 1.0
         if received:
             partner = (me + 2) % 4
             for q in range(6):
-                card = s[K.PACK + 6 * partner + q]
+                card = s[K.PACK + K.PACK_MAX * partner + q]
                 obs[k, O.RECEIVED + card] = 1.0
                 if card >= 60:
                     _note_known(obs[k], card)
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.ndarray,
           work: np.ndarray) -> None:
     """Shuffle the first ``nd`` cards of ``deck`` (a copy, in ``work[:65]``) from the
@@ -232,7 +232,7 @@ def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.nd
     for i in range(nd):
         work[i] = deck[i]
     for i in range(nd - 1, 0, -1):
-        j = np.int64(K._below(rng, i + 1))
+        j = np.int64(K.below(rng, i + 1))
         tmp = work[i]
         work[i] = work[j]
         work[j] = tmp
@@ -249,9 +249,10 @@ def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.nd
             count[p] += 1
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _start_round(
-    s: np.ndarray, c: np.ndarray, strength: np.ndarray, deck: np.ndarray, nd: int,
+    s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, strength: np.ndarray, deck: np.ndarray,
+    nd: int,
     rng: np.ndarray, meta: np.ndarray, obs: np.ndarray, leader: int, hands: np.ndarray,
     pack: np.ndarray, work: np.ndarray
 ) -> None:
@@ -259,7 +260,7 @@ def _start_round(
     opponent split (seat order) and leave the agents to split."""
     players = c[C_PLAYERS]
     _deal(rng, deck, nd, players, hands, work)
-    _core_start_round(s, players, hands, leader, c[C_WILD_NEXT])
+    K.start_round(s, c, ruleset, hands, leader)
     for k in range(c[C_NOBS]):
         me = c[C_OBS + k]
         obs[k, : O.SPECIALS] = 0.0
@@ -274,15 +275,16 @@ def _start_round(
     for p in range(players):
         if not agents >> p & 1:
             if c[C_POLICY] == K.POLICY_RANDOM:  # K.choose_split's own branch
-                _random_split(s, p, rng, pack)
+                K.random_split(s, ruleset, p, rng, pack)
             else:
-                K.choose_split(s, p, strength, c[C_POLICY], rng, pack)
-            _split(s, c, obs, p, pack)
+                K.choose_split(s, ruleset, p, strength, c[C_POLICY], rng, pack)
+            _split(s, c, ruleset, obs, p, pack)
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _start_match(
-    s: np.ndarray, c: np.ndarray, strengths: np.ndarray, deck: np.ndarray, nbase: int,
+    s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
+    nbase: int,
     combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray, obs: np.ndarray,
     hands: np.ndarray, pack: np.ndarray, work: np.ndarray
 ) -> None:
@@ -290,13 +292,13 @@ def _start_match(
     K.seed_stream(rng, seed, meta[M_EPISODE], 0)
     combo = 0
     if c[C_NCOMBO] > 1:
-        combo = int(np.int64(K._below(rng, c[C_NCOMBO])))
+        combo = int(np.int64(K.below(rng, c[C_NCOMBO])))
     meta[M_COMBO] = combo
     nd = nbase
     for k in range(combos.shape[1]):
         deck[nd] = combos[combo, k]
         nd += 1
-    leader = int(np.int64(K._below(rng, players)))
+    leader = int(np.int64(K.below(rng, players)))
     for k in range(M_TOTALS, M_WINS + 5):
         meta[k] = 0
     meta[M_ROUND] = 0
@@ -305,28 +307,28 @@ def _start_match(
         if c[C_REVEAL] != 0 or combos.shape[1] == 5:  # all five are in: known, shown or not
             for q in range(combos.shape[1]):
                 _note_known(obs[k], combos[combo, q])
-    _start_round(s, c, strengths[combo], deck, nd, rng, meta, obs, leader, hands, pack, work)
+    _start_round(s, c, ruleset, strengths[combo], deck, nd, rng, meta, obs, leader, hands,
+                 pack, work)
 
 
-@njit(cache=K.CACHE, inline="always")
-def _end_round(s: np.ndarray, c: np.ndarray, meta: np.ndarray, scores: np.ndarray) -> bool:
-    """Score the finished round into ``meta``; True when the match is over."""
+@njit(cache=CACHE, inline="always")
+def _end_round(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
+               scores: np.ndarray) -> bool:
+    """Score the finished round into ``meta`` (the match's rules are the core's); True
+    when the match is over. Leaves each seat's round score in ``scores``."""
     players = c[C_PLAYERS]
     for p in range(players):
-        meta[M_TOTALS + p] += abs(s[K.PILES + 2 * p] - s[K.PILES + 2 * p + 1])
-    K.round_scores(s, c, scores)
+        meta[M_TOTALS + p] += K.balance(ruleset, s[K.PILES + 2 * p], s[K.PILES + 2 * p + 1])
     meta[M_ROUND] += 1
-    if c[C_TO_WIN] > 0:
-        # 2 players: scores by seat; partnership: seat 0 and 1 hold the two team scores
-        meta[M_WINS + (0 if scores[0] < scores[1] else 1)] += 1
-        best = 0
-        for k in range(5):
-            best = max(best, meta[M_WINS + k])
-        return bool(best >= c[C_TO_WIN])
-    return bool(meta[M_ROUND] >= c[C_ROUNDS])
+    # the sides' scores (2 players: by seat; partnership: by team) into scores[0:2]
+    sides = K.side_scores(s, c, ruleset, scores)
+    over = K.count_round(ruleset, sides, scores, meta[M_ROUND], meta[M_TOTALS:M_TOTALS + 5],
+                        players, meta[M_WINS:M_WINS + 5])
+    K.round_scores(s, c, ruleset, scores)
+    return bool(over)
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
     """The entries of seat ``me``'s observation fixed by the table: written once, at reset."""
     players = c[C_PLAYERS]
@@ -339,7 +341,7 @@ def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
     obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
                    me: int) -> None:
     """The small part of seat ``me``'s observation that may change on any step: one-hot
@@ -380,7 +382,7 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
     obs[O.ROUND] = float(meta[M_ROUND]) / 3.0
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
                  final: np.ndarray, me: int) -> None:
     """Seat ``me``'s observation of its finished match, as :func:`meio.rl.observe`
@@ -398,9 +400,9 @@ def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray
     final[O.ROUND] = float(meta[M_ROUND] - 1) / 3.0
 
 
-@njit(cache=K.CACHE, inline="always")
-def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray,
-                legal: np.ndarray) -> None:
+@njit(cache=CACHE, inline="always")
+def _write_mask(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
+                mask: np.ndarray, legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
     if kind == 1:
         mask[: S.PACK_BASE] = False
@@ -418,31 +420,31 @@ def _write_mask(s: np.ndarray, c: np.ndarray, meta: np.ndarray, mask: np.ndarray
             mask[S.PACK_BASE : S.PICK_BASE] = True
             meta[M_MASK_KIND] = 2
         return
-    n = _legal_actions(s, legal)
+    n = K.legal_actions(s, ruleset, legal)
     for k in range(n):
         mask[legal[k]] = True
     meta[M_MASK_KIND] = 1
 
 
-@njit(cache=K.CACHE, inline="always")
-def _show(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray, mask: np.ndarray,
-          out: np.ndarray, legal: np.ndarray) -> None:
+@njit(cache=CACHE, inline="always")
+def _show(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
+          obs: np.ndarray, mask: np.ndarray, out: np.ndarray, legal: np.ndarray) -> None:
     """Write what the agent to act sees: its scalars and the mask, and with several
     agent seats its observation row copied into ``out``."""
     k = _agent_to_act(s, c)
     meta[M_ACTING] = k
     _write_scalars(s, c, meta, obs[k], c[C_OBS + k])
-    _write_mask(s, c, meta, mask, legal)
+    _write_mask(s, c, ruleset, meta, mask, legal)
     if c[C_NOBS] > 1:
         for q in range(obs.shape[1]):
             out[q] = obs[k, q]
 
 
-@njit(cache=K.CACHE, inline="always")
+@njit(cache=CACHE, inline="always")
 def _advance(
-    s: np.ndarray, c: np.ndarray, val2: np.ndarray, strengths: np.ndarray, deck: np.ndarray,
-    nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray, meta: np.ndarray,
-    obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
+    s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    deck: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray,
+    meta: np.ndarray, obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
     scores: np.ndarray, work: np.ndarray, final: np.ndarray, last: np.ndarray,
     reward: np.ndarray
 ) -> bool:
@@ -460,55 +462,57 @@ def _advance(
         if phase == K.ROUND_DONE:
             for k in range(s.shape[0]):
                 last[k] = s[k]
-            over = _end_round(s, c, meta, scores)
+            over = _end_round(s, c, ruleset, meta, scores)
             for k in range(nobs):
                 reward[k] -= scores[c[C_OBS + k]]
             if over:
                 for k in range(nobs):
                     _write_final(s, c, meta, obs[k], final[k], c[C_OBS + k])
                 meta[M_EPISODE] += 1
-                _start_match(s, c, strengths, deck, nbase, combos, seed, rng, meta, obs,
-                             hands, pack, work)
+                _start_match(s, c, ruleset, strengths, deck, nbase, combos, seed, rng, meta,
+                             obs, hands, pack, work)
                 return True
-            leader = K._next_leader(s, c, rng, scores)  # into scratch: no allocation
+            leader = K.next_leader(s, c, ruleset, rng, scores)  # into scratch: no allocation
             nd = nbase + combos.shape[1]
-            _start_round(s, c, strength, deck, nd, rng, meta, obs, leader, hands, pack, work)
+            _start_round(s, c, ruleset, strength, deck, nd, rng, meta, obs, leader, hands, pack,
+                         work)
             return False
         if phase == K.SPLIT or _agent_to_act(s, c) >= 0:
             return False
         if c[C_POLICY] == K.POLICY_RANDOM:
             # choose_action's draw for a random policy, without its call: passing its
             # arrays costs reference counting on every card (as in K.play_out)
-            n = _legal_actions(s, legal)
-            a = int(legal[K._below(rng, n)])
+            n = K.legal_actions(s, ruleset, legal)
+            a = int(legal[K.below(rng, n)])
         else:
-            a = K.choose_action(s, c, val2, strength, c[C_POLICY], 0.0, rng, legal)
-        _play(s, c, val2, obs, a)
+            a = K.choose_action(s, c, ruleset, strength, c[C_POLICY], 0.0, rng, legal)
+        _play(s, c, ruleset, obs, a)
     return False
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def reset_all(
-    states: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strengths: np.ndarray,
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray
 ) -> None:
     """Start match 0 of every environment (env ``i`` plays seed ``seed + i``)."""
     for i in range(states.shape[0]):
-        start_episode(states, cfg, strengths, decks, nbase, combos, seed, rngs, metas, obs,
-                      masks, out, i, 0)
+        start_episode(states, cfg, ruleset, strengths, decks, nbase, combos, seed, rngs, metas,
+                      obs, masks, out, i, 0)
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def start_episode(
-    states: np.ndarray, cfg: np.ndarray, strengths: np.ndarray, decks: np.ndarray,
-    nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray, metas: np.ndarray,
-    obs: np.ndarray, masks: np.ndarray, out: np.ndarray, i: int, episode: int
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
+    metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray, i: int,
+    episode: int
 ) -> None:
     """Start match ``episode`` of environment ``i`` (of seed ``seed + i``)."""
     hands = np.zeros((5, 13), dtype=np.int32)
     pack = np.zeros(6, dtype=np.int32)
-    legal = np.zeros(32, dtype=np.int32)
+    legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     work = np.zeros(WORK_LEN, dtype=np.int32)
     metas[i, :] = 0
@@ -517,15 +521,15 @@ def start_episode(
     masks[i, :] = False
     for k in range(cfg[C_NOBS]):
         _write_constants(cfg, obs[i, k], cfg[C_OBS + k])
-    _start_match(states[i], cfg, strengths, decks[i], nbase, combos, seed + i, rng,
+    _start_match(states[i], cfg, ruleset, strengths, decks[i], nbase, combos, seed + i, rng,
                  metas[i], obs[i], hands, pack, work)
     rngs[i] = rng[0]
-    _show(states[i], cfg, metas[i], obs[i], masks[i], out[i], legal)
+    _show(states[i], cfg, ruleset, metas[i], obs[i], masks[i], out[i], legal)
 
 
 @_runtime_free
 def step_all(
-    states: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strengths: np.ndarray,
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
     rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
@@ -566,14 +570,14 @@ def step_all(
             rewards[i, q] = 0.0
         moved = True
         if a < S.PACK_BASE:
-            _play(s, cfg, val2, o, a)
+            _play(s, cfg, ruleset, o, a)
         elif a < S.PICK_BASE:
             for q in range(6):
-                pack[q] = s[K.DEAL + 13 * me + positions[a - S.PACK_BASE, q]]
-            _split(s, cfg, o, me, pack)
+                pack[q] = s[K.DEAL + K.HAND_MAX * me + positions[a - S.PACK_BASE, q]]
+            _split(s, cfg, ruleset, o, me, pack)
         else:
             pos = a - S.PICK_BASE
-            card = s[K.DEAL + 13 * me + pos]
+            card = s[K.DEAL + K.HAND_MAX * me + pos]
             meta[M_PICKED] |= 1 << pos
             meta[M_NPICKED] += 1
             o[k, O.HAND + card] = 0.0
@@ -583,24 +587,39 @@ def step_all(
                 j = 0
                 for q in range(13):
                     if meta[M_PICKED] >> q & 1:
-                        pack[j] = s[K.DEAL + 13 * me + q]
+                        pack[j] = s[K.DEAL + K.HAND_MAX * me + q]
                         j += 1
                 meta[M_PICKED] = 0
                 meta[M_NPICKED] = 0
-                _split(s, cfg, o, me, pack)
+                _split(s, cfg, ruleset, o, me, pack)
         done = False
         if moved:
-            done = _advance(s, cfg, val2, strengths, decks[i], nbase, combos, seed + i, rng,
+            done = _advance(s, cfg, ruleset, strengths, decks[i], nbase, combos, seed + i, rng,
                             meta, o, hands, pack, legal, scores, work, finals[i], lasts[i],
                             rewards[i])
         rngs[i] = rng[0]
         terminated[i] = done
-        _show(s, cfg, meta, o, masks[i], out[i], legal)
+        _show(s, cfg, ruleset, meta, o, masks[i], out[i], legal)
     return -1
 
 
+def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
+    """Compile (or load from the disk cache) with numba's runtime the one allocating
+    core function the runtime-free step calls, the policies' split
+    (:func:`meio.sim.kernels.choose_split`), for the arrays the step passes it. Called
+    before the first step: had the step's callers been loaded from the disk cache, the
+    step would otherwise be the first to compile it, without the runtime, and fail."""
+    s = np.zeros(K.STATE_LEN, dtype=np.int32)
+    s[K.HAND : K.HAND + 13] = np.arange(13, dtype=np.int32)
+    s[K.HAND_N] = 13
+    rng = np.zeros(1, dtype=np.uint64)
+    pack = np.zeros(6, dtype=np.int32)
+    policy: Any = np.int32(K.POLICY_RANDOM)  # numba types it int32, as the step does
+    K.choose_split(s, ruleset, 0, strength, policy, rng, pack)
+
+
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> None:
     """Shuffle ``deck`` from the stream and deal 13 cards (sorted) to each seat,
     exactly as a vector environment deals."""
@@ -608,29 +627,29 @@ def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> 
     _deal(rng, deck, deck.shape[0], players, hands, work)
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def policy_action(
-    s: np.ndarray, cfg: np.ndarray, val2: np.ndarray, strength: np.ndarray, policy: int,
+    s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray, policy: int,
     rng: np.ndarray
 ) -> int:
     """The compiled opponent's play, declare or pile action in position ``s``."""
-    legal = np.zeros(32, dtype=np.int32)
-    return int(K.choose_action(s, cfg, val2, strength, policy, 0.0, rng, legal))
+    legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
+    return int(K.choose_action(s, cfg, ruleset, strength, policy, 0.0, rng, legal))
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def policy_split(
-    s: np.ndarray, seat: int, strength: np.ndarray, policy: int, rng: np.ndarray,
-    pack: np.ndarray
+    s: np.ndarray, ruleset: np.ndarray, seat: int, strength: np.ndarray, policy: int,
+    rng: np.ndarray, pack: np.ndarray
 ) -> None:
     """The compiled opponent's pack for ``seat`` in position ``s``."""
-    K.choose_split(s, seat, strength, policy, rng, pack)
+    K.choose_split(s, ruleset, seat, strength, policy, rng, pack)
 
 
-@njit(cache=K.CACHE)
+@njit(cache=CACHE)
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform int in ``0..n-1`` from the stream (the core's draw)."""
-    return int(K._below(rng, n))
+    return int(K.below(rng, n))
 
 
 @_runtime_free
@@ -644,7 +663,7 @@ def sample_legal(
     for i in range(masks.shape[0]):
         kind = metas[i, M_MASK_KIND]
         if kind == 2:
-            out[i] = S.PACK_BASE + np.int64(K._below(rng, S.NUM_PACKS))
+            out[i] = S.PACK_BASE + np.int64(K.below(rng, S.NUM_PACKS))
             continue
         lo = 0 if kind == 1 else S.PICK_BASE
         hi = S.PACK_BASE if kind == 1 else S.NUM_ACTIONS
@@ -652,4 +671,4 @@ def sample_legal(
         for a in range(lo, hi):
             found[n] = a
             n += int(masks[i, a])
-        out[i] = found[np.int64(K._below(rng, n))]
+        out[i] = found[np.int64(K.below(rng, n))]

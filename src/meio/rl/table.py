@@ -48,7 +48,7 @@ class TableArrays:
     reveal_specials: bool
     combos: I32
     strengths: F64
-    val2: I32
+    ruleset: I32
     cfg: I32
     base_deck: I32
     rounds: int
@@ -133,7 +133,7 @@ def make_table(
         reveal_specials=reveal_specials,
         combos=combos,
         strengths=strengths,
-        val2=np.array(t.val2),
+        ruleset=np.array(t.ruleset),
         cfg=np.array(t.cfg),
         base_deck=base,
         rounds=probe.rounds or 0,

@@ -257,8 +257,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
             self._sample_rng = None  # sample_actions draws anew from this seed
         t = self.table
+        V.compile_split_policies(t.ruleset, t.strengths[0])
         V.reset_all(
-            self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
+            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
             self.observations,
         )
@@ -302,7 +303,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         acting = self._metas[:, V.M_ACTING].copy() if len(self.seats) > 1 else None
         t = self.table
         bad = V.step_all(
-            self._states, self._cfg, t.val2, t.strengths, self._decks, len(t.base_deck),
+            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
             acts, self._seat_rewards, self._terminated, S.PACK_POSITIONS, self._hands,
             self._pack, self._legal, self._rng, self._scores, self._work, self._seat_finals,
@@ -387,9 +388,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before start_match()")
         t = self.table
-        V.start_episode(self._states, self._cfg, t.strengths, self._decks, len(t.base_deck),
-                        t.combos, self.seed, self._rngs, self._metas, self.seat_observations,
-                        self.masks, self.observations, i, episode)
+        V.start_episode(self._states, self._cfg, t.ruleset, t.strengths, self._decks,
+                        len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,
+                        self.seat_observations, self.masks, self.observations, i, episode)
 
     def episodes(self) -> npt.NDArray[np.int32]:
         """How many matches each environment has finished."""

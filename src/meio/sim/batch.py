@@ -28,13 +28,7 @@ from meio.engine import cards as C
 from meio.engine.ruleset_file import variant_json
 from meio.engine.wire import config_from_json, config_json, options_json
 from meio.sim import kernels as K
-from meio.sim.tables import (
-    HEURISTIC_EPSILON,
-    plays_variant,
-    policy_code,
-    tables_for,
-    variant_tables_for,
-)
+from meio.sim.tables import epsilon_for, plays_variant, policy_code, tables_for
 
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]
@@ -42,6 +36,10 @@ I32 = npt.NDArray[np.int32]
 
 ConfigLike = MatchConfig | Mapping[str, Any]
 _MAX_GAMES = 50_000_000
+#: the widths of a standard batch's ``plays`` and ``asides`` (a variant's: the core's
+#: ``MAX_PLAYS`` and the cards its deal sets aside)
+STANDARD_PLAYS = 80
+STANDARD_ASIDES = 2
 
 
 def as_config(config_like: ConfigLike) -> MatchConfig:
@@ -221,60 +219,32 @@ def _chunk(
 ) -> tuple[int, dict[str, npt.NDArray[Any]]]:
     """Play games ``first .. first + count - 1``; the arrays of those rows."""
     match = config_from_json(config)
-    if plays_variant(match):
-        return _variant_chunk(match, first, count, seed, policy, one_round, record)
     t = tables_for(match)
-    players = int(t.cfg[0])
-    r = K.MAX_ROUNDS
-    keep = count if record else 1
-    out: dict[str, npt.NDArray[Any]] = {
-        "rounds_played": np.zeros(count, dtype=np.int8),
-        "piles": np.zeros((count, r, players, 2), dtype=np.int8),
-        "leaders": np.zeros((count, r), dtype=np.int8),
-        "deals": np.zeros((keep, r, players, 13), dtype=np.int8),
-        "asides": np.zeros((keep, r, 2), dtype=np.int8),
-        "splits": np.zeros((keep, r, players, 6), dtype=np.int8),
-        "split_orders": np.zeros((keep, r, players), dtype=np.int8),
-        "plays": np.zeros((keep, r, K.MAX_PLAYS), dtype=np.int8),
-        "nplays": np.zeros((keep, r), dtype=np.int8),
-        "tricks": np.zeros((keep, r, 2, 13), dtype=np.int8),
-    }
-    wild_next = 0 if match.options.declares else 1
-    played = K.simulate_games(
-        t.cfg, t.val2, t.strength, t.deck, first, count, seed, policy, HEURISTIC_EPSILON,
-        one_round, record, wild_next, out["rounds_played"], out["piles"], out["leaders"],
-        out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
-        out["nplays"], out["tricks"],
-    )
-    return int(played), out
-
-
-def _variant_chunk(
-    match: MatchConfig, first: int, count: int, seed: int, policy: int, one_round: bool,
-    record: bool,
-) -> tuple[int, dict[str, npt.NDArray[Any]]]:
-    t = variant_tables_for(match)
     players, hand, pack = match.players, match.hand_size, match.pack_size
     r = 1 if one_round else t.rounds
     keep = count if record else 1
+    code = t.heuristic if policy == K.POLICY_HEURISTIC else policy
+    # a standard batch keeps the widths it always had
+    plays, aside = ((K.MAX_PLAYS, match.aside_count) if plays_variant(match)
+                    else (STANDARD_PLAYS, STANDARD_ASIDES))
     out: dict[str, npt.NDArray[Any]] = {
         "rounds_played": np.zeros(count, dtype=np.int8),
         "piles": np.zeros((count, r, players, 2), dtype=np.int8),
         "leaders": np.zeros((count, r), dtype=np.int8),
         "won": np.zeros((count, players), dtype=np.bool_),
         "deals": np.zeros((keep, r, players, hand), dtype=np.int8),
-        "asides": np.zeros((keep, r, match.aside_count), dtype=np.int8),
+        "asides": np.zeros((keep, r, aside), dtype=np.int8),
         "splits": np.zeros((keep, r, players, pack), dtype=np.int8),
         "split_orders": np.zeros((keep, r, players), dtype=np.int8),
-        "plays": np.zeros((keep, r, K.V_MAX_PLAYS), dtype=np.int8),
+        "plays": np.zeros((keep, r, plays), dtype=np.int8),
         "nplays": np.zeros((keep, r), dtype=np.int8),
         "tricks": np.zeros((keep, r, 2, hand), dtype=np.int8),
     }
-    played = K.v_simulate_games(
-        t.vcfg, t.rules, t.deck, first, count, seed, policy, one_round, record,
-        out["rounds_played"], out["piles"], out["leaders"], out["won"].view(np.int8),
-        out["deals"], out["asides"], out["splits"], out["plays"], out["nplays"],
-        out["tricks"],
+    played = K.simulate_games(
+        t.cfg, t.ruleset, t.strength, t.deck, first, count, seed, code, epsilon_for(code),
+        one_round, record, out["rounds_played"], out["piles"], out["leaders"],
+        out["won"].view(np.int8), out["deals"], out["asides"], out["splits"],
+        out["split_orders"], out["plays"], out["nplays"], out["tricks"],
     )
     endless = np.flatnonzero(out["rounds_played"] < 0)
     if endless.size:
@@ -282,8 +252,6 @@ def _variant_chunk(
             f"match {first + int(endless[0])} of this variant was not over after {r} rounds: "
             f"its tie for the lowest total never broke (share ties, or play to victories)"
         )
-    for row in range(keep if record else 0):  # the seats split in seat order
-        out["split_orders"][row] = np.arange(players, dtype=np.int8)
     return int(played), out
 
 
@@ -322,7 +290,7 @@ def simulate(
     else:
         bounds = np.linspace(0, n, jobs + 1).astype(int)
         # fail here, not in a worker, on a bad config
-        (variant_tables_for if plays_variant(config) else tables_for)(config)
+        tables_for(config)
         ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
             futures = [
@@ -337,7 +305,7 @@ def simulate(
         key: (arrays[key] if record else None)
         for key in ("deals", "asides", "splits", "split_orders", "plays", "nplays", "tricks")
     }
-    if "won" in arrays and not rounds:
+    if plays_variant(config) and not rounds:  # a standard batch's winners: winners()
         kept["won"] = arrays["won"]
     return SimResult(
         config=config,

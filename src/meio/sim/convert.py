@@ -24,7 +24,7 @@ from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
-from meio.sim.tables import I32, check_standard
+from meio.sim.tables import I32, check_standard, tables_for
 
 RoundDeal = tuple[tuple[int, ...], int, int]
 
@@ -79,12 +79,12 @@ def state_to_arrays(state: State) -> CorePosition:
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     s[K.WILD_NEXT] = 1 if cfg.options.wild_lead == "next" else 0
     for p in range(cfg.players):
-        s[K.DEAL + 13 * p : K.DEAL + 13 * p + 13] = _cards_array(state.deal[p], 13)
+        s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13] = _cards_array(state.deal[p], 13)
         hand = C.cards_of(state.hands[p])
-        s[K.HAND + 13 * p : K.HAND + 13 * p + len(hand)] = hand
+        s[K.HAND + K.HAND_MAX * p : K.HAND + K.HAND_MAX * p + len(hand)] = hand
         s[K.HAND_N + p] = len(hand)
         if state.packs[p]:
-            s[K.PACK + 6 * p : K.PACK + 6 * p + 6] = C.cards_of(state.packs[p])
+            s[K.PACK + K.PACK_MAX * p : K.PACK + K.PACK_MAX * p + 6] = C.cards_of(state.packs[p])
             s[K.PACK_N + p] = 6
         s[K.PILES + 2 * p] = state.piles[p][0]
         s[K.PILES + 2 * p + 1] = state.piles[p][1]
@@ -129,7 +129,8 @@ def round_actions(position: CorePosition) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for i in range(int(s[K.SPLIT_N])):
         seat = int(s[K.SPLIT_ORDER + i])
-        pack = C.mask_of(int(c) for c in s[K.PACK + 6 * seat : K.PACK + 6 * seat + 6])
+        start = K.PACK + K.PACK_MAX * seat
+        pack = C.mask_of(int(c) for c in s[start : start + int(s[K.PACK_N + seat])])
         out.append((seat, A.pack_action(pack)))
     out.extend((-1, int(a)) for a in s[K.PLAYS : K.PLAYS + int(s[K.NPLAYS])])
     return out
@@ -147,7 +148,7 @@ def arrays_to_state(position: CorePosition) -> State:
     cfg = position.config
     s = position.array
     deal = tuple(
-        C.mask_of(int(c) for c in s[K.DEAL + 13 * p : K.DEAL + 13 * p + 13])
+        C.mask_of(int(c) for c in s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13])
         for p in range(cfg.players)
     )
     deals: list[RoundDeal] = [*position.earlier_deals, (deal, position.aside,
@@ -169,9 +170,10 @@ def position_of_round(
     """A core position at the split of a round dealt ``hands`` (bitmasks by seat)."""
     if len(hands) != config.players or any(h.bit_count() != 13 for h in hands):
         raise ValueError(f"a {config.players}-seat round needs {config.players} hands of 13")
-    arr = np.zeros((5, 13), dtype=np.int32)
+    arr = np.zeros((5, K.HAND_MAX), dtype=np.int32)
     for p, h in enumerate(hands):
-        arr[p] = C.cards_of(h)
+        arr[p, :13] = C.cards_of(h)
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
-    K.start_round(s, config.players, arr, leader, 1 if config.options.wild_lead == "next" else 0)
+    t = tables_for(config)
+    K.start_round(s, t.cfg, t.ruleset, arr, leader)
     return CorePosition(config=config, array=s, aside=aside)

@@ -24,7 +24,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
 from meio.sim.convert import state_to_arrays
-from meio.sim.tables import HEURISTIC_EPSILON, I32, check_standard, policy_code, tables_for
+from meio.sim.tables import I32, check_standard, epsilon_for, policy_code, tables_for
 
 _MAX_PLAYOUTS = 1_000_000
 
@@ -68,7 +68,7 @@ def evaluate_actions(
         raise ValueError("evaluate_actions needs at least one candidate action")
     if not isinstance(playouts, int) or not 0 < playouts <= _MAX_PLAYOUTS:
         raise ValueError(f"playouts must be 1 to {_MAX_PLAYOUTS}, not {playouts!r}")
-    code = policy_code(policy)
+    policy_code(policy)  # a clear error for an unknown policy before any work
     first = states[0]
     config = first.config
     check_standard(config)
@@ -99,8 +99,9 @@ def evaluate_actions(
             worlds[row] = state_to_arrays(states[w]).array
         t = tables_for(group_config)
         means = K.evaluate(
-            t.cfg, t.val2, t.strength, worlds, kinds, values, packs, seat, playouts,
-            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code, HEURISTIC_EPSILON,
+            t.cfg, t.ruleset, t.strength, worlds, kinds, values, packs, seat, playouts,
+            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, t.policy(policy),
+            epsilon_for(t.policy(policy)),
         )
         if len(groups) == 1:
             return np.asarray(means, dtype=np.float64)
@@ -113,11 +114,12 @@ def encode_actions(actions: Sequence[int]) -> tuple[I32, I32, I32]:
     """The core's form of candidate actions: kind (1 a split), action, pack cards."""
     kinds = np.zeros(len(actions), dtype=np.int32)
     values = np.zeros(len(actions), dtype=np.int32)
-    packs = np.zeros((len(actions), 6), dtype=np.int32)
+    packs = np.zeros((len(actions), K.PACK_MAX), dtype=np.int32)
     for i, action in enumerate(actions):
         if A.is_pack(action):
             kinds[i] = 1
-            packs[i] = C.cards_of(A.pack_of(action))
+            cards = C.cards_of(A.pack_of(action))
+            packs[i, : len(cards)] = cards
         else:
             values[i] = action
     return kinds, values, packs
@@ -143,10 +145,10 @@ def evaluate_positions(
         raise ValueError(f"playouts must be 1 to {_MAX_PLAYOUTS}, not {playouts!r}")
     kinds, values, packs = encode_actions(actions)
     t = tables_for(config)
+    code = t.policy(policy)
     means = K.evaluate(
-        t.cfg, t.val2, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
-        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, policy_code(policy),
-        HEURISTIC_EPSILON,
+        t.cfg, t.ruleset, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
+        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, code, epsilon_for(code),
     )
     return np.asarray(means, dtype=np.float64)
 

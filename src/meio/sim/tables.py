@@ -1,4 +1,5 @@
-"""The arrays that describe one match configuration to the compiled core."""
+"""The arrays that describe one match configuration, its table and its ruleset, to the
+compiled core."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import cards as C
 from meio.engine.presets import is_standard
-from meio.engine.tricks import RELATIVE
+from meio.engine.scoring import VICTORY_ROUND_LIMIT
+from meio.sim import kernels as K
+from meio.sim.kernels import POLICY_HEURISTIC, POLICY_RANDOM
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -25,15 +28,29 @@ HEURISTIC_EPSILON = 0.05
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CoreTables:
-    """One configuration as arrays: ``cfg`` (players, partnership, edition), the
-    deck's card ids, doubled card values and the heuristic's trick strengths,
-    each by half (row 0: first half)."""
+    """One configuration as the core's arrays (:mod:`meio.sim.kernels`): ``cfg`` the
+    table (players, partnership, edition), ``ruleset[row, card]`` the rules (each half's
+    doubled card values, suits, flags, pile effects, and the ruleset's numbers), the deck's
+    card ids,
+    the editions' heuristic's trick strengths by half (row 0: first half; zeros for a
+    ruleset that heuristic does not play), ``heuristic`` the core's policy that
+    ``"heuristic"`` names for this ruleset, and ``rounds`` how many rounds a match may
+    take at most (the width of a batch's per-round arrays).
+
+    The two editions are presets of the ruleset data (``config.ruleset``,
+    :func:`meio.engine.presets.standard`), read the same way as any variant."""
 
     config: MatchConfig
     cfg: I32
+    ruleset: I32
     deck: I32
-    val2: I32
     strength: F64
+    heuristic: int
+    rounds: int
+
+    def policy(self, name: str) -> int:
+        """The core's number of the playout policy ``name`` for this ruleset."""
+        return self.heuristic if policy_code(name) == POLICY_HEURISTIC else POLICY_RANDOM
 
 
 def policy_code(policy: str) -> int:
@@ -43,6 +60,13 @@ def policy_code(policy: str) -> int:
     except KeyError:
         known = ", ".join(sorted(POLICIES))
         raise ValueError(f"unknown playout policy {policy!r}; choose one of: {known}") from None
+
+
+def epsilon_for(policy: int) -> float:
+    """How often a playout policy plays a random action instead: the editions'
+    heuristic :data:`HEURISTIC_EPSILON`; the heuristic of any ruleset none (it is the
+    engine's heuristic bot, decision for decision)."""
+    return HEURISTIC_EPSILON if policy == POLICY_HEURISTIC else 0.0
 
 
 def table_key(config: MatchConfig) -> MatchConfig:
@@ -58,30 +82,89 @@ def tables_for(config: MatchConfig) -> CoreTables:
     return build_tables(table_key(config))
 
 
+#: a match on totals whose tie for the lowest is not shared plays on until it breaks;
+#: the core gives up this many rounds after the last scheduled one
+TIE_BREAK_ROUNDS = 20
+
+
+def plays_variant(config: MatchConfig) -> bool:
+    """Whether ``config`` is a variant that is not its edition's preset (a preset's game
+    is the standard game, with the standard heuristic and results)."""
+    return config.variant is not None and not is_standard(config.variant)
+
+
+def check_standard(config: MatchConfig) -> None:
+    """Raise ``ValueError`` (one line) for a variant game: the core's positions,
+    rollouts and environments play the standard editions; only
+    :func:`meio.sim.simulate` plays variants."""
+    if config.variant is not None and plays_variant(config):
+        raise ValueError(
+            f"the compiled core's positions, rollouts and environments play the standard "
+            f"editions, not the variant {config.variant.name!r} (meio.sim.simulate plays "
+            f"variants)"
+        )
+
+
 @lru_cache(maxsize=64)
 def build_tables(config: MatchConfig) -> CoreTables:
-    """The core's arrays for a :func:`table_key` config (cached); one line of refusal
-    for a variant game, which only :func:`meio.sim.simulate` plays (its kernels take
-    other arrays: :func:`variant_tables_for`)."""
-    check_standard(config)
+    """The core's arrays for a :func:`table_key` config (cached)."""
+    variant = config.ruleset  # the variant, or the edition's preset
+    rules = config.rules
+    fmt = config.match_format
+    standard = not plays_variant(config)
     deck = np.array(C.cards_of(config.deck), dtype=np.int32)
-    val2 = np.zeros((2, 65), dtype=np.int32)
-    for half in (1, 2):
-        for card in range(65):
-            val2[half - 1, card] = C.value2(card, half, config.edition, 0)
-    strength = _strengths(config, deck, val2)
-    val2[:, C.PLUS_HALF] = RELATIVE  # as the one trick rule reads it (engine.tricks)
+    ruleset = np.zeros((K.R_ROWS, C.NUM_CARDS), dtype=np.int32)
+    ruleset[K.R_VALUES] = rules.trick_values[0]
+    ruleset[K.R_VALUES + 1] = rules.trick_values[1]
+    ruleset[K.R_SUIT] = rules.suit_of
+    ruleset[K.R_PILE] = rules.pile
+    for card in range(C.NUM_CARDS):
+        flags = 0
+        if rules.wild >> card & 1:
+            flags |= K.F_WILD
+        if rules.free >> card & 1:
+            flags |= K.F_FREE
+        ruleset[K.R_FLAGS, card] = flags
+    numbers = ruleset[K.R_NUMBERS]
+    numbers[K.N_HAND] = variant.hand
+    numbers[K.N_FIRST] = variant.first_half
+    numbers[K.N_PACK] = variant.pack
+    numbers[K.N_TRUMP] = variant.trump
+    numbers[K.N_SCORING] = variant.scoring_form
+    numbers[K.N_BONUS] = variant.bonus
+    numbers[K.N_FORM] = 1 if fmt.form == "victories" else 0
+    numbers[K.N_ROUNDS] = fmt.rounds
+    numbers[K.N_TO_WIN] = fmt.to_win
+    numbers[K.N_SHARED] = int(fmt.shared)
+    numbers[K.N_LEADER] = variant.leader_rule
+    numbers[K.N_ROUND_LIMIT] = VICTORY_ROUND_LIMIT * fmt.to_win
+    numbers[K.N_WILD_NEXT] = 0 if config.options.declares else 1
+    heuristic = POLICY_HEURISTIC if standard else K.POLICY_RULES_HEURISTIC
+    numbers[K.N_HEURISTIC] = heuristic
+    if standard:
+        val2 = np.zeros((2, C.NUM_CARDS), dtype=np.int32)
+        for half in (1, 2):
+            for card in range(C.NUM_CARDS):
+                val2[half - 1, card] = C.value2(card, half, config.edition, 0)
+        strength = _strengths(deck, val2)
+        rounds = K.MAX_ROUNDS
+    else:
+        strength = np.zeros((2, C.NUM_CARDS))
+        if fmt.form == "victories":
+            rounds = VICTORY_ROUND_LIMIT * fmt.to_win
+        else:
+            rounds = fmt.rounds + (0 if fmt.shared else TIE_BREAK_ROUNDS)
     cfg = np.array(
         [config.players, int(config.partnership), 0 if config.edition == "meio" else 1],
         dtype=np.int32,
     )
-    for arr in (cfg, deck, val2, strength):
+    for arr in (cfg, ruleset, deck, strength):
         arr.setflags(write=False)
-    return CoreTables(config, cfg, deck, val2, strength)
+    return CoreTables(config, cfg, ruleset, deck, strength, heuristic, rounds)
 
 
-def _strengths(config: MatchConfig, deck: I32, val2: I32) -> F64:
-    """How often each card may be expected to take a trick, by half.
+def _strengths(deck: I32, val2: I32) -> F64:
+    """How often each card of an edition may be expected to take a trick, by half.
 
     A rough model for playouts: within a suit a card's chance grows with the cube
     of its place in the suit's ladder, hearts (trumps) get a floor, the wild that
@@ -108,95 +191,3 @@ def _strengths(config: MatchConfig, deck: I32, val2: I32) -> F64:
         row *= 13.0 / row.sum()
         np.clip(row, 0.0, 1.0, out=row)
     return out
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class VariantTables:
-    """A variant game as arrays for the variant kernels (:mod:`meio.sim.kernels`,
-    ``v_*``): ``vcfg`` its numbers (the ``VC_*`` slots), ``rules[row, card]`` its card
-    facts (rows 0 and 1 the doubled values of each half, ``RELATIVE`` for a card worth
-    0.5 above the card before it; row 2 the suit, -1 wild; row 3 the flags: wild,
-    free to play, pile effect), ``deck`` the card ids, and ``rounds`` how many rounds a
-    match may take at most (the width of a batch's per-round arrays)."""
-
-    config: MatchConfig
-    vcfg: I32
-    rules: I32
-    deck: I32
-    rounds: int
-
-
-#: a match on totals whose tie for the lowest is not shared plays on until it breaks;
-#: the core gives up this many rounds after the last scheduled one
-TIE_BREAK_ROUNDS = 20
-
-
-def plays_variant(config: MatchConfig) -> bool:
-    """Whether ``config`` is played by the variant kernels: a variant that is not its
-    edition's preset (a preset's game is the standard game, played as one)."""
-    return config.variant is not None and not is_standard(config.variant)
-
-
-def check_standard(config: MatchConfig) -> None:
-    """Raise ``ValueError`` (one line) for a variant game: the core's positions,
-    rollouts and environments play the standard editions; only
-    :func:`meio.sim.simulate` plays variants."""
-    if config.variant is not None and plays_variant(config):
-        raise ValueError(
-            f"the compiled core's positions, rollouts and environments play the standard "
-            f"editions, not the variant {config.variant.name!r} (meio.sim.simulate plays "
-            f"variants)"
-        )
-
-
-def variant_tables_for(config: MatchConfig) -> VariantTables:
-    """The variant kernels' arrays for ``config``'s game (cached per game)."""
-    return build_variant_tables(table_key(config))
-
-
-@lru_cache(maxsize=64)
-def build_variant_tables(config: MatchConfig) -> VariantTables:
-    """The variant kernels' arrays for a :func:`table_key` config with a variant."""
-    from meio.engine.ruleset import LEADER_RULES, SCORING_FORMS
-    from meio.engine.scoring import VICTORY_ROUND_LIMIT
-    from meio.sim import kernels as K
-
-    variant, rules = config.variant, config.rules
-    if variant is None or rules is None:
-        raise ValueError("the variant kernels play variant games only")
-    fmt = variant.format_for(config.players, config.partnership)
-    vcfg = np.zeros(K.VC_LEN, dtype=np.int32)
-    vcfg[K.VC_PLAYERS] = config.players
-    vcfg[K.VC_PART] = int(config.partnership)
-    vcfg[K.VC_HAND] = variant.hand
-    vcfg[K.VC_FIRST] = variant.first_half
-    vcfg[K.VC_PACK] = variant.pack
-    vcfg[K.VC_TRUMP] = variant.trump
-    vcfg[K.VC_SCORING] = SCORING_FORMS.index(variant.scoring)  # 0 |H-V|, 1 bonus, 2 squared
-    vcfg[K.VC_BONUS] = variant.bonus
-    vcfg[K.VC_FORM] = 1 if fmt.form == "victories" else 0
-    vcfg[K.VC_ROUNDS] = fmt.rounds
-    vcfg[K.VC_TO_WIN] = fmt.to_win
-    vcfg[K.VC_SHARED] = int(fmt.shared)
-    vcfg[K.VC_LEADER] = LEADER_RULES.index(variant.leader)
-    vcfg[K.VC_WILD_NEXT] = 0 if config.options.declares else 1
-    vcfg[K.VC_ROUND_LIMIT] = VICTORY_ROUND_LIMIT * fmt.to_win
-    table = np.zeros((K.R_ROWS, C.NUM_CARDS), dtype=np.int32)
-    table[0] = rules.trick_values[0]
-    table[1] = rules.trick_values[1]
-    table[K.R_SUIT] = rules.suit_of
-    for card in range(C.NUM_CARDS):
-        flags = rules.pile[card] << K.F_PILE_SHIFT
-        if rules.wild >> card & 1:
-            flags |= K.F_WILD
-        if rules.free >> card & 1:
-            flags |= K.F_FREE
-        table[K.R_FLAGS, card] = flags
-    if fmt.form == "victories":
-        rounds = VICTORY_ROUND_LIMIT * fmt.to_win
-    else:
-        rounds = fmt.rounds + (0 if fmt.shared else TIE_BREAK_ROUNDS)
-    deck = np.array(C.cards_of(config.deck), dtype=np.int32)
-    for arr in (vcfg, table, deck):
-        arr.setflags(write=False)
-    return VariantTables(config, vcfg, table, deck, rounds)
