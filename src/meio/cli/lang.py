@@ -17,6 +17,18 @@ text; :func:`usage_error` reads the ones a player meets (a missing argument, an
 unknown option or command, a bad number) back into the catalogue's words, and
 leaves any other as it is. :mod:`meio.cli.errors` writes them, one line each.
 
+Two of these words have no public hook in Typer 0.29, which vendors Click as its private
+module ``typer._click``: the ``Usage:`` of a help page is written by the help formatter
+of Click's ``Context`` (``Context.formatter_class``), and the ``--help`` option's line by
+the ``help_option`` decorator Click applies when a command's help option is first asked
+for. Neither is re-exported by ``typer``, ``typer.core`` or ``typer.rich_utils``, and
+``typer.Context`` is a subclass Typer never makes, so setting a formatter on it changes
+nothing. This module is therefore the one place in meio that imports ``typer._click``,
+and only those two modules (and the formatter class it extends); everything else,
+errors included, uses Typer's public names (``typer.TyperException``, the base of its
+Click's errors) and the public ``typer.core`` and ``typer.rich_utils``. If a Typer
+release moves them, ``tests/i18n/test_command.py`` (the Portuguese help pages) fails.
+
 The catalogue is never compiled to a ``.mo`` file: :func:`meio.i18n.translator` reads
 the ``.po`` file and compiles it in memory the first time a language is spoken.
 """
@@ -27,9 +39,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from typer import TyperException
 from typer._click import core as click_core
 from typer._click import decorators as click_decorators
-from typer._click.exceptions import ClickException
 from typer._click.formatting import HelpFormatter
 
 from meio.i18n import N_, Language, _, set_language
@@ -123,7 +135,7 @@ _click_help_option = click_decorators.help_option
 _typer_originals: dict[str, Callable[..., Any]] = {}
 
 
-def _format_error(error: ClickException) -> None:
+def _format_error(error: TyperException) -> None:
     """Typer's error box, the message read by :func:`usage_error`."""
     text = usage_error(error.format_message())
     error.format_message = lambda: text  # type: ignore[method-assign]
