@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -196,7 +198,7 @@ def advise_view(
     chosen = None
     if chosen_pack is not None:
         chosen = evaluated[packs.index(chosen_pack)]
-    return Advice(ranked, best, chosen, _explain(best, chosen, hand, view), done)
+    return Advice(ranked, best, chosen, explanation(best, chosen, hand), done)
 
 
 #: sampled worlds of a card hint (each played out :data:`PLAY_PLAYOUTS` times)
@@ -314,73 +316,129 @@ def _candidate(pack: int, rows: list[tuple[int, int, int]], view: View) -> Candi
         mean + half,
         first,
         second,
-        _reason(pack, first, second, view),
+        reason(pack, first, second, view.hand | view.pack),
     )
 
 
-def _reason(pack: int, first: float, second: float, view: View) -> str:
-    gap = first - second
-    if abs(gap) < 0.35:
-        balance = f"the halves balance (about {first:.1f} and {second:.1f} tricks)"
-    elif gap > 0:
-        balance = f"the first half is heavier ({first:.1f} tricks against {second:.1f})"
-    else:
-        balance = f"the second half is heavier ({second:.1f} tricks against {first:.1f})"
-    notes = _special_notes(pack, view.hand | view.pack)
-    return balance + ("; " + "; ".join(notes) if notes else "")
+def _english(message: str) -> str:
+    return message
 
 
-def _special_notes(pack: int, hand: int) -> list[str]:
+class Number(Protocol):
+    """Writes a number with ``digits`` decimals (:func:`meio.i18n.decimal` in a language)."""
+
+    def __call__(self, value: float, digits: int = 2) -> str: ...
+
+
+def _fixed(value: float, digits: int = 2) -> str:
+    return f"{value:.{digits}f}"
+
+
+# The advice's words are written once, here. ``_`` is the translation of a message (the
+# English is the message itself; ``meio advise`` hands in the catalogue's, and
+# ``babel.cfg`` extracts these messages), ``number`` how a language writes a number.
+
+
+def special_notes(pack: int, hand: int, _: Callable[[str], str] = _english) -> list[str]:
+    """What ``pack`` does with each special card of ``hand``."""
     notes: list[str] = []
-    for card, early, late in (
-        (
-            C.MINUS_ONE,
-            "-1 is kept where it is worth -1, a sure loser",
-            "-1 is packed where it is worth 15, a sure winner",
-        ),
-        (
-            C.A_PLUS,
-            "A+ is kept where it is worth 15, a sure winner",
-            "A+ is packed where it is worth -1, a sure loser",
-        ),
-    ):
-        if hand >> card & 1:
-            notes.append(late if pack >> card & 1 else early)
+    if hand >> C.MINUS_ONE & 1:
+        notes.append(
+            _("-1 is packed where it is worth 15, a sure winner")
+            if pack >> C.MINUS_ONE & 1
+            else _("-1 is kept where it is worth -1, a sure loser")
+        )
+    if hand >> C.A_PLUS & 1:
+        notes.append(
+            _("A+ is packed where it is worth -1, a sure loser")
+            if pack >> C.A_PLUS & 1
+            else _("A+ is kept where it is worth 15, a sure winner")
+        )
     if hand >> C.Q_PLUS & 1:
-        where = "second" if pack >> C.Q_PLUS & 1 else "first"
-        other = "first" if where == "second" else "second"
-        notes.append(f"Q+ plays in the {where} half and sends a trick it wins to the {other}")
+        notes.append(
+            _("Q+ plays in the second half and sends a trick it wins to the first")
+            if pack >> C.Q_PLUS & 1
+            else _("Q+ plays in the first half and sends a trick it wins to the second")
+        )
     if hand >> C.PLUS_HALF & 1:
-        where = "second" if pack >> C.PLUS_HALF & 1 else "first"
-        notes.append(f"+.5 (in the {where} half) lets you pick the pile when it wins")
+        notes.append(
+            _("+.5 (in the second half) lets you pick the pile when it wins")
+            if pack >> C.PLUS_HALF & 1
+            else _("+.5 (in the first half) lets you pick the pile when it wins")
+        )
     return notes
 
 
-def _explain(best: Candidate, chosen: Candidate | None, hand: int, view: View) -> str:
-    keep = C.format_cards(hand & ~best.pack)
+def reason(pack: int, first: float, second: float, hand: int,
+           _: Callable[[str], str] = _english, number: Number = _fixed) -> str:
+    """Why ``pack`` of ``hand`` scores as it does, ``first`` and ``second`` the tricks
+    expected in each half: how its halves weigh, and its special cards
+    (:attr:`Candidate.reason`)."""
+    gap = first - second
+    if abs(gap) < 0.35:
+        balance = _("the halves balance (about {first} and {second} tricks)")
+    elif gap > 0:
+        balance = _("the first half is heavier ({first} tricks against {second})")
+    else:
+        balance = _("the second half is heavier ({second} tricks against {first})")
+    notes = special_notes(pack, hand, _)
+    text = balance.format(first=number(first, 1), second=number(second, 1))
+    return text + ("; " + "; ".join(notes) if notes else "")
+
+
+def explanation(best: Candidate, chosen: Candidate | None, hand: int,
+                _: Callable[[str], str] = _english, number: Number = _fixed) -> str:
+    """The advisor's explanation of ``best`` (and of the pack the player ``chose``) for
+    the 13-card ``hand`` (:attr:`Advice.explanation`)."""
+
+    def why(candidate: Candidate) -> str:
+        return reason(candidate.pack, candidate.first_half_tricks,
+                      candidate.second_half_tricks, hand, _, number)
+
     lines = [
-        f"Best pack found: {C.format_cards(best.pack)} (keep {keep} for the first half).",
-        f"Expected round score {best.mean:.2f} (95% CI {best.low:.2f} to {best.high:.2f}): "
-        f"{best.reason}.",
+        _("Best pack found: {pack} (keep {keep} for the first half).").format(
+            pack=C.format_cards(best.pack), keep=C.format_cards(hand & ~best.pack)
+        ),
+        _("Expected round score {mean} (95% CI {low} to {high}): {reason}.").format(
+            mean=number(best.mean), low=number(best.low), high=number(best.high),
+            reason=why(best),
+        ),
     ]
     gap = best.first_half_tricks - best.second_half_tricks
     if abs(gap) < 0.35:
         lines.append(
-            "It balances because each half holds about the same winning power, so the "
-            "tricks taken early can be matched late, and the cards left over let you "
-            "win or duck to close any gap."
+            _(
+                "It balances because each half holds about the same winning power, so the "
+                "tricks taken early can be matched late, and the cards left over let you "
+                "win or duck to close any gap."
+            )
+        )
+    elif gap > 0:
+        lines.append(
+            _(
+                "No pack balances exactly; this one leaves the first half slightly heavier, "
+                "which ducking can absorb."
+            )
         )
     else:
-        heavy = "first" if gap > 0 else "second"
         lines.append(
-            f"No pack balances exactly; this one leaves the {heavy} half slightly heavier, "
-            "which ducking can absorb."
+            _(
+                "No pack balances exactly; this one leaves the second half slightly heavier, "
+                "which ducking can absorb."
+            )
         )
     if chosen is not None and chosen.pack != best.pack:
         lines.append(
-            f"Your pack {C.format_cards(chosen.pack)} scores {chosen.mean:.2f} on average "
-            f"({chosen.mean - best.mean:+.2f} against the best): {chosen.reason}."
+            _(
+                "Your pack {pack} scores {mean} on average ({delta} against the "
+                "best): {reason}."
+            ).format(
+                pack=C.format_cards(chosen.pack),
+                mean=number(chosen.mean),
+                delta=("+" if chosen.mean >= best.mean else "") + number(chosen.mean - best.mean),
+                reason=why(chosen),
+            )
         )
     elif chosen is not None:
-        lines.append("Your pack is the best one found.")
+        lines.append(_("Your pack is the best one found."))
     return " ".join(lines)

@@ -19,7 +19,7 @@ observation of that world) where ``search:5`` plays them with the heuristic: eac
 playout costs about ten times as much, so it weighs :data:`NET_PLAYOUT_LEVEL`'s fewer
 worlds, each played out by a far stronger player than the heuristic. Measured, that
 buys nothing: world for world it is level with ``search:5``, and at equal CPU it is
-not ahead of ``search:4`` (docs/bots.md, the eighth run), so it is a kind for
+not ahead of ``search:4`` (docs/history/self-play-runs.md, the eighth run), so it is a kind for
 research, not the teacher. Where the compiled core cannot play the network (a
 variant, or specials kept hidden) it plays the worlds out as ``search:5`` does.
 

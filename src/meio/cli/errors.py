@@ -15,14 +15,7 @@ import errno
 from typing import Any
 
 import typer
-from typer._click.core import Context
-from typer._click.exceptions import (
-    BadParameter,
-    ClickException,
-    MissingParameter,
-    NoArgsIsHelpError,
-    UsageError,
-)
+from typer import BadParameter, TyperException
 from typer.core import TyperGroup
 
 from meio.cli.files import os_error_line
@@ -35,6 +28,18 @@ COMPLETION_HELP = {
         "Show completion for the current shell, to copy it or customize the installation."
     ),
 }
+
+
+def _usage_context(error: TyperException) -> Any:
+    """The context of a usage error (None for any other error, or a usage error raised
+    outside a command)."""
+    return getattr(error, "ctx", None)
+
+
+def _is_help_request(error: TyperException) -> bool:
+    """Click's ``NoArgsIsHelpError``: a command called with no arguments, whose help
+    page Typer shows (known by name, as Typer's ``rich_utils`` knows it)."""
+    return type(error).__name__ == "NoArgsIsHelpError"
 
 
 def _number_range(error: BadParameter) -> str | None:
@@ -58,32 +63,34 @@ def _number_range(error: BadParameter) -> str | None:
     return _("{value} is more than {max}").format(value=value, max=high)
 
 
-def error_text(error: ClickException) -> str:
+def error_text(error: TyperException) -> str:
     """The message of a usage error of Typer's Click, in the current language."""
     from meio.cli.lang import usage_error
 
-    if isinstance(error, BadParameter) and not isinstance(error, MissingParameter):
+    # a missing parameter is a BadParameter too, with no message of its own: it passes
+    # through unchanged (no number range, nothing to remove)
+    if isinstance(error, BadParameter):
         ranged = _number_range(error)
         message = ranged if ranged is not None else error.message.removeprefix("Value error, ")
         error.message = message
     return usage_error(error.format_message())
 
 
-def error_line(error: ClickException) -> str:
+def error_line(error: TyperException) -> str:
     """The one line ``meio`` writes for ``error``: the message, and where to find help."""
     message = error_text(error).strip()
     if not message.endswith((".", "?", "!")):
         message += "."
     line = _("Error: {message}").format(message=message)
-    ctx = error.ctx if isinstance(error, UsageError) else None
+    ctx = _usage_context(error)
     if ctx is not None:
         line += " " + _("Help: {command} --help").format(command=ctx.command_path)
     return line
 
 
-def _refuse(error: ClickException) -> typer.Exit:
+def _refuse(error: TyperException) -> typer.Exit:
     typer.echo(error_line(error), err=True)
-    return typer.Exit(2 if isinstance(error, UsageError) else error.exit_code)
+    return typer.Exit(error.exit_code)
 
 
 def _refuse_os_error(error: OSError) -> typer.Exit:
@@ -96,7 +103,7 @@ class MeioGroup(TyperGroup):
     about a file as one line (see the module), and the help of the completion options in
     the current language."""
 
-    def get_params(self, ctx: Context) -> list[Any]:
+    def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
         for param in params:
             if param.name in COMPLETION_HELP:
@@ -104,22 +111,21 @@ class MeioGroup(TyperGroup):
         return params
 
     def make_context(
-        self, info_name: str | None, args: list[str], parent: Context | None = None,
-        **extra: Any,
-    ) -> Context:
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any,
+    ) -> Any:
         try:
             return super().make_context(info_name, args, parent, **extra)
-        except NoArgsIsHelpError:
-            raise
-        except ClickException as exc:
+        except TyperException as exc:
+            if _is_help_request(exc):
+                raise
             raise _refuse(exc) from None
 
-    def invoke(self, ctx: Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except NoArgsIsHelpError:
-            raise
-        except ClickException as exc:
+        except TyperException as exc:
+            if _is_help_request(exc):
+                raise
             raise _refuse(exc) from None
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # the reader of a pipe went away: Typer handles it

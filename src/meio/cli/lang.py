@@ -10,12 +10,20 @@ panels, ``[default: …]``, ``[required]``, the ``Error`` box and its ``Try … 
 help.`` line). It looks them up with gettext's global domain, which would need
 compiled ``.mo`` files next to Python; :func:`speak` points those lookups at the
 ``meio`` catalogue instead, which carries them (:data:`TYPER_MESSAGES`). The Click
-that Typer bundles writes its words with no lookup at all: :func:`speak` gives its
-help pages a formatter whose ``Usage:`` is looked up, and looks up the ``--help``
-line when Click adds that option to a command. Its usage errors are plain English
-text; :func:`usage_error` reads the ones a player meets (a missing argument, an
+that Typer bundles writes its words with no lookup at all: :func:`speak` has Typer's
+commands write their ``Usage:`` and their ``--help`` line looked up. Its usage errors
+are plain English text; :func:`usage_error` reads the ones a player meets (a missing argument, an
 unknown option or command, a bad number) back into the catalogue's words, and
 leaves any other as it is. :mod:`meio.cli.errors` writes them, one line each.
+
+Only Typer's public names are used (Typer 0.29 vendors Click as its private module
+``typer._click``): the words of ``typer.rich_utils`` and its error box are replaced
+there; ``Usage:`` and the ``--help`` line, which its Click writes with no lookup, are
+written by the public command classes of ``typer.core`` (``TyperCommand``,
+``TyperGroup``), whose ``format_usage`` and ``get_help_option`` :func:`speak` replaces
+(Click's ``Context`` and its help formatter, which Typer names only in the private
+module, are typed ``Any``). If a Typer release moves them, ``tests/i18n/test_command.py``
+(the Portuguese help pages) fails.
 
 The catalogue is never compiled to a ``.mo`` file: :func:`meio.i18n.translator` reads
 the ``.po`` file and compiles it in memory the first time a language is spoken.
@@ -27,10 +35,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from typer._click import core as click_core
-from typer._click import decorators as click_decorators
-from typer._click.exceptions import ClickException
-from typer._click.formatting import HelpFormatter
+from typer import TyperException
+from typer.core import TyperCommand, TyperGroup
 
 from meio.i18n import N_, Language, _, set_language
 
@@ -111,35 +117,31 @@ def usage_error(text: str) -> str:
     return text
 
 
-class _Formatter(HelpFormatter):
-    """Click's help formatter with ``Usage:`` in the current language."""
-
-    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
-
-
-_click_help_option = click_decorators.help_option
 #: Typer's functions :func:`speak` replaces, once it has (English needs none of it)
 _typer_originals: dict[str, Callable[..., Any]] = {}
 
 
-def _format_error(error: ClickException) -> None:
+def _format_error(error: TyperException) -> None:
     """Typer's error box, the message read by :func:`usage_error`."""
     text = usage_error(error.format_message())
     error.format_message = lambda: text  # type: ignore[method-assign]
     _typer_originals["rich_format_error"](error)
 
 
-def _help_option(param_decls: list[str]) -> Callable[[Any], Any]:
-    """Click's ``--help`` option, its help line in the current language."""
-    add = _click_help_option(param_decls)
+def _format_usage(command: Any, ctx: Any, formatter: Any) -> None:
+    """A command's usage line (``meio play [OPTIONS]``), ``Usage:`` in the current
+    language: Click's ``format_usage`` with the prefix given, for Typer's command and
+    group classes."""
+    pieces = command.collect_usage_pieces(ctx)
+    formatter.write_usage(ctx.command_path, " ".join(pieces), _("Usage:") + " ")
 
-    def decorate(command: Any) -> Any:
-        command = add(command)
-        command.params[-1].help = _("Show this message and exit.")
-        return command
 
-    return decorate
+def _get_help_option(command: Any, ctx: Any) -> Any:
+    """A command's ``--help`` option, its help line in the current language."""
+    option = _typer_originals["get_help_option"](command, ctx)
+    if option is not None:
+        option.help = _("Show this message and exit.")
+    return option
 
 
 def _typer_speaks() -> None:
@@ -151,8 +153,10 @@ def _typer_speaks() -> None:
         _typer_originals["rich_format_error"] = rich_utils.rich_format_error
         core._ = rich_utils._ = _  # type: ignore[attr-defined]
         rich_utils.rich_format_error = _format_error  # type: ignore[assignment]
-        click_core.Context.formatter_class = _Formatter
-        click_decorators.help_option = _help_option
+        _typer_originals["get_help_option"] = TyperCommand.get_help_option
+        for command in (TyperCommand, TyperGroup):
+            command.format_usage = _format_usage  # type: ignore[method-assign,assignment]
+            command.get_help_option = _get_help_option  # type: ignore[method-assign,assignment]
     rich_utils.DEFAULT_STRING = _("[default: {}]")
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")

@@ -161,8 +161,8 @@ def tune_interpreter(switch_interval_ms: float) -> None:
     and must win it back from the event loop. With Python's 5 ms switch interval a
     commit behind a busy loop waited up to 5 ms a step: tens of milliseconds of wall
     time for well under one of work, and every action of the batch waited with it
-    (docs/benchmarks.md, issue 25). At 0.5 ms (``Settings.switch_interval_ms``) the
-    same commit waits a tenth as long.
+    (docs/history/benchmarks.md, the fourth round; issue 25). At 0.5 ms
+    (``Settings.switch_interval_ms``) the same commit waits a tenth as long.
     """
     import gc
     import sys

@@ -10,38 +10,72 @@ the engine's checks: a world where a seat would not have followed suit as it did
 is drawn again (rejection: uniform over the worlds the seat cannot rule out).
 Rounds before the current one are public (every card dealt in them was played),
 so they are kept as they were.
+
+The state is read through :class:`Infostate`, the public accessors of
+:class:`~meio.openspiel.state.MeioState` (a protocol: the state module imports this
+one), and the world drawn comes back as a :class:`World` the state takes in.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
-from meio.engine import ConfigError, MeioError, State
+from meio.engine import ConfigError, MatchConfig, MeioError, State
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.openspiel.params import GameParameters
 
 #: worlds drawn before giving up (the true world always fits, so this is only reached
 #: when the fitting worlds are a tiny share of the deals)
 MAX_TRIES = 10_000
 
 
-def resample_variant(state: Any, player: int, rng: random.Random,
-                     fresh: Callable[[], Any], deal_stage: int) -> Any:
-    """A state ``player`` cannot tell from ``state`` (a
-    :class:`~meio.openspiel.state.MeioState`), the cards it has not seen dealt at random
-    from ``rng`` (see the module docstring). ``fresh`` makes an empty state of the same
-    game, which this fills; ``deal_stage`` is the stage of a dealt round. (The state's
-    class is handed in, not imported: the state module imports this one.)"""
-    params = state._params
-    m = state._m
-    st = m.engine
-    assert st is not None and m.config is not None
+#: a round's deal as the engine takes it: the hands, the set-aside cards, the leader
+Deal = tuple[tuple[int, ...], int, int]
+
+
+class Infostate(Protocol):
+    """What :func:`resample_variant` reads of a state: the public, read-only accessors
+    of :class:`~meio.openspiel.state.MeioState`."""
+
+    @property
+    def params(self) -> GameParameters: ...
+    @property
+    def config(self) -> MatchConfig | None: ...
+    @property
+    def engine(self) -> State | None: ...
+    @property
+    def deals(self) -> Sequence[Deal]: ...
+    @property
+    def orders(self) -> Sequence[tuple[int, ...]]: ...
+    @property
+    def picks(self) -> Sequence[int]: ...
+    def current_player(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """A world drawn for a seat: every round's deal, the engine state replayed on it, and
+    (sequential split) the picks of each pack in order and those of the seat to act."""
+
+    deals: list[Deal]
+    engine: State
+    orders: list[tuple[int, ...]]
+    picks: list[int]
+
+
+def resample_variant(state: Infostate, player: int, rng: random.Random) -> World:
+    """A world ``player`` cannot tell from ``state``'s, the cards it has not seen dealt
+    at random from ``rng`` (see the module docstring)."""
+    params = state.params
+    st, cfg = state.engine, state.config
+    assert st is not None and cfg is not None
     if not params.reveal_specials and len(params.combos) > 1:
         raise ConfigError("a variant game with hidden specials cannot be resampled: "
                           "set reveal_specials")
-    cfg = m.config
     n = params.players
     view = st.view(player)
     start = st.round_starts()[-1]
@@ -92,7 +126,7 @@ def resample_variant(state: Any, player: int, rng: random.Random,
             hands[j] |= drawn
             if part == 1:
                 packs[j] = drawn
-        deals = [*m.deals[:-1], (tuple(hands), C.mask_of(cards[at:]), start.leader)]
+        deals = [*state.deals[:-1], (tuple(hands), C.mask_of(cards[at:]), start.leader)]
         engine = State.new(cfg, deals=deals)
         for seat, action in before:
             engine.apply_unchecked(action, seat)
@@ -107,17 +141,16 @@ def resample_variant(state: Any, player: int, rng: random.Random,
     else:
         raise MeioError(f"no deal of the {len(unseen)} unseen cards fits what seat "
                         f"{player} has seen in {MAX_TRIES} draws")
-    out = fresh()
-    o = out._m
-    o.combo, o.config, o.stage, o.deals, o.engine = m.combo, cfg, deal_stage, deals, engine
-    o.totals, o.reward, o.player = m.totals, m.reward, m.player
+    orders: list[tuple[int, ...]] = []
+    picks: list[int] = []
     if params.sequential:  # a seat's own picks in their order; the others' unseen
         seats = [seat for seat, action in st.history if A.is_pack(action)]
         in_order = [tuple(C.cards_of(A.pack_of(a))) for _, a in engine.history
                     if A.is_pack(a)]
-        o.orders = [real if seat == player else mine
-                    for seat, real, mine in zip(seats, m.orders, in_order, strict=True)]
-        if m.picks:
-            o.picks = (m.picks.copy() if m.player == player else
-                       rng.sample(C.cards_of(engine.hands[m.player]), len(m.picks)))
-    return out
+        orders = [real if seat == player else mine
+                  for seat, real, mine in zip(seats, state.orders, in_order, strict=True)]
+        picks = list(state.picks)
+        to_act = state.current_player()
+        if picks and to_act != player:
+            picks = rng.sample(C.cards_of(engine.hands[to_act]), len(picks))
+    return World(deals, engine, orders, picks)

@@ -17,7 +17,7 @@ import functools
 import itertools
 import math
 import random
-from typing import Any, cast
+from typing import Any
 
 import pyspiel
 
@@ -37,7 +37,7 @@ from meio.engine import (
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.openspiel.params import GameParameters
-from meio.openspiel.resample import resample_variant
+from meio.openspiel.resample import Deal, resample_variant
 from meio.openspiel.rounds import public_rounds
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -158,6 +158,28 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
     def config(self) -> MatchConfig | None:
         """The match config (None until the specials and first leader are drawn)."""
         return self._m.config
+
+    @property
+    def params(self) -> GameParameters:
+        """The game's parameters."""
+        return self._params
+
+    @property
+    def deals(self) -> tuple[Deal, ...]:
+        """Every round's deal so far, as the engine takes it (hands, set-aside cards,
+        leader). Hidden cards: hand a player :meth:`view` instead."""
+        return tuple(self._m.deals)
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Sequential split: the cards of each pack in the history, in the order picked.
+        Hidden cards: another seat's order is its secret."""
+        return tuple(self._m.orders)
+
+    @property
+    def picks(self) -> tuple[int, ...]:
+        """Sequential split: the cards the seat to act has picked so far. Hidden cards."""
+        return tuple(self._m.picks)
 
     # -- whose turn --------------------------------------------------------------------
     def current_player(self) -> int:
@@ -420,9 +442,14 @@ class MeioState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else 0
         rng = random.Random(seed)
         if self._params.variant is not None:
-            world = resample_variant(self, player_id, rng,
-                                     lambda: MeioState(self.get_game(), self._params), _DEAL)
-            return cast(MeioState, world)
+            world = resample_variant(self, player_id, rng)
+            drawn = MeioState(self.get_game(), self._params)
+            o = drawn._m
+            o.combo, o.config, o.stage, o.player = m.combo, m.config, _DEAL, m.player
+            o.deals, o.engine, o.orders, o.picks = (world.deals, world.engine, world.orders,
+                                                    world.picks)
+            o.totals, o.reward = m.totals, m.reward
+            return drawn
         out = state_from_view(self.get_game(), self._params, st.view(player_id), rng)
         o = out._m
         o.reward = m.reward

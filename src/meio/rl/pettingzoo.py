@@ -42,7 +42,9 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec
 
 import gymnasium
 import numpy as np
@@ -59,6 +61,10 @@ from meio.engine.errors import ConfigError
 from meio.rl.table import make_table
 
 Obs = dict[str, npt.NDArray[Any]]
+P = ParamSpec("P")
+
+#: what :func:`env` rewards a seat that makes an illegal move (it ends the match)
+ILLEGAL_REWARD = -13.0
 
 
 class _Table:
@@ -67,18 +73,25 @@ class _Table:
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "meio_v0"}  # noqa: RUF012
 
-    def _setup(
+    def __init__(
         self,
-        players: int,
-        edition: str,
-        partnership: bool,
-        specials: tuple[int | str, ...] | None,
-        wild_lead: str,
-        reveal_specials: bool,
-        split_mode: S.SplitMode,
-        seed: int | None,
-        render_mode: str | None,
+        players: int = 4,
+        edition: str = "meio",
+        partnership: bool = False,
+        *,
+        specials: tuple[int | str, ...] | None = None,
+        wild_lead: str = "declare",
+        reveal_specials: bool = True,
+        split_mode: S.SplitMode = "pack",
+        seed: int | None = None,
+        render_mode: str | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
     ) -> None:
+        """The one declaration of every environment's settings: :func:`env`,
+        :func:`raw_env` and :func:`parallel_env` take these. ``illegal_reward`` is what
+        :func:`env`'s wrapper rewards a seat that makes an illegal move; the bare
+        environments raise instead."""
+        super().__init__()
         fixed = None if specials is None else tuple(
             C.parse_card(s) if isinstance(s, str) else int(s) for s in specials
         )
@@ -106,6 +119,8 @@ class _Table:
         #: the full state (every seat's observation): for centralised critics only
         self.state_space = gymnasium.spaces.Box(0.0, 1.0, (players * OBS_SIZE,), np.float32)
         self._seed = seed
+        self.illegal_reward = float(illegal_reward)
+        self.agents: list[str] = []
         #: the engine state of the match (hidden cards: for the environment's own use)
         self.match: State | None = None
         self._picks = [0] * players  # sequential split: each seat's cards picked so far
@@ -169,92 +184,10 @@ class _Table:
         return None
 
 
-#: what :func:`env` rewards a seat that makes an illegal move (it ends the match)
-ILLEGAL_REWARD = -13.0
-
-
-def env(
-    players: int = 4,
-    edition: str = "meio",
-    partnership: bool = False,
-    *,
-    specials: tuple[int | str, ...] | None = None,
-    wild_lead: str = "declare",
-    reveal_specials: bool = True,
-    split_mode: S.SplitMode = "pack",
-    seed: int | None = None,
-    render_mode: str | None = None,
-    illegal_reward: float = ILLEGAL_REWARD,
-) -> AECEnv:
-    """A MEIO AEC environment, wrapped as PettingZoo's classic games are (see the
-    module docstring); ``env.unwrapped`` is the :class:`MeioAEC`."""
-    raw = raw_env(players, edition, partnership, specials=specials, wild_lead=wild_lead,
-                  reveal_specials=reveal_specials, split_mode=split_mode, seed=seed,
-                  render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-def raw_env(
-    players: int = 4,
-    edition: str = "meio",
-    partnership: bool = False,
-    *,
-    specials: tuple[int | str, ...] | None = None,
-    wild_lead: str = "declare",
-    reveal_specials: bool = True,
-    split_mode: S.SplitMode = "pack",
-    seed: int | None = None,
-    render_mode: str | None = None,
-) -> MeioAEC:
-    """The bare MEIO AEC environment: an illegal move raises
-    :class:`~meio.engine.IllegalActionError` and changes nothing."""
-    return MeioAEC(players=players, edition=edition, partnership=partnership,
-                   specials=specials, wild_lead=wild_lead, reveal_specials=reveal_specials,
-                   split_mode=split_mode, seed=seed, render_mode=render_mode)
-
-
-def parallel_env(
-    players: int = 4,
-    edition: str = "meio",
-    partnership: bool = False,
-    *,
-    specials: tuple[int | str, ...] | None = None,
-    wild_lead: str = "declare",
-    reveal_specials: bool = True,
-    split_mode: S.SplitMode = "pack",
-    seed: int | None = None,
-    render_mode: str | None = None,
-) -> MeioParallel:
-    """A MEIO parallel environment (see the module docstring)."""
-    return MeioParallel(players=players, edition=edition, partnership=partnership,
-                        specials=specials, wild_lead=wild_lead,
-                        reveal_specials=reveal_specials, split_mode=split_mode, seed=seed,
-                        render_mode=render_mode)
-
-
 class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
     """Every seat an agent, one acting at a time; see :func:`env`."""
 
     metadata = {**_Table.metadata, "is_parallelizable": False}  # noqa: RUF012
-
-    def __init__(
-        self,
-        players: int = 4,
-        edition: str = "meio",
-        partnership: bool = False,
-        *,
-        specials: tuple[int | str, ...] | None = None,
-        wild_lead: str = "declare",
-        reveal_specials: bool = True,
-        split_mode: S.SplitMode = "pack",
-        seed: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        AECEnv.__init__(self)
-        self._setup(players, edition, partnership, specials, wild_lead, reveal_specials,
-                    split_mode, seed, render_mode)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         state = self._new_match(seed)
@@ -314,23 +247,6 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
 class MeioParallel(_Table, ParallelEnv):  # type: ignore[misc]
     """Every seat an agent, all acting at once during the split; see :func:`parallel_env`."""
 
-    def __init__(
-        self,
-        players: int = 4,
-        edition: str = "meio",
-        partnership: bool = False,
-        *,
-        specials: tuple[int | str, ...] | None = None,
-        wild_lead: str = "declare",
-        reveal_specials: bool = True,
-        split_mode: S.SplitMode = "pack",
-        seed: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        self._setup(players, edition, partnership, specials, wild_lead, reveal_specials,
-                    split_mode, seed, render_mode)
-        self.agents: list[str] = []
-
     def _observations(self, state: State) -> dict[str, Obs]:
         acting = set(state.seats_to_act())
         return {a: self._observe_seat(s, s in acting)
@@ -387,3 +303,27 @@ class MeioParallel(_Table, ParallelEnv):  # type: ignore[misc]
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+
+def _as_classic(raw_env: Callable[P, MeioAEC]) -> Callable[P, AECEnv]:
+    """``raw_env`` with its environment wrapped as PettingZoo's classic games are."""
+
+    @functools.wraps(raw_env)
+    def env(*args: P.args, **kwargs: P.kwargs) -> AECEnv:
+        raw = raw_env(*args, **kwargs)
+        wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=raw.illegal_reward)
+        wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+        return wrappers.OrderEnforcingWrapper(wrapped)
+
+    return env
+
+
+#: the bare MEIO AEC environment (its settings: :class:`MeioAEC`): an illegal move
+#: raises :class:`~meio.engine.IllegalActionError` and changes nothing
+raw_env = MeioAEC
+#: a MEIO AEC environment, wrapped as PettingZoo's classic games are (see the module
+#: docstring); ``env(...).unwrapped`` is the :class:`MeioAEC`
+env = _as_classic(MeioAEC)
+#: a MEIO parallel environment (see the module docstring; its settings:
+#: :class:`MeioParallel`)
+parallel_env = MeioParallel
