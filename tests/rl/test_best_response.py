@@ -48,8 +48,8 @@ def test_the_bot_itself_as_its_response_gains_exactly_nothing() -> None:
 def test_a_tiny_run_against_the_frozen_bot_changes_the_policy_it_started_from(
         tmp_path: Path, bot: str) -> None:
     out = tmp_path / "br.npz"
-    curve = train_best_response(bot, out, steps=400, envs=8, batch=200, minibatch=100,
-                                epochs=1, log=_quiet)
+    curve = train_best_response(bot, out, steps=400, envs=8, batch=100, minibatch=100,
+                                epochs=1, warmup=0, log=_quiet)
     rows = curve.read_text().splitlines()
     assert rows[0] == "steps,cpu_seconds,mean_round_score"
     steps = [int(r.split(",")[0]) for r in rows[1:]]
@@ -60,3 +60,13 @@ def test_a_tiny_run_against_the_frozen_bot_changes_the_policy_it_started_from(
         assert not np.allclose(new["w3"].astype(np.float32), old["w3"].astype(np.float32))
     # the response plays the deal set
     assert measure(bot, out, deals=1, bootstrap=20).matches == 5
+
+
+def test_the_warmup_updates_fit_the_critic_and_leave_the_policy_as_it_started(
+        tmp_path: Path) -> None:
+    out = tmp_path / "br.npz"
+    # 8 matches of about 50 decisions end together: one update, a warmup one
+    train_best_response("heuristic", out, steps=100, envs=8, batch=100, minibatch=100,
+                        epochs=1, warmup=1, log=_quiet)
+    with np.load(out) as new, np.load(default_init("heuristic")) as old:
+        assert all(np.array_equal(new[k], old[k]) for k in ("w1", "b1", "w2", "b2", "w3", "b3"))
