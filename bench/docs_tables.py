@@ -135,7 +135,7 @@ FORMATS = ("meio-bench/1", "meio-best-response/1")
 def load(path: str, root: Path = ROOT) -> Doc:
     doc: Doc = json.loads((root / path).read_text())
     if doc.get("format") not in FORMATS:
-        raise ValueError(f"{path}: not a {' or '.join(FORMATS)} document")
+        raise ValueError(f"{path}: not a meio-bench/1 document nor a meio-best-response/1 one")
     return doc
 
 

@@ -259,7 +259,7 @@ def train_best_response(
                 if updates < warmup:
                     continue
                 opt.zero_grad()
-                pg.backward()
+                torch.autograd.backward(pg)
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 opt.step()
         updates += 1
