@@ -11,7 +11,9 @@ it is made from:
 * ``leaderboard FILE``: one row per bot of one run, with the version each name
   resolved to and the first digits of its weights' SHA-256;
 * ``tables FILE...``: one row per run (a table of the deal set), for the bots the
-  runs share.
+  runs share;
+* ``best_response FILE...``: one row per approximate best response
+  (``meio-best-response/1`` documents of ``bench/best_response.py``).
 
 ``python bench/docs_tables.py`` rewrites every table in place; ``--check`` changes
 nothing and exits 1 listing the tables that differ from their documents and every
@@ -105,13 +107,35 @@ def tables(docs: Sequence[Doc]) -> str:
     return "\n".join(lines) + "\n"
 
 
-KINDS = {"leaderboard": leaderboard, "tables": tables}
+def best_response(docs: Sequence[Doc]) -> str:
+    """One row per approximate best response (``meio-best-response/1``, made by
+    ``bench/best_response.py``): the points a round it gains over the bot in its seat."""
+    lines = ["| bot | plays as | learner started from | decisions | seed | train CPU s | "
+             "start's gain [95% CI] | gain [95% CI] | bot's score | response's score | "
+             "deals |",
+             "|---|---|---|---:|---:|---:|---|---|---:|---:|---:|"]
+    for doc in docs:
+        bot = doc["bot"]
+        lines.append(
+            f"| {bot} | {_plays_as(doc, bot)} | `{doc['init']}` | {doc['steps']:,} | "
+            f"{', '.join(str(s) for s in doc['seeds'])} | {doc['train_cpu_s']:.0f} | "
+            f"{doc['init_gain']:+.3f} {_ci(doc['init_gain_ci95'], '+.3f')} | "
+            f"{doc['gain']:+.3f} {_ci(doc['gain_ci95'], '+.3f')} | {doc['bot_score']:.3f} | "
+            f"{doc['response_score']:.3f} | {doc['deals']} |")
+    lines.append("")
+    lines += [f"`{doc['command']}`" + ("" if i == len(docs) - 1 else "  ")
+              for i, doc in enumerate(docs)]
+    return "\n".join(lines) + "\n"
+
+
+KINDS = {"leaderboard": leaderboard, "tables": tables, "best_response": best_response}
+FORMATS = ("meio-bench/1", "meio-best-response/1")
 
 
 def load(path: str, root: Path = ROOT) -> Doc:
     doc: Doc = json.loads((root / path).read_text())
-    if doc.get("format") != "meio-bench/1":
-        raise ValueError(f"{path}: not a meio-bench/1 document")
+    if doc.get("format") not in FORMATS:
+        raise ValueError(f"{path}: not a meio-bench/1 document nor a meio-best-response/1 one")
     return doc
 
 
