@@ -179,6 +179,17 @@ def test_changing_the_password_on_the_account_page_signs_the_other_browser_out(
         a.click("#c-go")
         a.wait_for_function("() => document.getElementById('toast')?.textContent === "
                             "'A senha foi trocada. Sessões desconectadas em outros lugares: 1.'")
+        # quick play's bound and a look-alike name, as the lobby and this page say them
+        said = a.evaluate("""async () => {
+            const { refusalText } = await import('/static/js/api.js');
+            return [refusalText({ status: 429, code: 'too_many_quick_seats',
+                                  params: { seats: 2 } }),
+                    refusalText({ status: 422, code: 'username_confusable', params: {} })];
+        }""")
+        assert said == ["Você já tem 2 lugares de jogo rápido esperando ou em jogo: termine "
+                        "ou deixe um deles antes.",
+                        "Este nome de usuário se parece com um que já está em uso (as mesmas "
+                        "letras de outro alfabeto, ou letras de mesmo desenho): escolha outro."]
         assert a.evaluate("() => [...window.meioMissing]") == []
         a.reload()
         a.wait_for_selector("#member:not(.hidden)")  # this browser stays signed in
