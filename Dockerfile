@@ -19,6 +19,10 @@ ARG PIP_DEFAULT_TIMEOUT=""
 ARG EXTRA_CA_CERTS=""
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
+# PyICU (the username look-alike check) is built from source against Debian's ICU
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends g++ pkg-config libicu-dev >/dev/null \
+ && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md requirements.lock ./
 # The dependencies first, in a layer of their own (an empty package stands in for meio),
 # so that a change of the source alone reuses it. An argument left empty is unset, so
@@ -51,6 +55,12 @@ ENV PATH=/opt/meio/bin:$PATH \
     NUMBA_CACHE_DIR=/opt/meio-numba \
     MEIO_LOG_FORMAT=json \
     MEIO_DRAIN_S=3
+# ICU's shared libraries, which PyICU was built against (libicu72 on bookworm)
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends \
+        "$(apt-cache search --names-only '^libicu[0-9]+$' | cut -d' ' -f1 | sort -V | tail -n1)" \
+        >/dev/null \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/meio /opt/meio
 # compile the numba core once, at build time, into a cache the server then loads
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin meio \

@@ -16,8 +16,9 @@ STACK   ?= 1
 .PHONY: run test venv system browser-tools lint typecheck pytest jstest demo clean
 
 # pyproject.toml states lower bounds (meio is a library); requirements.lock holds the
-# exact versions the tests pass with (scripts/lock.py), installed here as constraints
-$(STAMP): pyproject.toml requirements.lock
+# exact versions the tests pass with (scripts/lock.py), installed here as constraints;
+# the Debian packages first (PyICU builds against the system's ICU)
+$(STAMP): pyproject.toml requirements.lock | system
 	$(PYTHON) -m venv $(VENV)
 	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check \
 		-c requirements.lock -e '.[dev,web,tui,lab,rl,cluster,jax]'

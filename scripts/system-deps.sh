@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests need (Chromium for the browser tests,
 # PostgreSQL for the database tests, tmux for the terminal smoke test, Node's npm to
 # install axe-core for the accessibility checks of the browser tests, Caddy for the
-# test behind a real reverse proxy).
+# test behind a real reverse proxy; ICU's headers, pkg-config and a C++ compiler for
+# PyICU, which the server's username look-alike check uses and pip builds from source).
 # Does nothing when they are already there.
 set -euo pipefail
 need=()
@@ -10,6 +11,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v caddy >/dev/null 2>&1 || need+=(caddy)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists icu-i18n 2>/dev/null || need+=(libicu-dev)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 if ((${#need[@]})); then
     if [ "$(id -u)" != 0 ]; then

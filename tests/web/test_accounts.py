@@ -418,3 +418,62 @@ def test_weak_passwords_are_refused_and_a_change_ends_the_other_sessions(
     r = other.post("/api/account/login",
                    json={"username": "olga", "password": "a new hope for olga"})
     assert r.status_code == 200
+
+
+def test_look_alike_usernames_are_one_account(sqlite_url: str) -> None:
+    """Issue 44: ``ana``, Cyrillic ``аna`` and Greek ``ΑNA`` were three accounts."""
+    with TestClient(create_app(make_settings(sqlite_url, login_burst=20))) as client:
+        look_alikes_are_refused(client)
+
+
+def look_alikes_are_refused(client: TestClient) -> None:
+    signup(client, "ana")
+    for look_alike in ["\u0430na", "\u0391NA", "\u0430n\u0251"]:
+        r = Browser(client).post("/api/account/signup",
+                                 json={"username": look_alike, "password": PASSWORD})
+        assert r.status_code == 422, (look_alike, r.text)
+        assert r.json()["code"] == "username_confusable"
+        assert "looks like one that is taken" in r.json()["detail"]
+    r = Browser(client).post("/api/account/signup", json={"username": "ANA", "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["code"] == "username_taken"
+    # letters drawn alike within one alphabet too: I, l and 1; m and rn
+    signup(Browser(client), "lia")
+    signup(Browser(client), "mia")
+    for look_alike in ["Iia", "1ia", "rnia"]:
+        r = Browser(client).post("/api/account/signup",
+                                 json={"username": look_alike, "password": PASSWORD})
+        assert r.status_code == 422 and r.json()["code"] == "username_confusable", look_alike
+    signup(Browser(client), "nia")  # a name that only shares letters is free
+
+
+def test_the_skeletons_migration_keeps_the_older_of_two_look_alikes(db_url: str) -> None:
+    """Accounts made before the check may already look alike: the older keeps the
+    skeleton, the later keeps its name and its sign-in, and no third joins them."""
+    from meio.web.accounts import AccountStore
+    from meio.web.store import StoreError
+
+    engine = open_engine(db_url)
+    migrate(engine, "0011_rating_versions")
+    with engine.begin() as conn:
+        for i, (name, at) in enumerate([("\u0430na", 2.0), ("ana", 1.0), ("bia", 3.0)]):
+            conn.execute(text(
+                "INSERT INTO meio_accounts (id, username, username_key, password_hash, "
+                "created_at) VALUES (:id, :name, :name, 'h', :at)"),
+                {"id": f"A{i}", "name": name, "at": at})
+    migrate(engine)
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT username, username_skeleton FROM meio_accounts "
+                                 "ORDER BY created_at")).all()
+        assert [tuple(r) for r in rows] == [("ana", "ana"), ("\u0430na", None),
+                                            ("bia", "bia")]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")
+                            ).scalar_one() == schema_head()
+    accounts = AccountStore(engine)
+    found = accounts.by_username("\u0430na")
+    assert found is not None and found[0].id == "A0"  # the later one still signs in
+    for third in ["\u0391NA", "\u0430n\u0430"]:
+        with pytest.raises(StoreError) as err:
+            accounts.create(third, "h")
+        assert err.value.code == "username_confusable"
+    assert accounts.create("cia", "h").username == "cia"
+    engine.dispose()

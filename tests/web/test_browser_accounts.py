@@ -4,6 +4,7 @@ match and keeps the seat."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -154,6 +155,64 @@ def test_a_guest_signs_up_in_the_middle_of_a_match_and_keeps_the_seat(
     assert "seat 1 as Rui" in line and "playing" in line
     other.close()
     ctx.close()
+
+
+def test_changing_the_password_on_the_account_page_signs_the_other_browser_out(
+        server: tuple[str, Any], browser: Any) -> None:
+    """Issue 44: the account page had no way to change a password. The refusals say
+    the server's reasons in the page's language: a weak password, a sign-in delay."""
+    base, _ = server
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    instant(ctx_a, "pt_BR")
+    instant(ctx_b)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    console = {"a": watch_console(a), "b": watch_console(b)}
+    sign_up(a, base, "teo")
+    sign_in(b, base, "teo")
+    try:
+        a.fill("#c-pass", PASSWORD)
+        a.fill("#c-new", "12345678")
+        a.click("#c-go")
+        a.wait_for_function("() => document.getElementById('toast')?.textContent"
+                            ".startsWith('Esta senha é fácil demais de adivinhar')")
+        a.fill("#c-new", "teo changed it on a rainy day")
+        a.click("#c-go")
+        a.wait_for_function("() => document.getElementById('toast')?.textContent === "
+                            "'A senha foi trocada. Sessões desconectadas em outros lugares: 1.'")
+        # quick play's bound and a look-alike name, as the lobby and this page say them
+        said = a.evaluate("""async () => {
+            const { refusalText } = await import('/static/js/api.js');
+            return [refusalText({ status: 429, code: 'too_many_quick_seats',
+                                  params: { seats: 2 } }),
+                    refusalText({ status: 422, code: 'username_confusable', params: {} })];
+        }""")
+        assert said == ["Você já tem 2 lugares de jogo rápido esperando ou em jogo: termine "
+                        "ou deixe um deles antes.",
+                        "Este nome de usuário se parece com um que já está em uso (as mesmas "
+                        "letras de outro alfabeto, ou letras de mesmo desenho): escolha outro."]
+        assert a.evaluate("() => [...window.meioMissing]") == []
+        a.reload()
+        a.wait_for_selector("#member:not(.hidden)")  # this browser stays signed in
+        b.reload()
+        b.wait_for_selector("#guest:not(.hidden)")  # the other one is signed out
+        assert b.text_content("#nav-account") == "Account"
+        # the old password, again and again: after the free failures, a delay in seconds
+        b.fill("#l-user", "teo")
+        b.fill("#l-pass", PASSWORD)
+        for _ in range(6):
+            b.click("#l-go")
+            b.wait_for_selector("#toast:not(.hidden)")
+            if "try again in" in (b.text_content("#toast") or ""):
+                break
+            b.evaluate("() => document.getElementById('toast').classList.add('hidden')")
+        assert re.fullmatch(r"Too many wrong passwords from your address: try again in \d+ s\.",
+                            b.text_content("#toast") or "")
+    except Exception as exc:
+        report = "\n".join(page_report(n, p, console[n]) for n, p in (("a", a), ("b", b)))
+        raise AssertionError(f"{exc}\n{report}") from exc
+    finally:
+        ctx_a.close()
+        ctx_b.close()
 
 
 def test_three_accounts_and_a_bot_play_a_rated_table_and_see_openskills_ratings(

@@ -179,6 +179,38 @@ def test_compose_file_matches_the_schema_and_holds_together() -> None:
     assert scaled["services"]["proxy"]["environment"]["MEIO_SITE"] == "play.example.org"
 
 
+def test_the_replicas_compare_origin_with_the_sites_address(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 44: the deployed stack compared a page's Origin with the request's Host
+    (a DNS-rebinding page passed); a domain name in MEIO_SITE is now the replicas'
+    public origin, MEIO_PUBLIC_ORIGIN overrides it, and ``:80`` names none."""
+    from fastapi.testclient import TestClient
+
+    from meio.web import create_app
+    from meio.web.settings import Settings
+
+    def replica_settings(env: dict[str, str]) -> Settings:
+        for key, value in compose(env)["services"]["meio"]["environment"].items():
+            if key.startswith("MEIO_"):
+                monkeypatch.setenv(key, "" if value is None else str(value))
+        return Settings.from_env(f"sqlite:///{tmp_path / 'meio.db'}")
+
+    assert replica_settings({"MEIO_SITE": "play.example.org"}
+                            ).public_origin == "https://play.example.org"
+    assert replica_settings({"MEIO_SITE": "play.example.org", "MEIO_PUBLIC_ORIGIN":
+                             "https://meio.example.org"}
+                            ).public_origin == "https://meio.example.org"
+    assert replica_settings({}).public_origin is None
+    settings = replica_settings({"MEIO_SITE": "play.example.org"})
+    with TestClient(create_app(settings)) as client:
+        rebound = {"Origin": "http://rebind.example", "Host": "rebind.example"}
+        r = client.post("/api/tables", json={"players": 2}, headers=rebound)
+        assert r.status_code == 403 and r.json()["code"] == "cross_site"
+        r = client.post("/api/tables", json={"players": 2},
+                        headers={"Origin": "https://play.example.org"})
+        assert r.status_code == 201, r.text
+
+
 def test_the_public_images_are_the_defaults_and_local_ones_only_by_variable() -> None:
     """`docker compose up` on a server pulls the public images; `make test` names its
     local stand-ins through variables, and they never take an official image's name."""

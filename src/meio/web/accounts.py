@@ -8,9 +8,11 @@ usable cookies. Guests have no account and play as before, with seat tokens.
 
 from __future__ import annotations
 
+import functools
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
@@ -38,6 +40,39 @@ def username_key(username: str) -> str:
     'ana.maria'
     """
     return unicodedata.normalize("NFKC", username).casefold()
+
+
+#: the longest skeleton a username's key can have (TR39 maps a character to at most
+#: a few others, so 24 characters stay well under it)
+SKELETON_CHARS = 192
+
+
+def username_skeleton(username: str) -> str:
+    """The form two usernames are compared in for look-alikes: Unicode's confusable
+    skeleton (UTS #39, by ICU's spoof checker) of the name, case-folded and taken
+    again, so that ``ana``, Cyrillic ``аna`` and Greek ``ΑNA`` are one name.
+
+    The skeleton is taken before the case is folded too, as Unicode's table maps
+    capitals (Greek ``Α`` to Latin ``A``) that their small letters do not match
+    (``α`` is drawn ``ɑ``), and ``I``, ``l`` and ``1`` all become ``l``.
+
+    >>> username_skeleton("ana") == username_skeleton("\u0430na") == username_skeleton("\u0391NA")
+    True
+    >>> username_skeleton("Iana") == username_skeleton("lana")
+    True
+    >>> username_skeleton("ana") == username_skeleton("ina")
+    False
+    """
+    checker = _spoof_checker()
+    once = checker.getSkeleton(0, unicodedata.normalize("NFKC", username))
+    return str(checker.getSkeleton(0, once.casefold()))[:SKELETON_CHARS]
+
+
+@functools.cache
+def _spoof_checker() -> Any:
+    from icu import SpoofChecker
+
+    return SpoofChecker()
 
 
 def check_username(value: str) -> str:
@@ -73,16 +108,34 @@ class AccountStore:
         self.engine = engine
 
     def create(self, username: str, password_hash: str) -> Account:
-        """A new account; StoreError("username_taken") when the name is in use."""
+        """A new account; StoreError ``username_taken`` when the name is in use,
+        ``username_confusable`` when it looks like one in use (:func:`username_skeleton`)."""
         account = Account(new_id(), username, time.time())
+        self.check_free(username)
         try:
             with Session(self.engine) as s, s.begin():
                 s.add(AccountRow(id=account.id, username=username,
                                  username_key=username_key(username),
+                                 username_skeleton=username_skeleton(username),
                                  password_hash=password_hash, created_at=account.created_at))
         except IntegrityError:
+            self.check_free(username)  # which of the two, now that the other is stored
             raise StoreError("username_taken", f"the username {username!r} is taken") from None
         return account
+
+    def check_free(self, username: str) -> None:
+        """StoreError ``username_taken`` or ``username_confusable`` (naming the
+        account it looks like) unless ``username`` may be a new account's."""
+        key, skeleton = username_key(username), username_skeleton(username)
+        with Session(self.engine) as s:
+            rows = s.execute(select(AccountRow.username, AccountRow.username_key).where(
+                (AccountRow.username_key == key) | (AccountRow.username_skeleton == skeleton)
+            )).all()
+        if any(found_key == key for _, found_key in rows):
+            raise StoreError("username_taken", f"the username {username!r} is taken")
+        if rows:
+            raise StoreError("username_confusable", f"the username {username!r} looks "
+                                                    f"like {rows[0][0]!r}, which is taken")
 
     def by_username(self, username: str) -> tuple[Account, str] | None:
         """The account of ``username`` (in any case) and its password hash."""

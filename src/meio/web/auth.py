@@ -304,12 +304,23 @@ async def signup(body: Credentials, auth: AuthDep, request: Request, response: R
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
     throttle_sign_in(auth, request)
     check_password(body.password, body.username, auth.settings.min_password_score)
-    digest = await auth.hash(body.password, _address(request))
     try:
+        # before the hash (a refused name costs no hashing), and again as it is stored
+        await asyncio.to_thread(auth.accounts.check_free, body.username)
+        digest = await auth.hash(body.password, _address(request))
         account = await asyncio.to_thread(auth.accounts.create, body.username, digest)
-    except StoreError:
-        raise Refusal(409, "username_taken", "this username is taken: choose another") from None
+    except StoreError as e:
+        raise _name_refusal(e) from None
     return await begin_session(auth, request, response, account, body.tokens)
+
+
+def _name_refusal(e: StoreError) -> Refusal:
+    if e.code == "username_confusable":
+        # 422: the name itself is refused (it reads as another), not a conflict of state
+        return Refusal(422, "username_confusable", "this username looks like one that is "
+                                                   "taken (the same letters from another "
+                                                   "alphabet, or drawn alike): choose another")
+    return Refusal(409, "username_taken", "this username is taken: choose another")
 
 
 @router.post("/login")

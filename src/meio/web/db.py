@@ -169,6 +169,11 @@ class AccountRow(Base):
     #: as the player wrote it, and case-folded (unique: ``Ana`` and ``ana`` are one)
     username: Mapped[str] = mapped_column(String(24))
     username_key: Mapped[str] = mapped_column(String(24), unique=True)
+    #: Unicode's confusable skeleton of the name (unique: ``ana`` and Cyrillic ``аna``
+    #: are one); empty for an account that looked like an older one before the
+    #: skeletons were kept (migration ``0012_username_skeletons``)
+    username_skeleton: Mapped[str | None] = mapped_column(String(192), nullable=True,
+                                                           unique=True, index=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[float] = mapped_column(Float)
 

@@ -182,7 +182,8 @@ class Settings:
         ``MEIO_MAX_SOCKETS_PER_TABLE``, ``MEIO_HEADER_TIMEOUT``, ``MEIO_MAX_TCP_CONNECTIONS``,
         ``MEIO_MAX_TCP_PER_ADDRESS``, ``MEIO_API_DOCS``, ``MEIO_READYZ_DETAILS``,
         ``MEIO_SESSION_TTL``, ``MEIO_LOGIN_RATE`` (a minute), ``MEIO_RATED_TURN_TIMER``,
-        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN``, ``MEIO_SWITCH_INTERVAL_MS``,
+        ``MEIO_QUICK_TURN_TIMER``, ``MEIO_PUBLIC_ORIGIN`` (else :func:`site_origin` of
+        ``MEIO_SITE``), ``MEIO_SWITCH_INTERVAL_MS``,
         ``MEIO_GC_FREEZE_EVERY``, ``MEIO_GC_SWEEP_EVERY``),
         ``database_url`` first; docs/web.md lists them all."""
         return cls(
@@ -220,11 +221,41 @@ class Settings:
             quick_turn_timer_s=float(os.environ.get("MEIO_QUICK_TURN_TIMER", "60")),
             rated_turn_timer_s=float(os.environ.get("MEIO_RATED_TURN_TIMER", "60")),
             login_rate_per_min=float(os.environ.get("MEIO_LOGIN_RATE", "10")),
-            public_origin=os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/") or None,
+            public_origin=(os.environ.get("MEIO_PUBLIC_ORIGIN", "").strip().rstrip("/")
+                           or site_origin(os.environ.get("MEIO_SITE", ""))),
             switch_interval_ms=_positive("MEIO_SWITCH_INTERVAL_MS", "0.5"),
             gc_freeze_every_s=_positive("MEIO_GC_FREEZE_EVERY", "1"),
             gc_sweep_every_s=_at_least_zero("MEIO_GC_SWEEP_EVERY", "900"),
         )
+
+
+def site_origin(site: str) -> str | None:
+    """The public origin a proxy's site address names (``MEIO_SITE``, Caddy's form,
+    which compose.yaml gives the proxy and the replicas alike): a host name is served
+    over HTTPS (Caddy gets its certificate), a scheme given is kept, and an address
+    with no host (``:80``, any name) names no origin. Of several addresses, the first.
+
+    >>> site_origin("play.example.org")
+    'https://play.example.org'
+    >>> site_origin("http://meio.lan:8080, https://other.example")
+    'http://meio.lan:8080'
+    >>> site_origin("play.example.org:443"), site_origin("play.example.org:8443")
+    ('https://play.example.org', 'https://play.example.org:8443')
+    >>> site_origin(":80") is None and site_origin("") is None
+    True
+    """
+    first = site.replace(",", " ").split()
+    if not first or first[0].startswith(":"):
+        return None
+    address = first[0].rstrip("/")
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "https", address
+    host, _, port = rest.partition(":")
+    if not host or scheme not in ("http", "https"):
+        return None
+    default = "443" if scheme == "https" else "80"
+    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
 def _positive(name: str, default: str) -> float:

@@ -1,5 +1,6 @@
 // The account page: sign in, create an account (the seats this browser holds go
-// with it), sign out here or everywhere, delete the account; add, list and remove
+// with it), sign out here or everywhere, change the password (the other browsers'
+// sessions end), delete the account; add, list and remove
 // passkeys, and sign in with one (the browser offers the passkeys it keeps for this
 // site: no username asked).
 import { api, esc, formMessages, myTokens, refusalText, showAccount, toast, usernameProblem } from "./api.js";
@@ -66,7 +67,9 @@ async function send(path, body, done) {
   try { const out = await api(path, { method: "POST", body }); done(out); }
   catch (e) {
     // a username the server refused: say what is wrong with it
-    const user = e.status === 422 && JSON.stringify(e.message).includes("username") ? usernameProblem(body.username) : "";
+    // (a validation error has no code; a refusal with one says its own reason)
+    const user = e.status === 422 && !e.code && typeof body?.username === "string"
+      && JSON.stringify(e.message).includes("username") ? usernameProblem(body.username) : "";
     toast(user || refusalText(e), 6000);
   }
 }
@@ -86,6 +89,7 @@ async function main() {
   formMessages($("signup"), { "s-user": usernameProblem });
   formMessages($("login"));
   formMessages($("delete"));
+  formMessages($("password"));
   $("signup").addEventListener("submit", (ev) => {
     ev.preventDefault();
     send("/api/account/signup", { username: $("s-user").value, password: $("s-pass").value, tokens: myTokens() },
@@ -93,6 +97,13 @@ async function main() {
   });
   $("a-logout").onclick = () => send("/api/account/logout", undefined, () => show(null));
   $("a-logout-all").onclick = () => send("/api/account/logout-all", undefined, () => show(null));
+  $("password").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    send("/api/account/password", { password: $("c-pass").value, new_password: $("c-new").value }, (out) => {
+      $("c-pass").value = ""; $("c-new").value = "";
+      toast(t("The password is changed. Sessions signed out elsewhere: {n}.", { n: out.sessions_ended }), 6000);
+    });
+  });
   $("delete").addEventListener("submit", (ev) => {
     ev.preventDefault();
     send("/api/account/delete", { password: $("d-pass").value }, () => {

@@ -106,7 +106,13 @@ export function refusalText(e) {
     closed: () => t("This table is closed: start a new one in the lobby."),
     username_taken: () => t("This username is taken: choose another."),
     bad_login: () => t("Wrong username or password."),
-    rate_limited: () => t("Too many attempts: wait a minute and try again."),
+    // a throttled sign-in says how long to wait; the other limits a minute
+    rate_limited: () => (e.params?.seconds
+      ? t("Too many wrong passwords from your address: try again in {n} s.", { n: e.params.seconds })
+      : t("Too many attempts: wait a minute and try again.")),
+    username_confusable: () => t("This username looks like one that is taken (the same letters from another alphabet, or letters drawn alike): choose another."),
+    weak_password: () => t("This password is too easy to guess: make it longer, with words that are not common and not your username."),
+    too_many_quick_seats: () => t("You already have {n} quick-play seats waiting or in play: finish or leave one first.", { n: e.params?.seats }),
     csrf: () => t("This page is out of date: reload it and try again."),
     cross_site: () => t("This page is out of date: reload it and try again."),
     not_signed_in: () => t("You are not signed in."),
