@@ -627,18 +627,13 @@ function renderPrompt(v) {
     go.disabled = S.selected.size !== k || S.pending.size > 0;
     go.onclick = () => act("pack:" + [...S.selected].join(","));
     p.append(go);
-    if (v.config.variant) {
-      // the advisor knows the standard editions only: no button, and why
-      p.append(Object.assign(document.createElement("div"), { className: "muted", id: "no-hint",
-        textContent: t("No hints at a variant table: the split advisor knows the standard editions only.") }));
-    } else {
-      const hint = button(t("Hint"), { id: "split-hint" });
-      hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === 6 ? [...S.selected] : null });
-      const useHint = button(t("Use hint"), { id: "split-use-hint" });
-      hint.disabled = busy();
-      useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); render(); };
-      p.append(hint, useHint);
-    }
+    // the advisor advises on any ruleset's split, a variant's included
+    const hint = button(t("Hint"), { id: "split-hint" });
+    hint.onclick = () => send({ type: "advise", id: `adv-${S.counter++}`, pack: S.selected.size === k ? [...S.selected] : null });
+    const useHint = button(t("Use hint"), { id: "split-use-hint" });
+    hint.disabled = busy();
+    useHint.disabled = !S.hint || busy(); useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); render(); };
+    p.append(hint, useHint);
     if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me()) {
     show("pile");
