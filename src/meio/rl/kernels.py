@@ -93,8 +93,9 @@ def _runtime_free(fn: _F) -> _F:
 
     Nor may a core function it calls that is compiled for the first time through it
     (numba would type its body without the runtime too and refuse ``np.zeros``). The
-    one allocating callee, the heuristic split (``K.choose_split``), is compiled with
-    the runtime by :func:`reset_all`, which ``VectorEnv`` runs before any step."""
+    one allocating callee, the policies' split (``K.choose_split``), is compiled with
+    the runtime by :func:`compile_split_policies`, which ``VectorEnv`` runs before any
+    step."""
     return cast(_F, njit(cache=CACHE, **_NO_RUNTIME)(fn))
 
 
@@ -600,6 +601,21 @@ def step_all(
         terminated[i] = done
         _show(s, cfg, ruleset, meta, o, masks[i], out[i], legal)
     return -1
+
+
+def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
+    """Compile (or load from the disk cache) with numba's runtime the one allocating
+    core function the runtime-free step calls, the policies' split
+    (:func:`meio.sim.kernels.choose_split`), for the arrays the step passes it. Called
+    before the first step: had the step's callers been loaded from the disk cache, the
+    step would otherwise be the first to compile it, without the runtime, and fail."""
+    s = np.zeros(K.STATE_LEN, dtype=np.int32)
+    s[K.HAND : K.HAND + 13] = np.arange(13, dtype=np.int32)
+    s[K.HAND_N] = 13
+    rng = np.zeros(1, dtype=np.uint64)
+    pack = np.zeros(6, dtype=np.int32)
+    policy: Any = np.int32(K.POLICY_RANDOM)  # numba types it int32, as the step does
+    K.choose_split(s, ruleset, 0, strength, policy, rng, pack)
 
 
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------

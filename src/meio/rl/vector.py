@@ -209,6 +209,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if seed is not None:
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
         t = self.table
+        V.compile_split_policies(t.ruleset, t.strengths[0])
         V.reset_all(
             self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
             t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
