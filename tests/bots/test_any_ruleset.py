@@ -169,3 +169,33 @@ def test_only_the_network_bots_refuse_a_variant_in_one_line() -> None:
             check_variant_bot(kind, config)
         assert "\n" not in str(info.value)
         check_variant_bot(kind, MatchConfig(players=3))
+
+
+def test_a_bots_decision_on_a_variant_does_not_depend_on_hidden_cards() -> None:
+    """The bots' no-leak check on an invented variant (12 cards, a 7/5 split, a special
+    that goes to the other half): a look-alike state with other hidden cards gets the
+    same decision from each bot, search and expert included."""
+    from tests.bots.test_variant_play import ODD
+
+    config = MatchConfig(players=4, seed=13, variant=ODD)
+    state = State.new(config)
+    movers = [make_bot("heuristic", s) for s in range(4)]
+    makers = [lambda: make_bot("heuristic", 5), lambda: make_bot("random", 5),
+              lambda: SearchBot(5, 1, budget=SMALL), lambda: SearchBot(5, 4, budget=SMALL_EXPERT)]
+    rng = random.Random(2)
+    phases = set()
+    for step in range(48):
+        if step % 4 == 0:
+            seat = state.current_seat()
+            view = state.view(seat)
+            hidden = [state.deal[s] for s in range(4) if s != seat]
+            other = next((w for w in (sample_world(view, rng) for _ in range(8))
+                          if [w.deal[s] for s in range(4) if s != seat] != hidden), None)
+            if other is not None:
+                assert other.view(seat) == view
+                for make in makers:
+                    assert make().choose(view, view.legal_actions()) == make().choose(
+                        other.view(seat), other.view(seat).legal_actions())
+                phases.add(state.phase)
+        bot_turn(state, movers)
+    assert Phase.SPLIT in phases and Phase.PLAY in phases
