@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meio.bots import make_bot, play_match
-from meio.bots.variant_play import check_variant_bot
 from meio.engine import MatchConfig
-from meio.engine.errors import ConfigError
 from meio.engine.ruleset_file import parse_variant
 
 ODD = parse_variant(
@@ -30,13 +28,3 @@ def test_the_heuristic_plays_an_invented_variant_better_than_random(players: int
             total += sum(sum(r.scores) for r in done.rounds) / len(done.rounds) / players
         mean[bot] = total / 12
     assert mean["heuristic"] < mean["random"]
-
-
-def test_bots_that_assume_the_editions_refuse_a_variant_in_one_line() -> None:
-    cfg = MatchConfig(players=3, variant=ODD)
-    for bot in ("random", "heuristic"):
-        check_variant_bot(bot, cfg)
-    with pytest.raises(ConfigError, match=r"^the search bot does not play variants") as info:
-        check_variant_bot("search", cfg)
-    assert "\n" not in str(info.value)
-    check_variant_bot("search", MatchConfig(players=3))

@@ -246,7 +246,8 @@ def test_commands_print_portuguese(portuguese: None) -> None:
 
 @pytest.mark.parametrize(("players", "seed", "seat"), [(4, 3, 2), (3, 7, 0), (5, 11, 1)])
 def test_the_english_advice_is_the_advisors(players: int, seed: int, seat: int) -> None:
-    from meio.bots.advisor import advise_view, rank_packs
+    from meio.bots.advisor import advise_view
+    from meio.bots.policy import rank_packs
     from meio.cli.advice import explanation, reason
     from meio.engine import MatchConfig, State
 

@@ -50,15 +50,20 @@ def test_a_variant_table_is_made_in_the_lobby_and_split_with_its_pack_size(
     page.set_input_files("#c-variant-file", str(SIX_SEVEN))
     page.wait_for_function("() => document.getElementById('c-variant').value.includes('pack = 7')")
     offered = page.eval_on_selector_all("#c-seat-1 option", "os => os.map(o => o.value)")
-    assert offered == ["human", "bot:random", "bot:heuristic"]
+    # every level but the network's (its input is the editions' cards)
+    from meio.bots import LEVELS
+    from meio.bots.variant_play import VARIANT_BOTS
+
+    assert offered == ["human"] + [f"bot:{lv.kind}" for lv in LEVELS if lv.kind in VARIANT_BOTS]
+    assert "bot:learned" not in offered and "bot:expert" in offered
     assert page.is_disabled("#c-rated") and page.is_visible("#c-variant-help")
     page.select_option("#c-seat-1", "bot:heuristic")
     page.click("#c-go")
     page.wait_for_url("**/t/*")
-    # the split asks for the variant's 7 cards; no hint button, and why
+    # the split asks for the variant's 7 cards; the advisor hints there too
     page.wait_for_selector('#prompt[data-kind="split"]')
     assert "(0/7)" in (page.text_content("#prompt") or "")
-    assert page.locator("#split-hint").count() == 0 and page.is_visible("#no-hint")
+    assert page.is_visible("#split-hint") and page.locator("#no-hint").count() == 0
     cards = page.locator("#hand .card")
     assert cards.count() == 13
     for i in range(6):

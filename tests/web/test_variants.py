@@ -129,8 +129,8 @@ def test_a_pasted_variant_without_a_name_is_not_called_by_its_preset(
 
 
 @pytest.mark.parametrize(("change", "code", "expected"), [
-    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "search"}]}, "bad_variant",
-     "seat 2: the search bot does not play variants"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "learned"}]}, "bad_variant",
+     "seat 2: the learned bot does not play variants"),
     ({"rated": True}, "variant_unrated", "a variant table is not rated"),
     ({"edition": "classic"}, "bad_variant", "with a variant, edition come from the variant"),
     ({"wild_lead": "next"}, "bad_variant", "with a variant, wild_lead come from the variant"),
@@ -152,7 +152,10 @@ def test_a_variant_table_size_it_has_no_deck_for_is_refused(client: TestClient) 
 
 
 def test_the_lobby_is_told_which_bots_play_variants(client: TestClient) -> None:
-    assert client.get("/api/bots").json()["variant_bots"] == ["random", "heuristic"]
+    offered = client.get("/api/bots").json()["variant_bots"]
+    # every level a lobby offers, the hints' search included; not the network's kinds
+    assert {"random", "heuristic", "search", "expert", "search:1", "search:3"} <= set(offered)
+    assert not {"learned", "search:5"} & set(offered)
 
 
 # -- playing -------------------------------------------------------------------------------
@@ -217,7 +220,7 @@ def test_a_restarted_server_rebuilds_the_variant_table(sqlite_url: str) -> None:
             assert len(p.seen["rounds"]) >= 3
 
 
-def test_the_advisor_refuses_a_variant_table(client: TestClient) -> None:
+def test_the_advisor_advises_on_a_variant_tables_split(client: TestClient) -> None:
     made = create(client, **TABLE)
     with client.websocket_connect("/ws/tables/" + made["table_id"]) as ws:
         p = Player(ws, token=made["token"])
@@ -225,8 +228,12 @@ def test_the_advisor_refuses_a_variant_table(client: TestClient) -> None:
         mid = next_id()
         ws.send_json({"type": "advise", "id": mid})
         answer = p.until(lambda f: f.get("id") == mid)
-        assert answer["type"] == "reject" and answer["code"] == "no_variant_advice"
-        assert "standard editions" in answer["reason"]
+        assert answer["type"] == "advice", answer
+        assert len(answer["best"]["pack"]) == 7  # six-seven: a pack of 7
+        mid = next_id()
+        ws.send_json({"type": "advise", "id": mid, "pack": answer["best"]["pack"][:6]})
+        wrong = p.until(lambda f: f.get("id") == mid)
+        assert wrong["type"] == "reject" and "a pack is 7 different cards" in wrong["reason"]
 
 
 def test_a_variant_in_a_socket_message_is_one_error_and_changes_nothing(

@@ -1,9 +1,11 @@
-"""The split advisor: which 6 cards to pack for the second half, and why.
+"""The split advisor: which cards to pack for the second half, and why.
 
-:func:`advise_view` ranks candidate packs for one seat's 13 cards by expected
+:func:`advise_view` ranks candidate packs for one seat's dealt cards (13, and a pack
+of 6, in the editions; any ruleset's sizes) by expected
 round score (lower is better), each with a 95% confidence interval, the tricks
 expected in each half, and plain-words reasons. The candidates are the
-heuristic's best packs (:func:`~meio.bots.policy.rank_packs`), narrowed by
+heuristic's best packs (:func:`~meio.bots.variant_play.ranked_packs`: the editions'
+ranking, or the ruleset's own heuristic on a variant), narrowed by
 successive halving, plus the pack the player chose, each simulated in the
 *same* sampled worlds (the other seats' hands dealt from what this seat cannot
 see, every other seat splitting with
@@ -25,10 +27,11 @@ from typing import Protocol
 
 import numpy as np
 
+from meio.bots.inference import reads_play
 from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import play_out
-from meio.bots.policy import rank_packs
 from meio.bots.search import split_worlds
+from meio.bots.variant_play import ranked_packs
 from meio.engine import PackChoices, Phase, State, View, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
@@ -61,9 +64,9 @@ def budget_worlds(budget_s: float) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One pack (the 6 cards kept for the second half) and how it fares."""
+    """One pack (the cards kept for the second half) and how it fares."""
 
-    pack: int  #: bitmask of the 6 packed cards
+    pack: int  #: bitmask of the packed cards
     mean: float  #: expected round score (team score in partnership); lower is better
     low: float  #: 95% confidence interval of ``mean`` (never below 0, as no score is)
     high: float
@@ -119,9 +122,9 @@ def advise_view(
     pool: int = POOL,
     network: LearnedPolicy | None = None,
 ) -> Advice:
-    """Rank packs for ``view.seat`` during the split (its 13 cards in ``view``).
+    """Rank packs for ``view.seat`` during the split (its dealt cards in ``view``).
 
-    ``chosen_pack`` (a bitmask of 6 of the seat's cards) is evaluated too and
+    ``chosen_pack`` (a bitmask of a pack's worth of the seat's cards) is evaluated too and
     returned as ``chosen``. The work is ``worlds`` sampled worlds, or
     :func:`budget_worlds` of ``budget_s``; either way the answer depends only on the
     view, the chosen pack and ``seed``, never on the clock. The heuristic's
@@ -135,25 +138,28 @@ def advise_view(
     if view.phase is not Phase.SPLIT:
         raise MeioError("the split advisor works during the split, before the first trick")
     hand = view.hand | view.pack
-    if hand.bit_count() != 13:
-        raise MeioError(f"the split needs 13 cards, the view shows {hand.bit_count()}")
+    dealt, pack_size = view.config.hand_size, view.config.pack_size
+    if hand.bit_count() != dealt:
+        raise MeioError(f"the split needs {dealt} cards, the view shows {hand.bit_count()}")
     if chosen_pack is None and view.pack:
         chosen_pack = view.pack
-    if chosen_pack is not None and (chosen_pack & ~hand or chosen_pack.bit_count() != 6):
-        raise MeioError(f"{C.format_cards(chosen_pack)} is not 6 cards of this hand")
+    if chosen_pack is not None and (chosen_pack & ~hand
+                                    or chosen_pack.bit_count() != pack_size):
+        raise MeioError(f"{C.format_cards(chosen_pack)} is not {pack_size} cards of this hand")
     limit = worlds if worlds is not None else budget_worlds(budget_s)
     view13 = view if not view.pack else _unsplit(view)
 
     size = max(1, pool, candidates)
-    screened = _screen(view13, hand, seed) if size < 1716 else None
+    every = math.comb(dealt, pack_size)
+    screened = _screen(view13, hand, seed) if size < every else None
     if network is not None and screened is not None:
         packs = network.top_packs(view13, (size + 1) // 2)
     else:
-        ranking = rank_packs(hand, view.config)
-        packs = [ranking.pack(i) for i in ranking.best(size)]
+        packs = ranked_packs(hand, view.config, size)
     if screened is not None:
         # half the pool from the heuristic's ranking (or the network's), half from the
-        # compiled screen of all 1,716 packs, so a pack the first misjudges still races
+        # compiled screen of every pack (1,716 in the editions), so a pack the first
+        # misjudges still races
         packs = packs[: (size + 1) // 2]
         for pack in screened:
             if len(packs) >= size:
@@ -198,7 +204,8 @@ def advise_view(
     chosen = None
     if chosen_pack is not None:
         chosen = evaluated[packs.index(chosen_pack)]
-    return Advice(ranked, best, chosen, explanation(best, chosen, hand), done)
+    return Advice(ranked, best, chosen,
+                  explanation(best, chosen, hand, specials=reads_play(view.config)), done)
 
 
 #: sampled worlds of a card hint (each played out :data:`PLAY_PLAYOUTS` times)
@@ -316,7 +323,7 @@ def _candidate(pack: int, rows: list[tuple[int, int, int]], view: View) -> Candi
         mean + half,
         first,
         second,
-        reason(pack, first, second, view.hand | view.pack),
+        reason(pack, first, second, view.hand | view.pack, specials=reads_play(view.config)),
     )
 
 
@@ -370,10 +377,12 @@ def special_notes(pack: int, hand: int, _: Callable[[str], str] = _english) -> l
 
 
 def reason(pack: int, first: float, second: float, hand: int,
-           _: Callable[[str], str] = _english, number: Number = _fixed) -> str:
+           _: Callable[[str], str] = _english, number: Number = _fixed,
+           specials: bool = True) -> str:
     """Why ``pack`` of ``hand`` scores as it does, ``first`` and ``second`` the tricks
     expected in each half: how its halves weigh, and its special cards
-    (:attr:`Candidate.reason`)."""
+    (:attr:`Candidate.reason`). ``specials`` False leaves the notes on the box's special
+    cards out: they speak of an edition's rules, not of a variant's cards."""
     gap = first - second
     if abs(gap) < 0.35:
         balance = _("the halves balance (about {first} and {second} tricks)")
@@ -381,19 +390,20 @@ def reason(pack: int, first: float, second: float, hand: int,
         balance = _("the first half is heavier ({first} tricks against {second})")
     else:
         balance = _("the second half is heavier ({second} tricks against {first})")
-    notes = special_notes(pack, hand, _)
+    notes = special_notes(pack, hand, _) if specials else []
     text = balance.format(first=number(first, 1), second=number(second, 1))
     return text + ("; " + "; ".join(notes) if notes else "")
 
 
 def explanation(best: Candidate, chosen: Candidate | None, hand: int,
-                _: Callable[[str], str] = _english, number: Number = _fixed) -> str:
+                _: Callable[[str], str] = _english, number: Number = _fixed,
+                specials: bool = True) -> str:
     """The advisor's explanation of ``best`` (and of the pack the player ``chose``) for
     the 13-card ``hand`` (:attr:`Advice.explanation`)."""
 
     def why(candidate: Candidate) -> str:
         return reason(candidate.pack, candidate.first_half_tricks,
-                      candidate.second_half_tricks, hand, _, number)
+                      candidate.second_half_tricks, hand, _, number, specials)
 
     lines = [
         _("Best pack found: {pack} (keep {keep} for the first half).").format(

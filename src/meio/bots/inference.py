@@ -23,6 +23,12 @@ The split part is the same model the search bot uses when it imagines the
 other seats splitting (:func:`sample_pack`), so the worlds it searches before
 and after the split agree.
 
+**Where it applies** (:func:`reads_play`): the model is the editions' heuristic,
+so it reads the play of an edition's table (a preset, whatever the table options).
+On any other ruleset a search deals uniform worlds (:func:`~meio.engine.sample_world`,
+which follows every ruleset) and imagines the other seats splitting with that
+ruleset's heuristic (:mod:`meio.bots.variant_play`).
+
 **The weighting** is importance sampling: draw a pool of uniform worlds, give
 each the likelihood of every other seat's plays this round (and of its split)
 given that world's cards, and resample the worlds to search from the weights.
@@ -61,7 +67,7 @@ from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, ran
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.presets import preset
+from meio.engine.presets import is_standard, preset
 from meio.engine.tricks import pile_for
 
 F64 = npt.NDArray[np.float64]
@@ -515,6 +521,12 @@ def infer_positions(view: View, count: int, pool: int, rng: random.Random,
         chosen = resample_indices(temper(log_w, model.min_ess, worlds.log_weight), count,
                                   rng)
     return worlds.template.config, worlds.positions(chosen)
+
+
+def reads_play(config: MatchConfig) -> bool:
+    """Whether the opponent model reads the play of ``config``'s table: an edition's
+    ruleset (see the module docstring); elsewhere worlds stay uniform."""
+    return is_standard(config.ruleset)
 
 
 # -- the split model ----------------------------------------------------------------------

@@ -18,15 +18,21 @@ import numpy.typing as npt
 
 from meio.bots.features import seen_from_state
 from meio.bots.policy import choose_pack, choose_pile, choose_play
+from meio.bots.variant_play import heuristic_action
 from meio.engine import Phase, State, legal_plays
+from meio.engine.presets import is_standard
 
 Evaluator = Callable[..., npt.NDArray[np.float64]]
 POLICIES = ("heuristic", "random")
 
 
 def policy_action(state: State, policy: str, rng: random.Random) -> tuple[int, int]:
-    """The ``(seat, action)`` the playout policy takes in ``state`` (a full world)."""
+    """The ``(seat, action)`` the playout policy takes in ``state`` (a full world).
+    The heuristic is the ruleset's (:mod:`meio.bots.variant_play` off the editions)."""
     phase = state.phase
+    if policy != "random" and not is_standard(state.config.ruleset):
+        seat = state.current_seat()
+        return seat, heuristic_action(state, seat, state.legal_actions(seat))
     if phase is Phase.SPLIT:
         seat = state.current_seat()
         if policy == "random":

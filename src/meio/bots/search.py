@@ -25,6 +25,14 @@ and plays, and it imagines the other seats splitting with the same model. Its
 split starts from a compiled screen of all 1,716 packs (as the split advisor
 does) and spends the rest of its budget by successive halving on the packs that
 survive the screen.
+
+Every level plays any ruleset (docs/variants.md): the worlds come from
+:func:`~meio.engine.sample_world`, which deals by the ruleset's sizes, deck and
+suits; the playouts run in the compiled core, which reads the ruleset as data; the
+split's candidates are that ruleset's heuristic's (:func:`~meio.bots.variant_play.
+ranked_packs`) and its screen covers every pack of any hand and pack size. Where the
+opponent model does not apply (:func:`~meio.bots.inference.reads_play`: off the
+editions) ``search:4`` searches uniform worlds instead of weighed ones.
 """
 
 from __future__ import annotations
@@ -44,10 +52,11 @@ from meio.bots.inference import (
     OpponentModel,
     infer_positions,
     infer_worlds,
+    reads_play,
     sample_packs,
 )
 from meio.bots.playout import Evaluator
-from meio.bots.policy import choose_pack, rank_packs
+from meio.bots.variant_play import heuristic_pack, ranked_packs
 from meio.engine import PackChoices, Phase, State, View, sample_world
 from meio.engine import actions as A
 
@@ -98,8 +107,8 @@ def split_worlds(view: View, count: int, rng: random.Random,
     )
     worlds = [sample_world(fresh, rng) for _ in range(count)]
     others = [other for other in range(n) if other != seat]
-    if model is None:
-        packs = [_pack_of(choose_pack(w.hands[other], w.config)) for w in worlds
+    if model is None or not reads_play(view.config):
+        packs = [heuristic_pack(w.hands[other], w.config) for w in worlds
                  for other in others]
     else:
         packs = sample_packs([w.hands[other] for w in worlds for other in others],
@@ -109,10 +118,6 @@ def split_worlds(view: View, count: int, rng: random.Random,
         for other in others:
             world.apply_unchecked(A.pack_action(next(drawn)), other)
     return worlds
-
-
-def _pack_of(action: int) -> int:
-    return A.pack_of(action)
 
 
 def objective(means: npt.NDArray[np.float64], view: View) -> npt.NDArray[np.float64]:
@@ -181,7 +186,8 @@ class SearchBot:
         options = list(legal)
         budget = self.budget
         pool = max(budget.pool, budget.card_worlds)
-        if budget.pool and self._compiled and view.config.specials_known:
+        infer = bool(budget.pool) and reads_play(view.config)
+        if infer and self._compiled and view.config.specials_known:
             # the fast path: worlds dealt in bulk and played as core positions
             from meio.sim.rollout import evaluate_positions
 
@@ -190,7 +196,7 @@ class SearchBot:
             means = evaluate_positions(config, positions, options, seat_of(view),
                                        budget.card_playouts, rng.getrandbits(32), self.policy)
             return options, objective(means, view)
-        if budget.pool:
+        if infer:
             worlds = infer_worlds(view, budget.card_worlds, pool, rng, self.model)
         else:
             worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
@@ -209,9 +215,8 @@ class SearchBot:
         """
         budget = self.budget
         hand = view.hand | view.pack
-        ranking = rank_packs(hand, view.config)
         model = self.model if budget.pool else None
-        heuristic = [ranking.pack(i) for i in ranking.best(budget.split_candidates)]
+        heuristic = ranked_packs(hand, view.config, budget.split_candidates)
         if not budget.screen_worlds:
             packs = [A.pack_action(p) for p in heuristic]
             worlds = split_worlds(view, budget.split_worlds, rng, model)

@@ -17,15 +17,19 @@ read from the variant's own cards (:class:`~meio.engine.ruleset.CardRules`):
   half (or let it choose) counts that way;
 * **pile**: the pile that brings the projection nearer 0.
 
-The search bots and the advisor do not play variants: their world sampling and
-likelihoods assume the editions' decks, specials and 7/6 split.
+Search and the advisor read a ruleset's heuristic through :func:`heuristic_pack`,
+:func:`ranked_packs` and :func:`heuristic_action`: the editions' policy
+(:mod:`meio.bots.policy`) on an edition, the rule above on any other ruleset.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
-from meio.engine import Phase, View
+import numpy as np
+
+from meio.engine import Phase, State, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.config import MatchConfig
@@ -34,15 +38,27 @@ from meio.engine.presets import is_standard
 from meio.engine.ruleset import CardRules
 from meio.engine.tricks import winning_index
 
-#: the bots that play any variant
-VARIANT_BOTS = ("random", "heuristic")
+#: the bots that play any variant: the random and heuristic bots, every search level
+#: and ``expert`` (worlds dealt by the ruleset, playouts in the compiled core)
+VARIANT_BOTS = ("random", "heuristic", "search", "search:1", "search:2", "search:3",
+                "search:4", "expert")
+#: the kinds that stand on the learned network, whose input is the editions' cards
+NETWORK_BOTS = ("learned", "ppo", "search:5", "search:6")
+
+
+def plays_ruleset(bot: str, config: MatchConfig) -> bool:
+    """Whether ``bot`` plays ``config``'s ruleset: every bot plays an edition (a preset,
+    whatever the table options); on any other ruleset all but the network's kinds
+    (:data:`NETWORK_BOTS`, and a ``learned:PATH`` or ``search:5:PATH`` file)."""
+    if is_standard(config.ruleset):
+        return True
+    return not any(bot == k or bot.startswith(k + ":") for k in NETWORK_BOTS)
 
 
 def check_variant_bot(bot: str, config: MatchConfig) -> None:
     """Raise :class:`ConfigError` (one line) when ``bot`` cannot play ``config``'s
-    ruleset: every bot plays an edition's rules (a preset's, whatever the table options),
-    and :data:`VARIANT_BOTS` play any."""
-    if bot in VARIANT_BOTS or is_standard(config.ruleset):
+    ruleset (:func:`plays_ruleset`)."""
+    if plays_ruleset(bot, config):
         return
     from meio.bots.versions import UnknownVersionError, resolve
 
@@ -52,10 +68,57 @@ def check_variant_bot(bot: str, config: MatchConfig) -> None:
     except UnknownVersionError:
         pass
     raise ConfigError(
-        f"the {bot} bot does not play variants (its sampling and likelihoods assume the "
-        f"standard editions); play a variant with {' or '.join(VARIANT_BOTS)}",
+        f"the {bot} bot does not play variants (its network reads the editions' cards); "
+        f"play a variant with {', '.join(VARIANT_BOTS)} or a plug-in bot",
         field="bots",
     )
+
+
+def heuristic_pack(hand: int, config: MatchConfig) -> int:
+    """The heuristic's pack (a bitmask) for ``hand`` under ``config``'s ruleset."""
+    if is_standard(config.ruleset):
+        from meio.bots.policy import choose_pack as standard_pack
+
+        return A.pack_of(standard_pack(hand, config))
+    return A.pack_of(choose_pack(hand, config))
+
+
+def ranked_packs(hand: int, config: MatchConfig, count: int) -> list[int]:
+    """The heuristic's ``count`` best packs (bitmasks) of ``hand``, best first: the
+    editions' ranking (:func:`meio.bots.policy.rank_packs`) on an edition; on any other
+    ruleset the heuristic's own pack first, then every pack by how near its expected
+    ``H - V`` is to 0 (the split rule of the module docstring, scored exactly)."""
+    if count < 1:
+        raise ValueError(f"count must be at least 1, not {count}")
+    if is_standard(config.ruleset):
+        from meio.bots.policy import rank_packs
+
+        ranking = rank_packs(hand, config)
+        return [ranking.pack(i) for i in ranking.best(count)]
+    rules = config.rules
+    cards = C.cards_of(hand)
+    if len(cards) != rules.hand:
+        raise ValueError(f"a split needs the {rules.hand} dealt cards, not {len(cards)}")
+    keep = np.array([_chance(c, 1, rules) * _towards(c, 1, rules) for c in cards])
+    packed = np.array([_chance(c, 2, rules) * _towards(c, 2, rules) for c in cards])
+    combos = np.array(list(itertools.combinations(range(len(cards)), rules.pack)),
+                      dtype=np.int64)
+    cost = np.abs(keep.sum() + (packed - keep)[combos].sum(axis=1))
+    first = heuristic_pack(hand, config)
+    out = [first]
+    for row in np.argsort(cost, kind="stable"):
+        if len(out) >= count:
+            break
+        pack = C.mask_of(cards[int(i)] for i in combos[int(row)])
+        if pack != first:
+            out.append(pack)
+    return out
+
+
+def heuristic_action(state: State, seat: int, legal: Sequence[int]) -> int:
+    """The heuristic's action for ``seat`` in a full world on any ruleset other than an
+    edition's (a playout; the editions' playouts read :mod:`meio.bots.policy`)."""
+    return choose(state.view(seat), legal)
 
 
 def _strength(card: int, half: int, rules: CardRules) -> float:

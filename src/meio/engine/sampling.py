@@ -7,9 +7,13 @@ so it cannot return the true hidden cards except by chance.
 The unseen cards go into *slots*: each other seat's remaining hand for the half
 in play, each unseen second-half pack during the first half, the set-aside cards.
 A slot in the half in play may not hold a suit its seat has shown void in (a
-wild shows no void). Sampling first tries plain shuffles (uniform over valid
-worlds); when voids make that unlikely it places cards one by one, each time
-keeping the rest feasible by Hall's condition over suit classes.
+card the ruleset lets be played on any trick, such as a wild, shows no void and
+may sit anywhere). The sizes (hand, pack, first half), the deck, the suits and
+the specials are the ruleset's (``view.config.ruleset``), so one sampler deals
+the worlds of every ruleset, the editions and any variant alike. Sampling first
+tries plain shuffles (uniform over valid worlds); when voids make that unlikely
+it places cards one by one, each time keeping the rest feasible by Hall's
+condition over suit classes.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
 from meio.engine.legal import Phase
+from meio.engine.ruleset import CardRules
 from meio.engine.state import RoundStart, State
 from meio.engine.view import View
 
@@ -36,13 +41,14 @@ class _Slot:
     cards: list[int] = field(default_factory=list)
 
 
-def _card_class(card: int) -> int:
-    suit = C.card_suit(card)
-    return _WILD_CLASS if suit < 0 else suit
+def _card_class(card: int, rules: CardRules) -> int:
+    """The suit a card must follow as (its void class), or the wild class for a card
+    the ruleset lets be played on any trick (a void says nothing of it)."""
+    return _WILD_CLASS if rules.free >> card & 1 else rules.suit_of[card]
 
 
-def _allowed(slot: _Slot, card: int) -> bool:
-    cls = _card_class(card)
+def _allowed(slot: _Slot, card: int, rules: CardRules) -> bool:
+    cls = _card_class(card, rules)
     return cls == _WILD_CLASS or cls not in slot.voids
 
 
@@ -62,20 +68,20 @@ def _feasible(counts: list[int], slots: list[_Slot], remaining: list[int]) -> bo
     return True
 
 
-def _class_counts(pool: list[int]) -> list[int]:
+def _class_counts(pool: list[int], rules: CardRules) -> list[int]:
     counts = [0] * 5
     for c in pool:
-        counts[_card_class(c)] += 1
+        counts[_card_class(c, rules)] += 1
     return counts
 
 
-def _fits(pool: list[int], slots: list[_Slot]) -> bool:
+def _fits(pool: list[int], slots: list[_Slot], rules: CardRules) -> bool:
     """Whether some deal of ``pool`` into ``slots`` respects every void."""
     return sum(s.size for s in slots) == len(pool) and _feasible(
-        _class_counts(pool), slots, [s.size for s in slots])
+        _class_counts(pool, rules), slots, [s.size for s in slots])
 
 
-def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
+def _fill(pool: list[int], slots: list[_Slot], rng: random.Random, rules: CardRules) -> None:
     if sum(s.size for s in slots) != len(pool):
         raise MeioError("the view is inconsistent: unseen cards do not match hand sizes")
     for _ in range(_REJECTION_TRIES):
@@ -85,7 +91,7 @@ def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
         for slot in slots:
             chunk = pool[pos : pos + slot.size]
             pos += slot.size
-            if slot.voids and not all(_allowed(slot, c) for c in chunk):
+            if slot.voids and not all(_allowed(slot, c, rules) for c in chunk):
                 ok = False
                 break
             slot.cards = chunk
@@ -95,15 +101,15 @@ def _fill(pool: list[int], slots: list[_Slot], rng: random.Random) -> None:
     for slot in slots:
         slot.cards = []
     remaining = [s.size for s in slots]
-    counts = _class_counts(pool)
+    counts = _class_counts(pool, rules)
     if not _feasible(counts, slots, remaining):
         raise MeioError("no deal of the unseen cards fits what this seat has seen")
     order = pool.copy()
     rng.shuffle(order)
     for card in order:
-        cls = _card_class(card)
+        cls = _card_class(card, rules)
         counts[cls] -= 1
-        choices = [i for i, s in enumerate(slots) if remaining[i] and _allowed(s, card)]
+        choices = [i for i, s in enumerate(slots) if remaining[i] and _allowed(s, card, rules)]
         rng.shuffle(choices)
         for i in choices:
             remaining[i] -= 1
@@ -132,10 +138,12 @@ def sample_world(view: View, rng: random.Random) -> State:
     if view.is_over:
         raise MeioError("the match is over: there is no hidden card left to deal")
     partnership = cfg.partnership
+    rules = cfg.rules
+    hand, pack, first = cfg.hand_size, cfg.pack_size, cfg.first_half_size
     played = [[0, 0] for _ in range(n)]  # by seat, by half
     for k, t in enumerate(view.tricks):
         for seat, card in t.plays:
-            played[seat][0 if k < 7 else 1] |= 1 << card
+            played[seat][0 if k < first else 1] |= 1 << card
     for seat, card in view.current_trick:
         played[seat][view.half - 1] |= 1 << card
     played_all = view.played
@@ -157,14 +165,14 @@ def sample_world(view: View, rng: random.Random) -> State:
         nonlocal specials
         if cfg.specials_known:
             return C.cards_of(cfg.deck & ~played_all & ~known)
-        unseen = [s for s in C.SPECIALS if s not in view.specials]
+        unseen = [s for s in cfg.ruleset.special_pool if s not in view.specials]
 
         def pool_of(drawn: tuple[int, ...] | list[int]) -> list[int]:
             deck = cfg.deck | C.mask_of((*view.specials, *drawn))
             return C.cards_of(deck & ~played_all & ~known)
 
         fits = {frozenset(d) for d in combinations(unseen, unknown)
-                if _fits(pool_of(d), slots)}
+                if _fits(pool_of(d), slots, rules)}
         if not fits:
             raise MeioError("no deal of the unseen cards fits what this seat has seen")
         while True:  # uniform among the sets that fit (the first draw, nearly always)
@@ -179,7 +187,7 @@ def sample_world(view: View, rng: random.Random) -> State:
     where: dict[tuple[str, int], _Slot] = {}
     # the public deck of a table that hides its specials holds none of them
     in_deck = cfg.deck.bit_count() + (0 if cfg.specials_known else view.special_count)
-    aside_slot = _Slot(in_deck - 13 * n)
+    aside_slot = _Slot(in_deck - hand * n)
     slots.append(aside_slot)
 
     deal = [0] * n
@@ -190,13 +198,13 @@ def sample_world(view: View, rng: random.Random) -> State:
                 deal[j] = view.hand | view.pack
                 packs[j] = view.pack
             else:
-                where[("deal", j)] = s = _Slot(13)
+                where[("deal", j)] = s = _Slot(hand)
                 slots.append(s)
-        _fill(unseen_cards(slots), slots, rng)
+        _fill(unseen_cards(slots), slots, rng, rules)
         for (_, j), s in where.items():
             deal[j] = C.mask_of(s.cards)
             if view.split_done[j]:
-                packs[j] = C.mask_of(rng.sample(s.cards, 6))
+                packs[j] = C.mask_of(rng.sample(s.cards, pack))
     else:
         # hands in play now
         for j in range(n):
@@ -213,9 +221,9 @@ def sample_world(view: View, rng: random.Random) -> State:
                     continue
                 if partnership and me is not None and j == (me + 2) % 4:
                     continue  # its pack is the one this seat received
-                where[("pack", j)] = s = _Slot(6)
+                where[("pack", j)] = s = _Slot(pack)
                 slots.append(s)
-        _fill(unseen_cards(slots), slots, rng)
+        _fill(unseen_cards(slots), slots, rng, rules)
         hand_now = [0] * n
         for (kind, j), s in where.items():
             if kind == "hand":

@@ -23,15 +23,18 @@ import pyspiel
 
 from meio.bots import make_bot
 from meio.bots import spaces as S
-from meio.bots.variant_play import VARIANT_BOTS, check_variant_bot
+from meio.bots.variant_play import check_variant_bot
 from meio.engine import ConfigError, Phase
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.openspiel.ismcts import ISMCTSBot
 from meio.openspiel.state import MeioState, _pack_positions
 
-#: the bots :func:`bot_probabilities` plays: meio's variant bots and OpenSpiel's ISMCTS
-POLICY_BOTS = (*VARIANT_BOTS, "ismcts")
+#: the meio bots a tabular policy is made of here (each asked once at every
+#: information state): the random and heuristic bots
+TABULAR_BOTS = ("random", "heuristic")
+#: the bots :func:`bot_probabilities` plays: :data:`TABULAR_BOTS` and OpenSpiel's ISMCTS
+POLICY_BOTS = (*TABULAR_BOTS, "ismcts")
 
 Probabilities = list[tuple[int, float]]
 
@@ -109,7 +112,7 @@ def bot_probabilities(kind: str, state: MeioState, *, seed: int = 0,
         search = ISMCTSBot(state.get_game(), seed=_seed(seed, infostate),
                            max_simulations=simulations)
         return [(int(a), float(p)) for a, p in search.get_policy(world)]
-    if kind not in VARIANT_BOTS:
+    if kind not in TABULAR_BOTS:
         raise ConfigError(f"a tabular policy is made of {', '.join(POLICY_BOTS)}, "
                           f"not {kind!r}", field="bots")
     view = state.view(seat)
@@ -135,7 +138,8 @@ def bot_policy(kind: str, states: dict[str, MeioState], *, seed: int = 0,
 
 
 def refused_bots(game: pyspiel.Game) -> dict[str, str]:
-    """The other meio bots, each with the reason it cannot play the game's variant."""
+    """The other meio bots, each with the reason it is not measured here: it cannot
+    play the game's variant, or it plays it but is not made a tabular policy here."""
     from meio.bots import bot_kinds
 
     config = game.new_initial_state().get_game().params.config(0, 0)
@@ -147,6 +151,9 @@ def refused_bots(game: pyspiel.Game) -> dict[str, str]:
             check_variant_bot(kind, config)
         except ConfigError as exc:
             out[kind] = str(exc)
+        else:
+            out[kind] = (f"the {kind} bot plays this variant but is not made a tabular "
+                         f"policy here (its exploitability is not measured yet)")
     return out
 
 

@@ -24,7 +24,7 @@ from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
-from meio.sim.tables import I32, check_standard, tables_for
+from meio.sim.tables import I32, tables_for
 
 RoundDeal = tuple[tuple[int, ...], int, int]
 
@@ -75,17 +75,19 @@ def state_to_arrays(state: State) -> CorePosition:
     if state.phase is Phase.OVER:
         raise ValueError("the match is over: there is no round in progress to convert")
     cfg = state.config
-    check_standard(cfg)
+    dealt = cfg.hand_size
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     s[K.WILD_NEXT] = 1 if cfg.options.wild_lead == "next" else 0
     for p in range(cfg.players):
-        s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13] = _cards_array(state.deal[p], 13)
+        s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + dealt] = _cards_array(
+            state.deal[p], dealt)
         hand = C.cards_of(state.hands[p])
         s[K.HAND + K.HAND_MAX * p : K.HAND + K.HAND_MAX * p + len(hand)] = hand
         s[K.HAND_N + p] = len(hand)
         if state.packs[p]:
-            s[K.PACK + K.PACK_MAX * p : K.PACK + K.PACK_MAX * p + 6] = C.cards_of(state.packs[p])
-            s[K.PACK_N + p] = 6
+            pack = C.cards_of(state.packs[p])
+            s[K.PACK + K.PACK_MAX * p : K.PACK + K.PACK_MAX * p + len(pack)] = pack
+            s[K.PACK_N + p] = len(pack)
         s[K.PILES + 2 * p] = state.piles[p][0]
         s[K.PILES + 2 * p + 1] = state.piles[p][1]
     for i, (_, card) in enumerate(state.current_trick):
@@ -147,8 +149,9 @@ def arrays_to_state(position: CorePosition) -> State:
     """
     cfg = position.config
     s = position.array
+    hand = cfg.hand_size
     deal = tuple(
-        C.mask_of(int(c) for c in s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13])
+        C.mask_of(int(c) for c in s[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + hand])
         for p in range(cfg.players)
     )
     deals: list[RoundDeal] = [*position.earlier_deals, (deal, position.aside,
@@ -168,11 +171,13 @@ def position_of_round(
     aside: int = 0,
 ) -> CorePosition:
     """A core position at the split of a round dealt ``hands`` (bitmasks by seat)."""
-    if len(hands) != config.players or any(h.bit_count() != 13 for h in hands):
-        raise ValueError(f"a {config.players}-seat round needs {config.players} hands of 13")
+    size = config.hand_size
+    if len(hands) != config.players or any(h.bit_count() != size for h in hands):
+        raise ValueError(f"a {config.players}-seat round needs {config.players} hands of "
+                         f"{size}")
     arr = np.zeros((5, K.HAND_MAX), dtype=np.int32)
     for p, h in enumerate(hands):
-        arr[p, :13] = C.cards_of(h)
+        arr[p, :size] = C.cards_of(h)
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
     t = tables_for(config)
     K.start_round(s, t.cfg, t.ruleset, arr, leader)

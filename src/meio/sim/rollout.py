@@ -24,7 +24,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import kernels as K
 from meio.sim.convert import state_to_arrays
-from meio.sim.tables import I32, check_standard, epsilon_for, policy_code, tables_for
+from meio.sim.tables import HEURISTIC_EPSILON, I32, epsilon_for, policy_code, tables_for
 
 _MAX_PLAYOUTS = 1_000_000
 
@@ -71,7 +71,6 @@ def evaluate_actions(
     policy_code(policy)  # a clear error for an unknown policy before any work
     first = states[0]
     config = first.config
-    check_standard(config)
     if first.phase is Phase.OVER:
         raise ValueError("the match is over: there is no round left to play out")
     seat = _acting_seat(first, actions[0])
@@ -98,16 +97,24 @@ def evaluate_actions(
         for row, w in enumerate(members):
             worlds[row] = state_to_arrays(states[w]).array
         t = tables_for(group_config)
+        code = t.policy(policy)
         means = K.evaluate(
             t.cfg, t.ruleset, t.strength, worlds, kinds, values, packs, seat, playouts,
-            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, t.policy(policy),
-            epsilon_for(t.policy(policy)),
+            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code, playout_epsilon(code),
         )
         if len(groups) == 1:
             return np.asarray(means, dtype=np.float64)
         total += np.asarray(means, dtype=np.float64) * len(members)
     result: npt.NDArray[np.float64] = total / len(states)
     return result
+
+
+def playout_epsilon(policy: int) -> float:
+    """How often a search's heuristic playout plays a random action instead: every
+    ruleset's heuristic explores (:data:`~meio.sim.tables.HEURISTIC_EPSILON`), so that
+    repeated playouts of one world follow different lines (the rules heuristic of a
+    variant is deterministic, and without it ``playouts`` would repeat one line)."""
+    return epsilon_for(policy) if policy != K.POLICY_RULES_HEURISTIC else HEURISTIC_EPSILON
 
 
 def encode_actions(actions: Sequence[int]) -> tuple[I32, I32, I32]:
@@ -148,13 +155,15 @@ def evaluate_positions(
     code = t.policy(policy)
     means = K.evaluate(
         t.cfg, t.ruleset, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
-        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, code, epsilon_for(code),
+        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, code,
+        playout_epsilon(code),
     )
     return np.asarray(means, dtype=np.float64)
 
 
 def deck_config(config: MatchConfig) -> MatchConfig:
     """The config that fixes the core's tables: the deck and the rules, not the seed."""
-    return dataclasses.replace(
-        config, seed=0, first_leader=0, options=TableOptions(config.options.wild_lead)
-    )
+    # a designer's ruleset carries its own options (a config must keep them)
+    options = config.options if config.variant is not None else TableOptions(
+        config.options.wild_lead)
+    return dataclasses.replace(config, seed=0, first_leader=0, options=options)

@@ -113,9 +113,9 @@ class PlaySettings:
             elif self.variant is not None and kind not in VARIANT_BOTS:
                 raise SessionError(
                     _(
-                        "the {bot} bot does not play variants (it assumes the standard "
-                        "editions); a variant table takes {bots}"
-                    ).format(bot=kind, bots=_(" or ").join(VARIANT_BOTS))
+                        "the {bot} bot does not play variants (its network reads the "
+                        "editions' cards); a variant table takes {bots}"
+                    ).format(bot=kind, bots=", ".join(VARIANT_BOTS))
                 )
         return replace(self, bots=tuple(bots))
 

@@ -119,7 +119,7 @@ class TableScreen(SizedScreen[None]):
         #: the card hint's best play and the position it was given for
         self.hint_play: int | None = None
         #: whether the advisor gives hints here (it plays the standard editions only)
-        self.offers_hint = self.OFFERS_HINT and session.settings.variant is None
+        self.offers_hint = self.OFFERS_HINT  # the advisor advises on any ruleset
         self.autoplay = self.auto_player()
         translate_bindings(self)
 

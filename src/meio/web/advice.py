@@ -20,9 +20,6 @@ from meio.web.table import LiveTable
 
 #: why a second request of a seat waits
 BUSY = "your last request for advice is still being worked out"
-#: why a variant table gets no advice (the page hides its button and says this)
-NO_VARIANT = ("the split advisor knows the standard editions only: its likelihoods "
-              "assume their deck, specials and 7/6 split, not this table's variant")
 
 
 class Adviser:
@@ -48,8 +45,6 @@ class Adviser:
                 return t.refuse(msg_id, "forbidden", "spectators get no split advice")
             if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
                 return t.refuse(msg_id, "illegal", "advice is given for your split only", seat)
-            if st.config.variant is not None:
-                return t.refuse(msg_id, "no_variant_advice", NO_VARIANT, seat)
             if seat in self.advising:
                 return t.refuse(msg_id, "busy", BUSY, seat)
             view = st.view(seat)
@@ -60,9 +55,10 @@ class Adviser:
             except MeioError as exc:
                 return t.refuse(msg_id, "bad_message", str(exc), seat)
             chosen = C.mask_of(cards)
-            if len(cards) != 6 or C.count(chosen) != 6:
-                return t.refuse(msg_id, "illegal", "a pack is 6 different cards of your hand",
-                                seat)
+            size = st.config.pack_size  # 6 in the editions; a variant's own size
+            if len(cards) != size or C.count(chosen) != size:
+                return t.refuse(msg_id, "illegal",
+                                f"a pack is {size} different cards of your hand", seat)
             if chosen & ~view.hand:
                 return t.refuse(msg_id, "illegal",
                                 f"{C.format_cards(chosen & ~view.hand)} not in your hand", seat)

@@ -107,12 +107,13 @@ def _names(variant: Variant, source: str) -> list[str]:
 
 
 def check_bots(bots: list[tuple[int, str]]) -> None:
-    """Refuse a bot seat (``(seat, kind)``) whose bot does not play variants."""
+    """Refuse a bot seat (``(seat, kind)``) whose bot does not play variants (the
+    network's kinds: their input is the editions' cards)."""
     for seat, bot in bots:
         if bot not in VARIANT_BOTS:
             raise VariantRefused([
-                f"seat {seat + 1}: the {bot} bot does not play variants (its sampling "
-                f"assumes the standard editions); seat {' or '.join(VARIANT_BOTS)} bots "
+                f"seat {seat + 1}: the {bot} bot does not play variants (its network reads "
+                f"the editions' cards); seat {', '.join(VARIANT_BOTS)} bots "
                 "at a variant table"])
 
 

@@ -133,19 +133,14 @@ export function renderPrompt(S, v, ui) {
     go.disabled = S.selected.size !== k || busy(S);
     go.onclick = () => ui.act("pack:" + [...S.selected].join(","));
     p.append(go);
-    if (v.config.variant) {
-      // the advisor knows the standard editions only: no button, and why
-      p.append(Object.assign(document.createElement("div"), { className: "muted", id: "no-hint",
-        textContent: t("No hints at a variant table: the split advisor knows the standard editions only.") }));
-    } else {
-      const hint = button(t("Hint"), { id: "split-hint" });
-      hint.onclick = () => ui.send({ type: "advise", id: nextId(S, "adv"), pack: S.selected.size === 6 ? [...S.selected] : null });
-      const useHint = button(t("Use hint"), { id: "split-use-hint" });
-      hint.disabled = busy(S);
-      useHint.disabled = !S.hint || busy(S);
-      useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); ui.render(); };
-      p.append(hint, useHint);
-    }
+    // the advisor advises on any ruleset's split, a variant's included
+    const hint = button(t("Hint"), { id: "split-hint" });
+    hint.onclick = () => ui.send({ type: "advise", id: nextId(S, "adv"), pack: S.selected.size === k ? [...S.selected] : null });
+    const useHint = button(t("Use hint"), { id: "split-use-hint" });
+    hint.disabled = busy(S);
+    useHint.disabled = !S.hint || busy(S);
+    useHint.onclick = () => { S.selected = new Set(S.hint.best.pack); ui.render(); };
+    p.append(hint, useHint);
     if (S.hint) p.append(Object.assign(document.createElement("div"), { className: "muted", id: "hint-text", textContent: hintText(S.hint) }));
   } else if (v.phase === "pile" && v.pending_pile === me) {
     show("pile");
