@@ -13,12 +13,12 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 STACK   ?= 1
 
-.PHONY: run test venv system browser-tools lint typecheck pytest jstest demo clean
+.PHONY: run test venv system system-build browser-tools lint typecheck pytest jstest demo clean
 
 # pyproject.toml states lower bounds (meio is a library); requirements.lock holds the
 # exact versions the tests pass with (scripts/lock.py), installed here as constraints;
 # the Debian packages first (PyICU builds against the system's ICU)
-$(STAMP): pyproject.toml requirements.lock | system
+$(STAMP): pyproject.toml requirements.lock | system-build
 	$(PYTHON) -m venv $(VENV)
 	MEIO_PURE=1 $(PY) -m pip install --quiet --disable-pip-version-check \
 		-c requirements.lock -e '.[dev,web,tui,lab,rl,cluster,jax]'
@@ -26,6 +26,10 @@ $(STAMP): pyproject.toml requirements.lock | system
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# what building the virtual environment needs (PyICU builds against the system's ICU)
+system-build:
+	bash scripts/system-deps.sh --build
 
 system:
 	bash scripts/system-deps.sh
