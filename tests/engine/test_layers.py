@@ -30,7 +30,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "sim": frozenset({"engine"}),
     "jaxenv": frozenset({"engine"}),
     "bots": frozenset({"engine", "sim"}),
-    "rl": frozenset({"meio", "engine", "sim", "bots"}),
+    # rl.best_response measures a learner on the tournament's versioned deal set
+    "rl": frozenset({"meio", "engine", "sim", "bots", "tournament"}),
     "openspiel": frozenset({"engine", "bots"}),
     "ray_tasks": frozenset({"engine"}),
     "ratings": frozenset({"engine"}),

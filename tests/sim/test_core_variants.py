@@ -361,12 +361,15 @@ reveal_specials = true
         simulate(cfg, 3, seed=1, policy="random")
 
 
-def test_rollouts_refuse_a_variant_in_one_line() -> None:
+def test_rollouts_play_a_variant_from_its_own_sizes() -> None:
+    """Search's playouts take a variant's position (issue 37): a 6/7 split's splits are
+    scored, each seat's mean round score after each candidate, a score a player can get."""
     cfg = MatchConfig(players=4, variant=SIX_SEVEN, seed=1)
     state = State.new(cfg)
-    with pytest.raises(ValueError, match="variant") as exc:
-        evaluate_actions([state], list(state.legal_actions(0))[:2], 4, 1)
-    assert "\n" not in str(exc.value)
+    candidates = list(state.legal_actions(0))[:2]
+    values = evaluate_actions([state], candidates, 4, 1)
+    assert values.shape == (len(candidates), 4)
+    assert ((values >= 0) & (values <= 13)).all()
 
 
 def test_meio_simulate_plays_a_variant_file_and_writes_records_replay_accepts(

@@ -24,6 +24,7 @@ Search and the advisor read a ruleset's heuristic through :func:`heuristic_pack`
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 
@@ -52,6 +53,10 @@ def plays_ruleset(bot: str, config: MatchConfig) -> bool:
     (:data:`NETWORK_BOTS`, and a ``learned:PATH`` or ``search:5:PATH`` file)."""
     if is_standard(config.ruleset):
         return True
+    from meio.bots.versions import UnknownVersionError, resolve
+
+    with contextlib.suppress(UnknownVersionError):  # learned-v7 plays where learned does
+        bot = resolve(bot).alias
     return not any(bot == k or bot.startswith(k + ":") for k in NETWORK_BOTS)
 
 
@@ -60,13 +65,6 @@ def check_variant_bot(bot: str, config: MatchConfig) -> None:
     ruleset (:func:`plays_ruleset`)."""
     if plays_ruleset(bot, config):
         return
-    from meio.bots.versions import UnknownVersionError, resolve
-
-    try:
-        if resolve(bot).alias in VARIANT_BOTS:  # heuristic-v1 plays where heuristic does
-            return
-    except UnknownVersionError:
-        pass
     raise ConfigError(
         f"the {bot} bot does not play variants (its network reads the editions' cards); "
         f"play a variant with {', '.join(VARIANT_BOTS)} or a plug-in bot",

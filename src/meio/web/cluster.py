@@ -150,6 +150,10 @@ class Cluster:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        for _ in range(250):  # the leases being taken now hand themselves back (5 s at most)
+            if not self._acquiring:
+                break
+            await asyncio.sleep(0.02)
         held = list(self.leases.held)
         self.leases.held.clear()
         M.LEASES.set(0)
@@ -280,8 +284,15 @@ class Cluster:
     async def _acquire(self, table_id: str) -> None:
         try:
             lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
+            if self.draining:
+                # taken while this process stops: hand it back, or the next process
+                # would wait for it to run out (stop() waits for these)
+                if lease.holder == self.origin:
+                    with contextlib.suppress(Exception):
+                        await asyncio.to_thread(self.leases.store.release, [table_id])
+                return
             fresh = table_id not in self.leases.held
-            if not self.leases.record(lease) or self.draining:
+            if not self.leases.record(lease):
                 return
             M.LEASES.set(len(self.leases.held))
             room = self.hub.tables.get(table_id)
