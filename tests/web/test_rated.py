@@ -22,8 +22,9 @@ def post(c: Any, path: str, body: dict[str, Any]) -> Any:
     return c.post(path, json=body, headers=csrf(c))
 
 
-def finished(c: Any, table_id: str, timeout: float = 90.0) -> str:
-    """Wait until the table's match is over and rated; returns the match id."""
+def finished(c: Any, table_id: str, timeout: float = 240.0) -> str:
+    """Wait until the table's match is over and rated; returns the match id (the
+    timeout guards against a hang: a loaded machine beside the stack tests took over 90 s)."""
     store = c.app.state.hub.store  # type: ignore[attr-defined]
     end = time.time() + timeout
     while time.time() < end:
