@@ -24,46 +24,13 @@ same database. It
   at a table whose seats are connected to another process hands the lease over,
   and a process drops a table it does not act for that another holds.
 
-The messages, each named by its ``type`` and keyed by whole words that mean one
-thing in every message (the bus adds the sender's name, ``origin``, to each)::
-
-    {"type": "event", "table", "match", "seq", "seat", "action", "source",
-     "client_id", "at"}                            an action committed
-    {"type": "reload", "table"}                    seats taken, or a match began
-    {"type": "rematch", "table", "match", "seat"}  a seat asked for a rematch
-    {"type": "chat", "table", "match", "seat", "kind", "text", "at"}
-    {"type": "released", "tables": [...]}          leases handed back (by a process
-                                                   that stops: the others load those
-                                                   tables; ``"handed": true``: to the
-                                                   process the tables' people are on)
-    {"type": "online", "table", "seats": [...]}    the seats connected to the sender
-    {"type": "beat", "period": seconds, "holds": true}
-                                                   the heartbeat (``holds``: the sender
-                                                   speaks ``held`` and ``gone``; one
-                                                   that does not is sent everything)
-    {"type": "who", "table"}                       a process loaded the table: the
-                                                   others that hold it say ``online``
-                                                   and ``held``, the others ``gone``
-    {"type": "held", "table", "to"?}               the sender holds the table too; the
-                                                   one it is ``to`` reads the table
-                                                   again (news sent before the sender
-                                                   knew of it did not go on the bus)
-    {"type": "gone", "table", "to"?}               the sender dropped the table, or
-                                                   (``to`` the asker) does not hold it
-    {"type": "who", "to": origin, "token"}         a process newly heard from, or heard
-                                                   again after it was taken for dead,
-                                                   is asked for all its seats and
-                                                   tables (``"to": "*"``: every process
-                                                   is, after a lost bus connection);
-                                                   it first echoes the token, if any,
-    {"type": "here", "to": asker, "token"}         with this
-    {"type": "bye"}                                a clean stop
-
-Every process on one bus must run the same version: these keys replaced the
-one-letter ones of earlier versions, whose messages are ignored (docs/web.md).
-A version without ``held`` and ``gone`` publishes everything to everyone, which
-is still right, only dearer; and while one runs (its heartbeat lacks ``holds``),
-this version publishes everything too.
+The messages are built by the named functions of :mod:`meio.web.replica`, the one
+catalogue of what goes on the bus (docs/web.md, "Messages between server
+processes", says when each is sent and to whom). Every process on one bus must run
+the same version, or the version before it (:mod:`meio.web.bus` translates that
+one's form). A version without ``held`` and ``gone`` publishes everything to
+everyone, which is still right, only dearer; and while one runs (its heartbeat lacks
+``holds``), this version publishes everything too.
 
 A lone process on SQLite runs the same code with a silent bus.
 
@@ -84,6 +51,7 @@ from typing import Any
 
 from meio.web import chat
 from meio.web import metrics as M
+from meio.web import replica as R
 from meio.web.bus import Bus, bus_for
 from meio.web.hub import Hub, Room
 from meio.web.lease import Leases, LeaseStore, process_id
@@ -164,11 +132,11 @@ class Cluster:
         if self.bus.live:
             for room in list(self.hub.tables.values()):
                 if room.table.conns and self._wanted(room.id):
-                    await self._publish({"type": "online", "table": room.id, "seats": []})
+                    await self._publish(R.online(room.id, []))
             if held:
-                await self._publish({"type": "released", "tables": held})
+                await self._publish(R.released(held))
             # the others forget this process now rather than after its heartbeats stop
-            await self._publish({"type": "bye"})
+            await self._publish(R.bye())
         await self.bus.stop()
 
     # -- what the tables tell us -------------------------------------------------------
@@ -176,27 +144,22 @@ class Cluster:
         """A committed action: the other processes hear of it."""
         if self._wanted(table_id):
             _EVENTS_OUT.inc()
-            self._post({
-                "type": "event", "table": table_id, "match": match_id, "seq": ev.seq,
-                "seat": ev.seat, "action": ev.action, "source": ev.source,
-                "client_id": ev.client_id, "at": ev.created_at,
-            })
+            self._post(R.event(table_id, match_id, ev))
 
     def table_changed(self, table_id: str) -> None:
         """Seats were taken or a match began: the others reload the table."""
         if self._wanted(table_id):
-            self._post({"type": "reload", "table": table_id})
+            self._post(R.reload(table_id))
 
     def presence(self, table_id: str, seats: list[int]) -> None:
         """The seats connected here changed: the others show them online."""
         if self._wanted(table_id):
-            self._post({"type": "online", "table": table_id, "seats": seats})
+            self._post(R.online(table_id, seats))
 
     def rematch_asked(self, table_id: str, match_id: str, seat: int) -> None:
         """A seat here asked for a rematch: the others count it too."""
         if self._wanted(table_id):
-            self._post({"type": "rematch", "table": table_id, "match": match_id,
-                        "seat": seat})
+            self._post(R.rematch(table_id, match_id, seat))
 
     def table_loaded(self, table_id: str) -> None:
         """A table came into memory here: the others say which of its seats are
@@ -206,7 +169,7 @@ class Cluster:
             others = set(self.peers.origins())
             if others:
                 self._awaiting[table_id] = (others, time.monotonic() + self.fresh_s)
-            self._post({"type": "who", "table": table_id})
+            self._post(R.who_holds(table_id))
 
     def table_unloaded(self, table_id: str) -> None:
         """The table left memory here: its news is no longer wanted here."""
@@ -214,7 +177,7 @@ class Cluster:
         self._awaiting.pop(table_id, None)
         self._spare.pop(table_id, None)
         if self.bus.live:
-            self._post({"type": "gone", "table": table_id})
+            self._post(R.gone(table_id))
 
     @property
     def fresh_s(self) -> float:
@@ -250,8 +213,7 @@ class Cluster:
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
         if self._wanted(table_id):
-            self._post({"type": "chat", "table": table_id, "match": match_id, "seat": seat,
-                        "kind": kind, "text": text, "at": at})
+            self._post(R.chat(table_id, match_id, seat, kind, text, at))
 
     def holds(self, table_id: str) -> bool:
         """Whether this process may move the bots and run the timer of the table."""
@@ -388,7 +350,7 @@ class Cluster:
         for table_id in going:
             with context(table_id):
                 log.info("handed the table's lease to the process its people are on")
-        await self._publish({"type": "released", "tables": going, "handed": True})
+        await self._publish(R.released(going, handed=True))
 
     def _spare_now(self, room: Room) -> bool:
         """Whether another process serves the table and this one need not keep it:
@@ -431,7 +393,7 @@ class Cluster:
         period = self.peers.period
         while True:
             # "holds": this process says which tables it holds (who/held/gone)
-            self._post({"type": "beat", "period": period, "holds": True})
+            self._post(R.beat(period))
             await asyncio.sleep(period)
             try:
                 await self.expire_peers()
@@ -473,23 +435,23 @@ class Cluster:
         if to is not None and to not in (self.origin, "*"):
             return
         if msg.get("token") is not None:
-            self._post({"type": "here", "to": asker, "token": msg["token"]})
+            self._post(R.here(str(asker), msg["token"]))
         if isinstance(table_id, str):
             one = self.hub.tables.get(table_id)
             rooms = [] if one is None else [one]
             if one is None:
                 # not here: the asker need not send its news of the table here
-                self._post({"type": "gone", "table": table_id, "to": asker})
+                self._post(R.gone(table_id, asker))
         else:
             rooms = list(self.hub.tables.values())
         for room in rooms:
             if isinstance(table_id, str) and isinstance(asker, str):
                 # the asker loaded it: its news is wanted there from now on
                 self.holders.setdefault(room.id, set()).add(asker)
-            self._post({"type": "held", "table": room.id, "to": asker})
+            self._post(R.held(room.id, asker))
             seats = room.table.local_seats()
             if seats:
-                self._post({"type": "online", "table": room.id, "seats": seats})
+                self._post(R.online(room.id, seats))
 
     # -- the bus -----------------------------------------------------------------------
     async def _publish(self, message: dict[str, Any]) -> None:
@@ -526,10 +488,8 @@ class Cluster:
             # it says which seats are connected to it; one taken for dead echoes a
             # token first, and none of its seats count until it does
             M.PEERS.set(len(self.peers))
-            ask: dict[str, Any] = {"type": "who", "to": origin}
-            if word is Word.BACK:
-                ask["token"] = self.peers.doubt(origin)
-            self._post(ask)
+            self._post(R.who_is(origin, self.peers.doubt(origin) if word is Word.BACK
+                                else None))
         if kind == "beat":
             return
         if kind == "who":
@@ -573,9 +533,8 @@ class Cluster:
                     await rt.catch_up_locked()
             return
         if kind == "event":
-            ev = EventInfo(int(msg["seq"]), int(msg["seat"]), str(msg["action"]),
-                           str(msg["source"]), msg.get("client_id"), float(msg["at"]))
-            await rt.apply_remote(str(msg["match"]), ev)
+            match_id, ev = R.event_of(msg)
+            await rt.apply_remote(match_id, ev)
             M.BROADCAST.labels("bus").observe(max(0.0, time.time() - ev.created_at))
         elif kind == "chat":
             # a message of the match this process shows (a page that connects later,
@@ -615,5 +574,5 @@ class Cluster:
         # the word of who holds what may have been lost with the connection: say again
         # what is held here, and ask everyone for theirs
         for table_id in list(self.hub.tables):
-            self._post({"type": "held", "table": table_id})
-        self._post({"type": "who", "to": "*"})
+            self._post(R.held(table_id))
+        self._post(R.who_is("*"))

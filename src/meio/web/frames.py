@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from meio.bots.levels import level_name
-from meio.engine import IllegalActionError, Outcome, State, Trick, View
+from meio.engine import IllegalActionError, Outcome, State, View
 from meio.engine import actions as A
 from meio.engine.wire import trick_json, view_json
 from meio.web.store import EventInfo, TableInfo
@@ -64,11 +64,6 @@ def encode(frame: Frame) -> str:
 
 
 # -- the parts of frames -------------------------------------------------------------------
-def view_payload(view: View) -> Frame:
-    """The JSON form of a view, with the public configuration (no seed)."""
-    return view_json(view)
-
-
 def public_action(recipient: int | None, actor: int, action: int) -> str:
     """The text of ``action`` as ``recipient`` may see it: a split only to its maker.
 
@@ -80,12 +75,6 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
     if A.is_pack(action):
         return A.action_text(action) if recipient == actor else "pack"
     return A.action_text(action)
-
-
-def trick_payload(trick: Trick) -> Frame:
-    """The public facts of a completed trick (``pile`` is 0 while a ``+.5`` winner has
-    still to choose it)."""
-    return trick_json(trick)
 
 
 def public_table(info: TableInfo, online: set[int]) -> Frame:
@@ -146,7 +135,7 @@ def snapshot(
     deadline: float | None, now: float | None = None,
 ) -> Frame:
     """The whole of what ``recipient`` may know now (no match yet: ``view`` is null)."""
-    view = None if state is None else view_payload(_view_of(state, recipient))
+    view = None if state is None else view_json(_view_of(state, recipient))
     return {"type": "snapshot", "match": match_id, "seq": seq, "view": view,
             "deadline": deadline, "now": time.time() if now is None else now}
 
@@ -172,9 +161,9 @@ def event(
         "actor": outcome.seat,
         "action": public_action(recipient, outcome.seat, outcome.action),
         "source": source,
-        "trick": None if outcome.trick is None else trick_payload(outcome.trick),
+        "trick": None if outcome.trick is None else trick_json(outcome.trick),
         "round_over": outcome.round_over is not None,
-        "view": view_payload(_view_of(state, recipient)),
+        "view": view_json(_view_of(state, recipient)),
         "deadline": deadline,
     }
     if now is not None:
@@ -200,9 +189,34 @@ def event_texts(
     return texts
 
 
-def ack(msg_id: str, seq: int, **extra: Any) -> Frame:
-    """A message accepted at sequence number ``seq`` (``extra``: what it started)."""
-    return {"type": "ack", "id": msg_id, "seq": seq, **extra}
+def ack(msg_id: str, seq: int, *, match: str | None = None,
+        waiting: list[int] | None = None) -> Frame:
+    """A message accepted at sequence number ``seq``. A rematch's answer names the
+    ``match`` (the next one once it began, else the one just over) and, while some
+    seated people have still to ask, the seats it is ``waiting`` for.
+
+    >>> ack("c-7", 12)
+    {'type': 'ack', 'id': 'c-7', 'seq': 12}
+    >>> ack("r-1", 180, match="m1", waiting=[2])
+    {'type': 'ack', 'id': 'r-1', 'seq': 180, 'match': 'm1', 'waiting': [2]}
+    """
+    frame: Frame = {"type": "ack", "id": msg_id, "seq": seq}
+    if match is not None:
+        frame["match"] = match
+    if waiting is not None:
+        frame["waiting"] = waiting
+    return frame
+
+
+def duplicate(answer: Frame) -> Frame:
+    """The answer to an action sent again with an ``id`` already answered (a page
+    that resent it after a lost connection): the first answer, its ``ack`` or its
+    ``reject`` with the snapshot of then, marked ``"duplicate": true``.
+
+    >>> duplicate(ack("c-7", 12))
+    {'type': 'ack', 'id': 'c-7', 'seq': 12, 'duplicate': True}
+    """
+    return {**answer, "duplicate": True}
 
 
 def reject(

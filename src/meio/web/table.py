@@ -340,10 +340,11 @@ class LiveTable:
             steps = zip(self.events, _replay(self.config, self.events), strict=True)
         for ev, (state, outcome) in steps:
             if ev.seq > since:
-                out.append(F.event(match.id, ev.seq, state, outcome, ev.source, seat, None))
-        if out:
-            out[-1]["deadline"] = self.deadline()
-            out[-1]["now"] = time.time()
+                # the last one carries the turn timer and the server's clock
+                last = ev.seq == self.seq
+                out.append(F.event(match.id, ev.seq, state, outcome, ev.source, seat,
+                                   self.deadline() if last else None,
+                                   time.time() if last else None))
         return out
 
     # -- acting ------------------------------------------------------------------------
@@ -368,9 +369,9 @@ class LiveTable:
                                    "the match starts when every seat is filled", seat)
             key = (seat, cid)
             if client_id and key in self.accepted:
-                return {**F.ack(cid, self.accepted[key]), "duplicate": True}
+                return F.duplicate(F.ack(cid, self.accepted[key]))
             if client_id and key in self.rejected:
-                return {**self.rejected[key], "duplicate": True}
+                return F.duplicate(self.rejected[key])
             answer = await self._submit_locked(self.match, self.state, seat, action_text,
                                                expected_seq, client_id, source, match_id)
             if client_id and answer["type"] == "reject" and self.match is not None:
