@@ -163,13 +163,13 @@ def test_random_messages_from_several_clients_are_all_answered_and_change_nothin
     def run(steps: list[tuple[int, str]]) -> None:
         for who, raw in steps:
             p = t.players[who]
-            before = (t.rt.seq, list(t.rt.state.history) if t.rt.state else None)
+            before = (t.rt.seq, [t.rt.view(s) for s in (0, 1, None)])
             p.ws.send_text(raw)
             answer = p.until(lambda f: f["type"] in ANSWERS)
             seen_answers.add(answer.get("code") or answer["type"])
             if answer["type"] in ("error", "reject"):
                 assert answer["reason"] and isinstance(answer["reason"], str)
-                after = (t.rt.seq, list(t.rt.state.history) if t.rt.state else None)
+                after = (t.rt.seq, [t.rt.view(s) for s in (0, 1, None)])
                 assert after == before, (raw, answer)
             if answer.get("code") == "too_large":
                 with pytest.raises(WebSocketDisconnect) as exc:

@@ -183,9 +183,9 @@ def test_a_closed_socket_leaves_no_cycle_that_keeps_its_table(server: tuple[str,
                 assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
             rt = hub.tables[table["table_id"]].table
             deadline = time.monotonic() + 30
-            while rt.conns and time.monotonic() < deadline:
+            while rt.connected() and time.monotonic() < deadline:
                 time.sleep(0.05)
-            assert not rt.conns
+            assert not rt.connected()
         # every handler has returned (after its writer's close): a finished coroutine
         # has no frame
         def handlers_running() -> int:

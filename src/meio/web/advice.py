@@ -40,14 +40,13 @@ class Adviser:
         address's, :func:`meio.web.think.client_of`); or a ``reject``."""
         t = self.table
         async with t.lock:
-            st = t.state
             if seat is None:
                 return t.refuse(msg_id, "forbidden", "spectators get no split advice")
-            if st is None or st.phase is not Phase.SPLIT or st.packs[seat]:
+            view = t.view(seat)
+            if view is None or view.phase is not Phase.SPLIT or view.pack:
                 return t.refuse(msg_id, "illegal", "advice is given for your split only", seat)
             if seat in self.advising:
                 return t.refuse(msg_id, "busy", BUSY, seat)
-            view = st.view(seat)
         chosen = None
         if pack is not None:
             try:
@@ -55,7 +54,7 @@ class Adviser:
             except MeioError as exc:
                 return t.refuse(msg_id, "bad_message", str(exc), seat)
             chosen = C.mask_of(cards)
-            size = st.config.pack_size  # 6 in the editions; a variant's own size
+            size = view.config.pack_size  # 6 in the editions; a variant's own size
             if len(cards) != size or C.count(chosen) != size:
                 return t.refuse(msg_id, "illegal",
                                 f"a pack is {size} different cards of your hand", seat)

@@ -1,13 +1,14 @@
 """The auto-player: a table's bots and its turn timer.
 
-An :class:`AutoPlayer` watches one :class:`~meio.web.table.LiveTable`: after every
-change (:meth:`AutoPlayer.schedule`, which the table calls under its lock) it wakes
-the bots whose seats are to act and re-arms the turn timer. Only the process that
+An :class:`AutoPlayer` watches one :class:`~meio.web.table.LiveTable`: subscribed to
+its changes (:meth:`AutoPlayer.schedule`, which the table calls under its lock), it
+wakes the bots whose seats are to act and re-arms the turn timer. Only the process that
 holds the table's lease acts (:meth:`~meio.web.group.Group.holds`); another asks
 for the lease when it looks free, and acts once it has it.
 
-Bots decide in the think pool from ``state.view(seat)`` only, and move through the
-table's :meth:`~meio.web.table.LiveTable.submit` like any client.
+Bots decide in the think pool from the seat's view only (the table's
+:meth:`~meio.web.table.LiveTable.turn_of`), and move through the table's
+:meth:`~meio.web.table.LiveTable.submit` like any client.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class AutoPlayer:
         self.table = table
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
-        table.on_change = self.schedule
+        table.subscribe(self.schedule)
 
     def needs_actor(self) -> bool:
         """Whether a bot must move or a turn timer must run at the table now."""
@@ -82,7 +83,7 @@ class AutoPlayer:
         """
         t = self.table
         group = t.group
-        if t.state is None or t.state.is_over:
+        if not t.in_play():
             group.done_with(t.info.id)
             return
         current = asyncio.current_task()
@@ -99,7 +100,8 @@ class AutoPlayer:
             self._timer_task = spawn(self._run_timer(t.seq, deadline))
 
     def close(self) -> None:
-        """Stop the bots and the timer (the server stops)."""
+        """Stop the bots and the timer (the server stops, or the table leaves memory)."""
+        self.table.unsubscribe(self.schedule)
         for task in (self._bot_task, self._timer_task):
             if task is not None:
                 task.cancel()
@@ -144,8 +146,7 @@ class AutoPlayer:
         tries = [(kind, source), (kind, source), ("random", FALLBACK_SOURCE)]
         for attempt, (bot, src) in enumerate(tries, 1):
             async with t.lock:
-                st = t.state
-                if st is None or st.is_over or seat not in st.seats_to_act():
+                if seat not in t.seats_to_act():
                     return  # someone else moved for this seat meanwhile
                 seq, seed, view = self._bot_position(seat)
             began = time.perf_counter()
@@ -175,11 +176,10 @@ class AutoPlayer:
         """What a bot deciding for ``seat`` is given: the sequence number it decides
         at, its seed and the seat's view (taken under the lock; the thinking runs off
         the event loop)."""
-        t = self.table
-        if t.state is None or t.config is None:
+        turn = self.table.turn_of(seat)
+        if turn is None:
             raise BotError("no match is being played at this table")
-        turn = sum(1 for ev in t.events if ev.seat == seat)
-        return t.seq, bot_seed(t.config.seed, seat, turn), t.state.view(seat)
+        return turn.seq, bot_seed(turn.match_seed, seat, turn.turn), turn.view
 
     async def _wake(self, delay: float) -> None:
         """Look for bots and timers again after ``delay`` (after a failed task)."""

@@ -7,9 +7,9 @@ same database. It
   match, and every chat message) on the :mod:`~meio.web.bus`, and applies what the
   others publish to the tables this process holds in memory;
 * decides, with the :mod:`~meio.web.lease` rows, which process moves a table's
-  bots and runs its turn timer; a background loop renews this process's leases,
-  takes over those whose holder died, and drops tables nobody has used for
-  ``evict_after_s`` seconds;
+  bots and runs its turn timer, through its :class:`~meio.web.upkeep.Upkeep`: a
+  background loop renews this process's leases, takes over those whose holder
+  died, and drops tables nobody has used for ``evict_after_s`` seconds;
 * keeps the others' seats online only while they are heard from: each process
   posts a heartbeat every third of the lease TTL, and a process silent for three
   of them (see :mod:`~meio.web.peers`) is taken for dead, its seats shown offline;
@@ -33,12 +33,6 @@ everyone, which is still right, only dearer; and while one runs (its heartbeat l
 ``holds``), this version publishes everything too.
 
 A lone process on SQLite runs the same code with a silent bus.
-
-The module is over 500 lines on purpose, for now: who holds which table, the leases
-and the seats' presence are one state that most bus messages change together in one
-step (``receive``), and splitting it would spread that step over several objects. The
-messages themselves move to the server's one catalogue of frames with issue 43's
-second pass over the server.
 """
 
 from __future__ import annotations
@@ -53,11 +47,11 @@ from meio.web import chat
 from meio.web import metrics as M
 from meio.web import replica as R
 from meio.web.bus import Bus, bus_for
-from meio.web.hub import Hub, Room
-from meio.web.lease import Leases, LeaseStore, process_id
-from meio.web.logs import context
+from meio.web.hub import Hub
+from meio.web.lease import Leases, process_id
 from meio.web.peers import MISSED_BEATS, Peers, Word
 from meio.web.store import EventInfo
+from meio.web.upkeep import Upkeep
 
 log = logging.getLogger("meio.web.cluster")
 
@@ -75,37 +69,47 @@ class Cluster:
         self.hub = hub
         self.origin = process_id()
         ttl = hub.settings.lease_ttl_s
-        self.leases = Leases(LeaseStore(hub.store.engine, self.origin, ttl))
         self.bus: Bus = bus_for(hub.settings.database_url, self.origin)
         #: the other processes heard from lately (their seats count as online)
         self.peers = Peers(max(0.05, ttl / 3))
-        self._acquiring: set[str] = set()
+        #: the leases, and which tables stay in memory here
+        self.upkeep = Upkeep(hub, self.origin, self.peers.period,
+                             lambda t: bool(self.holders.get(t)), self._publish)
         #: for each table in memory here, the other processes that hold it too
         self.holders: dict[str, set[str]] = {}
         #: tables loaded here lately: the processes yet to say whether they hold them
         #: (all their news is published meanwhile), and until when they are waited for
         self._awaiting: dict[str, tuple[set[str], float]] = {}
-        #: since when a table here has been spare (another process serves it)
-        self._spare: dict[str, float] = {}
         #: the others whose heartbeat says they answer ``who`` with ``held``/``gone``,
         #: and those not known to (a version before: they are sent everything)
         self._aware: set[str] = set()
         self._unaware: set[str] = set()
-        #: since when an expired lease of a table not in memory here has been seen
-        self._orphans: dict[str, float] = {}
         self._loop: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
-        self.draining = False
 
     @property
     def live(self) -> bool:
         return self.bus.live
 
+    @property
+    def leases(self) -> Leases:
+        """The leases this process holds, and what it knows of the others'."""
+        return self.upkeep.leases
+
+    @property
+    def draining(self) -> bool:
+        """Stopping: it hands its tables to the others and acts for none."""
+        return self.upkeep.draining
+
+    @draining.setter
+    def draining(self, value: bool) -> None:
+        self.upkeep.draining = value
+
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
         """Listen to the others and start the lease and eviction loop."""
         await self.bus.start(self.receive, self._resync)
-        self._loop = asyncio.get_running_loop().create_task(self._maintain())
+        self._loop = asyncio.get_running_loop().create_task(self.upkeep.run())
         if self.bus.live:
             self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
 
@@ -118,20 +122,10 @@ class Cluster:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        for _ in range(250):  # the leases being taken now hand themselves back (5 s at most)
-            if not self._acquiring:
-                break
-            await asyncio.sleep(0.02)
-        held = list(self.leases.held)
-        self.leases.held.clear()
-        M.LEASES.set(0)
-        if held:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.leases.store.release, held)
-            log.info("released %d table leases", len(held))
+        held = await self.upkeep.drain()
         if self.bus.live:
             for room in list(self.hub.tables.values()):
-                if room.table.conns and self._wanted(room.id):
+                if room.table.connected() and self._wanted(room.id):
                     await self._publish(R.online(room.id, []))
             if held:
                 await self._publish(R.released(held))
@@ -175,7 +169,7 @@ class Cluster:
         """The table left memory here: its news is no longer wanted here."""
         self.holders.pop(table_id, None)
         self._awaiting.pop(table_id, None)
-        self._spare.pop(table_id, None)
+        self.upkeep.forget(table_id)
         if self.bus.live:
             self._post(R.gone(table_id))
 
@@ -202,191 +196,24 @@ class Cluster:
         del self._awaiting[table_id]
         return False
 
-    def _elsewhere(self, table_id: str) -> bool:
-        """Whether the table's people are connected to another process and none here:
-        that process should act for it, not this one."""
-        room = self.hub.tables.get(table_id)
-        return (room is not None and not room.table.conns
-                and any(room.table.remote_online.values()))
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may move the bots and run the timer of the table."""
+        return self.upkeep.holds(table_id)
+
+    def may_act(self, table_id: str) -> bool:
+        """Like :meth:`holds`; when the lease looks free, ask for it in the background
+        (the table is woken again once it is ours)."""
+        return self.upkeep.may_act(table_id)
+
+    def done_with(self, table_id: str) -> None:
+        """The match is over: nothing to run, hand the lease back."""
+        self.upkeep.done_with(table_id)
 
     def chat_posted(self, table_id: str, match_id: str, seat: int, kind: str, text: str,
                     at: float) -> None:
         """A stored chat message: the pages connected to the other processes see it."""
         if self._wanted(table_id):
             self._post(R.chat(table_id, match_id, seat, kind, text, at))
-
-    def holds(self, table_id: str) -> bool:
-        """Whether this process may move the bots and run the timer of the table."""
-        return not self.draining and self.leases.holds(table_id)
-
-    def may_act(self, table_id: str) -> bool:
-        """Like :meth:`holds`; when the lease looks free, ask for it in the background
-        (the table is woken again once it is ours)."""
-        if self.holds(table_id):
-            return True
-        if (not self.draining and self.leases.worth_trying(table_id)
-                and not self._elsewhere(table_id)):
-            self._try_acquire(table_id)
-        return False
-
-    def done_with(self, table_id: str) -> None:
-        """The match is over: nothing to run, hand the lease back."""
-        if table_id in self.leases.held:
-            self.leases.forget(table_id)
-            M.LEASES.set(len(self.leases.held))
-            self.hub.spawn(asyncio.to_thread(self.leases.store.release, [table_id]))
-
-    # -- leases ------------------------------------------------------------------------
-    def _try_acquire(self, table_id: str) -> None:
-        if table_id in self._acquiring:
-            return
-        self._acquiring.add(table_id)
-        self.hub.spawn(self._acquire(table_id))
-
-    async def _acquire(self, table_id: str) -> None:
-        try:
-            lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
-            if self.draining:
-                # taken while this process stops: hand it back, or the next process
-                # would wait for it to run out (stop() waits for these)
-                if lease.holder == self.origin:
-                    with contextlib.suppress(Exception):
-                        await asyncio.to_thread(self.leases.store.release, [table_id])
-                return
-            fresh = table_id not in self.leases.held
-            if not self.leases.record(lease):
-                return
-            M.LEASES.set(len(self.leases.held))
-            room = self.hub.tables.get(table_id)
-            if room is None:
-                return  # evicted meanwhile: it is woken when it is loaded again
-            async with room.table.lock:
-                if fresh:
-                    with context(table_id, room.table.match_id):
-                        log.info("took the table's lease", extra={"holder": self.origin})
-                    # the previous holder may have stored actions we never heard of
-                    await room.table.catch_up_locked()
-                else:
-                    room.auto.schedule()
-        finally:
-            self._acquiring.discard(table_id)
-
-    async def _renew(self) -> None:
-        asked = list(self.leases.held)
-        if not asked:
-            return
-        still, expires = await asyncio.to_thread(self.leases.store.renew, asked)
-        for table_id in self.leases.renewed(asked, still, expires):
-            with context(table_id):
-                log.warning("lost the table's lease; another process acts for it now")
-        M.LEASES.set(len(self.leases.held))
-
-    async def _wake(self, room: Room) -> None:
-        async with room.table.lock:
-            room.auto.schedule()
-
-    async def _adopt_orphans(self) -> None:
-        """Tables whose lease ran out (their holder died): load them and act. A table
-        in memory here is taken at once; one that is not waits a period longer, so
-        that a process its people reconnected to (the proxy's next choice) takes it
-        first and the table stays in one process."""
-        now = time.monotonic()
-        expired = await asyncio.to_thread(self.leases.store.expired)
-        self._orphans = {t: self._orphans.get(t, now) for t in expired}
-        for table_id in expired:
-            if table_id in self.leases.held:
-                continue  # ours, only late: the renewal takes care of it
-            if (table_id not in self.hub.tables
-                    and now - self._orphans[table_id] < 1.5 * self.peers.period):
-                continue
-            room = await self.hub.get(table_id)
-            if room is None:
-                continue
-            if room.auto.needs_actor():
-                self.may_act(table_id)
-            elif self.leases.worth_trying(table_id):
-                # nothing to run there: clear the stale row by taking and releasing it
-                lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
-                if lease.holder == self.origin:
-                    await asyncio.to_thread(self.leases.store.release, [table_id])
-
-    async def _maintain(self) -> None:
-        ttl = self.hub.settings.lease_ttl_s
-        period = max(0.05, ttl / 3)
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self._renew()
-                await self._hand_over()
-                for room in list(self.hub.tables.values()):
-                    if not room.auto.needs_actor():
-                        continue
-                    if not self.holds(room.id):
-                        self.may_act(room.id)
-                    elif not room.auto.busy():
-                        # the lease became valid again (renewed after a slow write)
-                        # while nothing ran: wake the table
-                        self.hub.spawn(self._wake(room))
-                await self._adopt_orphans()
-                await self._evict_idle()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the lease loop failed; trying again")
-
-    async def _hand_over(self) -> None:
-        """Give the leases of tables whose people are all connected to another
-        process to that process (it takes them when it hears ``released``): after a
-        change of replicas, the table's bots then run where its sockets are."""
-        going = [room.id for room in list(self.hub.tables.values())
-                 if self.holds(room.id) and self._elsewhere(room.id)
-                 and not room.auto.busy()]
-        if not going:
-            return
-        for table_id in going:
-            self.leases.forget(table_id)
-        M.LEASES.set(len(self.leases.held))
-        await asyncio.to_thread(self.leases.store.release, going)
-        for table_id in going:
-            with context(table_id):
-                log.info("handed the table's lease to the process its people are on")
-        await self._publish(R.released(going, handed=True))
-
-    def _spare_now(self, room: Room) -> bool:
-        """Whether another process serves the table and this one need not keep it:
-        nobody is connected here, this process does not act for it, another holds it,
-        and what must run there runs elsewhere (its people are there, or another
-        process holds its lease)."""
-        t = room.id
-        if room.busy() or self.holds(t) or not self.holders.get(t):
-            return False
-        return (not room.auto.needs_actor() or self._elsewhere(t)
-                or self.leases.others.get(t, 0.0) > time.time())
-
-    async def _evict_idle(self) -> None:
-        limit = self.hub.settings.evict_after_s
-        now = time.monotonic()
-        for room in list(self.hub.tables.values()):
-            if self._spare_now(room):
-                # a copy another process serves: dropped once seen so on two passes in
-                # a row (its news would otherwise keep crossing the bus), however
-                # recently that news came
-                since = self._spare.setdefault(room.id, now)
-                if now - since < 0.9 * self.peers.period:
-                    continue
-            else:
-                self._spare.pop(room.id, None)
-                if (now - room.table.last_used < limit or room.busy()
-                        or room.auto.needs_actor()):
-                    continue
-            if await self.hub.evict(room):
-                table_id = room.id
-                room.table.remote_online.clear()
-                if table_id in self.leases.held:
-                    self.leases.forget(table_id)
-                    await asyncio.to_thread(self.leases.store.release, [table_id])
-                self.leases.forget(table_id)
-                M.LEASES.set(len(self.leases.held))
 
     # -- the others' presence ------------------------------------------------------------
     async def _heartbeat(self) -> None:
@@ -414,7 +241,7 @@ class Cluster:
     async def _drop_seats(self, origin: str) -> None:
         # every table shows the seats connected to ``origin`` offline, at once
         for room in list(self.hub.tables.values()):
-            if origin in room.table.remote_online:
+            if room.table.remote_seats(origin):
                 async with room.table.lock:
                     room.table.set_remote_online(origin, [])
 
@@ -509,7 +336,7 @@ class Cluster:
                 elif room is None and not self.draining and not msg.get("handed"):
                     # handed back by a process that stops: its bots resume here or
                     # in another process that loads it (the loser drops its copy)
-                    self.hub.spawn(self._resume(str(t)))
+                    self.hub.spawn(self.upkeep.resume(str(t)))
             return
         if not isinstance(table_id, str):
             return
@@ -539,7 +366,7 @@ class Cluster:
         elif kind == "chat":
             # a message of the match this process shows (a page that connects later,
             # or to a later match, reads the stored chat instead)
-            if rt.match is not None and rt.match.id == msg.get("match"):
+            if rt.match_id is not None and rt.match_id == msg.get("match"):
                 chat.relay(rt, int(msg["seat"]), str(msg["kind"]), str(msg["text"]),
                            float(msg["at"]))
         elif kind == "rematch":
@@ -554,12 +381,6 @@ class Cluster:
             if isinstance(seats, list) and self.peers.doubt(origin) is None:
                 async with rt.lock:
                     rt.set_remote_online(origin, [int(s) for s in seats])
-
-    async def _resume(self, table_id: str) -> None:
-        room = await self.hub.get(table_id)
-        if room is not None and room.auto.needs_actor():
-            self.may_act(table_id)
-        # else: nothing to run; it is dropped when idle, or as a spare copy
 
     async def held_elsewhere(self) -> set[str]:
         """The tables whose lease another process holds now (they run there)."""

@@ -7,16 +7,20 @@ spectator) and from public facts only. The one hidden action, a split, is shown 
 full only to the seat that made it. :func:`event_texts` builds the frames of one
 action for every seat connected, each encoded once.
 
-Server → client (``type``; docs/web.md has the whole protocol)::
+Each frame is built whole by one function here, from what it needs; nothing adds
+to a frame once built. docs/web.md, "The frame catalogue", lists every frame with its
+fields, when it is sent, to whom, and what hidden information it may carry (a test
+checks it against this module). Server → client (``type``)::
 
     welcome   {"seat", "table"}                       after a good hello
     table     {"table"}                               the seats or who is online changed
     snapshot  {"match", "seq", "view", "deadline", "now"}
     event     {"match", "seq", "actor", "action", "source", "trick", "round_over",
-               "view", "deadline", "now"}
-    ack       {"id", "seq", ...}                      (a rematch: "match", "waiting";
-                                                       a chat message: "chat", no "seq")
-    reject    {"id", "code", "reason", "reason_code", "reason_params", "snapshot"}
+               "view", "deadline", "now"?}
+    ack       {"id", "seq", "match"?, "waiting"?}     (a chat line: {"id", "chat"};
+                                                       a report: {"id", "report"})
+    reject    {"id", "code", "reason", "reason_code"?, "reason_params"?, "snapshot"}
+              (an ack or reject sent again for a resent id: "duplicate": true)
     advice    {"id", <the advisor's Advice.to_dict()>} or {"id", "error"}
     rematch   {"match", "asked", "waiting"}           a seat asked for a rematch
     match     {"match", "number"}                     the next match began
@@ -24,6 +28,8 @@ Server → client (``type``; docs/web.md has the whole protocol)::
     chat_log  {"match", "messages": [<chat frames>]}
     error     {"code", "reason"}                      a message that could not be read
     pong      {}
+
+The messages to the other server processes are :mod:`meio.web.replica`'s.
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ class Hub:
         async with self._lock:
             room = self.tables.get(table_id)
             if room is not None:
-                room.table.last_used = time.monotonic()
+                room.table.touch()
                 return room
             info = await asyncio.to_thread(self.store.table, table_id)
             if info is None:
@@ -182,8 +182,7 @@ class Hub:
             live = self.tables.get(room.id)
             if live is None:
                 self.tables[room.id] = room
-                room.table.evicted = False
-                room.table.last_used = time.monotonic()
+                room.table.touch()
                 M.TABLES.inc()
                 self.group.table_loaded(room.id)
                 return room, True
@@ -195,7 +194,7 @@ class Hub:
             if self.tables.get(room.id) is not room or room.busy() or room.table.lock.locked():
                 return False
             del self.tables[room.id]
-            room.table.evicted = True
+            room.table.left_memory()
             M.TABLES.dec()
             M.EVICTIONS.inc()
             self.group.table_unloaded(room.id)

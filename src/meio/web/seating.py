@@ -177,7 +177,7 @@ class Seating:
         async with t.lock:
             if seat is None:
                 return t.refuse(msg_id, "forbidden", "spectators cannot start a rematch")
-            if t.match is None or t.state is None or not t.state.is_over:
+            if t.match is None or not t.match_over():
                 return t.refuse(msg_id, "not_over", "a rematch starts once the match is over",
                                 seat)
             if t.info.closed:
@@ -194,8 +194,7 @@ class Seating:
         """A seat connected to another process asked for a rematch."""
         t = self.table
         async with t.lock:
-            if (t.match is not None and t.match.id == match_id
-                    and t.state is not None and t.state.is_over
+            if (t.match_over() and t.match_id == match_id
                     and 0 <= seat < len(t.info.seats)):
                 await self._vote_locked(match_id, seat)
 

@@ -4,11 +4,29 @@ A :class:`LiveTable` holds one table's match rebuilt from its stored events, its
 checkpoints and its connections. Every accepted action follows one path
 (:meth:`~LiveTable.submit`): check against the sequence number and the rules, commit,
 then apply and send each connection the frame of its own view; another process's
-actions arrive through :meth:`~LiveTable.apply_remote`. Its collaborators (seating,
-the auto-player woken by :meth:`~LiveTable.changed`, advice, chat) use its public
-methods under its lock; it reaches the other processes only through its ``Group``.
+actions arrive through :meth:`~LiveTable.apply_remote`. It reaches the other
+processes only through its ``Group``.
 
-Just over 500 lines on purpose: everything that may change a match's state or send
+Its collaborators (the seating, the auto-player, the adviser, the chat, the hub, the
+cluster) hold it and use a small interface, under its :attr:`~LiveTable.lock`
+(docs/architecture.md, "The table's interface"):
+
+* the **events** it emits: :meth:`~LiveTable.subscribe` a listener, told after every
+  change of the match or the seats (the auto-player's bots and timer look again);
+  :meth:`~LiveTable.unsubscribe` it;
+* the **queries** it answers, from frozen values: ``info``, ``match``, ``seq``,
+  :meth:`~LiveTable.in_play`, :meth:`~LiveTable.match_over`,
+  :meth:`~LiveTable.seats_to_act`, :meth:`~LiveTable.deadline`,
+  :meth:`~LiveTable.view` (a seat's own view: the only road to the cards),
+  :meth:`~LiveTable.turn_of` (what a bot decides from), who is online here or
+  elsewhere, and whether it is idle or busy;
+* the **commands** it takes: submit, attach and detach, load and catch up, apply a
+  remote action, refuse, broadcast, and what the other processes say of its seats.
+
+Its state (the match's ``State``, its events, checkpoints, connections) is its own:
+no collaborator reads or sets it.
+
+Over 500 lines on purpose: everything that may change a match's state or send
 its frames is in this one class, under one lock, so that the commit-then-broadcast
 path stays the only one.
 """
@@ -21,6 +39,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from meio.engine import (
@@ -30,6 +49,7 @@ from meio.engine import (
     Outcome,
     Phase,
     State,
+    View,
     replay_steps,
 )
 from meio.engine import actions as A
@@ -81,36 +101,51 @@ def match_result(state: State) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class SeatTurn:
+    """What a bot deciding for one seat is given (:meth:`LiveTable.turn_of`)."""
+
+    #: the sequence number the decision is made at
+    seq: int
+    #: the seat's own view, the only cards it may know
+    view: View
+    #: the match's deal seed (secret: it stays on the server) and how many actions
+    #: the seat has made in the match, from which its bot is seeded
+    match_seed: int
+    turn: int
+
+
 class LiveTable:
-    """One table in memory. All changes happen under :attr:`lock`."""
+    """One table in memory. All changes happen under :attr:`lock`; its collaborators
+    use its queries, commands and events (see the module), never its state."""
 
     def __init__(self, services: Services, info: TableInfo) -> None:
         self.services = services
-        self.info = info
+        #: every change of the table happens under this lock (its collaborators take it
+        #: too, to read and act in one step)
         self.lock = asyncio.Lock()
-        self.match: MatchInfo | None = None
-        self.config: MatchConfig | None = None  # secret: holds the seed
-        self.state: State | None = None
-        self.events: list[EventInfo] = []
+        self._info = info
+        self._match: MatchInfo | None = None
+        self._config: MatchConfig | None = None  # secret: holds the seed
+        self._state: State | None = None
+        self._events: list[EventInfo] = []
         #: when the seat (or seats, in the split) to act began: the turn timer's start
-        self.turn_since = 0.0
+        self._turn_since = 0.0
         #: the latest checkpoint: a sequence number (a multiple of CHECKPOINT_EVERY)
         #: and the state after it, so a client reconnecting after a short gap costs
         #: what it missed and at most CHECKPOINT_EVERY actions more
-        self.checkpoint: tuple[int, State] | None = None
+        self._checkpoint: tuple[int, State] | None = None
         #: the message ids of this match's accepted actions, by seat: their sequence numbers
-        self.accepted: dict[tuple[int, str], int] = {}
+        self._accepted: dict[tuple[int, str], int] = {}
         #: the answers to the latest rejected messages (at most ``max_remembered_rejects``)
-        self.rejected: OrderedDict[tuple[int, str], Frame] = OrderedDict()
-        self.conns: set[Connection] = set()
+        self._rejected: OrderedDict[tuple[int, str], Frame] = OrderedDict()
+        self._conns: set[Connection] = set()
         #: seats connected to other server processes, by process (from the bus)
-        self.remote_online: dict[str, set[int]] = {}
+        self._remote_online: dict[str, set[int]] = {}
         #: when this table was last asked for (idle tables are evicted)
-        self.last_used = time.monotonic()
-        #: dropped from the hub (a client saying hello meanwhile puts it back)
-        self.evicted = False
-        #: called (under the lock) after every change: the auto-player's ``schedule``
-        self.on_change: Callable[[], None] = lambda: None
+        self._last_used = time.monotonic()
+        #: told (under the lock) after every change: the auto-player
+        self._listeners: list[Callable[[], None]] = []
         self._presence_task: asyncio.Task[None] | None = None
 
     @property
@@ -125,26 +160,61 @@ class LiveTable:
     def group(self) -> Group:
         return self.services.group
 
+    # -- what it answers: facts of the table and its match --------------------------------
+    @property
+    def info(self) -> TableInfo:
+        """The table as last read from the database: its options and seats."""
+        return self._info
+
+    @property
+    def match(self) -> MatchInfo | None:
+        """The match being played or just over (None: none started yet)."""
+        return self._match
+
     @property
     def seq(self) -> int:
-        return len(self.events)
+        """How many actions of the current match were accepted."""
+        return len(self._events)
 
     @property
     def match_id(self) -> str | None:
-        return None if self.match is None else self.match.id
+        return None if self._match is None else self._match.id
+
+    def in_play(self) -> bool:
+        """Whether a match is being played (started, and not over)."""
+        return self._state is not None and not self._state.is_over
+
+    def match_over(self) -> bool:
+        """Whether the current match is over (a rematch may start)."""
+        return self._match is not None and self._state is not None and self._state.is_over
+
+    def view(self, seat: int | None) -> View | None:
+        """What ``seat`` (None: a spectator) may know of the current match (None: no
+        match): the only road from a collaborator to the cards."""
+        st = self._state
+        if st is None:
+            return None
+        return st.view(seat) if seat is not None else st.spectator_view()
+
+    def turn_of(self, seat: int) -> SeatTurn | None:
+        """What a bot deciding for ``seat`` now is given (None: no match)."""
+        if self._state is None or self._config is None:
+            return None
+        turn = sum(1 for ev in self._events if ev.seat == seat)
+        return SeatTurn(self.seq, self._state.view(seat), self._config.seed, turn)
 
     # -- loading -----------------------------------------------------------------------
     async def load(self) -> None:
         """Rebuild the current match from the stored events (caller holds the lock)."""
-        info = await asyncio.to_thread(self.store.table, self.info.id)
+        info = await asyncio.to_thread(self.store.table, self._info.id)
         if info is None:
-            raise StoreError("missing", f"table {self.info.id} is no longer in the database")
-        self.info = info
+            raise StoreError("missing", f"table {self._info.id} is no longer in the database")
+        self._info = info
         if info.current_match is None:
-            self.match = self.config = self.state = None
-            self.events = []
-            self.checkpoint = None
-            self.accepted, self.rejected = {}, OrderedDict()
+            self._match = self._config = self._state = None
+            self._events = []
+            self._checkpoint = None
+            self._accepted, self._rejected = {}, OrderedDict()
             return
         match = await asyncio.to_thread(self.store.match, info.current_match)
         events = await asyncio.to_thread(self.store.events, info.current_match)
@@ -158,18 +228,18 @@ class LiveTable:
         since = match.created_at
         accepted: dict[tuple[int, str], int] = {}
         before = (state.phase, state.round_index)
-        self.checkpoint = None
+        self._checkpoint = None
         for ev, (state, _) in zip(events, _replay(config, events), strict=True):
             if ev.seq % CHECKPOINT_EVERY == 0:
-                self.checkpoint = (ev.seq, state.clone())
+                self._checkpoint = (ev.seq, state.clone())
             since = _turn_start(before, state, since, ev.created_at)
             before = (state.phase, state.round_index)
             if ev.client_id:
                 accepted[(ev.seat, ev.client_id)] = ev.seq
-        self.match, self.config, self.state, self.events = match, config, state, list(events)
-        self.turn_since = since
-        self.accepted = accepted
-        self.rejected = OrderedDict()
+        self._match, self._config, self._state, self._events = match, config, state, list(events)
+        self._turn_since = since
+        self._accepted = accepted
+        self._rejected = OrderedDict()
 
     # -- facts -------------------------------------------------------------------------
     def deadline(self) -> float | None:
@@ -179,52 +249,72 @@ class LiveTable:
         and a seat of it whose last move was the timer's has left: its turns are then
         played after ``away_turn_s`` (a second), until its player acts again. So a player who
         stops forfeits the rest of the match to the bot, and the result is rated."""
-        timer = self.info.options.get("turn_timer_s")
-        if not timer and self.info.rated:
+        timer = self._info.options.get("turn_timer_s")
+        if not timer and self._info.rated:
             timer = self.settings.rated_turn_timer_s
-        if not timer or self.state is None or self.state.is_over:
+        if not timer or self._state is None or self._state.is_over:
             return None
         timer = float(timer)
-        if self.info.rated:
+        if self._info.rated:
             people = self.seats_to_act("human")
             if people and all(self.away(seat) for seat in people):
                 timer = min(timer, self.settings.away_turn_s)
-        return self.turn_since + timer
+        return self._turn_since + timer
 
     def away(self, seat: int) -> bool:
         """Whether ``seat``'s last move of this match was made by its turn timer."""
-        for ev in reversed(self.events):
+        for ev in reversed(self._events):
             if ev.seat == seat:
                 return ev.source == "timeout"
         return False
 
     def online(self) -> set[int]:
-        seats = {c.seat for c in self.conns if c.seat is not None}
-        for remote in self.remote_online.values():
+        """The seats connected, to this process or to another."""
+        seats = {c.seat for c in self._conns if c.seat is not None}
+        for remote in self._remote_online.values():
             seats |= remote
         return seats
 
     def local_seats(self) -> list[int]:
         """The seats connected to this process (told to the others on the bus)."""
-        return sorted({c.seat for c in self.conns if c.seat is not None})
+        return sorted({c.seat for c in self._conns if c.seat is not None})
 
-    def seats_to_act(self, kind: str) -> list[int]:
-        """The seats of ``kind`` ("bot" or "human") that may act now."""
-        st = self.state
+    def remote_seats(self, origin: str | None = None) -> set[int]:
+        """The seats connected to the other processes (or to process ``origin``)."""
+        if origin is not None:
+            return set(self._remote_online.get(origin, ()))
+        return set().union(*self._remote_online.values())
+
+    def connected(self) -> bool:
+        """Whether any page (a seat's or a spectator's) is connected here."""
+        return bool(self._conns)
+
+    def spectators(self) -> int:
+        """How many spectators' pages are connected here."""
+        return sum(1 for c in self._conns if c.seat is None)
+
+    def seats_to_act(self, kind: str | None = None) -> list[int]:
+        """The seats (of ``kind``, "bot" or "human", when given) that may act now."""
+        st = self._state
         if st is None or st.is_over:
             return []
-        return [s for s in st.seats_to_act() if self.info.seats[s].kind == kind]
+        return [s for s in st.seats_to_act()
+                if kind is None or self._info.seats[s].kind == kind]
 
     def busy(self) -> bool:
         """Whether a page is connected or news of them is on its way (then the table
         must not be evicted)."""
-        return bool(self.conns) or self._presence_task is not None
+        return bool(self._conns) or self._presence_task is not None
+
+    def idle_s(self) -> float:
+        """Seconds since the table was last asked for (an idle one leaves memory)."""
+        return time.monotonic() - self._last_used
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat ``token`` holds here, as far as this process knows (no database
         read: a seat taken on another process a moment ago may not be known yet)."""
         digest = hash_token(token)
-        for s in self.info.seats:
+        for s in self._info.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
                 return s.seat
         return None
@@ -233,13 +323,13 @@ class LiveTable:
         """Whose thinking this table's job is in the think pool: ``client``'s (advice:
         the asking address's), else the client that created the table; tables with
         people first."""
-        people = any(s.kind == "human" for s in self.info.seats)
-        owner = client or self.info.creator or f"table:{self.info.id}"
-        return think.Share(owner, self.info.id, think.PEOPLE if people else think.BOTS_ONLY)
+        people = any(s.kind == "human" for s in self._info.seats)
+        owner = client or self._info.creator or f"table:{self._info.id}"
+        return think.Share(owner, self._info.id, think.PEOPLE if people else think.BOTS_ONLY)
 
     # -- frames ------------------------------------------------------------------------
     def snapshot(self, seat: int | None) -> Frame:
-        return F.snapshot(self.match_id, self.seq, self.state, seat, self.deadline())
+        return F.snapshot(self.match_id, self.seq, self._state, seat, self.deadline())
 
     def refuse(
         self, msg_id: str, code: str, reason: str, seat: int | None = None,
@@ -250,19 +340,40 @@ class LiveTable:
 
     def broadcast(self, frame: Frame) -> None:
         """Send one frame (the same for every seat: no view in it) to every page here."""
-        for c in self.conns:
+        for c in self._conns:
             c.send(frame)
 
     def broadcast_table(self) -> None:
-        self.broadcast(F.table(self.info, self.online()))
+        self.broadcast(F.table(self._info, self.online()))
 
     def broadcast_snapshots(self) -> None:
-        for c in self.conns:
+        for c in self._conns:
             c.send(self.snapshot(c.seat))
 
+    # -- the events it emits ----------------------------------------------------------------
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every change of the match or the seats, under the
+        lock (the auto-player: its bots and timer look again)."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        """Stop calling ``listener`` (no error if it was not subscribed)."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     def changed(self) -> None:
-        """After a change (caller holds the lock): the bots and timers look again."""
-        self.on_change()
+        """After a change (caller holds the lock): every listener hears of it."""
+        for listener in list(self._listeners):
+            listener()
+
+    def touch(self) -> None:
+        """Someone asked for the table: it is not idle."""
+        self._last_used = time.monotonic()
+
+    def left_memory(self) -> None:
+        """The table was dropped from the hub: what the other processes said of its
+        seats is forgotten (they say it again when it is loaded afresh)."""
+        self._remote_online.clear()
 
     # -- connections ---------------------------------------------------------------------
     async def attach(
@@ -278,21 +389,21 @@ class LiveTable:
             if stale:  # other processes may have moved on while it was out of the hub
                 await self.catch_up_locked()
             online = self.online(), self.local_seats()
-            self.conns.add(conn)
+            self._conns.add(conn)
             M.CONNECTIONS.inc()
-            self.last_used = time.monotonic()
-            conn.send(F.welcome(conn.seat, self.info, self.online()))
+            self._last_used = time.monotonic()
+            conn.send(F.welcome(conn.seat, self._info, self.online()))
             if (
-                self.match is not None
-                and self.state is not None
-                and since_match == self.match.id
+                self._match is not None
+                and self._state is not None
+                and since_match == self._match.id
                 and since_seq is not None
                 and since_seq <= self.seq
                 and (since_seq == self.seq
                      or (self.seq - since_seq <= self.settings.max_resume_events
                          and self.services.resume_limiter.take(address)))
             ):
-                for frame in self._frames_since(self.match, since_seq, conn.seat):
+                for frame in self._frames_since(self._match, since_seq, conn.seat):
                     conn.send(frame)
             else:
                 conn.send(self.snapshot(conn.seat))
@@ -301,10 +412,10 @@ class LiveTable:
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
             online = self.online(), self.local_seats()
-            if conn in self.conns:
-                self.conns.discard(conn)
+            if conn in self._conns:
+                self._conns.discard(conn)
                 M.CONNECTIONS.dec()
-            self.last_used = time.monotonic()
+            self._last_used = time.monotonic()
             self._presence_changed(online)
 
     def _presence_changed(self, before: tuple[set[int], list[int]]) -> None:
@@ -321,23 +432,23 @@ class LiveTable:
         async with self.lock:
             self._presence_task = None
             self.broadcast_table()
-            self.group.presence(self.info.id, self.local_seats())
+            self.group.presence(self._info.id, self.local_seats())
 
     def _frames_since(self, match: MatchInfo, since: int, seat: int | None) -> list[Frame]:
-        assert self.config is not None
+        assert self._config is not None
         out: list[Frame] = []
         steps: Iterator[tuple[EventInfo, tuple[State, Outcome]]]
-        if self.checkpoint is not None and since >= self.checkpoint[0]:
+        if self._checkpoint is not None and since >= self._checkpoint[0]:
             # a short gap: from the latest checkpoint
-            start, state = self.checkpoint
-            events = self.events[start:]
+            start, state = self._checkpoint
+            events = self._events[start:]
             state = state.clone()
             steps = zip(events, ((state, state.apply(A.parse_action(ev.action), ev.seat))
                                  for ev in events), strict=True)
         else:
             # a long one: the whole match (about half a millisecond, less than building
             # the frames it is replayed for)
-            steps = zip(self.events, _replay(self.config, self.events), strict=True)
+            steps = zip(self._events, _replay(self._config, self._events), strict=True)
         for ev, (state, outcome) in steps:
             if ev.seq > since:
                 # the last one carries the turn timer and the server's clock
@@ -364,20 +475,20 @@ class LiveTable:
         async with self.lock:
             if seat is None:
                 return self.refuse(cid, "forbidden", "spectators cannot act")
-            if self.match is None or self.state is None:
+            if self._match is None or self._state is None:
                 return self.refuse(cid, "not_started",
                                    "the match starts when every seat is filled", seat)
             key = (seat, cid)
-            if client_id and key in self.accepted:
-                return F.duplicate(F.ack(cid, self.accepted[key]))
-            if client_id and key in self.rejected:
-                return F.duplicate(self.rejected[key])
-            answer = await self._submit_locked(self.match, self.state, seat, action_text,
+            if client_id and key in self._accepted:
+                return F.duplicate(F.ack(cid, self._accepted[key]))
+            if client_id and key in self._rejected:
+                return F.duplicate(self._rejected[key])
+            answer = await self._submit_locked(self._match, self._state, seat, action_text,
                                                expected_seq, client_id, source, match_id)
-            if client_id and answer["type"] == "reject" and self.match is not None:
-                self.rejected[key] = answer
-                while len(self.rejected) > self.settings.max_remembered_rejects:
-                    self.rejected.popitem(last=False)
+            if client_id and answer["type"] == "reject" and self._match is not None:
+                self._rejected[key] = answer
+                while len(self._rejected) > self.settings.max_remembered_rejects:
+                    self._rejected.popitem(last=False)
         accepted = answer["type"] == "ack"
         M.ACTIONS.labels("accepted" if accepted else "rejected", source).inc()
         if accepted:
@@ -429,9 +540,9 @@ class LiveTable:
             await self.catch_up_locked()
             return self.refuse(cid, "stale", "another action was accepted first", seat)
         self._accept(ev, new, outcome)
-        self.group.event_accepted(self.info.id, match.id, ev)
+        self.group.event_accepted(self._info.id, match.id, ev)
         self.changed()
-        if new.is_over and self.info.rated:
+        if new.is_over and self._info.rated:
             # once per match (the database keeps it so); a crash before it is made
             # good by the hub's sweep
             self.services.spawn(self._rate(match.id))
@@ -444,29 +555,29 @@ class LiveTable:
         """Make committed action ``ev`` (``new`` is the state after it, ``outcome``
         what it did) part of the match and send each local connection its frame
         (caller holds the lock)."""
-        assert self.match is not None and self.state is not None
-        old = self.state
+        assert self._match is not None and self._state is not None
+        old = self._state
         before = (old.phase, old.round_index)
-        self.state = new
-        self.events.append(ev)
+        self._state = new
+        self._events.append(ev)
         if ev.seq % CHECKPOINT_EVERY == 0:
-            self.checkpoint = (ev.seq, new)  # never changed in place: a new one is made
+            self._checkpoint = (ev.seq, new)  # never changed in place: a new one is made
         if ev.client_id:
-            self.accepted[(ev.seat, ev.client_id)] = ev.seq
-        self.turn_since = _turn_start(before, new, self.turn_since, ev.created_at)
+            self._accepted[(ev.seat, ev.client_id)] = ev.seq
+        self._turn_since = _turn_start(before, new, self._turn_since, ev.created_at)
         # each seat's frame is built from its own view and encoded once, however many
         # of its pages are open; every spectator gets the one spectator frame
-        texts = F.event_texts(self.match.id, ev, new, outcome, (c.seat for c in self.conns),
+        texts = F.event_texts(self._match.id, ev, new, outcome, (c.seat for c in self._conns),
                               self.deadline())
-        for c in self.conns:
+        for c in self._conns:
             c.send(texts[c.seat])
 
     # -- news from the other server processes ---------------------------------------------
     async def apply_remote(self, match_id: str, ev: EventInfo) -> None:
         """An action another process committed: apply it and tell the local clients."""
         async with self.lock:
-            self.last_used = time.monotonic()
-            if self.match is None or self.state is None or self.match.id != match_id:
+            self._last_used = time.monotonic()
+            if self._match is None or self._state is None or self._match.id != match_id:
                 await self.catch_up_locked()
                 return
             if ev.seq <= self.seq:
@@ -474,7 +585,7 @@ class LiveTable:
             if ev.seq > self.seq + 1:
                 await self.catch_up_locked()  # a message was missed: the database has it
                 return
-            new = self.state.clone()
+            new = self._state.clone()
             outcome = new.apply(A.parse_action(ev.action), ev.seat)
             self._accept(ev, new, outcome)
             self.changed()
@@ -483,22 +594,22 @@ class LiveTable:
         """Bring this table up to the database (caller holds the lock): new actions go
         to the clients as events, a new match or changed seats as snapshots."""
         before = self.match_id
-        info = await asyncio.to_thread(self.store.table, self.info.id)
+        info = await asyncio.to_thread(self.store.table, self._info.id)
         if info is None:
             return
-        if info.current_match != before or self.state is None or self.match is None:
+        if info.current_match != before or self._state is None or self._match is None:
             await self.load()
-            if self.match is not None and self.match.id != before:
-                self.broadcast(F.new_match(self.match.id, self.match.number))
+            if self._match is not None and self._match.id != before:
+                self.broadcast(F.new_match(self._match.id, self._match.number))
             self.broadcast_table()
             self.broadcast_snapshots()
             self.changed()
             return
-        seats_changed = info.seats != self.info.seats
-        self.info = info
-        events = await asyncio.to_thread(self.store.events, self.match.id)
+        seats_changed = info.seats != self._info.seats
+        self._info = info
+        events = await asyncio.to_thread(self.store.events, self._match.id)
         for ev in events[self.seq:]:
-            new = self.state.clone()
+            new = self._state.clone()
             outcome = new.apply(A.parse_action(ev.action), ev.seat)
             self._accept(ev, new, outcome)
         if seats_changed:
@@ -507,17 +618,17 @@ class LiveTable:
 
     def set_remote_online(self, origin: str, seats: list[int]) -> None:
         """Another process says which seats of this table are connected to it."""
-        if set(seats) == self.remote_online.get(origin, set()):
+        if set(seats) == self._remote_online.get(origin, set()):
             return
         if seats:
-            self.remote_online[origin] = set(seats)
+            self._remote_online[origin] = set(seats)
         else:
-            self.remote_online.pop(origin, None)
+            self._remote_online.pop(origin, None)
         self.broadcast_table()
 
     def close(self) -> None:
         """Close every connection (the server stops)."""
-        for c in list(self.conns):
+        for c in list(self._conns):
             c.close()
 
 

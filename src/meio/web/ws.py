@@ -104,7 +104,7 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "say 'hello' first, with your seat token")
         seat = await _identify(hub, room.table, hello, address)
-        if seat is None and _spectators(room.table) >= settings.max_sockets_per_table:
+        if seat is None and room.table.spectators() >= settings.max_sockets_per_table:
             raise ProtocolError("too_many_connections", "this table has as many spectators "
                                                         "as it can take")
     except ProtocolError as exc:
@@ -221,10 +221,6 @@ def _parse(raw: str, limit: int) -> Message:
     if raw == "\x00binary":
         raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
     return parse_message(raw, limit)
-
-
-def _spectators(rt: LiveTable) -> int:
-    return sum(1 for c in rt.conns if c.seat is None)
 
 
 async def _identify(hub: Hub, rt: LiveTable, hello: Hello, address: str) -> int | None:
