@@ -90,6 +90,7 @@ class Upkeep:
 
     # -- the leases ---------------------------------------------------------------------
     def try_acquire(self, table_id: str) -> None:
+        """Ask for the table's lease in the background (once at a time per table)."""
         if table_id in self._acquiring:
             return
         self._acquiring.add(table_id)
@@ -100,7 +101,7 @@ class Upkeep:
             lease = await asyncio.to_thread(self.leases.store.acquire, table_id)
             if self.draining:
                 # taken while this process stops: hand it back, or the next process
-                # would wait for it to run out (stop() waits for these)
+                # would wait for it to run out (drain() waits for these)
                 if lease.holder == self.origin:
                     with contextlib.suppress(Exception):
                         await asyncio.to_thread(self.leases.store.release, [table_id])
