@@ -1,12 +1,13 @@
 """Which other server processes are alive, as far as the bus tells.
 
-Every process with a live bus posts a heartbeat, ``{"k": "hb", "p": period}``,
-every ``period`` seconds (a third of the lease TTL); any message of a process
-counts as word of it. A process not heard from for :data:`MISSED_BEATS` of its
-periods is forgotten: the others show its seats offline. The silence must also
-span as many of the listener's own heartbeat ticks, so that a listener that was
-stalled itself (its event loop blocked, the messages waiting unread) does not take
-its own deafness for the others' death: between two ticks it reads what came.
+Every process with a live bus posts a heartbeat, ``{"type": "beat", "period":
+period}`` (:func:`meio.web.replica.beat`), every ``period`` seconds (a third of the
+lease TTL); any message of a process counts as word of it. A process not heard from
+for :data:`MISSED_BEATS` of its periods is forgotten: the others show its seats
+offline. The silence must also span as many of the listener's own heartbeat ticks,
+so that a listener that was stalled itself (its event loop blocked, the messages
+waiting unread) does not take its own deafness for the others' death: between two
+ticks it reads what came.
 
 A forgotten process stays on a list of the dead. A word from it later (a late
 message, or a process that was only stalled) makes it known again but *in doubt*:
