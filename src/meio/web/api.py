@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
@@ -19,7 +19,6 @@ from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
 from meio.web.newtable import STRICT, CreateTable, check_new_table, display_name
 from meio.web.refusal import Refusal
-from meio.web.seating import JoinError
 from meio.web.store import MatchInfo, SeatInfo, Store, TableInfo, hash_token
 from meio.web.table import same_secret
 from meio.web.think import client_of
@@ -109,14 +108,14 @@ def client_address(request: Request) -> str:
 
 def _limit_joins(hub: Hub, request: Request) -> None:
     if not hub.join_limiter.take(client_address(request)):
-        raise HTTPException(429, "rate_limited: too many tables created or seats taken from "
-                                 "your address; wait a minute")
+        raise Refusal(429, "rate_limited", "too many tables created or seats taken from "
+                                           "your address; wait a minute")
 
 
 def _limit_lookups(hub: Hub, request: Request) -> None:
     if not hub.lookup_limiter.take(client_address(request)):
-        raise HTTPException(429, "rate_limited: too many look-ups of your tables from your "
-                                 "address; wait a minute")
+        raise Refusal(429, "rate_limited", "too many look-ups of your tables from your "
+                                           "address; wait a minute")
 
 
 def creator_of(request: Request) -> str:
@@ -131,18 +130,19 @@ async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> st
     creator = creator_of(request)
     counts = await asyncio.to_thread(hub.store.open_tables, creator)
     if counts.total >= s.max_open_tables:
-        raise HTTPException(503, "server_full: this server has as many open tables as it can "
-                                 "take; join one from the lobby or try later")
+        raise Refusal(503, "server_full", "this server has as many open tables as it can "
+                                          "take; join one from the lobby or try later")
     if counts.mine >= s.max_open_tables_per_address:
-        raise HTTPException(429, "too_many_tables: your address has "
-                                 f"{counts.mine} open tables; finish or leave some first")
+        raise Refusal(429, "too_many_tables", f"your address has {counts.mine} open tables; "
+                                              "finish or leave some first", tables=counts.mine)
     if all(seat.kind == "bot" for seat in seats):
         if counts.bots_only >= s.max_bot_tables:
-            raise HTTPException(503, "server_full: as many tables of bots alone as this "
-                                     "server runs are playing; try later, or take a seat")
+            raise Refusal(503, "server_full", "as many tables of bots alone as this server "
+                                              "runs are playing; try later, or take a seat")
         if counts.bots_only_mine >= s.max_bot_tables_per_address:
-            raise HTTPException(429, "too_many_tables: your address already has "
-                                     f"{counts.bots_only_mine} tables of bots alone playing")
+            raise Refusal(429, "too_many_tables", "your address already has "
+                          f"{counts.bots_only_mine} tables of bots alone playing",
+                          tables=counts.bots_only_mine)
     return creator
 
 
@@ -187,20 +187,18 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
         raise Refusal(401, "sign_in_to_rate", "rated quick play is for signed-in players")
     s = hub.settings
     if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
-        raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
-                                 f"{s.quick_max_wait_s:g} seconds")
+        raise Refusal(422, "bad_wait", f"the wait is {s.quick_min_wait_s:g} to "
+                                       f"{s.quick_max_wait_s:g} seconds",
+                      low=f"{s.quick_min_wait_s:g}", high=f"{s.quick_max_wait_s:g}")
     try:
         pool = Pool.parse(body.pool)
     except RatingError as exc:
         raise Refusal(404, "no_pool", str(exc)) from None
     _limit_joins(hub, request)
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
-    try:
-        table_id, seat, token = await request.app.state.quick.play(
-            account and account.id, pool, body.wait_s,
-            account.username if account else body.name, creator, rated=body.rated)
-    except JoinError as exc:
-        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
+    table_id, seat, token = await request.app.state.quick.play(
+        account and account.id, pool, body.wait_s,
+        account.username if account else body.name, creator, rated=body.rated)
     room = await _room(hub, table_id)
     info = room.table.info
     return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
@@ -250,13 +248,10 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
     way to act for the seat: it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
-    try:
-        seat, token = await room.seating.join(body.invite,
-                                              seat_name(room.table.info, account, body.name),
-                                              body.seat, None if account is None else account.id,
-                                              body.agree_rated)
-    except JoinError as exc:
-        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
+    seat, token = await room.seating.join(body.invite,
+                                          seat_name(room.table.info, account, body.name),
+                                          body.seat, None if account is None else account.id,
+                                          body.agree_rated)
     return {"table_id": table_id, "seat": seat, "token": token,
             "table": public_table(room.table.info, room.table.online())}
 

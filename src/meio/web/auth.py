@@ -38,8 +38,9 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meio.web.accounts import Account, AccountStore, check_username, username_key
+from meio.web.i18n import catalogue, visitor_language
 from meio.web.limits import KeyedLimiter
-from meio.web.refusal import Refusal
+from meio.web.refusal import Refusal, refusal_json
 from meio.web.settings import Settings
 from meio.web.store import Store, StoreError, hash_token
 from meio.web.think import Share, ThinkPool, client_of
@@ -105,8 +106,10 @@ class SameOrigin:
             foreign = conn.headers.get("sec-fetch-site") == "cross-site" and (
                 conn.headers.get("origin", "").rstrip("/") not in self.allowed)
             if foreign or not origin_allowed(conn, self.allowed, self.public):
-                body = json.dumps({"detail": "a page of another site cannot send this request",
-                                   "code": "cross_site", "params": {}}).encode()
+                refused = Refusal(403, "cross_site", "a page of another site cannot send this "
+                                                     "request")
+                lang = visitor_language(conn.headers)
+                body = json.dumps(refusal_json(refused, catalogue(lang))).encode()
                 await send({"type": "http.response.start", "status": 403,
                             "headers": [(b"content-type", b"application/json"),
                                         (b"content-length", str(len(body)).encode())]})

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from meio.engine import ConfigError, MatchConfig, MeioError, TableOptions
 from meio.engine import cards as C
 from meio.engine.ruleset_file import variant_json
+from meio.web.refusal import Refusal
 from meio.web.settings import Settings
 from meio.web.store import SeatInfo
 from meio.web.variants import check_variant_table, host_variant
@@ -89,12 +89,12 @@ def check_new_table(body: CreateTable, settings: Settings
                           partnership=body.partnership, specials=parsed,
                           options=table_options, variant=variant)
     except (ConfigError, MeioError) as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Refusal(422, "bad_table", str(exc)) from None
     if parsed is not None:
         specials = [C.card_code(s) for s in cfg.special_cards]
     seats = body.seats or [SeatSpec() for _ in range(body.players)]
     if len(seats) != body.players:
-        raise HTTPException(422, f"{body.players} players need {body.players} seats, "
+        raise Refusal(422, "bad_table", f"{body.players} players need {body.players} seats, "
                                  f"not {len(seats)}")
     kinds = bot_kinds()
     infos: list[SeatInfo] = []
@@ -102,7 +102,7 @@ def check_new_table(body: CreateTable, settings: Settings
         if s.kind == "bot":
             bot = s.bot or "random"
             if bot not in kinds:
-                raise HTTPException(422, f"seat {i}: unknown bot {bot!r}; choose one of "
+                raise Refusal(422, "bad_table", f"seat {i}: unknown bot {bot!r}; choose one of "
                                          f"{', '.join(kinds)}")
             infos.append(SeatInfo(i, "bot", bot, None, None))
         else:
@@ -111,20 +111,20 @@ def check_new_table(body: CreateTable, settings: Settings
     if body.turn_based:
         low, high = settings.min_turn_based_s, settings.max_turn_based_s
         if timer is None or not low <= timer <= high:
-            raise HTTPException(422, f"a turn-based table's turn timer is {low:g} to "
+            raise Refusal(422, "bad_table", f"a turn-based table's turn timer is {low:g} to "
                                      f"{high:g} seconds")
     elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
-        raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
+        raise Refusal(422, "bad_table", f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
     if body.rated and timer is None:
         # a rated table always has a timer: a player who leaves cannot hold the result
         timer = settings.rated_turn_timer_s
     if body.seed is not None and not settings.allow_seeds:
-        raise HTTPException(422, "this server does not accept fixed deal seeds")
+        raise Refusal(422, "bad_table", "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):
-        raise HTTPException(422, "every seat is a bot: there is no seat for you")
+        raise Refusal(422, "bad_table", "every seat is a bot: there is no seat for you")
     if body.rated and not any(s.kind == "human" for s in infos):
-        raise HTTPException(422, "a table of bots alone is not rated")
+        raise Refusal(422, "bad_table", "a table of bots alone is not rated")
     if variant is not None:
         check_variant_table(body.rated, [(s.seat, s.bot or "random") for s in infos
                                          if s.kind == "bot"])

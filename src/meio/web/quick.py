@@ -72,9 +72,9 @@ class QuickPlay:
                 held = await asyncio.to_thread(self.open_seats, account_id)
                 cap = self.hub.settings.max_quick_seats
                 if held >= cap:
-                    raise JoinError(429, f"you already have {held} quick-play seats waiting or "
-                                         "in play: finish or leave one first",
-                                    "too_many_quick_seats", seats=held)
+                    raise JoinError(429, "too_many_quick_seats",
+                                    f"you already have {held} quick-play seats waiting "
+                                    "or in play: finish or leave one first", seats=held)
             mine = (Rating() if account_id is None else
                     await asyncio.to_thread(self.rating, account_id, pool.key))
             candidates = [

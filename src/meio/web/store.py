@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatKeyRow, SeatRow, TableRow
+from meio.web.refusal import ServerError
 
 _INSERT_EVENT = insert(EventRow)
 
@@ -29,12 +30,14 @@ _INSERT_EVENT = insert(EventRow)
 CHAT_HISTORY = 100
 
 
-class StoreError(Exception):
-    """A write the database refused; ``code`` says why (``conflict``, ``taken``...)."""
+class StoreError(ServerError):
+    """A write the database refused; ``code`` says why (``conflict``, ``taken``,
+    ``closed``; ``missing``: a row gone, answered 404)."""
+
+    default_status = 409
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code, status=404 if code == "missing" else None)
 
 
 def new_id(nbytes: int = 9) -> str:

@@ -40,14 +40,12 @@ MAX_PROBLEMS = 20
 MAX_LINE = 300
 
 
-class VariantRefused(Exception):
-    """A variant a table cannot be created with: ``problems`` holds one line each;
-    ``status`` is the HTTP status to answer with (413 when it is too large)."""
+class VariantRefused(ProblemsRefusal):
+    """A variant a table cannot be created with (``bad_variant``): ``problems`` holds
+    one line each; answered 422, or 413 when it is too large."""
 
     def __init__(self, problems: list[str], status: int = 422) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
-        self.status = status
+        super().__init__(status, "bad_variant", problems)
 
 
 def read_variant(text: str, max_bytes: int, file_name: str | None = None) -> Variant:
@@ -125,10 +123,7 @@ def host_variant(text: str, file_name: str | None, max_bytes: int, given: set[st
     if beside:
         raise Refusal(422, "bad_variant", f"with a variant, {', '.join(beside)} "
                       "come from the variant (set them in its file)")
-    try:
-        return read_variant(text, max_bytes, file_name)
-    except VariantRefused as exc:
-        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
+    return read_variant(text, max_bytes, file_name)
 
 
 def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
@@ -137,10 +132,7 @@ def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
     if rated:
         raise Refusal(422, "variant_unrated", "a variant table is not rated: the ratings "
                       "are for the standard editions")
-    try:
-        check_bots(bots)
-    except VariantRefused as exc:
-        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
+    check_bots(bots)
 
 
 def table_variant(options: dict[str, Any]) -> Variant | None:
