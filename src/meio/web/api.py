@@ -203,7 +203,7 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
     info = room.table.info
     return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
             "invite": info.invite_code, "spectate": info.spectate_code,
-            "fill_at": info.options.get("fill_at"),
+            "fill_at": info.options.fill_at,
             "table": public_table(info, room.table.online())}
 
 
@@ -308,9 +308,8 @@ def specials_in_play(store: Store, info: TableInfo | None) -> bool:
     """Whether the finished matches of this table would show specials that a match of
     it in play still hides: a table that hides its chosen specials deals the same ones
     every match, so match 1's tell match 2's until match 2 is over."""
-    opts = {} if info is None else info.options
-    if info is None or info.closed or opts.get("reveal_specials", True) or (
-            opts.get("specials") is None or info.current_match is None):
+    if info is None or info.closed or info.options.options.reveal_specials or (
+            info.options.specials is None or info.current_match is None):
         return False
     current = store.match(info.current_match)
     return current is not None and current.finished_at is None

@@ -4,16 +4,16 @@ the route that receives it (:func:`meio.web.api.create_table`)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from meio.engine import ConfigError, MatchConfig, MeioError, TableOptions
 from meio.engine import cards as C
-from meio.engine.ruleset_file import variant_json
 from meio.web.refusal import Refusal
 from meio.web.settings import Settings
 from meio.web.store import SeatInfo
+from meio.web.tablesetup import TableSetup
 from meio.web.variants import check_variant_table, host_variant
 
 #: request bodies are read strictly: ``"seat": "1"`` is not the number 1
@@ -73,12 +73,11 @@ class CreateTable(BaseModel):
 
 
 def check_new_table(body: CreateTable, settings: Settings
-                    ) -> tuple[dict[str, Any], list[SeatInfo]]:
-    """The options and seats of the table ``body`` asks for, as the store keeps them;
-    refused (422) when the server's settings or the rules do not allow them."""
+                    ) -> tuple[TableSetup, list[SeatInfo]]:
+    """The setup and seats of the table ``body`` asks for; refused (422 ``bad_table``,
+    ``bad_variant``) when the server's settings or the rules do not allow them."""
     from meio.bots import bot_kinds
 
-    specials: list[str] | None = None
     variant = None if body.variant is None else host_variant(
         body.variant, body.variant_file, settings.max_variant_bytes, body.model_fields_set)
     edition, table_options = ((body.edition, TableOptions(body.wild_lead, body.reveal_specials))
@@ -90,8 +89,6 @@ def check_new_table(body: CreateTable, settings: Settings
                           options=table_options, variant=variant)
     except (ConfigError, MeioError) as exc:
         raise Refusal(422, "bad_table", str(exc)) from None
-    if parsed is not None:
-        specials = [C.card_code(s) for s in cfg.special_cards]
     seats = body.seats or [SeatSpec() for _ in range(body.players)]
     if len(seats) != body.players:
         raise Refusal(422, "bad_table", f"{body.players} players need {body.players} seats, "
@@ -128,18 +125,8 @@ def check_new_table(body: CreateTable, settings: Settings
     if variant is not None:
         check_variant_table(body.rated, [(s.seat, s.bot or "random") for s in infos
                                          if s.kind == "bot"])
-    options: dict[str, Any] = {
-        "edition": edition,
-        "players": body.players,
-        "partnership": body.partnership,
-        "specials": specials,
-        "turn_timer_s": timer,
-        "seed": body.seed,
-        "wild_lead": table_options.wild_lead,
-        "reveal_specials": table_options.reveal_specials,
-    }
-    if body.turn_based:
-        options["turn_based"] = True
-    if variant is not None:
-        options["variant"] = variant_json(variant)
-    return options, infos
+    setup = TableSetup(edition=cfg.edition, players=body.players, partnership=body.partnership,
+                       specials=None if parsed is None else cfg.special_cards,
+                       options=table_options, variant=variant, turn_timer_s=timer,
+                       turn_based=body.turn_based, seed=body.seed)
+    return setup, infos

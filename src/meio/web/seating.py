@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from typing import Any
 
-from meio.engine import MatchConfig, TableOptions
-from meio.engine import cards as C
+from meio.engine import MatchConfig
 from meio.engine.wire import config_json
 from meio.web import frames as F
 from meio.web.autoplay import bot_seed
@@ -23,7 +21,7 @@ from meio.web.refusal import Refusal
 from meio.web.services import Frame
 from meio.web.store import StoreError, hash_token
 from meio.web.table import LiveTable, same_secret
-from meio.web.variants import table_variant
+from meio.web.tablesetup import TableSetup
 
 #: why a closed table takes no one
 CLOSED = "this table has closed; its matches are in the history"
@@ -33,24 +31,14 @@ class JoinError(Refusal):
     """A seat that cannot be taken (seats in ``params`` count from 1)."""
 
 
-def match_config(options: dict[str, Any], number: int) -> MatchConfig:
-    """The configuration of match ``number`` of a table with these ``options``: a
-    fresh random seed, or (tests only, ``MEIO_ALLOW_SEEDS``) one drawn from the
-    table's fixed seed and the match number. A variant table's matches play its
-    variant (:mod:`meio.web.variants`)."""
-    fixed = options.get("seed")
-    seed = secrets.randbits(62) if fixed is None else bot_seed(int(fixed), -1, number)
-    specials = options.get("specials")
-    return MatchConfig(
-        edition=options["edition"],
-        players=options["players"],
-        partnership=options["partnership"],
-        specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
-        seed=seed,
-        options=TableOptions(options.get("wild_lead", "declare"),
-                             options.get("reveal_specials", True)),
-        variant=table_variant(options),
-    )
+def match_config(setup: TableSetup, number: int) -> MatchConfig:
+    """The configuration of match ``number`` of a table set up so: a fresh random
+    seed, or (tests only, ``MEIO_ALLOW_SEEDS``) one drawn from the table's fixed seed
+    and the match number. A variant table's matches play its variant
+    (:mod:`meio.web.variants`)."""
+    fixed = setup.seed
+    return setup.match_config(secrets.randbits(62) if fixed is None
+                              else bot_seed(fixed, -1, number))
 
 
 class Seating:

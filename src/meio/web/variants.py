@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from meio.bots.variant_play import VARIANT_BOTS
 from meio.engine.presets import PRESETS, preset
@@ -133,22 +132,3 @@ def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
         raise Refusal(422, "variant_unrated", "a variant table is not rated: the ratings "
                       "are for the standard editions")
     check_bots(bots)
-
-
-def table_variant(options: dict[str, Any]) -> Variant | None:
-    """The variant a table was created with (None: a standard edition)."""
-    data = options.get("variant")
-    return None if data is None else variant_from_json(data)
-
-
-def variant_facts(options: dict[str, Any]) -> dict[str, Any] | None:
-    """What a lobby row shows of a table's variant: its name and sizes (None for a
-    standard table). The whole ruleset is public: a seat's view carries it in its
-    ``config``."""
-    data = options.get("variant")
-    if data is None:
-        return None
-    hand = data["hand"]
-    return {"name": data["name"], "hand": hand["size"], "first_half": hand["first_half"],
-            "pack": hand["pack"], "trump": data["trump"],
-            "specials": len(data["special"])}
