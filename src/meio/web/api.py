@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
@@ -19,11 +19,25 @@ from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
 from meio.web.newtable import STRICT, CreateTable, check_new_table, display_name
 from meio.web.refusal import Refusal
+from meio.web.schemas import (
+    Bots,
+    CreatedTable,
+    History,
+    Joined,
+    Lobby,
+    MyTables,
+    QuickSeat,
+    RecordFile,
+    Replay,
+    Router,
+    Status,
+    TableFacts,
+)
 from meio.web.store import MatchInfo, SeatInfo, Store, TableInfo, hash_token
 from meio.web.table import same_secret
 from meio.web.think import client_of
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 
 def get_hub(request: Request) -> Hub:
@@ -85,20 +99,21 @@ def _links(info: TableInfo) -> dict[str, str]:
 
 
 @router.get("/health")
-async def health() -> dict[str, str]:
-    return {"status": "ok"}
+async def health() -> Status:
+    return Status(status="ok")
 
 
 @router.get("/bots")
-async def bots() -> dict[str, Any]:
+async def bots() -> Bots:
     """Every bot kind, the levels a lobby offers (weakest first), those playing variants."""
     from meio.bots import LEVELS, bot_kinds
     from meio.bots.variant_play import VARIANT_BOTS
 
-    return {"bots": bot_kinds(),
-            "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
-                       for lv in LEVELS],
-            "variant_bots": list(VARIANT_BOTS)}
+    return Bots.model_validate(
+        {"bots": bot_kinds(),
+         "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
+                    for lv in LEVELS],
+         "variant_bots": list(VARIANT_BOTS)})
 
 
 def client_address(request: Request) -> str:
@@ -148,7 +163,7 @@ async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> st
 
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, hub: HubDep, request: Request,
-                       account: AccountDep) -> dict[str, Any]:
+                       account: AccountDep) -> CreatedTable:
     """Create a table; the creator gets the invite and spectator links (and a seat token
     when a name was given: the seat is the signed-in account's)."""
     _limit_joins(hub, request)
@@ -172,12 +187,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
     else:
         await room.seating.ensure_started()
     out["table"] = public_table(room.table.info, room.table.online())
-    return out
+    return CreatedTable.model_validate(out)
 
 
 @router.post("/quick")
 async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
-                     account: AccountDep) -> dict[str, Any]:
+                     account: AccountDep) -> QuickSeat:
     """Quick play: a seat at a table of the pool, rated (signed in: with people near your
     rating) or not (guests too); bots near the table's level fill the seats left when
     the wait is over (:mod:`meio.web.quick`)."""
@@ -201,10 +216,10 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
         account.username if account else body.name, creator, rated=body.rated)
     room = await _room(hub, table_id)
     info = room.table.info
-    return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
-            "invite": info.invite_code, "spectate": info.spectate_code,
-            "fill_at": info.options.fill_at,
-            "table": public_table(info, room.table.online())}
+    return QuickSeat.model_validate(
+        {"table_id": table_id, "seat": seat, "token": token, **_links(info),
+         "invite": info.invite_code, "spectate": info.spectate_code,
+         "fill_at": info.options.fill_at, "table": public_table(info, room.table.online())})
 
 
 async def _room(hub: Hub, table_id: str) -> Room:
@@ -217,7 +232,7 @@ async def _room(hub: Hub, table_id: str) -> Room:
 
 
 @router.get("/tables/{table_id}")
-async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str, Any]:
+async def table(table_id: str, hub: HubDep, key: str | None = None) -> TableFacts:
     """A table's public facts, for holders of its invite or spectator code (or any
     visitor of a listed table)."""
     rt = (await _room(hub, table_id)).table
@@ -231,7 +246,7 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
     out["key"] = "invite" if invite else "spectate" if spectate else None
     if invite:
         out["spectate"] = rt.info.spectate_code
-    return out
+    return TableFacts.model_validate(out)
 
 
 def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
@@ -243,7 +258,7 @@ def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
-               account: AccountDep) -> dict[str, Any]:
+               account: AccountDep) -> Joined:
     """Take a free seat (the signed-in account's). The token in the answer is the only
     way to act for the seat: it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
@@ -252,19 +267,21 @@ async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
                                           seat_name(room.table.info, account, body.name),
                                           body.seat, None if account is None else account.id,
                                           body.agree_rated)
-    return {"table_id": table_id, "seat": seat, "token": token,
-            "table": public_table(room.table.info, room.table.online())}
+    return Joined.model_validate(
+        {"table_id": table_id, "seat": seat, "token": token,
+         "table": public_table(room.table.info, room.table.online())})
 
 
 @router.get("/lobby")
-async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
+async def lobby(hub: HubDep, before: float | None = None) -> Lobby:
     """Open listed tables with a free seat, newest first, with the code to join them:
     one page; ``next`` (or null on the last page) is the ``before`` of the next one."""
     page = hub.settings.lobby_page
     infos = await asyncio.to_thread(hub.store.lobby, page + 1, before)
     out = [{**public_table(info, set()), **_links(info), "invite": info.invite_code}
            for info in infos[:page]]
-    return {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None}
+    return Lobby.model_validate(
+        {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None})
 
 
 async def _own_tables(hub: Hub, body: Tokens, account: Account | None
@@ -282,7 +299,7 @@ async def _own_tables(hub: Hub, body: Tokens, account: Account | None
 
 @router.post("/mine")
 async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
-               ) -> dict[str, Any]:
+               ) -> MyTables:
     """The tables where these seat tokens (or the signed-in account) hold a seat
     (``closed``: it takes no one any more; its matches are in the history)."""
     _limit_lookups(hub, request)
@@ -301,7 +318,7 @@ async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
                 deadline = room.table.deadline() if your_turn else None
         tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
                        "your_turn": your_turn, "deadline": deadline, **_links(info)})
-    return {"tables": tables}
+    return MyTables.model_validate({"tables": tables})
 
 
 def specials_in_play(store: Store, info: TableInfo | None) -> bool:
@@ -332,7 +349,7 @@ def _match_summary(m: MatchInfo, info: TableInfo | None, hide_specials: bool = F
 
 @router.post("/history")
 async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
-                  ) -> dict[str, Any]:
+                  ) -> History:
     """Finished matches of your tables (tokens, account); ``everyone``: all listed too."""
     _limit_lookups(hub, request)
     own = [info.id for info, _ in await _own_tables(hub, body, account)]
@@ -345,7 +362,7 @@ async def history(body: Tokens, hub: HubDep, request: Request, account: AccountD
         info = await asyncio.to_thread(hub.store.table, m.table_id)
         hidden = await asyncio.to_thread(specials_in_play, hub.store, info)
         out.append({**_match_summary(m, info, hidden), "mine": m.table_id in own})
-    return {"matches": out}
+    return History.model_validate({"matches": out})
 
 
 async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
@@ -366,7 +383,7 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     return m, state
 
 
-@router.get("/matches/{match_id}/record")
+@router.get("/matches/{match_id}/record", response_model=RecordFile)
 async def record(match_id: str, hub: HubDep) -> JSONResponse:
     """The ``meio-record/1`` record of a finished match, as a download."""
     from meio.engine.record import Record
@@ -391,11 +408,12 @@ def _record_meta(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}/replay")
-async def replay(match_id: str, hub: HubDep) -> dict[str, Any]:
+async def replay(match_id: str, hub: HubDep) -> Replay:
     """What the replay viewer steps through: the record, the result and the names."""
     from meio.engine.record import Record, result_json
 
     m, state = await _finished_state(hub, match_id)
     info = await asyncio.to_thread(hub.store.table, m.table_id)
-    return {"match": _match_summary(m, info), "record": Record.from_state(state).to_json(),
-            "result": result_json(state)}
+    return Replay.model_validate({"match": _match_summary(m, info),
+                                  "record": Record.from_state(state).to_json(),
+                                  "result": result_json(state)})

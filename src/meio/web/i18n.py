@@ -21,9 +21,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from fastapi import APIRouter
-
 from meio.web.refusal import FAILED, MESSAGES, REFUSED, Refusal
+from meio.web.schemas import Catalogue, Router
 
 #: where the catalogues live (shared with the terminal's ``meio`` domain)
 LOCALE = Path(__file__).resolve().parent.parent / "i18n" / "locale"
@@ -32,7 +31,7 @@ DOMAIN = "web"
 #: the languages the browser client speaks; the first is the source language
 LANGUAGES = ("en", "pt_BR")
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 STATIC = Path(__file__).with_name("static")
 #: the module that writes the server's refusals' messages
@@ -165,7 +164,7 @@ def visitor_language(headers: Mapping[str, str]) -> str:
 
 
 @router.get("/i18n/{lang}")
-async def messages(lang: str) -> dict[str, object]:
+async def messages(lang: str) -> Catalogue:
     """The browser client's catalogue for ``lang`` (``en`` or ``pt_BR``), and the English
     template (message id) of each reason code a ``reject`` frame may carry."""
     from meio.engine.reasons import REASONS
@@ -173,4 +172,4 @@ async def messages(lang: str) -> dict[str, object]:
     if lang not in LANGUAGES:
         raise Refusal(404, "no_language",
                       f"no translation for {lang!r}; there are {', '.join(LANGUAGES)}")
-    return {"lang": lang, "messages": catalogue(lang), "reasons": REASONS}
+    return Catalogue(lang=lang, messages=catalogue(lang), reasons=REASONS)
