@@ -219,7 +219,7 @@ def test_completion_is_shown_installed_and_completes(
         ([], {"DATABASE_URL": "/proc/meio.db"}, "--db / DATABASE_URL: /proc/meio.db: no file "
                                                 "can be made in /proc"),
         ([], {"MEIO_BOT_DELAY": "soon"}, "a setting in the environment is not a number: "
-                                         "could not convert string to float: 'soon'"),
+                                         "MEIO_BOT_DELAY must be a number, not 'soon'"),
         ([], {"MEIO_SWITCH_INTERVAL_MS": "0"}, "a setting in the environment is not a number: "
                                                "MEIO_SWITCH_INTERVAL_MS must be a finite number "
                                                "above 0, not 0"),

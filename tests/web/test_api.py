@@ -58,7 +58,8 @@ def test_seats_invites_and_tokens(client: TestClient) -> None:
     r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
                                                      "seat": 0})
     assert r.status_code == 409 and r.json() == {
-        "detail": "seat 1 is not free", "code": "seat_taken", "params": {"seat": 1}}
+        "detail": "seat 1 is not free", "code": "seat_taken", "params": {"seat": 1},
+        "message": "Seat 1 is not free any more: pick another."}
     r = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Bo",
                                                      "seat": 7})
     assert r.status_code == 422 and r.json()["code"] == "no_seat"

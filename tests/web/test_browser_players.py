@@ -122,7 +122,7 @@ def test_a_guest_plays_now_unrated(site: tuple[str, Any], chromium: Any) -> None
         table_id = page.url.split("/t/")[1].split("?")[0]
         assert seated(page).startswith("seat")
         info = app.state.hub.store.table(table_id)
-        assert info.rated is False and info.options["quick"] == "meio-2p"
+        assert info.rated is False and info.options.quick == "meio-2p"
     except Exception:
         print(page_report("guest", page, console))
         raise

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from meio.engine.ruleset_file import variant_json
 from meio.engine.wire import config_from_json
 from tests.web.helpers import assert_no_leak
 from tests.web.pages import instant, page_report, take_turn, watch_console
@@ -136,15 +136,15 @@ def test_an_invented_special_shows_its_code_and_attributes_and_no_trump(
     from meio.engine import State
     from meio.engine import cards as C
     from meio.web.seating import match_config
+    from meio.web.tablesetup import TableSetup
     from meio.web.variants import read_variant
     from tests.web.pages import new_table, open_seat
 
     base, _ = server
     # a seed whose first deal gives seat 1 the invented card (the seeds are the server's)
-    options = {"edition": "meio", "players": 2, "partnership": False, "specials": None,
-               "variant": variant_json(read_variant(GAMBLER, 16384))}
+    setup = TableSetup(players=2, variant=read_variant(GAMBLER, 16384))
     seed = next(s for s in range(100) if C.parse_card("-2H") in C.cards_of(
-        State.new(match_config({**options, "seed": s}, 1)).deal[0]))
+        State.new(match_config(replace(setup, seed=s), 1)).deal[0]))
     table = new_table(base, players=2, name="Ana", seed=seed, variant=GAMBLER,
                       seats=[{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}])
     ctx = browser.new_context()

@@ -55,13 +55,13 @@ def test_tables_of_bots_alone_and_open_tables_are_capped(db_url: str) -> None:
     with TestClient(create_app(settings)) as c:
         create(c, players=2, seats=BOTS)
         r = c.post("/api/tables", json={"players": 2, "seats": BOTS})
-        assert r.status_code == 429 and r.json()["detail"].startswith("too_many_tables"), r.text
+        assert r.status_code == 429 and r.json()["code"] == "too_many_tables", r.text
         # a table with a seat for a person is not a table of bots alone
         create(c, players=2, name="Ana", seats=[{"kind": "human"}, BOTS[0]])
         create(c, players=2)
         create(c, players=2)
         r = c.post("/api/tables", json={"players": 2})
-        assert r.status_code == 503 and r.json()["detail"].startswith("server_full"), r.text
+        assert r.status_code == 503 and r.json()["code"] == "server_full", r.text
 
 
 def test_a_table_whose_time_is_up_closes_and_its_record_stays(db_url: str) -> None:

@@ -89,10 +89,10 @@ def test_the_insert_of_a_sequence_number_succeeds_once(db_url: str) -> None:
     migrate(engine)
     store = Store(engine)
     from meio.web.store import SeatInfo
+    from meio.web.tablesetup import TableSetup
 
     info = store.create_table(
-        {"edition": "meio", "players": 2, "partnership": False, "specials": None,
-         "turn_timer_s": None, "seed": None},
+        TableSetup(players=2),
         [SeatInfo(0, "human", None, None, None), SeatInfo(1, "human", None, None, None)], True)
     m = store.start_match(info.id, 1, {"edition": "meio", "players": 2, "seed": 1})
     store.append_event(m.id, 1, 0, "pack:9S,TS,JS,QS,KS,AS", "human", "x", 1.0)

@@ -13,6 +13,7 @@ from openskill.models import PlackettLuce
 
 from meio.web import create_app
 from meio.web.db import open_engine
+from meio.web.tablesetup import TableSetup
 from tests.web.conftest import make_settings
 from tests.web.helpers import Browser
 from tests.web.test_accounts import PASSWORD, csrf, signup
@@ -220,7 +221,7 @@ def rated_matches(url: str, count: int) -> tuple[Any, str, list[str]]:
     store = Store(engine)
     ids = []
     for i in range(count):
-        info = store.create_table({}, [SeatInfo(0, "human", None, None, None),
+        info = store.create_table(TableSetup(players=2), [SeatInfo(0, "human", None, None, None),
                                        SeatInfo(1, "bot", "heuristic", "Bot 2", None)],
                                   False, None, True)
         store.take_seat(info.id, 0, "Ana", f"token-{i}", ana.id)
@@ -395,7 +396,7 @@ def test_meio_admin_reports_accounts_that_only_play_each_other(sqlite_url: str) 
     store = Store(engine)
 
     def play(a: str, b: str, n: int) -> None:
-        info = store.create_table({}, [SeatInfo(0, "human", None, None, None),
+        info = store.create_table(TableSetup(players=2), [SeatInfo(0, "human", None, None, None),
                                        SeatInfo(1, "human", None, None, None)], False, None, True)
         store.take_seat(info.id, 0, a, f"{a}-{n}", ids[a])
         store.take_seat(info.id, 1, b, f"{b}-{n}", ids[b])

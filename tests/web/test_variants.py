@@ -209,7 +209,7 @@ def test_a_restarted_server_rebuilds_the_variant_table(sqlite_url: str) -> None:
             seq, match = p.seq, p.match
     with TestClient(create_app(settings)) as c:
         info = c.app.state.hub.store.table(made["table_id"])  # type: ignore[attr-defined]
-        assert info.options["variant"]["name"] == "six-seven"
+        assert info.options.variant is not None and info.options.variant.name == "six-seven"
         with c.websocket_connect("/ws/tables/" + made["table_id"]) as ws:
             p = Player(ws, token=made["token"], since={"match": match, "seq": seq})
             assert p.welcome["table"]["variant"]["pack"] == 7
@@ -257,7 +257,7 @@ def test_a_variant_in_a_socket_message_is_one_error_and_changes_nothing(
         assert p.seen["hand"] == before["hand"] and not p.seen["split_done"][0]
         assert p.seen["config"].get("variant") is None
     info = client.app.state.hub.store.table(made["table_id"])  # type: ignore[attr-defined]
-    assert "variant" not in info.options
+    assert info.options.variant is None
 
 
 def test_a_variant_that_hides_its_specials_shows_no_hidden_card(client: TestClient) -> None:

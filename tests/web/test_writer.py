@@ -15,10 +15,10 @@ from typing import Any
 
 from meio.web.db import migrate, open_engine
 from meio.web.store import EventInfo, NewEvent, SeatInfo, Store, StoreError
+from meio.web.tablesetup import TableSetup
 from meio.web.writer import Writer
 
-OPTIONS = {"edition": "meio", "players": 2, "partnership": False, "specials": None,
-           "turn_timer_s": None, "seed": None}
+OPTIONS = TableSetup(players=2)
 
 
 def _store(db_url: str) -> Store:

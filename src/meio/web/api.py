@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
@@ -19,12 +19,25 @@ from meio.web.frames import public_table
 from meio.web.hub import Hub, Room
 from meio.web.newtable import STRICT, CreateTable, check_new_table, display_name
 from meio.web.refusal import Refusal
-from meio.web.seating import JoinError
+from meio.web.schemas import (
+    Bots,
+    CreatedTable,
+    History,
+    Joined,
+    Lobby,
+    MyTables,
+    QuickSeat,
+    RecordFile,
+    Replay,
+    Router,
+    Status,
+    TableFacts,
+)
 from meio.web.store import MatchInfo, SeatInfo, Store, TableInfo, hash_token
 from meio.web.table import same_secret
 from meio.web.think import client_of
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 
 def get_hub(request: Request) -> Hub:
@@ -86,20 +99,21 @@ def _links(info: TableInfo) -> dict[str, str]:
 
 
 @router.get("/health")
-async def health() -> dict[str, str]:
-    return {"status": "ok"}
+async def health() -> Status:
+    return Status(status="ok")
 
 
 @router.get("/bots")
-async def bots() -> dict[str, Any]:
+async def bots() -> Bots:
     """Every bot kind, the levels a lobby offers (weakest first), those playing variants."""
     from meio.bots import LEVELS, bot_kinds
     from meio.bots.variant_play import VARIANT_BOTS
 
-    return {"bots": bot_kinds(),
-            "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
-                       for lv in LEVELS],
-            "variant_bots": list(VARIANT_BOTS)}
+    return Bots.model_validate(
+        {"bots": bot_kinds(),
+         "levels": [{"kind": lv.kind, "name": lv.name, "strength": lv.strength}
+                    for lv in LEVELS],
+         "variant_bots": list(VARIANT_BOTS)})
 
 
 def client_address(request: Request) -> str:
@@ -109,14 +123,14 @@ def client_address(request: Request) -> str:
 
 def _limit_joins(hub: Hub, request: Request) -> None:
     if not hub.join_limiter.take(client_address(request)):
-        raise HTTPException(429, "rate_limited: too many tables created or seats taken from "
-                                 "your address; wait a minute")
+        raise Refusal(429, "rate_limited", "too many tables created or seats taken from "
+                                           "your address; wait a minute")
 
 
 def _limit_lookups(hub: Hub, request: Request) -> None:
     if not hub.lookup_limiter.take(client_address(request)):
-        raise HTTPException(429, "rate_limited: too many look-ups of your tables from your "
-                                 "address; wait a minute")
+        raise Refusal(429, "rate_limited", "too many look-ups of your tables from your "
+                                           "address; wait a minute")
 
 
 def creator_of(request: Request) -> str:
@@ -131,24 +145,25 @@ async def _limit_tables(hub: Hub, request: Request, seats: list[SeatInfo]) -> st
     creator = creator_of(request)
     counts = await asyncio.to_thread(hub.store.open_tables, creator)
     if counts.total >= s.max_open_tables:
-        raise HTTPException(503, "server_full: this server has as many open tables as it can "
-                                 "take; join one from the lobby or try later")
+        raise Refusal(503, "server_full", "this server has as many open tables as it can "
+                                          "take; join one from the lobby or try later")
     if counts.mine >= s.max_open_tables_per_address:
-        raise HTTPException(429, "too_many_tables: your address has "
-                                 f"{counts.mine} open tables; finish or leave some first")
+        raise Refusal(429, "too_many_tables", f"your address has {counts.mine} open tables; "
+                                              "finish or leave some first", tables=counts.mine)
     if all(seat.kind == "bot" for seat in seats):
         if counts.bots_only >= s.max_bot_tables:
-            raise HTTPException(503, "server_full: as many tables of bots alone as this "
-                                     "server runs are playing; try later, or take a seat")
+            raise Refusal(503, "server_full", "as many tables of bots alone as this server "
+                                              "runs are playing; try later, or take a seat")
         if counts.bots_only_mine >= s.max_bot_tables_per_address:
-            raise HTTPException(429, "too_many_tables: your address already has "
-                                     f"{counts.bots_only_mine} tables of bots alone playing")
+            raise Refusal(429, "too_many_tables", "your address already has "
+                          f"{counts.bots_only_mine} tables of bots alone playing",
+                          tables=counts.bots_only_mine)
     return creator
 
 
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, hub: HubDep, request: Request,
-                       account: AccountDep) -> dict[str, Any]:
+                       account: AccountDep) -> CreatedTable:
     """Create a table; the creator gets the invite and spectator links (and a seat token
     when a name was given: the seat is the signed-in account's)."""
     _limit_joins(hub, request)
@@ -172,12 +187,12 @@ async def create_table(body: CreateTable, hub: HubDep, request: Request,
     else:
         await room.seating.ensure_started()
     out["table"] = public_table(room.table.info, room.table.online())
-    return out
+    return CreatedTable.model_validate(out)
 
 
 @router.post("/quick")
 async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
-                     account: AccountDep) -> dict[str, Any]:
+                     account: AccountDep) -> QuickSeat:
     """Quick play: a seat at a table of the pool, rated (signed in: with people near your
     rating) or not (guests too); bots near the table's level fill the seats left when
     the wait is over (:mod:`meio.web.quick`)."""
@@ -187,26 +202,24 @@ async def quick_play(body: QuickPlayRequest, hub: HubDep, request: Request,
         raise Refusal(401, "sign_in_to_rate", "rated quick play is for signed-in players")
     s = hub.settings
     if not s.quick_min_wait_s <= body.wait_s <= s.quick_max_wait_s:
-        raise HTTPException(422, f"the wait is {s.quick_min_wait_s:g} to "
-                                 f"{s.quick_max_wait_s:g} seconds")
+        raise Refusal(422, "bad_wait", f"the wait is {s.quick_min_wait_s:g} to "
+                                       f"{s.quick_max_wait_s:g} seconds",
+                      low=f"{s.quick_min_wait_s:g}", high=f"{s.quick_max_wait_s:g}")
     try:
         pool = Pool.parse(body.pool)
     except RatingError as exc:
         raise Refusal(404, "no_pool", str(exc)) from None
     _limit_joins(hub, request)
     creator = await _limit_tables(hub, request, [SeatInfo(0, "human", None, None, None)])
-    try:
-        table_id, seat, token = await request.app.state.quick.play(
-            account and account.id, pool, body.wait_s,
-            account.username if account else body.name, creator, rated=body.rated)
-    except JoinError as exc:
-        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
+    table_id, seat, token = await request.app.state.quick.play(
+        account and account.id, pool, body.wait_s,
+        account.username if account else body.name, creator, rated=body.rated)
     room = await _room(hub, table_id)
     info = room.table.info
-    return {"table_id": table_id, "seat": seat, "token": token, **_links(info),
-            "invite": info.invite_code, "spectate": info.spectate_code,
-            "fill_at": info.options.get("fill_at"),
-            "table": public_table(info, room.table.online())}
+    return QuickSeat.model_validate(
+        {"table_id": table_id, "seat": seat, "token": token, **_links(info),
+         "invite": info.invite_code, "spectate": info.spectate_code,
+         "fill_at": info.options.fill_at, "table": public_table(info, room.table.online())})
 
 
 async def _room(hub: Hub, table_id: str) -> Room:
@@ -219,7 +232,7 @@ async def _room(hub: Hub, table_id: str) -> Room:
 
 
 @router.get("/tables/{table_id}")
-async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str, Any]:
+async def table(table_id: str, hub: HubDep, key: str | None = None) -> TableFacts:
     """A table's public facts, for holders of its invite or spectator code (or any
     visitor of a listed table)."""
     rt = (await _room(hub, table_id)).table
@@ -233,7 +246,7 @@ async def table(table_id: str, hub: HubDep, key: str | None = None) -> dict[str,
     out["key"] = "invite" if invite else "spectate" if spectate else None
     if invite:
         out["spectate"] = rt.info.spectate_code
-    return out
+    return TableFacts.model_validate(out)
 
 
 def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
@@ -245,31 +258,30 @@ def seat_name(info: TableInfo, account: Account | None, name: str) -> str:
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinTable, hub: HubDep, request: Request,
-               account: AccountDep) -> dict[str, Any]:
+               account: AccountDep) -> Joined:
     """Take a free seat (the signed-in account's). The token in the answer is the only
     way to act for the seat: it is shown once and kept by the server only as a hash."""
     _limit_joins(hub, request)
     room = await _room(hub, table_id)
-    try:
-        seat, token = await room.seating.join(body.invite,
-                                              seat_name(room.table.info, account, body.name),
-                                              body.seat, None if account is None else account.id,
-                                              body.agree_rated)
-    except JoinError as exc:
-        raise Refusal(exc.status, exc.code, exc.reason, **exc.params) from None
-    return {"table_id": table_id, "seat": seat, "token": token,
-            "table": public_table(room.table.info, room.table.online())}
+    seat, token = await room.seating.join(body.invite,
+                                          seat_name(room.table.info, account, body.name),
+                                          body.seat, None if account is None else account.id,
+                                          body.agree_rated)
+    return Joined.model_validate(
+        {"table_id": table_id, "seat": seat, "token": token,
+         "table": public_table(room.table.info, room.table.online())})
 
 
 @router.get("/lobby")
-async def lobby(hub: HubDep, before: float | None = None) -> dict[str, Any]:
+async def lobby(hub: HubDep, before: float | None = None) -> Lobby:
     """Open listed tables with a free seat, newest first, with the code to join them:
     one page; ``next`` (or null on the last page) is the ``before`` of the next one."""
     page = hub.settings.lobby_page
     infos = await asyncio.to_thread(hub.store.lobby, page + 1, before)
     out = [{**public_table(info, set()), **_links(info), "invite": info.invite_code}
            for info in infos[:page]]
-    return {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None}
+    return Lobby.model_validate(
+        {"tables": out, "next": infos[page - 1].created_at if len(infos) > page else None})
 
 
 async def _own_tables(hub: Hub, body: Tokens, account: Account | None
@@ -287,7 +299,7 @@ async def _own_tables(hub: Hub, body: Tokens, account: Account | None
 
 @router.post("/mine")
 async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
-               ) -> dict[str, Any]:
+               ) -> MyTables:
     """The tables where these seat tokens (or the signed-in account) hold a seat
     (``closed``: it takes no one any more; its matches are in the history)."""
     _limit_lookups(hub, request)
@@ -306,16 +318,15 @@ async def mine(body: Tokens, hub: HubDep, request: Request, account: AccountDep
                 deadline = room.table.deadline() if your_turn else None
         tables.append({**item, "seat": seat, "status": status, "closed": info.closed,
                        "your_turn": your_turn, "deadline": deadline, **_links(info)})
-    return {"tables": tables}
+    return MyTables.model_validate({"tables": tables})
 
 
 def specials_in_play(store: Store, info: TableInfo | None) -> bool:
     """Whether the finished matches of this table would show specials that a match of
     it in play still hides: a table that hides its chosen specials deals the same ones
     every match, so match 1's tell match 2's until match 2 is over."""
-    opts = {} if info is None else info.options
-    if info is None or info.closed or opts.get("reveal_specials", True) or (
-            opts.get("specials") is None or info.current_match is None):
+    if info is None or info.closed or info.options.options.reveal_specials or (
+            info.options.specials is None or info.current_match is None):
         return False
     current = store.match(info.current_match)
     return current is not None and current.finished_at is None
@@ -338,7 +349,7 @@ def _match_summary(m: MatchInfo, info: TableInfo | None, hide_specials: bool = F
 
 @router.post("/history")
 async def history(body: Tokens, hub: HubDep, request: Request, account: AccountDep
-                  ) -> dict[str, Any]:
+                  ) -> History:
     """Finished matches of your tables (tokens, account); ``everyone``: all listed too."""
     _limit_lookups(hub, request)
     own = [info.id for info, _ in await _own_tables(hub, body, account)]
@@ -351,7 +362,7 @@ async def history(body: Tokens, hub: HubDep, request: Request, account: AccountD
         info = await asyncio.to_thread(hub.store.table, m.table_id)
         hidden = await asyncio.to_thread(specials_in_play, hub.store, info)
         out.append({**_match_summary(m, info, hidden), "mine": m.table_id in own})
-    return {"matches": out}
+    return History.model_validate({"matches": out})
 
 
 async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
@@ -372,7 +383,7 @@ async def _finished_state(hub: Hub, match_id: str) -> tuple[MatchInfo, State]:
     return m, state
 
 
-@router.get("/matches/{match_id}/record")
+@router.get("/matches/{match_id}/record", response_model=RecordFile)
 async def record(match_id: str, hub: HubDep) -> JSONResponse:
     """The ``meio-record/1`` record of a finished match, as a download."""
     from meio.engine.record import Record
@@ -397,11 +408,12 @@ def _record_meta(m: MatchInfo, info: TableInfo | None) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}/replay")
-async def replay(match_id: str, hub: HubDep) -> dict[str, Any]:
+async def replay(match_id: str, hub: HubDep) -> Replay:
     """What the replay viewer steps through: the record, the result and the names."""
     from meio.engine.record import Record, result_json
 
     m, state = await _finished_state(hub, match_id)
     info = await asyncio.to_thread(hub.store.table, m.table_id)
-    return {"match": _match_summary(m, info), "record": Record.from_state(state).to_json(),
-            "result": result_json(state)}
+    return Replay.model_validate({"match": _match_summary(m, info),
+                                  "record": Record.from_state(state).to_json(),
+                                  "result": result_json(state)})

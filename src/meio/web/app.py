@@ -29,7 +29,7 @@ from meio.web.friends import FriendStore
 from meio.web.hub import Hub
 from meio.web.logs import quiet_invalid_frames
 from meio.web.quick import QuickPlay
-from meio.web.refusal import Refusal, refusal_response
+from meio.web.refusal import ServerError, refusal_json
 from meio.web.settings import Settings
 from meio.web.store import Store
 
@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        public=settings.public_origin)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    app.add_exception_handler(Refusal, refusal_response)
+    app.add_exception_handler(ServerError, _refused)
     app.add_exception_handler(StarletteHTTPException, _not_found_page)
     app.include_router(api.router)
     app.include_router(auth.router)
@@ -190,6 +190,14 @@ class _AsciiJSON(JSONResponse):
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=True, separators=(",", ":"),
                           default=str).encode()
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """The one handler of every :class:`~meio.web.refusal.ServerError`: its status, and
+    its code, detail, parameters and message in the visitor's language."""
+    assert isinstance(exc, ServerError)
+    lang = i18n.visitor_language(request.headers)
+    return _AsciiJSON(refusal_json(exc, i18n.catalogue(lang)), status_code=exc.status_code)
 
 
 async def _invalid_request(request: Request, exc: Exception) -> Response:

@@ -28,18 +28,20 @@ import json
 import math
 import secrets
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meio.web.accounts import Account, AccountStore, check_username, username_key
+from meio.web.i18n import catalogue, visitor_language
 from meio.web.limits import KeyedLimiter
-from meio.web.refusal import Refusal
+from meio.web.refusal import Refusal, refusal_json
+from meio.web.schemas import Me, Router
 from meio.web.settings import Settings
 from meio.web.store import Store, StoreError, hash_token
 from meio.web.think import Share, ThinkPool, client_of
@@ -54,7 +56,7 @@ DEVICE_COOKIE = "meio_device"
 #: the methods that change something: a cookie authorises them only with the CSRF token
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-router = APIRouter(prefix="/api/account")
+router = Router(prefix="/api/account")
 
 
 def csrf_of(session_token: str) -> str:
@@ -105,8 +107,10 @@ class SameOrigin:
             foreign = conn.headers.get("sec-fetch-site") == "cross-site" and (
                 conn.headers.get("origin", "").rstrip("/") not in self.allowed)
             if foreign or not origin_allowed(conn, self.allowed, self.public):
-                body = json.dumps({"detail": "a page of another site cannot send this request",
-                                   "code": "cross_site", "params": {}}).encode()
+                refused = Refusal(403, "cross_site", "a page of another site cannot send this "
+                                                     "request")
+                lang = visitor_language(conn.headers)
+                body = json.dumps(refusal_json(refused, catalogue(lang))).encode()
                 await send({"type": "http.response.start", "status": 403,
                             "headers": [(b"content-type", b"application/json"),
                                         (b"content-length", str(len(body)).encode())]})
@@ -248,13 +252,14 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
-def _me(account: Account | None) -> dict[str, Any]:
-    return {"account": None if account is None else
-            {"username": account.username, "created_at": account.created_at}}
+def _me(account: Account | None, **done: int) -> Me:
+    return Me.model_validate({"account": None if account is None else
+                              {"username": account.username, "created_at": account.created_at},
+                              **done})
 
 
 async def begin_session(auth: Auth, request: Request, response: Response, account: Account,
-                   tokens: list[str]) -> dict[str, Any]:
+                   tokens: list[str]) -> Me:
     """A new session for ``account`` (the browser's old one ends) and its cookies;
     the guest seats of ``tokens`` become the account's."""
     token = secrets.token_urlsafe(32)
@@ -271,7 +276,7 @@ async def begin_session(auth: Auth, request: Request, response: Response, accoun
     # readable by this origin's pages (they send it back as X-CSRF-Token), no one else's
     response.set_cookie(CSRF_COOKIE, csrf_of(token), max_age=age, path="/", secure=secure,
                         httponly=False, samesite="lax")
-    return {**_me(account), "seats_claimed": claimed}
+    return _me(account, seats_claimed=claimed)
 
 
 def _sign_out(response: Response) -> None:
@@ -293,14 +298,14 @@ def _device(request: Request) -> str | None:
 
 
 @router.get("")
-async def me(account: AccountDep) -> dict[str, Any]:
+async def me(account: AccountDep) -> Me:
     """Who is signed in in this browser (``account`` null: a guest)."""
     return _me(account)
 
 
 @router.post("/signup", status_code=201)
 async def signup(body: Credentials, auth: AuthDep, request: Request, response: Response
-                 ) -> dict[str, Any]:
+                 ) -> Me:
     """Make an account and sign in; the guest seats of ``tokens`` become its own."""
     throttle_sign_in(auth, request)
     check_password(body.password, body.username, auth.settings.min_password_score)
@@ -325,7 +330,7 @@ def _name_refusal(e: StoreError) -> Refusal:
 
 @router.post("/login")
 async def login(body: Credentials, auth: AuthDep, request: Request, response: Response
-                ) -> dict[str, Any]:
+                ) -> Me:
     """Sign in (a new session; the browser's old one ends). Wrong passwords slow down
     their sender (:mod:`meio.web.throttle`), never the account's owner elsewhere."""
     address, key, device = _address(request), username_key(body.username), _device(request)
@@ -357,7 +362,7 @@ async def login(body: Credentials, auth: AuthDep, request: Request, response: Re
 
 @router.post("/logout")
 async def logout(account: AccountDep, auth: AuthDep, request: Request, response: Response
-                 ) -> dict[str, Any]:
+                 ) -> Me:
     """Sign this browser out: its session ends (the cookie is worth nothing after)."""
     token = session_token(request)
     if account is not None and token is not None:
@@ -368,16 +373,16 @@ async def logout(account: AccountDep, auth: AuthDep, request: Request, response:
 
 @router.post("/logout-all")
 async def logout_all(account: SignedInDep, auth: AuthDep, response: Response
-                     ) -> dict[str, Any]:
+                     ) -> Me:
     """Sign the account out of every browser."""
     ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
     _sign_out(response)
-    return {**_me(None), "sessions_ended": ended}
+    return _me(None, sessions_ended=ended)
 
 
 @router.post("/password")
 async def change_password(body: NewPassword, account: SignedInDep, auth: AuthDep,
-                          request: Request, response: Response) -> dict[str, Any]:
+                          request: Request, response: Response) -> Me:
     """Change the password (the current one asked again): every other session of the
     account ends, and this browser gets a new one."""
     throttle_sign_in(auth, request)
@@ -391,12 +396,12 @@ async def change_password(body: NewPassword, account: SignedInDep, auth: AuthDep
     await asyncio.to_thread(auth.accounts.set_password_hash, account.id, digest)
     ended = await asyncio.to_thread(auth.accounts.end_sessions, account.id)
     answer = await begin_session(auth, request, response, account, [])
-    return {**answer, "sessions_ended": max(0, ended - 1)}
+    return answer.model_copy(update={"sessions_ended": max(0, ended - 1)})
 
 
 @router.post("/delete")
 async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: Request,
-                 response: Response) -> dict[str, Any]:
+                 response: Response) -> Me:
     """Delete the account (its password asked again): the username, the password hash
     and the sessions go; its seats stay, named ``Player N``, so records stay whole."""
     throttle_sign_in(auth, request)
@@ -408,4 +413,4 @@ async def delete(body: Password, account: SignedInDep, auth: AuthDep, request: R
     for table_id in tables:
         await hub.reload(table_id)
     _sign_out(response)
-    return {**_me(None), "tables": len(tables)}
+    return _me(None, tables=len(tables))

@@ -21,6 +21,7 @@ import time
 from meio.engine import View
 from meio.web import metrics as M
 from meio.web import think
+from meio.web.refusal import ServerError
 from meio.web.table import LiveTable
 
 log = logging.getLogger("meio.web")
@@ -39,7 +40,7 @@ TIMEOUT_BOT = "heuristic"
 FALLBACK_SOURCE = "fallback"
 
 
-class BotError(Exception):
+class BotError(ServerError):
     """No bot could move for a seat (the table tries again later)."""
 
 

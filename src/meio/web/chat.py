@@ -31,6 +31,7 @@ import time
 from meio.web import frames as F
 from meio.web.db import CHAT_MAX_CHARS as MAX_CHARS
 from meio.web.protocol import Chat, Report
+from meio.web.refusal import ServerError
 from meio.web.services import Connection, Frame
 from meio.web.table import LiveTable
 
@@ -41,13 +42,11 @@ WINDOW_S = 10.0
 REACTIONS = ("thumbs", "gg")
 
 
-class ChatError(Exception):
+class ChatError(ServerError):
     """A chat message the server refuses; ``code`` goes back in the reject frame."""
 
     def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
+        super().__init__(reason, code=code)
 
 
 def clean_text(text: str) -> str:

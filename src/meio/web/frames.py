@@ -46,7 +46,6 @@ from meio.engine import IllegalActionError, Outcome, State, View
 from meio.engine import actions as A
 from meio.engine.wire import trick_json, view_json
 from meio.web.store import EventInfo, TableInfo
-from meio.web.variants import variant_facts
 
 Frame = dict[str, Any]
 
@@ -85,25 +84,11 @@ def public_action(recipient: int | None, actor: int, action: int) -> str:
 
 def public_table(info: TableInfo, online: set[int]) -> Frame:
     """What anyone at the table may know of it (no codes, no token hashes)."""
-    opts = info.options
     return {
         "id": info.id,
-        "edition": opts["edition"],
-        "players": opts["players"],
-        "partnership": opts["partnership"],
-        # chosen specials stay secret at a table that hides them
-        "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
-        "wild_lead": opts.get("wild_lead", "declare"),
-        "reveal_specials": opts.get("reveal_specials", True),
-        "turn_timer_s": opts.get("turn_timer_s"),
-        "turn_based": bool(opts.get("turn_based", False)),
+        **info.options.public_json(),
         "listed": info.listed,
         "rated": info.rated,
-        # a variant table: its name and sizes (the whole ruleset is in each view's config)
-        "variant": variant_facts(opts),
-        # quick play: its pool, and when bots take the seats still free
-        "quick": opts.get("quick"),
-        "fill_at": opts.get("fill_at"),
         "seats": [
             {
                 "seat": s.seat,

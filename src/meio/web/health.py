@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from meio.web import metrics as M
+from meio.web.schemas import Ready, Router, Status
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 
 @router.api_route("/healthz", methods=["GET", "HEAD"])
-async def healthz() -> dict[str, str]:
+async def healthz() -> Status:
     """Liveness: answers as long as the event loop runs."""
-    return {"status": "ok"}
+    return Status(status="ok")
 
 
 def _ping(request: Request) -> None:
@@ -33,7 +34,7 @@ def _ping(request: Request) -> None:
         conn.execute(text("SELECT 1"))
 
 
-@router.api_route("/readyz", methods=["GET", "HEAD"])
+@router.api_route("/readyz", methods=["GET", "HEAD"], response_model=Ready)
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: 200 when this process should get new players, else 503."""
     hub = getattr(request.app.state, "hub", None)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException
+from meio.web.refusal import FAILED, MESSAGES, REFUSED, Refusal
+from meio.web.schemas import Catalogue, Router
 
 #: where the catalogues live (shared with the terminal's ``meio`` domain)
 LOCALE = Path(__file__).resolve().parent.parent / "i18n" / "locale"
@@ -29,9 +31,11 @@ DOMAIN = "web"
 #: the languages the browser client speaks; the first is the source language
 LANGUAGES = ("en", "pt_BR")
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 STATIC = Path(__file__).with_name("static")
+#: the module that writes the server's refusals' messages
+REFUSALS_SOURCE = Path(__file__).with_name("refusal.py")
 #: the engine module that writes the reasons for refusing a move
 REASONS_SOURCE = Path(__file__).resolve().parent.parent / "engine" / "reasons.py"
 #: the bot levels the lobby offers
@@ -51,8 +55,9 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
 
     The client's messages are the literal first arguments of ``t("...")`` in its
     scripts and the texts (and ``data-i18n-*`` attributes) of its pages' elements
-    marked ``data-i18n``, the bot levels' names and strengths, and the engine's reasons
-    for refusing a move; this is what
+    marked ``data-i18n``, the bot levels' names and strengths, the server's refusals'
+    messages (:data:`meio.web.refusal.MESSAGES`) and the engine's reasons for refusing
+    a move; this is what
     a translator's template (``web.pot``) holds.
     """
     found: dict[str, list[str]] = {}
@@ -82,6 +87,10 @@ def extract(static: Path = STATIC) -> dict[str, list[str]]:
             at = levels.find(f'"{msgid}"')
             line = levels.count("\n", 0, at) + 1 if at >= 0 else 1
             add(msgid, f"../../bots/levels.py:{line}")
+    refusals = REFUSALS_SOURCE.read_text(encoding="utf-8")
+    for code, msgid in [*MESSAGES.items(), ("FAILED", FAILED), ("REFUSED", REFUSED)]:
+        at = refusals.find(f'"{code}":' if code.islower() else f"{code} = ")
+        add(msgid, f"../refusal.py:{refusals.count(chr(10), 0, at) + 1 if at >= 0 else 1}")
     from meio.i18n.reasons import extract as extract_reasons
 
     with REASONS_SOURCE.open("rb") as fh:
@@ -131,12 +140,36 @@ def catalogue(lang: str) -> dict[str, str]:
     return out
 
 
+def visitor_language(headers: Mapping[str, str]) -> str:
+    """The language to answer a visitor in: the first of its ``Accept-Language`` (by
+    weight) that the site speaks (any ``pt`` is Brazilian Portuguese), else English.
+
+    >>> visitor_language({"accept-language": "fr-FR, pt-PT;q=0.8, en;q=0.5"})
+    'pt_BR'
+    >>> visitor_language({"accept-language": "en-GB,pt-BR;q=0.9"}), visitor_language({})
+    ('en', 'en')
+    """
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(headers.get("accept-language", "")[:512].split(",")):
+        tag, _, weight = part.strip().partition(";q=")
+        try:
+            q = float(weight) if weight else 1.0
+        except ValueError:
+            continue
+        low = tag.strip().lower()
+        lang = "pt_BR" if low.startswith("pt") else "en" if low.startswith("en") else None
+        if lang is not None and q > 0:
+            wanted.append((-q, i, lang))
+    return min(wanted)[2] if wanted else LANGUAGES[0]
+
+
 @router.get("/i18n/{lang}")
-async def messages(lang: str) -> dict[str, object]:
+async def messages(lang: str) -> Catalogue:
     """The browser client's catalogue for ``lang`` (``en`` or ``pt_BR``), and the English
     template (message id) of each reason code a ``reject`` frame may carry."""
     from meio.engine.reasons import REASONS
 
     if lang not in LANGUAGES:
-        raise HTTPException(404, f"no translation for {lang!r}; there are {', '.join(LANGUAGES)}")
-    return {"lang": lang, "messages": catalogue(lang), "reasons": REASONS}
+        raise Refusal(404, "no_language",
+                      f"no translation for {lang!r}; there are {', '.join(LANGUAGES)}")
+    return Catalogue(lang=lang, messages=catalogue(lang), reasons=REASONS)

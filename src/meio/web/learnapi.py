@@ -26,7 +26,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,9 +37,10 @@ from meio.web.auth import AccountDep
 from meio.web.hub import Hub
 from meio.web.learnstore import LearnStore
 from meio.web.refusal import Refusal
+from meio.web.schemas import AttemptResult, Progress, Puzzle, ReviewState, Router
 from meio.web.store import hash_token
 
-router = APIRouter()
+router = Router()
 log = logging.getLogger("meio.web")
 STATIC = Path(__file__).with_name("static")
 
@@ -113,7 +114,7 @@ def _reviews(request: Request, hub: Hub) -> Reviews:
 
 
 @router.get("/api/matches/{match_id}/review")
-async def match_review(match_id: str, hub: HubDep, request: Request) -> dict[str, Any]:
+async def match_review(match_id: str, hub: HubDep, request: Request) -> ReviewState:
     """The review of a finished match: ``status`` and, once a pass is done, ``review``."""
     from meio.engine.record import Record
 
@@ -123,13 +124,13 @@ async def match_review(match_id: str, hub: HubDep, request: Request) -> dict[str
     reviews = _reviews(request, hub)
     kept = await asyncio.to_thread(reviews.store.review, m.id)
     if kept is not None and kept[0] == "deep":
-        return {"status": "deep", "review": kept[1]}
+        return ReviewState(status="deep", review=kept[1])
     if m.id in reviews.failed:
-        return {"status": "failed", "review": None if kept is None else kept[1]}
+        return ReviewState(status="failed", review=None if kept is None else kept[1])
     reviews.start(m.id, Record.from_state(state).to_json(), client_address(request))
     if kept is None:
-        return {"status": "pending", "review": None}
-    return {"status": "quick", "review": kept[1]}
+        return ReviewState(status="pending", review=None)
+    return ReviewState(status="quick", review=kept[1])
 
 
 # -- puzzles ----------------------------------------------------------------------------
@@ -138,7 +139,7 @@ async def puzzles_page() -> FileResponse:
     return FileResponse(STATIC / "puzzles.html")
 
 
-def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, Any]:
+def _payload(entry_id: str | None = None, *, daily: bool = False) -> Puzzle:
     from meio.engine.errors import MeioError
     from meio.engine.wire import view_json
     from meio.puzzles import shipped
@@ -154,23 +155,23 @@ def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, A
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
     view = entry.view()
-    return {"id": entry.id, "set": puzzles.name, "seat": entry.seat, "kind": entry.kind,
-            "edition": view.config.edition, "view": view_json(view)}
+    return Puzzle(id=entry.id, set=puzzles.name, seat=entry.seat, kind=entry.kind,
+                  edition=view.config.edition, view=view_json(view))
 
 
 @router.get("/api/puzzles/daily")
-async def daily_puzzle() -> dict[str, Any]:
+async def daily_puzzle() -> Puzzle:
     """Today's puzzle (UTC): the same for everyone."""
     return await asyncio.to_thread(_payload, daily=True)
 
 
 @router.get("/api/puzzles/next")
-async def next_puzzle() -> dict[str, Any]:
+async def next_puzzle() -> Puzzle:
     return await asyncio.to_thread(_payload)
 
 
 @router.get("/api/puzzles/{puzzle_id}")
-async def one_puzzle(puzzle_id: str) -> dict[str, Any]:
+async def one_puzzle(puzzle_id: str) -> Puzzle:
     if len(puzzle_id) > 64:
         raise Refusal(404, "no_puzzle", "no such puzzle")
     return await asyncio.to_thread(_payload, puzzle_id)
@@ -194,16 +195,16 @@ def _solver(body: Solver, account: Any) -> str:
     return "token:" + hash_token(body.token)[:48]
 
 
-def _progress_json(progress: Any) -> dict[str, Any]:
-    return {"rating": round(progress.rating.ordinal, 1), "provisional":
-            progress.rating.provisional, "streak": progress.streak,
-            "best_streak": progress.best_streak, "solved": progress.solved,
-            "tried": progress.tried}
+def _progress_json(progress: Any) -> Progress:
+    return Progress(rating=round(progress.rating.ordinal, 1),
+                    provisional=progress.rating.provisional, streak=progress.streak,
+                    best_streak=progress.best_streak, solved=progress.solved,
+                    tried=progress.tried)
 
 
 @router.post("/api/puzzles/progress")
 async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
-                          account: AccountDep) -> dict[str, Any]:
+                          account: AccountDep) -> Progress:
     progress = await asyncio.to_thread(_reviews(request, hub).store.progress,
                                        _solver(body, account))
     return _progress_json(progress)
@@ -211,7 +212,7 @@ async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
 
 @router.post("/api/puzzles/{puzzle_id}/attempt")
 async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
-                  account: AccountDep) -> dict[str, Any]:
+                  account: AccountDep) -> AttemptResult:
     """Check a move, rate the attempt, and tell the answer with the searched values."""
     from meio.engine import actions as A
     from meio.engine import cards as C
@@ -234,6 +235,6 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     solved = entry.solves(action)
     progress, rating, rated = await asyncio.to_thread(
         _reviews(request, hub).store.attempt, solver, entry.id, solved)
-    return {"solved": solved, "rated": rated, "answer": entry.answer, "theme": entry.theme,
-            "options": [[a, v] for a, v in entry.options], "progress": _progress_json(progress),
-            "puzzle_rating": round(rating.mu, 1)}
+    return AttemptResult(solved=solved, rated=rated, answer=entry.answer, theme=entry.theme,
+                         options=[[a, v] for a, v in entry.options],
+                         progress=_progress_json(progress), puzzle_rating=round(rating.mu, 1))

@@ -4,16 +4,16 @@ the route that receives it (:func:`meio.web.api.create_table`)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from meio.engine import ConfigError, MatchConfig, MeioError, TableOptions
 from meio.engine import cards as C
-from meio.engine.ruleset_file import variant_json
+from meio.web.refusal import Refusal
 from meio.web.settings import Settings
 from meio.web.store import SeatInfo
+from meio.web.tablesetup import TableSetup
 from meio.web.variants import check_variant_table, host_variant
 
 #: request bodies are read strictly: ``"seat": "1"`` is not the number 1
@@ -73,12 +73,11 @@ class CreateTable(BaseModel):
 
 
 def check_new_table(body: CreateTable, settings: Settings
-                    ) -> tuple[dict[str, Any], list[SeatInfo]]:
-    """The options and seats of the table ``body`` asks for, as the store keeps them;
-    refused (422) when the server's settings or the rules do not allow them."""
+                    ) -> tuple[TableSetup, list[SeatInfo]]:
+    """The setup and seats of the table ``body`` asks for; refused (422 ``bad_table``,
+    ``bad_variant``) when the server's settings or the rules do not allow them."""
     from meio.bots import bot_kinds
 
-    specials: list[str] | None = None
     variant = None if body.variant is None else host_variant(
         body.variant, body.variant_file, settings.max_variant_bytes, body.model_fields_set)
     edition, table_options = ((body.edition, TableOptions(body.wild_lead, body.reveal_specials))
@@ -89,12 +88,10 @@ def check_new_table(body: CreateTable, settings: Settings
                           partnership=body.partnership, specials=parsed,
                           options=table_options, variant=variant)
     except (ConfigError, MeioError) as exc:
-        raise HTTPException(422, str(exc)) from None
-    if parsed is not None:
-        specials = [C.card_code(s) for s in cfg.special_cards]
+        raise Refusal(422, "bad_table", str(exc)) from None
     seats = body.seats or [SeatSpec() for _ in range(body.players)]
     if len(seats) != body.players:
-        raise HTTPException(422, f"{body.players} players need {body.players} seats, "
+        raise Refusal(422, "bad_table", f"{body.players} players need {body.players} seats, "
                                  f"not {len(seats)}")
     kinds = bot_kinds()
     infos: list[SeatInfo] = []
@@ -102,7 +99,7 @@ def check_new_table(body: CreateTable, settings: Settings
         if s.kind == "bot":
             bot = s.bot or "random"
             if bot not in kinds:
-                raise HTTPException(422, f"seat {i}: unknown bot {bot!r}; choose one of "
+                raise Refusal(422, "bad_table", f"seat {i}: unknown bot {bot!r}; choose one of "
                                          f"{', '.join(kinds)}")
             infos.append(SeatInfo(i, "bot", bot, None, None))
         else:
@@ -111,35 +108,25 @@ def check_new_table(body: CreateTable, settings: Settings
     if body.turn_based:
         low, high = settings.min_turn_based_s, settings.max_turn_based_s
         if timer is None or not low <= timer <= high:
-            raise HTTPException(422, f"a turn-based table's turn timer is {low:g} to "
+            raise Refusal(422, "bad_table", f"a turn-based table's turn timer is {low:g} to "
                                      f"{high:g} seconds")
     elif timer is not None and not settings.min_turn_timer_s <= timer <= settings.max_turn_timer_s:
-        raise HTTPException(422, f"the turn timer is {settings.min_turn_timer_s:g} to "
+        raise Refusal(422, "bad_table", f"the turn timer is {settings.min_turn_timer_s:g} to "
                                  f"{settings.max_turn_timer_s:g} seconds")
     if body.rated and timer is None:
         # a rated table always has a timer: a player who leaves cannot hold the result
         timer = settings.rated_turn_timer_s
     if body.seed is not None and not settings.allow_seeds:
-        raise HTTPException(422, "this server does not accept fixed deal seeds")
+        raise Refusal(422, "bad_table", "this server does not accept fixed deal seeds")
     if body.name is not None and not any(s.kind == "human" for s in infos):
-        raise HTTPException(422, "every seat is a bot: there is no seat for you")
+        raise Refusal(422, "bad_table", "every seat is a bot: there is no seat for you")
     if body.rated and not any(s.kind == "human" for s in infos):
-        raise HTTPException(422, "a table of bots alone is not rated")
+        raise Refusal(422, "bad_table", "a table of bots alone is not rated")
     if variant is not None:
         check_variant_table(body.rated, [(s.seat, s.bot or "random") for s in infos
                                          if s.kind == "bot"])
-    options: dict[str, Any] = {
-        "edition": edition,
-        "players": body.players,
-        "partnership": body.partnership,
-        "specials": specials,
-        "turn_timer_s": timer,
-        "seed": body.seed,
-        "wild_lead": table_options.wild_lead,
-        "reveal_specials": table_options.reveal_specials,
-    }
-    if body.turn_based:
-        options["turn_based"] = True
-    if variant is not None:
-        options["variant"] = variant_json(variant)
-    return options, infos
+    setup = TableSetup(edition=cfg.edition, players=body.players, partnership=body.partnership,
+                       specials=None if parsed is None else cfg.special_cards,
+                       options=table_options, variant=variant, turn_timer_s=timer,
+                       turn_based=body.turn_based, seed=body.seed)
+    return setup, infos

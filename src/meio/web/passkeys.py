@@ -23,7 +23,6 @@ them, and sign in with one instead of the password. The checks are py_webauthn's
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import secrets
 import time
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
@@ -58,6 +57,7 @@ from meio.web.accounts import Account
 from meio.web.auth import Auth, AuthDep, SignedInDep, begin_session, session_token, throttle_sign_in
 from meio.web.db import AccountRow, PasskeyChallengeRow, PasskeyRow
 from meio.web.refusal import Refusal
+from meio.web.schemas import Me, PasskeyAdded, PasskeyRemoved, Passkeys, Router, WebAuthnOptions
 from meio.web.store import hash_token
 
 ATTEMPT_COOKIE = "meio_webauthn"
@@ -65,7 +65,7 @@ COOKIE_PATH = "/api/account/passkeys"
 #: passkeys one account may hold
 MAX_PASSKEYS = 20
 
-router = APIRouter(prefix=COOKIE_PATH)
+router = Router(prefix=COOKIE_PATH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,17 +223,18 @@ def _bad_passkey() -> Refusal:
 
 
 @router.get("")
-async def passkeys(account: SignedInDep, auth: AuthDep) -> dict[str, Any]:
+async def passkeys(account: SignedInDep, auth: AuthDep) -> Passkeys:
     """The passkeys of the signed-in account."""
     keys = await asyncio.to_thread(_store(auth).of_account, account.id)
-    return {"passkeys": [{"id": k.id, "transports": list(k.transports),
-                          "created_at": k.created_at, "last_used_at": k.last_used_at}
-                         for k in keys]}
+    return Passkeys.model_validate(
+        {"passkeys": [{"id": k.id, "transports": list(k.transports),
+                       "created_at": k.created_at, "last_used_at": k.last_used_at}
+                      for k in keys]})
 
 
 @router.post("/register/options")
 async def register_options(account: SignedInDep, auth: AuthDep, request: Request,
-                           response: Response) -> dict[str, Any]:
+                           response: Response) -> WebAuthnOptions:
     """The options for ``navigator.credentials.create`` (``PublicKeyCredential
     .parseCreationOptionsFromJSON`` reads them): a discoverable credential that
     verifies its user, none of those the account already has."""
@@ -254,13 +255,12 @@ async def register_options(account: SignedInDep, auth: AuthDep, request: Request
             user_verification=UserVerificationRequirement.REQUIRED),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.id))
                              for k in keys])
-    out: dict[str, Any] = json.loads(options_to_json(options))
-    return out
+    return WebAuthnOptions.model_validate_json(options_to_json(options))
 
 
 @router.post("/register", status_code=201)
 async def register(body: Credential, account: SignedInDep, auth: AuthDep, request: Request,
-                   response: Response) -> dict[str, Any]:
+                   response: Response) -> PasskeyAdded:
     """Check the authenticator's answer to this session's challenge and keep the
     passkey."""
     token = session_token(request)
@@ -284,20 +284,20 @@ async def register(body: Credential, account: SignedInDep, auth: AuthDep, reques
     if not await asyncio.to_thread(_store(auth).add, account.id, credential_id,
                                    checked.credential_public_key, checked.sign_count, kept):
         raise Refusal(409, "passkey_taken", "this passkey is already registered")
-    return {"id": credential_id}
+    return PasskeyAdded(id=credential_id)
 
 
 @router.post("/remove")
-async def remove(body: Remove, account: SignedInDep, auth: AuthDep) -> dict[str, Any]:
+async def remove(body: Remove, account: SignedInDep, auth: AuthDep) -> PasskeyRemoved:
     """Remove one of the account's passkeys (it signs in no more)."""
     if not await asyncio.to_thread(_store(auth).remove, account.id, body.id):
         raise Refusal(404, "no_passkey", "this account has no such passkey")
-    return {"removed": body.id}
+    return PasskeyRemoved(removed=body.id)
 
 
 @router.post("/sign-in/options")
 async def sign_in_options(auth: AuthDep, request: Request, response: Response
-                          ) -> dict[str, Any]:
+                          ) -> WebAuthnOptions:
     """The options for ``navigator.credentials.get``: any passkey of this site, its
     user verified (throttled per address, as password sign-ins are)."""
     throttle_sign_in(auth, request)
@@ -307,13 +307,12 @@ async def sign_in_options(auth: AuthDep, request: Request, response: Response
         rp_id=rp_id, challenge=challenge,
         timeout=int(auth.settings.passkey_challenge_ttl_s * 1000),
         user_verification=UserVerificationRequirement.REQUIRED)
-    out: dict[str, Any] = json.loads(options_to_json(options))
-    return out
+    return WebAuthnOptions.model_validate_json(options_to_json(options))
 
 
 @router.post("/sign-in")
 async def sign_in(body: Credential, auth: AuthDep, request: Request, response: Response
-                  ) -> dict[str, Any]:
+                  ) -> Me:
     """Sign in with a passkey: its answer to this browser's challenge, signed by a
     passkey of an account, with a grown signature count. A new session, as a password
     sign-in makes."""

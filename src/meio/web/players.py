@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from meio.engine import actions as A
 from meio.engine import replay_actions
@@ -18,12 +18,13 @@ from meio.web.api import HubDep, client_address
 from meio.web.auth import AccountDep
 from meio.web.frames import public_table
 from meio.web.refusal import Refusal
+from meio.web.schemas import Leaderboard, MatchRatings, Pools, Profile, Router
 from meio.web.store import EventInfo, MatchInfo, Store, TableInfo
 
 #: the last finished matches a profile lists, and reads the rounds of (replayed)
 PROFILE_MATCHES = 20
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 
 
@@ -53,7 +54,7 @@ def _names(info: TableInfo | None) -> list[str]:
 
 
 @router.get("/matches/{match_id}/ratings")
-async def match_ratings(match_id: str, hub: HubDep, request: Request) -> dict[str, Any]:
+async def match_ratings(match_id: str, hub: HubDep, request: Request) -> MatchRatings:
     """The ratings a finished rated match changed, by seat (``pending``: the match is
     rated but its update is not stored yet)."""
     _limit(hub, request)
@@ -64,19 +65,20 @@ async def match_ratings(match_id: str, hub: HubDep, request: Request) -> dict[st
     rated = info is not None and info.rated
     changes = await asyncio.to_thread(hub.services.ratings.changes_of_match, m.id)
     names = _names(info)
-    return {"rated": rated, "pending": rated and m.finished_at is not None and not changes,
-            "changes": [{**c.to_json(), "name": names[c.seat] if c.seat < len(names) else None}
-                        for c in changes]}
+    return MatchRatings.model_validate(
+        {"rated": rated, "pending": rated and m.finished_at is not None and not changes,
+         "changes": [{**c.to_json(), "name": names[c.seat] if c.seat < len(names) else None}
+                     for c in changes]})
 
 
 @router.get("/ratings")
-async def pools() -> dict[str, Any]:
+async def pools() -> Pools:
     """The rating pools, as the leaderboard offers them."""
-    return {"pools": POOLS}
+    return Pools(pools=POOLS)
 
 
 @router.get("/ratings/{pool}")
-async def leaderboard(pool: str, hub: HubDep, request: Request) -> dict[str, Any]:
+async def leaderboard(pool: str, hub: HubDep, request: Request) -> Leaderboard:
     """The best accounts of a pool by rating (``mu − 3σ``); ``?`` marks a provisional one."""
     _limit(hub, request)
     try:
@@ -84,10 +86,10 @@ async def leaderboard(pool: str, hub: HubDep, request: Request) -> dict[str, Any
     except RatingError as exc:
         raise Refusal(404, "no_pool", str(exc)) from None
     rows = await asyncio.to_thread(hub.services.ratings.leaderboard, key)
-    return {"pool": key, "players": [
+    return Leaderboard.model_validate({"pool": key, "players": [
         {"username": name, "rating": str(r), "ordinal": r.ordinal, "mu": r.mu,
          "sigma": r.sigma, "games": r.games, "provisional": r.provisional}
-        for name, r in rows]}
+        for name, r in rows]})
 
 
 def round_scores(config: dict[str, Any], events: list[EventInfo], seat: int) -> list[int]:
@@ -145,7 +147,7 @@ def _recent(m: MatchInfo, seat: int, info: TableInfo | None) -> dict[str, Any]:
 
 @router.get("/players/{username}")
 async def profile(username: str, hub: HubDep, request: Request, me: AccountDep
-                  ) -> dict[str, Any]:
+                  ) -> Profile:
     """A player's public profile: games, wins, round scores, ratings per pool and their
     history, the last finished matches (each with its replay). The player's own
     profile (signed in) says ``own`` and adds the tables they sit at now."""
@@ -175,4 +177,4 @@ async def profile(username: str, hub: HubDep, request: Request, me: AccountDep
         out["tables"] = [{"id": info.id, "seat": seat,
                           "status": await _status(hub.store, info)}
                          for info, seat in rows if not info.closed]
-    return out
+    return Profile.model_validate(out)

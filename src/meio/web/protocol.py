@@ -21,14 +21,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from meio.web.refusal import ServerError
 
-class ProtocolError(Exception):
-    """A client message that cannot be read; ``code`` is sent back with the reason."""
+
+class ProtocolError(ServerError):
+    """A client message that cannot be read; its ``code`` and ``reason`` go back in an
+    ``error`` frame."""
 
     def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
+        super().__init__(reason, code=code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 from meio.bots import LEVELS
 from meio.ratings import Pool, Rating, nearest
@@ -26,6 +25,7 @@ from meio.web.hub import Hub
 from meio.web.rated import bot_player
 from meio.web.seating import JoinError
 from meio.web.store import SeatInfo, TableInfo
+from meio.web.tablesetup import TableSetup
 
 log = logging.getLogger("meio.web")
 
@@ -53,7 +53,7 @@ class QuickPlay:
 
     def _table_rating(self, info: TableInfo) -> Rating:
         """The mean rating of the people seated (a new one's when nobody is)."""
-        pool = str(info.options["quick"])
+        pool = str(info.options.quick)
         seated = [self.rating(s.account_id, pool) for s in info.seats if s.account_id]
         if not seated:
             return Rating()
@@ -72,9 +72,9 @@ class QuickPlay:
                 held = await asyncio.to_thread(self.open_seats, account_id)
                 cap = self.hub.settings.max_quick_seats
                 if held >= cap:
-                    raise JoinError(429, f"you already have {held} quick-play seats waiting or "
-                                         "in play: finish or leave one first",
-                                    "too_many_quick_seats", seats=held)
+                    raise JoinError(429, "too_many_quick_seats",
+                                    f"you already have {held} quick-play seats waiting "
+                                    "or in play: finish or leave one first", seats=held)
             mine = (Rating() if account_id is None else
                     await asyncio.to_thread(self.rating, account_id, pool.key))
             candidates = [
@@ -83,13 +83,13 @@ class QuickPlay:
                 if any(not s.filled for s in info.seats)
                 and not (account_id is not None
                          and any(s.account_id == account_id for s in info.seats))
-                and now < float(info.options["fill_at"]) <= now + wait_s
+                and now < float(info.options.fill_at or now) <= now + wait_s
             ]
             if candidates:
                 ratings = {info.id: await asyncio.to_thread(self._table_rating, info)
                            for info in candidates}
                 info = min(candidates, key=lambda i: (abs(ratings[i.id].mu - mine.mu),
-                                                      float(i.options["fill_at"])))
+                                                      float(i.options.fill_at or now)))
             else:
                 info = await asyncio.to_thread(self._create, pool, now + wait_s, creator,
                                                rated)
@@ -106,7 +106,7 @@ class QuickPlay:
         store = self.hub.store
         held = 0
         for info, _ in store.tables_of_account(account_id):
-            if not info.options.get("quick") or info.closed:
+            if not info.options.quick or info.closed:
                 continue
             match = None if info.current_match is None else store.match(info.current_match)
             if match is None or match.finished_at is None:
@@ -115,19 +115,16 @@ class QuickPlay:
 
     def _create(self, pool: Pool, fill_at: float, creator: str, rated: bool) -> TableInfo:
         s = self.hub.settings
-        options: dict[str, Any] = {
-            "edition": pool.edition, "players": pool.players, "partnership": pool.partnership,
-            "specials": None, "turn_timer_s": s.quick_turn_timer_s, "seed": None,
-            "wild_lead": "declare", "reveal_specials": True,
-            "quick": pool.key, "fill_at": fill_at,
-        }
+        options = TableSetup(edition=pool.edition, players=pool.players,
+                             partnership=pool.partnership, turn_timer_s=s.quick_turn_timer_s,
+                             quick=pool.key, fill_at=fill_at)
         seats = [SeatInfo(i, "human", None, None, None) for i in range(pool.players)]
         return self.hub.store.create_table(options, seats, False, creator, rated)
 
     def _schedule(self, info: TableInfo) -> None:
         if info.id not in self._scheduled:
             self._scheduled.add(info.id)
-            self.hub.spawn(self._fill_later(info.id, float(info.options["fill_at"])))
+            self.hub.spawn(self._fill_later(info.id, info.options.fill_at or time.time()))
 
     async def _fill_later(self, table_id: str, fill_at: float) -> None:
         try:
@@ -136,7 +133,7 @@ class QuickPlay:
             if room is None or room.table.match is not None or room.table.info.closed:
                 return
             info = room.table.info
-            pool = str(info.options["quick"])
+            pool = str(info.options.quick)
             target = await asyncio.to_thread(self._table_rating, info)
             rated = await asyncio.to_thread(self._bot_ratings, pool)
             bot = nearest(target, rated) if rated else DEFAULT_BOT

@@ -27,17 +27,20 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from meio.engine import MeioError
 from meio.engine.wire import config_from_json
 from meio.ratings import Pool, Rating, match_ranks, rate
 from meio.web.db import AccountRow, MatchRow, RatingChangeRow, RatingRow, SeatRow, TableRow
+from meio.web.refusal import ServerError
 
 #: how often an update is read and computed again when a rating changed under it
 UPDATE_TRIES = 20
 
 
-class RatingConflict(MeioError):
+class RatingConflict(ServerError):
     """A rating kept changing under an update (it is tried again later)."""
+
+    default_code = "rating_conflict"
+    default_status = 409
 
 
 class _Again(Exception):

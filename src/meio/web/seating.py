@@ -12,52 +12,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from typing import Any
 
-from meio.engine import MatchConfig, TableOptions
-from meio.engine import cards as C
+from meio.engine import MatchConfig
 from meio.engine.wire import config_json
 from meio.web import frames as F
 from meio.web.autoplay import bot_seed
+from meio.web.refusal import Refusal
 from meio.web.services import Frame
 from meio.web.store import StoreError, hash_token
 from meio.web.table import LiveTable, same_secret
-from meio.web.variants import table_variant
+from meio.web.tablesetup import TableSetup
 
 #: why a closed table takes no one
 CLOSED = "this table has closed; its matches are in the history"
 
 
-class JoinError(Exception):
-    """A seat that cannot be taken; ``status`` is the HTTP status to answer with, ``code``
-    and ``params`` what a client translates (seats in ``params`` count from 1)."""
-
-    def __init__(self, status: int, reason: str, code: str = "refused", **params: int) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.code = code
-        self.reason = reason
-        self.params = params
+class JoinError(Refusal):
+    """A seat that cannot be taken (seats in ``params`` count from 1)."""
 
 
-def match_config(options: dict[str, Any], number: int) -> MatchConfig:
-    """The configuration of match ``number`` of a table with these ``options``: a
-    fresh random seed, or (tests only, ``MEIO_ALLOW_SEEDS``) one drawn from the
-    table's fixed seed and the match number. A variant table's matches play its
-    variant (:mod:`meio.web.variants`)."""
-    fixed = options.get("seed")
-    seed = secrets.randbits(62) if fixed is None else bot_seed(int(fixed), -1, number)
-    specials = options.get("specials")
-    return MatchConfig(
-        edition=options["edition"],
-        players=options["players"],
-        partnership=options["partnership"],
-        specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
-        seed=seed,
-        options=TableOptions(options.get("wild_lead", "declare"),
-                             options.get("reveal_specials", True)),
-        variant=table_variant(options),
-    )
+def match_config(setup: TableSetup, number: int) -> MatchConfig:
+    """The configuration of match ``number`` of a table set up so: a fresh random
+    seed, or (tests only, ``MEIO_ALLOW_SEEDS``) one drawn from the table's fixed seed
+    and the match number. A variant table's matches play its variant
+    (:mod:`meio.web.variants`)."""
+    fixed = setup.seed
+    return setup.match_config(secrets.randbits(62) if fixed is None
+                              else bot_seed(fixed, -1, number))
 
 
 class Seating:
@@ -77,9 +58,9 @@ class Seating:
         t = self.table
         async with t.lock:
             if not same_secret(invite, t.info.invite_code):
-                raise JoinError(403, "this invite link is not valid for this table", "bad_invite")
+                raise JoinError(403, "bad_invite", "this invite link is not valid for this table")
             if t.info.closed:
-                raise JoinError(410, CLOSED, "closed")
+                raise JoinError(410, "closed", CLOSED)
             if t.info.rated:
                 self._check_rated(account_id, agree_rated)
             chosen = seat
@@ -88,13 +69,13 @@ class Seating:
                 free = [s.seat for s in t.info.seats if not s.filled]
                 if chosen is None:
                     if not free:
-                        raise JoinError(409, "every seat of this table is taken", "full")
+                        raise JoinError(409, "full", "every seat of this table is taken")
                     seat = free[0]
                 elif not 0 <= chosen < len(t.info.seats):
-                    raise JoinError(422, f"there is no seat {chosen + 1} at this table",
-                                    "no_seat", seat=chosen + 1)
+                    raise JoinError(422, "no_seat", f"there is no seat {chosen + 1} at this table",
+                                    seat=chosen + 1)
                 elif chosen not in free:
-                    raise JoinError(409, f"seat {chosen + 1} is not free", "seat_taken",
+                    raise JoinError(409, "seat_taken", f"seat {chosen + 1} is not free",
                                     seat=chosen + 1)
                 assert seat is not None
                 try:
@@ -108,11 +89,11 @@ class Seating:
                     # seat takes the next free one
                     await t.load()
                     if t.info.closed:
-                        raise JoinError(410, CLOSED, "closed") from None
+                        raise JoinError(410, "closed", CLOSED) from None
                     if chosen is not None or any(
                             s.seat == seat and not s.filled for s in t.info.seats):
-                        raise JoinError(409, f"seat {seat + 1} was just taken by someone "
-                                             "else", "seat_taken", seat=seat + 1) from None
+                        raise JoinError(409, "seat_taken", f"seat {seat + 1} was just taken "
+                                             "by someone else", seat=seat + 1) from None
             await t.load()
             if t.match is None and all(s.filled for s in t.info.seats):
                 await self._start_match(1)
@@ -125,14 +106,14 @@ class Seating:
     def _check_rated(self, account_id: str | None, agree_rated: bool) -> None:
         info = self.table.info
         if account_id is None:
-            raise JoinError(401, "a rated table seats signed-in players only: sign in or "
-                                 "create an account", "sign_in_to_rate")
+            raise JoinError(401, "sign_in_to_rate", "a rated table seats signed-in players "
+                                 "only: sign in or create an account")
         if any(s.account_id == account_id for s in info.seats):
-            raise JoinError(409, "your account already has a seat at this rated table",
-                            "already_seated")
+            raise JoinError(409, "already_seated",
+                            "your account already has a seat at this rated table")
         if any(s.kind == "bot" for s in info.seats) and not agree_rated:
-            raise JoinError(409, "this rated table has bots: agree to be rated with them "
-                                 "to sit down", "agree_rated")
+            raise JoinError(409, "agree_rated", "this rated table has bots: agree to be rated "
+                                 "with them to sit down")
 
     async def fill_with_bots(self, bot: str) -> int:
         """Seat bots of kind ``bot`` in every free seat (quick play, once its wait is

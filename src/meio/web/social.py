@@ -16,7 +16,7 @@ import secrets
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from meio.web.accounts import Account, check_username
@@ -26,9 +26,19 @@ from meio.web.frames import public_table
 from meio.web.friends import FriendStore
 from meio.web.hub import Hub
 from meio.web.refusal import Refusal
+from meio.web.schemas import (
+    DeviceSeat,
+    Dismissed,
+    Followed,
+    Friends,
+    Live,
+    Notifications,
+    Router,
+    Unfollowed,
+)
 from meio.web.store import TableInfo, hash_token
 
-router = APIRouter(prefix="/api")
+router = Router(prefix="/api")
 
 #: how often one account's presence is written at most (pages report every 30 s)
 PRESENCE_EVERY_S = 20.0
@@ -98,7 +108,7 @@ def _links(info: TableInfo) -> dict[str, str]:
 
 @router.post("/tables/{table_id}/device")
 async def seat_on_this_device(table_id: str, hub: HubDep, request: Request,
-                              account: SignedInDep) -> dict[str, Any]:
+                              account: SignedInDep) -> DeviceSeat:
     """The signed-in account's seat at this table, for this browser: a new key to it
     (shown once, kept as a hash), with the table's links as its seat-holder sees them.
     The account's other browsers keep theirs."""
@@ -110,8 +120,8 @@ async def seat_on_this_device(table_id: str, hub: HubDep, request: Request,
     seat = await asyncio.to_thread(hub.store.add_seat_key, table_id, account.id, hash_token(key))
     if seat is None:
         raise Refusal(404, "no_seat_here", "your account holds no seat at this table")
-    return {"table_id": table_id, "seat": seat, "token": key, "name": info.seats[seat].name,
-            "invite": info.invite_code, "spectate": info.spectate_code}
+    return DeviceSeat(table_id=table_id, seat=seat, token=key, name=info.seats[seat].name,
+                      invite=info.invite_code, spectate=info.spectate_code)
 
 
 async def _your_turns(hub: Hub, account: Account) -> list[dict[str, Any]]:
@@ -130,12 +140,12 @@ async def _your_turns(hub: Hub, account: Account) -> list[dict[str, Any]]:
 
 @router.get("/notifications")
 async def notifications(hub: HubDep, social: SocialDep, request: Request,
-                        account: AccountDep) -> dict[str, Any]:
+                        account: AccountDep) -> Notifications:
     """What waits for the signed-in player on any device: invitations to tables (with
     the link to take a seat) and the tables where it is their turn. A guest's turns
     live in their browser: they get none here."""
     if account is None:
-        return {"signed_in": False, "invitations": [], "your_turn": [], "count": 0}
+        return Notifications(signed_in=False, invitations=[], your_turn=[], count=0)
     _limit(hub, request, account)
     await social.seen(account)
     invitations = []
@@ -148,33 +158,35 @@ async def notifications(hub: HubDep, social: SocialDep, request: Request,
         invitations.append({"id": inv.id, "from": inv.sender, "created_at": inv.created_at,
                             "table": public_table(info, set()), **_links(info)})
     turns = await _your_turns(hub, account)
-    return {"signed_in": True, "invitations": invitations, "your_turn": turns,
-            "count": len(invitations) + len(turns)}
+    return Notifications.model_validate({"signed_in": True, "invitations": invitations,
+                                         "your_turn": turns,
+                                         "count": len(invitations) + len(turns)})
 
 
 @router.delete("/invitations/{invitation_id}")
 async def dismiss(invitation_id: int, social: SocialDep, account: SignedInDep
-                  ) -> dict[str, bool]:
+                  ) -> Dismissed:
     """Decline (remove) one of your invitations."""
     if not await asyncio.to_thread(social.friends.dismiss, account.id, invitation_id):
         raise Refusal(404, "no_invitation", "you have no such invitation")
-    return {"dismissed": True}
+    return Dismissed(dismissed=True)
 
 
 @router.get("/friends")
 async def friends(hub: HubDep, social: SocialDep, request: Request, account: SignedInDep
-                  ) -> dict[str, Any]:
+                  ) -> Friends:
     """The players you follow, online ones first (``mutual``: they follow you too)."""
     _limit(hub, request, account)
     await social.seen(account)
     rows = await asyncio.to_thread(social.friends.friends, account.id)
-    return {"friends": [{"username": f.username, "online": f.online, "mutual": f.mutual}
-                        for f in rows]}
+    return Friends.model_validate(
+        {"friends": [{"username": f.username, "online": f.online, "mutual": f.mutual}
+                     for f in rows]})
 
 
 @router.post("/friends", status_code=201)
 async def follow(body: Username, hub: HubDep, social: SocialDep, request: Request,
-                 account: SignedInDep) -> dict[str, Any]:
+                 account: SignedInDep) -> Followed:
     """Follow a player by name."""
     _limit(hub, request, account)
     other = await _account_named(request, body.username)
@@ -184,23 +196,23 @@ async def follow(body: Username, hub: HubDep, social: SocialDep, request: Reques
         new = await asyncio.to_thread(social.friends.follow, account.id, other.id)
     except ValueError as exc:
         raise Refusal(409, "too_many_friends", str(exc)) from None
-    return {"username": other.username, "new": new}
+    return Followed(username=other.username, new=new)
 
 
 @router.delete("/friends/{username}")
 async def unfollow(username: str, hub: HubDep, social: SocialDep, request: Request,
-                   account: SignedInDep) -> dict[str, bool]:
+                   account: SignedInDep) -> Unfollowed:
     """Stop following a player."""
     _limit(hub, request, account)
     other = await _account_named(request, username)
     if not await asyncio.to_thread(social.friends.unfollow, account.id, other.id):
         raise Refusal(404, "not_following", "you do not follow this player")
-    return {"unfollowed": True}
+    return Unfollowed(unfollowed=True)
 
 
 @router.post("/tables/{table_id}/invitations", status_code=201)
 async def invite(table_id: str, body: Username, hub: HubDep, social: SocialDep,
-                 request: Request, account: SignedInDep) -> dict[str, Any]:
+                 request: Request, account: SignedInDep) -> Followed:
     """Invite a player by name to a table where you hold a seat and a seat is free:
     the invitation waits among their notifications, on every device they sign in on."""
     _limit(hub, request, account)
@@ -217,15 +229,16 @@ async def invite(table_id: str, body: Username, hub: HubDep, social: SocialDep,
     if any(s.account_id == other.id for s in info.seats):
         raise Refusal(409, "already_there", f"{other.username} has a seat at this table already")
     new = await asyncio.to_thread(social.friends.invite, account.id, other.id, table_id)
-    return {"username": other.username, "new": new}
+    return Followed(username=other.username, new=new)
 
 
 @router.get("/live")
-async def live(hub: HubDep, request: Request) -> dict[str, Any]:
+async def live(hub: HubDep, request: Request) -> Live:
     """Listed matches being played now, with the spectator link of each: the public
     facts of the table, never a card (a spectator sees what anyone at the table may)."""
     _limit(hub, request)
     infos = await asyncio.to_thread(hub.store.live_tables, LIVE_PAGE)
-    return {"tables": [{**public_table(info, set()),
-                        "spectate_url": f"/t/{info.id}?watch={info.spectate_code}"}
-                       for info in infos]}
+    return Live.model_validate(
+        {"tables": [{**public_table(info, set()),
+                     "spectate_url": f"/t/{info.id}?watch={info.spectate_code}"}
+                    for info in infos]})

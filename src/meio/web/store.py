@@ -22,6 +22,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meio.web.db import ChatRow, EventRow, MatchRow, ReportRow, SeatKeyRow, SeatRow, TableRow
+from meio.web.refusal import ServerError
+from meio.web.tablesetup import TableSetup
 
 _INSERT_EVENT = insert(EventRow)
 
@@ -29,12 +31,14 @@ _INSERT_EVENT = insert(EventRow)
 CHAT_HISTORY = 100
 
 
-class StoreError(Exception):
-    """A write the database refused; ``code`` says why (``conflict``, ``taken``...)."""
+class StoreError(ServerError):
+    """A write the database refused; ``code`` says why (``conflict``, ``taken``,
+    ``closed``; ``missing``: a row gone, answered 404)."""
+
+    default_status = 409
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code, status=404 if code == "missing" else None)
 
 
 def new_id(nbytes: int = 9) -> str:
@@ -71,7 +75,8 @@ class TableInfo:
 
     id: str
     created_at: float
-    options: dict[str, Any]
+    #: what it was created with (the stored JSON, read by :meth:`TableSetup.from_json`)
+    options: TableSetup
     invite_code: str
     spectate_code: str
     listed: bool
@@ -211,7 +216,7 @@ class Store:
             with_bot = set(s.scalars(select(TableRow.id).where(*needs, bot)))
         return [t for t in infos
                 if t.current_match is None or t.id in with_bot
-                or t.options.get("turn_timer_s")]
+                or t.options.turn_timer_s]
 
     def open_tables(self, creator: str | None) -> OpenTables:
         """The counts the table limits are checked against (see :class:`OpenTables`)."""
@@ -326,8 +331,8 @@ class Store:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
                                        TableRow.rated.is_(rated), TableRow.listed.is_(False))
-            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick") == pool]
-            return self._table_infos(s, rows)
+            return [i for i in self._table_infos(s, list(s.scalars(q)))
+                    if i.options.quick == pool]
 
     def waiting_quick_tables(self) -> list[TableInfo]:
         """Every quick-play table still waiting for players (their fill is due later)."""
@@ -335,8 +340,7 @@ class Store:
             q = select(TableRow).where(TableRow.closed_at.is_(None),
                                        TableRow.current_match.is_(None),
                                        TableRow.listed.is_(False))
-            rows = [r for r in s.scalars(q) if (r.options or {}).get("quick")]
-            return self._table_infos(s, rows)
+            return [i for i in self._table_infos(s, list(s.scalars(q))) if i.options.quick]
 
     def fill_free_seats(self, table_id: str, bot: str) -> int:
         """Give every free human seat of an open table to a bot of kind ``bot``;
@@ -464,7 +468,7 @@ class Store:
             return True
 
     def create_table(
-        self, options: dict[str, Any], seats: list[SeatInfo], listed: bool,
+        self, options: TableSetup, seats: list[SeatInfo], listed: bool,
         creator: str | None = None, rated: bool = False,
     ) -> TableInfo:
         table_id = new_id()
@@ -473,7 +477,7 @@ class Store:
                 TableRow(
                     id=table_id,
                     created_at=time.time(),
-                    options=options,
+                    options=options.to_json(),
                     invite_code=new_id(12),
                     spectate_code=new_id(12),
                     listed=listed,
@@ -626,7 +630,7 @@ class Store:
         return TableInfo(
             id=row.id,
             created_at=row.created_at,
-            options=dict(row.options),
+            options=TableSetup.from_json(row.options),
             invite_code=row.invite_code,
             spectate_code=row.spectate_code,
             listed=row.listed,

@@ -249,7 +249,7 @@ class LiveTable:
         and a seat of it whose last move was the timer's has left: its turns are then
         played after ``away_turn_s`` (a second), until its player acts again. So a player who
         stops forfeits the rest of the match to the bot, and the result is rated."""
-        timer = self._info.options.get("turn_timer_s")
+        timer = self._info.options.turn_timer_s
         if not timer and self._info.rated:
             timer = self.settings.rated_turn_timer_s
         if not timer or self._state is None or self._state.is_over:

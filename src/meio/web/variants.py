@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from meio.bots.variant_play import VARIANT_BOTS
 from meio.engine.presets import PRESETS, preset
@@ -40,14 +39,12 @@ MAX_PROBLEMS = 20
 MAX_LINE = 300
 
 
-class VariantRefused(Exception):
-    """A variant a table cannot be created with: ``problems`` holds one line each;
-    ``status`` is the HTTP status to answer with (413 when it is too large)."""
+class VariantRefused(ProblemsRefusal):
+    """A variant a table cannot be created with (``bad_variant``): ``problems`` holds
+    one line each; answered 422, or 413 when it is too large."""
 
     def __init__(self, problems: list[str], status: int = 422) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
-        self.status = status
+        super().__init__(status, "bad_variant", problems)
 
 
 def read_variant(text: str, max_bytes: int, file_name: str | None = None) -> Variant:
@@ -125,10 +122,7 @@ def host_variant(text: str, file_name: str | None, max_bytes: int, given: set[st
     if beside:
         raise Refusal(422, "bad_variant", f"with a variant, {', '.join(beside)} "
                       "come from the variant (set them in its file)")
-    try:
-        return read_variant(text, max_bytes, file_name)
-    except VariantRefused as exc:
-        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
+    return read_variant(text, max_bytes, file_name)
 
 
 def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
@@ -137,26 +131,4 @@ def check_variant_table(rated: bool, bots: list[tuple[int, str]]) -> None:
     if rated:
         raise Refusal(422, "variant_unrated", "a variant table is not rated: the ratings "
                       "are for the standard editions")
-    try:
-        check_bots(bots)
-    except VariantRefused as exc:
-        raise ProblemsRefusal(exc.status, "bad_variant", exc.problems) from None
-
-
-def table_variant(options: dict[str, Any]) -> Variant | None:
-    """The variant a table was created with (None: a standard edition)."""
-    data = options.get("variant")
-    return None if data is None else variant_from_json(data)
-
-
-def variant_facts(options: dict[str, Any]) -> dict[str, Any] | None:
-    """What a lobby row shows of a table's variant: its name and sizes (None for a
-    standard table). The whole ruleset is public: a seat's view carries it in its
-    ``config``."""
-    data = options.get("variant")
-    if data is None:
-        return None
-    hand = data["hand"]
-    return {"name": data["name"], "hand": hand["size"], "first_half": hand["first_half"],
-            "pack": hand["pack"], "trump": data["trump"],
-            "specials": len(data["special"])}
+    check_bots(bots)
