@@ -38,7 +38,7 @@ import orjson
 from meio.bots.levels import level_name
 from meio.engine import IllegalActionError, Outcome, State, Trick, View
 from meio.engine import actions as A
-from meio.engine.wire import trick_json, view_json
+from meio.engine.wire import options_in, options_json, trick_json, view_json
 from meio.web.store import EventInfo, TableInfo
 from meio.web.variants import variant_facts
 
@@ -98,8 +98,7 @@ def public_table(info: TableInfo, online: set[int]) -> Frame:
         "partnership": opts["partnership"],
         # chosen specials stay secret at a table that hides them
         "specials": opts["specials"] if opts.get("reveal_specials", True) else None,
-        "wild_lead": opts.get("wild_lead", "declare"),
-        "reveal_specials": opts.get("reveal_specials", True),
+        **options_json(options_in(opts), full=True),
         "turn_timer_s": opts.get("turn_timer_s"),
         "turn_based": bool(opts.get("turn_based", False)),
         "listed": info.listed,

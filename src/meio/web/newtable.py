@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from meio.engine import ConfigError, MatchConfig, MeioError, TableOptions
 from meio.engine import cards as C
 from meio.engine.ruleset_file import variant_json
+from meio.engine.wire import options_json
 from meio.web.settings import Settings
 from meio.web.store import SeatInfo
 from meio.web.variants import check_variant_table, host_variant
@@ -135,8 +136,7 @@ def check_new_table(body: CreateTable, settings: Settings
         "specials": specials,
         "turn_timer_s": timer,
         "seed": body.seed,
-        "wild_lead": table_options.wild_lead,
-        "reveal_specials": table_options.reveal_specials,
+        **options_json(table_options, full=True),
     }
     if body.turn_based:
         options["turn_based"] = True

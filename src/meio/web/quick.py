@@ -21,6 +21,8 @@ import time
 from typing import Any
 
 from meio.bots import LEVELS
+from meio.engine import TableOptions
+from meio.engine.wire import options_json
 from meio.ratings import Pool, Rating, nearest
 from meio.web.hub import Hub
 from meio.web.rated import bot_player
@@ -118,7 +120,7 @@ class QuickPlay:
         options: dict[str, Any] = {
             "edition": pool.edition, "players": pool.players, "partnership": pool.partnership,
             "specials": None, "turn_timer_s": s.quick_turn_timer_s, "seed": None,
-            "wild_lead": "declare", "reveal_specials": True,
+            **options_json(TableOptions(), full=True),
             "quick": pool.key, "fill_at": fill_at,
         }
         seats = [SeatInfo(i, "human", None, None, None) for i in range(pool.players)]

@@ -14,9 +14,9 @@ import contextlib
 import secrets
 from typing import Any
 
-from meio.engine import MatchConfig, TableOptions
+from meio.engine import MatchConfig
 from meio.engine import cards as C
-from meio.engine.wire import config_json
+from meio.engine.wire import config_json, options_in
 from meio.web import frames as F
 from meio.web.autoplay import bot_seed
 from meio.web.services import Frame
@@ -54,8 +54,7 @@ def match_config(options: dict[str, Any], number: int) -> MatchConfig:
         partnership=options["partnership"],
         specials=None if specials is None else tuple(C.parse_card(s) for s in specials),
         seed=seed,
-        options=TableOptions(options.get("wild_lead", "declare"),
-                             options.get("reveal_specials", True)),
+        options=options_in(options),
         variant=table_variant(options),
     )
 
