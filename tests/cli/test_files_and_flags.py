@@ -60,7 +60,7 @@ def test_replay_reads_json_lines_one_record_a_line(tmp_path: Path) -> None:
         assert alone in out
     as_json = runner.invoke(app, ["replay", "--json", str(games)])
     lines = as_json.stdout.splitlines()
-    assert len(lines) == 3 and all(json.loads(x)["format"] == "meio-result/2" for x in lines)
+    assert len(lines) == 3 and all(json.loads(x)["format"] == "meio-result/1" for x in lines)
 
 
 def test_replay_names_the_line_of_a_bad_record(tmp_path: Path) -> None:

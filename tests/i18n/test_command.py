@@ -108,7 +108,7 @@ def test_command_help_page_is_portuguese() -> None:
     out = meio("replay", "--help")
     assert out.returncode == 0, out.stderr
     assert "Argumentos" in out.stdout and "[obrigatório]" in out.stdout
-    assert "imprime o documento JSON meio-result/2" in out.stdout
+    assert "imprime o documento JSON meio-result/1" in out.stdout
     assert "Refaz registros de partidas conferindo cada regra" in out.stdout
 
 

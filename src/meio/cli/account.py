@@ -2,7 +2,7 @@
 
 The engine's :func:`meio.engine.record.describe` writes the same account in English
 only (the engine knows nothing of translations); this module writes it from the
-same ``meio-result/2`` document with every phrase looked up in the catalogue, so
+same ``meio-result/1`` document with every phrase looked up in the catalogue, so
 the English account is word for word the engine's and the Portuguese one uses the
 game's own words (rodada, vaza, primeira/segunda metade, pilha).
 """
@@ -71,7 +71,7 @@ def account(state: State, rounds: int | None = None) -> list[str]:
         lines.append(_("Round {n}").format(n=r + 1))
         for k, t in enumerate(rnd["tricks"]):
             half = _("first half") if k < cfg.first_half_size else _("second half")
-            cards = " ".join(code for _, code in t["cards"])
+            cards = " ".join(f"{c}" for c in t["cards"])
             lines.append(
                 _(
                     "  trick {n:2d} ({half}), seat {leader} leads: {cards:<24} "

@@ -95,7 +95,7 @@ def replay(
         bool,
         typer.Option(
             "--json",
-            help=_("print the meio-result/2 JSON document (JSON Lines, one a line, for JSON "
+            help=_("print the meio-result/1 JSON document (JSON Lines, one a line, for JSON "
                    "Lines of records)"),
         ),
     ] = False,

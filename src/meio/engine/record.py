@@ -1,4 +1,4 @@
-"""The ``meio-record/1`` game record and the ``meio-result/2`` replay result.
+"""The ``meio-record/1`` game record and the ``meio-result/1`` replay result.
 
 A record holds a whole match, or a match in progress: the deals, the splits and
 every play. :meth:`Record.to_state` replays it through the engine checking every
@@ -28,10 +28,10 @@ from meio.engine.ruleset import Variant
 from meio.engine.ruleset_file import VariantError, variant_from_json, variant_json
 from meio.engine.scoring import eligible_leaders
 from meio.engine.state import State
-from meio.engine.wire import options_from_json, options_json, round_json, trick_json
+from meio.engine.wire import options_from_json, options_json, result_trick_json, round_json
 
 FORMAT = "meio-record/1"
-RESULT_FORMAT = "meio-result/2"
+RESULT_FORMAT = "meio-result/1"
 #: records larger than this are refused before parsing (a whole match is ~10 KB)
 MAX_RECORD_BYTES = 2_000_000
 
@@ -353,7 +353,7 @@ def _card_list(raw: object, name: str, r: int | None) -> list[int]:
 
 # -- the replay result ---------------------------------------------------------------------
 def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
-    """The ``meio-result/2`` document of ``state``, limited to its first ``rounds`` rounds."""
+    """The ``meio-result/1`` document of ``state``, limited to its first ``rounds`` rounds."""
     shown = len(state.rounds) + (0 if state.is_over else 1)
     if rounds is not None:
         shown = min(shown, rounds)
@@ -362,12 +362,12 @@ def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
         if r < len(state.rounds):
             res = state.rounds[r]
             out_rounds.append(
-                {"tricks": [trick_json(t) for t in res.tricks], **round_json(res)}
+                {"tricks": [result_trick_json(t) for t in res.tricks], **round_json(res)}
             )
         else:
             out_rounds.append(
                 {
-                    "tricks": [trick_json(t) for t in state.tricks if t.pile],
+                    "tricks": [result_trick_json(t) for t in state.tricks if t.pile],
                     "piles": [list(p) for p in state.piles],
                     "scores": None,
                     "team_scores": None,
@@ -388,7 +388,7 @@ def result_json(state: State, rounds: int | None = None) -> dict[str, Any]:
 def replay_record(
     record: Record | str | dict[str, Any], seed: int = 0
 ) -> tuple[State, dict[str, Any]]:
-    """Replay a record; returns the final state and its ``meio-result/2`` document."""
+    """Replay a record; returns the final state and its ``meio-result/1`` document."""
     rec = record if isinstance(record, Record) else Record.from_json(record)
     state = rec.to_state(seed)
     return state, result_json(state, rounds=len(rec.rounds))
@@ -413,7 +413,7 @@ def describe(state: State, rounds: int | None = None) -> list[str]:
         lines.append(f"Round {r + 1}")
         for k, t in enumerate(rnd["tricks"]):
             half = "first half" if k < cfg.first_half_size else "second half"
-            cards = " ".join(code for _, code in t["cards"])
+            cards = " ".join(f"{c}" for c in t["cards"])
             lines.append(
                 f"  trick {k + 1:2d} ({half}), seat {t['leader']} leads: {cards:<24} "
                 f"-> seat {t['winner']}, pile {t['pile']}"

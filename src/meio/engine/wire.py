@@ -1,8 +1,9 @@
 """The engine's values as JSON: table options, config, trick, round result, view.
 
 Each value has one JSON form, written here and nowhere else: records
-(:mod:`meio.engine.record`), the ``meio-result/2`` document, the server's frames and
-every other client build theirs from these functions. Cards are written as their
+(:mod:`meio.engine.record`), the ``meio-result/1`` document (its trick a fixed
+projection of the one form: :func:`result_trick_json`), the server's frames and every
+other client build theirs from these functions. Cards are written as their
 codes (``QS``, ``+.5``), suits as letters, seats as numbers. The table options' form
 (:func:`options_json`, :func:`options_from_json`, :func:`options_in`) is written in
 :mod:`meio.engine.options`, beside the value, as a variant file writes it too; it is
@@ -35,7 +36,7 @@ from meio.engine.view import View
 
 __all__ = [
     "OPTION_NAMES", "config_from_json", "config_json", "options_from_json", "options_in",
-    "options_json", "round_json", "trick_json", "view_json",
+    "options_json", "result_trick_json", "round_json", "trick_json", "view_json",
 ]
 
 
@@ -115,6 +116,22 @@ def trick_json(trick: Trick) -> dict[str, Any]:
         "winner": trick.winner,
         "pile": trick.pile,
     }
+
+
+def result_trick_json(trick: Trick) -> dict[str, Any]:
+    """The trick as the ``meio-result/1`` document writes it (RECORD.md, a fixed
+    contract): :func:`trick_json`'s ``leader``, ``winner`` and ``pile``, with its cards as
+    codes alone in play order (the seats follow from the leader), so the projection
+    cannot drift from the one form.
+
+    >>> from meio.engine import Trick
+    >>> t = Trick(leader=1, plays=((1, 44), (0, 63)), declared=-1, winner=0, pile=1)
+    >>> trick_json(t)["cards"], result_trick_json(t)["cards"]
+    ([[1, 'AD'], [0, '+.5']], ['AD', '+.5'])
+    """
+    full = trick_json(trick)
+    return {"leader": full["leader"], "cards": [code for _, code in full["cards"]],
+            "winner": full["winner"], "pile": full["pile"]}
 
 
 def round_json(result: RoundResult) -> dict[str, Any]:

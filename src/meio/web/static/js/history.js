@@ -50,7 +50,7 @@ function handsAt(s) {
   if (s.kind === "trick") {
     const first = s.ti < R.size.first ? 0 : R.size.first;
     result.rounds[s.ri].tricks.slice(first, s.ti + 1).forEach((tr) =>
-      tr.cards.forEach(([seat, c]) => played[seat].add(c)));
+      tr.cards.forEach((c, i) => played[(tr.leader + i) % n].add(c)));
   }
   return Array.from({ length: n }, (_, seat) => {
     const dealt = rec.hands[seat], pack = new Set(rec.splits[seat] ?? []);
@@ -113,7 +113,8 @@ function draw() {
     $("v-where").textContent = record.variant ? t("round {r}, trick {n} of {hand} ({at}/{all})", { ...place, n: s.ti + 1, hand: R.size.hand })
       : t("round {r}, trick {n} of 13 ({at}/{all})", { ...place, n: s.ti + 1 });
     let prev = null;
-    s.t.cards.forEach(([seat, c]) => {
+    s.t.cards.forEach((c, i) => {
+      const seat = (s.t.leader + i) % record.players;
       const wrap = document.createElement("div");
       wrap.className = "mini" + (seat === s.t.winner ? " winner" : "");
       wrap.append(cardEl(c, { half, edition: record.edition, previous: prev }));
