@@ -139,6 +139,8 @@ async def puzzles_page() -> FileResponse:
 
 
 def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, Any]:
+    from meio.engine import actions as A
+    from meio.engine import cards as C
     from meio.engine.errors import MeioError
     from meio.engine.wire import view_json
     from meio.puzzles import shipped
@@ -154,8 +156,10 @@ def _payload(entry_id: str | None = None, *, daily: bool = False) -> dict[str, A
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
     view = entry.view()
+    # a split puzzle's packs to choose from: the seat's own cards, nothing hidden
+    choices = [C.codes(A.pack_of(A.parse_action(c))) for c in entry.choices]
     return {"id": entry.id, "set": puzzles.name, "seat": entry.seat, "kind": entry.kind,
-            "edition": view.config.edition, "view": view_json(view)}
+            "edition": view.config.edition, "view": view_json(view), "choices": choices}
 
 
 @router.get("/api/puzzles/daily")
@@ -213,8 +217,6 @@ async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
 async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
                   account: AccountDep) -> dict[str, Any]:
     """Check a move, rate the attempt, and tell the answer with the searched values."""
-    from meio.engine import actions as A
-    from meio.engine import cards as C
     from meio.engine.errors import MeioError
     from meio.puzzles import shipped
 
@@ -224,8 +226,7 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
     try:
-        action = (A.pack_action(C.parse_cards(body.action)) if entry.kind == "split"
-                  else A.parse_action(body.action))
+        action = entry.move(body.action)
     except (MeioError, ValueError):
         raise Refusal(400, "bad_move", "that is not a move") from None
     legal = await asyncio.to_thread(lambda: list(entry.view().legal_actions()))
@@ -235,5 +236,7 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     progress, rating, rated = await asyncio.to_thread(
         _reviews(request, hub).store.attempt, solver, entry.id, solved)
     return {"solved": solved, "rated": rated, "answer": entry.answer, "theme": entry.theme,
-            "options": [[a, v] for a, v in entry.options], "progress": _progress_json(progress),
+            "options": [[a, v] for a, v in entry.options
+                        if not entry.choices or a in entry.choices],
+            "progress": _progress_json(progress),
             "puzzle_rating": round(rating.mu, 1)}
