@@ -70,3 +70,25 @@ def test_puzzle_refuses_an_unknown_id(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["puzzle", "--id", "nope", "--progress",
                                    str(tmp_path / "p.json")])
     assert out.exit_code == 2 and "no puzzle" in out.stderr
+
+
+def test_puzzle_offers_a_splits_packs_and_checks_the_one_chosen(tmp_path: Path) -> None:
+    from meio.engine import actions as A
+    from meio.engine import cards as C
+
+    entry = next(p for p in shipped().puzzles if p.kind == "split")
+    args = ["puzzle", "--id", entry.id, "--progress", str(tmp_path / "progress.json")]
+    answer = C.format_cards(A.pack_of(A.parse_action(entry.answer)))
+    right = entry.choices.index(entry.answer) + 1
+    out = CliRunner().invoke(app, args, input=f"9\n{right}\n")
+    assert out.exit_code == 0, out.output
+    assert "Which of these packs is best?" in out.stdout
+    for n, choice in enumerate(entry.choices, 1):
+        assert f"{n}) {C.format_cards(A.pack_of(A.parse_action(choice)))}" in out.stdout
+    assert "choose a pack from 1 to" in out.stdout and "Solved!" in out.stdout
+    wrong = entry.choices.index(entry.heuristic) + 1
+    out = CliRunner().invoke(app, args, input=f"{wrong}\n")
+    assert f"Not the best: {answer} was." in out.stdout
+    # the pack may be typed as its cards too, in any order
+    out = CliRunner().invoke(app, args, input=" ".join(reversed(answer.split())) + "\n")
+    assert "Solved!" in out.stdout

@@ -25,7 +25,7 @@ SMALL = Budget(card_worlds=24, card_playouts=2, pool=48, split_worlds=8)
 
 def test_the_shipped_set_holds_500_puzzles_that_clear_their_margin() -> None:
     puzzles = shipped()
-    assert puzzles.name == "meio-puzzles-v1" and puzzles.seed == 39
+    assert puzzles.name == "meio-puzzles-v2" and puzzles.seed == 39
     assert puzzles.version and "mine-puzzles" in puzzles.command
     assert len(puzzles.puzzles) >= 500
     assert len({p.id for p in puzzles.puzzles}) == len(puzzles.puzzles)
@@ -35,6 +35,17 @@ def test_the_shipped_set_holds_500_puzzles_that_clear_their_margin() -> None:
         assert p.answer != p.heuristic
         assert p.options[0][0] == p.answer
         assert p.gap >= MIN_GAP
+
+
+def test_the_second_set_keeps_every_puzzle_of_the_first_as_it_was() -> None:
+    here = Path(__file__).parents[2] / "src/meio/puzzles"
+    first = read_set((here / "meio-puzzles-v1.json.gz").read_bytes())
+    second = shipped()
+    assert first.name == "meio-puzzles-v1" and len(first.puzzles) == 520
+    assert second.puzzles[: len(first.puzzles)] == first.puzzles
+    assert second.budget["base"]["set"] == "meio-puzzles-v1"
+    assert second.budget["base"]["command"] == first.command
+    assert len(second.puzzles) > len(first.puzzles)
 
 
 def test_a_shipped_puzzle_replays_to_its_seats_turn_and_its_answer_is_legal() -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from meio.engine import MatchConfig
 from meio.engine import cards as C
+from meio.engine.record import Record
+from meio.engine.ruleset_file import parse_variant
 from meio.sim import as_config, simulate
-from tests.sim.conftest import CONFIGS, config_id
+from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 
 FOUR = MatchConfig(players=4, specials=(C.MINUS_ONE, C.A_PLUS, C.PLUS_HALF, C.Q_PLUS))
 
@@ -90,3 +94,29 @@ def test_records_need_record_true_and_a_real_game() -> None:
         simulate(FOUR, 2, seed=1, record=True).record(2)
     with pytest.raises(TypeError, match="MatchConfig"):
         simulate(4, 2, seed=1)  # type: ignore[arg-type]
+
+
+#: a variant with another split (6 + 7) and a leader rule of its own, as a record writes it
+SIX_SEVEN = parse_variant('preset = "meio"\nleader = "rotate"\n[hand]\nfirst_half = 6\npack = 7\n',
+                          "six-seven")
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [*CONFIGS, *OPTION_CONFIGS,
+     MatchConfig(edition="meio", players=3, variant=SIX_SEVEN, options=SIX_SEVEN.options)],
+    ids=lambda c: "six-seven" if c.variant is not None else config_id(c),
+)
+def test_a_batch_record_is_the_engine_writers_record_of_the_same_game_to_the_byte(
+    cfg: MatchConfig,
+) -> None:
+    res = simulate(cfg, 12, seed=4, record=True, policy="random")
+    one = simulate(cfg, 12, seed=4, record=True, policy="random", rounds=True)
+    for batch in (res, one):
+        for g in range(batch.games):
+            text = json.dumps(batch.record(g))
+            engine = Record.from_state(Record.from_json(text).to_state())
+            # a single round's state has dealt the next round, which the batch did not play
+            engine.rounds = engine.rounds[: int(batch.rounds_played[g])]
+            assert text == json.dumps(engine.to_json())
+            assert engine.to_text() == batch.record_of(g).to_text()

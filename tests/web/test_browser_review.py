@@ -43,6 +43,37 @@ def test_a_puzzle_is_solved_on_a_phone_and_counts_in_the_streak(
     ctx.close()
 
 
+def test_a_split_puzzle_is_answered_by_choosing_a_pack_on_a_phone(
+        server: tuple[str, Any], browser: Any) -> None:
+    base, _ = server
+    entry = next(p for p in shipped().puzzles if p.kind == "split")
+    ctx = browser.new_context(**PHONE)
+    instant(ctx)
+    page = ctx.new_page()
+    console = watch_console(page)
+    page.goto(f"{base}/puzzles#{entry.id}")
+    page.wait_for_selector("#p-board .choice")
+    # the hand is shown, not picked from: the packs offered are chosen whole
+    assert page.locator("#p-board .choice").count() == len(entry.choices)
+    assert page.locator("#p-board button.card").count() == 0
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 390, f"the puzzle page scrolls sideways: {width}px"
+    wrong = entry.choices.index(entry.heuristic)
+    page.locator("#p-board .choice").nth(wrong).tap()
+    page.tap("#p-play")
+    page.wait_for_selector("#p-result strong")
+    assert page.text_content("#p-result strong").startswith("Not the best")
+    page.goto(f"{base}/puzzles#{entry.id}")
+    page.reload()
+    page.wait_for_selector("#p-board .choice")
+    page.locator("#p-board .choice").nth(entry.choices.index(entry.answer)).tap()
+    page.tap("#p-play")
+    page.wait_for_selector("#p-result strong")
+    assert page.text_content("#p-result strong") == "Solved!"
+    assert not [m for m in console if "error" in m.lower()], console
+    ctx.close()
+
+
 def test_the_replay_shows_the_review_and_jumps_to_a_move(
         server: tuple[str, Any], browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(meio.review.BUDGETS, "quick", SMALL)

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 import meio.review
 from meio.engine import actions as A
+from meio.engine import cards as C
 from meio.engine import sample_world
 from meio.engine.wire import view_json
 from meio.puzzles import shipped
@@ -69,7 +70,7 @@ def test_a_puzzle_shows_only_its_seats_view_and_rates_attempts(client: TestClien
     puzzle = client.get("/api/puzzles/daily").json()
     entry = shipped().get(puzzle["id"])
     state = entry.state()
-    assert set(puzzle) == {"id", "set", "seat", "kind", "edition", "view"}
+    assert set(puzzle) == {"id", "set", "seat", "kind", "edition", "view", "choices"}
     assert puzzle["view"]["seat"] == entry.seat
     # what is sent is the seat's view: the same in a deal of the other seats' hidden
     # cards made again, so none of them is in it
@@ -103,6 +104,28 @@ def test_a_puzzle_shows_only_its_seats_view_and_rates_attempts(client: TestClien
     assert progress["solved"] == 1 and progress["tried"] == 2
     assert client.get("/api/puzzles/no-such-one").json()["code"] == "no_puzzle"
     assert client.get("/puzzles").status_code == 200
+
+
+def test_a_split_puzzle_offers_its_packs_and_is_answered_by_choosing_one(
+        client: TestClient) -> None:
+    entry = next(p for p in shipped().puzzles if p.kind == "split")
+    puzzle = client.get(f"/api/puzzles/{entry.id}").json()
+    assert puzzle["kind"] == "split" and puzzle["view"]["phase"] == "split"
+    # the packs offered are the seat's own cards
+    hand = set(puzzle["view"]["hand"])
+    assert len(puzzle["choices"]) == len(entry.choices) >= 3
+    assert all(len(pack) == 6 and set(pack) <= hand for pack in puzzle["choices"])
+
+    def sent(move: str) -> str:  # what the page sends: the chosen pack's cards
+        return " ".join(C.codes(A.pack_of(A.parse_action(move))))
+
+    missed = client.post(f"/api/puzzles/{entry.id}/attempt",
+                         json={"action": sent(entry.heuristic), "token": TOKEN}).json()
+    assert missed["solved"] is False and missed["answer"] == entry.answer
+    assert {a for a, _ in missed["options"]} == set(entry.choices)
+    solved = client.post(f"/api/puzzles/{entry.id}/attempt",
+                         json={"action": sent(entry.answer), "token": TOKEN + "2"}).json()
+    assert solved["solved"] is True and solved["rated"] is True
 
 
 def test_one_address_has_one_match_under_review(client: TestClient,

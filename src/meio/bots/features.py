@@ -26,7 +26,7 @@ from meio.engine.presets import preset
 from meio.engine.tricks import pile_for
 
 HEARTS = C.HEARTS
-_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
+_SUIT_OF = C.SUIT_OF
 _ORDINARY_SUIT_MASKS = tuple(C.SUIT_MASKS[s] & ((1 << 60) - 1) for s in range(4))
 _HEART_MASK = C.SUIT_MASKS[HEARTS]
 

@@ -383,7 +383,7 @@ class _Tables:
 def _kernel_tables(edition: str) -> _Tables:
     """The heuristic's card tables for one edition, taken from the Python heuristic
     (:func:`~meio.bots.features.card_chance` and :func:`~meio.bots.features.beaters`)."""
-    suit_of = np.array([C.card_suit(c) for c in range(C.NUM_CARDS)], dtype=np.int64)
+    suit_of = np.array(C.SUIT_OF, dtype=np.int64)
     fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
     rules = preset(edition).card_rules
     tval = np.array(rules.trick_values, dtype=np.int64)

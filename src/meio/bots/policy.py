@@ -42,7 +42,7 @@ from meio.engine import cards as C
 from meio.engine.presets import preset
 from meio.engine.tricks import winning_index
 
-_SUIT_OF = tuple(C.card_suit(c) for c in range(C.NUM_CARDS))
+_SUIT_OF = C.SUIT_OF
 #: the editions' trick values by (edition, half), as :func:`winning_index` reads them
 _VALUE_TABLES = {(e, h): preset(e).card_rules.trick_values[h - 1]
                  for e in ("meio", "classic") for h in (1, 2)}

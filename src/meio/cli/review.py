@@ -117,39 +117,73 @@ def mine_puzzles(
         typer.Option("--records", parser=InputFile(), metavar=_("FILE"),
                      help=_("JSON Lines of finished records to mine first")),
     ] = None,
-    name: Annotated[str, typer.Option("--name", help=_("the set's name"))] = "meio-puzzles-v1",
+    name: Annotated[str, typer.Option("--name", help=_("the set's name"))] = "meio-puzzles-v2",
     jobs: Annotated[int, typer.Option("--jobs", min=1, max=64,
                                       help=_("matches mined at once, in worker processes "
                                              "(the puzzles found do not depend on it)"))] = 1,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", help=_("mine only this kind of position: {kinds} (may be "
+                                      "repeated)").format(kinds="split, lead, follow, pile")),
+    ] = None,
+    split_share: Annotated[
+        float | None,
+        typer.Option("--split-share", min=0.0, max=1.0,
+                     help=_("the share of splits looked at (the advisor costs seconds a "
+                            "split)")),
+    ] = None,
+    base: Annotated[
+        Path | None,
+        typer.Option("--base", parser=InputFile(), metavar=_("FILE"),
+                     help=_("a puzzle set whose puzzles the new set keeps first, as they "
+                            "are; --count counts the puzzles added")),
+    ] = None,
 ) -> None:
     from meio.engine.errors import MeioError
     from meio.engine.record import Record
-    from meio.puzzles.collection import write_set
-    from meio.puzzles.mine import MIN_GAP, SCREEN, SPLIT_SHARE, Puzzle, mine
+    from meio.puzzles.collection import read_set, set_json, write_set
+    from meio.puzzles.mine import KINDS, MIN_GAP, SCREEN, SPLIT_SHARE, Puzzle, mine
     from meio.review.judge import HIGH
 
     given: list[Record] = []
+    kinds = tuple(kind or KINDS)
+    share = SPLIT_SHARE if split_share is None else split_share
     try:
         if records is not None:
             with open_input(records) as fh:
                 given = [Record.from_json(line) for line in fh if line.strip()]
-
-        budget = {"screen": SCREEN._asdict(), "confirm": HIGH._asdict(), "min_gap": MIN_GAP,
-                  "split_share": SPLIT_SHARE}
+        kept: list[dict[str, object]] = []
+        budget: dict[str, object] = {
+            "screen": SCREEN._asdict(), "confirm": HIGH._asdict(), "min_gap": MIN_GAP,
+            "split_share": share, "kinds": list(kinds)}
+        if base is not None:
+            data = base.read_bytes()
+            old = read_set(data, str(base))
+            kept = list(set_json(data, str(base))["puzzles"])
+            budget["base"] = {"set": old.name, "seed": old.seed, "version": old.version,
+                              "command": old.command, "budget": old.budget,
+                              "puzzles": len(kept)}
+        taken = {str(p["id"]) for p in kept}
         command = " ".join(["meio", "mine-puzzles", *sys.argv[2:]])
 
         def progress(found: list[Puzzle], matches: int) -> None:
+            clash = next((p.id for p in found if p.id in taken), None)
+            if clash is not None:
+                raise MeioError(f"puzzle {clash} is in the base set already: mine with "
+                                f"another --seed")
             # written after every match, so a long run can be followed (and stopped)
-            write_set(out, name, seed, command, budget, [p.to_json() for p in found])
+            write_set(out, name, seed, command, budget, kept + [p.to_json() for p in found])
             typer.echo(_("{found} puzzles from {matches} matches").format(
                 found=len(found), matches=matches), err=True)
 
-        puzzles = mine(count, seed, records=given, jobs=jobs, progress=progress)
+        puzzles = mine(count, seed, records=given, jobs=jobs, progress=progress, kinds=kinds,
+                       split_share=share)
     except OSError as exc:
-        raise _fail(f"{records or out}: {os_error_text(exc)}") from None
+        raise _fail(f"{records or base or out}: {os_error_text(exc)}") from None
     except MeioError as exc:
         raise _fail(str(exc)) from None
-    typer.echo(_("{count} puzzles written to {file}").format(count=len(puzzles), file=out))
+    typer.echo(_("{count} puzzles written to {file}").format(count=len(kept) + len(puzzles),
+                                                            file=out))
 
 
 def flag_name(flag: str) -> str:
@@ -229,6 +263,16 @@ def position_lines(view: View) -> Iterator[str]:
         yield _("You won the trick with +.5: choose its pile (pile=1 or pile=2).")
 
 
+def move_text(text: str) -> str:
+    """A puzzle's move as the solver reads it: a pack as its cards, else as it is."""
+    from meio.engine import actions as A
+    from meio.engine import cards as C
+
+    if text.startswith("pack:"):
+        return C.format_cards(A.pack_of(A.parse_action(text)))
+    return text
+
+
 def _pick(entry_id: str | None, daily: bool) -> Entry:
     import random
 
@@ -260,8 +304,6 @@ def puzzle(
 ) -> None:
     import platformdirs
 
-    from meio.engine import actions as A
-    from meio.engine import cards as C
     from meio.engine.errors import MeioError
     from meio.puzzles.progress import Progress
     from meio.ratings import Rating
@@ -281,14 +323,16 @@ def puzzle(
     typer.echo(_("Puzzle {id}").format(id=entry.id))
     for line in position_lines(view):
         typer.echo(line)
+    if entry.choices:
+        typer.echo(_("Which of these packs is best?"))
+        for n, choice in enumerate(entry.choices, 1):
+            typer.echo(f"  {n}) {move_text(choice)}")
     legal = list(view.legal_actions())
     while True:
-        text = typer.prompt(_("Your move (a card, Q+=D, pile=2, or 6 cards)"))
+        text = typer.prompt(_("Your pack (its number, or its 6 cards)") if entry.choices
+                            else _("Your move (a card, Q+=D, pile=2, or 6 cards)"))
         try:
-            if entry.kind == "split":
-                action = A.pack_action(C.parse_cards(text))
-            else:
-                action = A.parse_action(text.strip())
+            action = entry.move(text)
         except (MeioError, ValueError) as exc:
             typer.echo(str(exc))
             continue
@@ -301,9 +345,10 @@ def puzzle(
     before = Rating(rated["mu"], rated["sigma"], rated["games"]) if rated else Rating()
     mine, after = mine.attempt(before, solved=solved)
     typer.echo(_("Solved!") if solved else _("Not the best: {answer} was.").format(
-        answer=entry.answer))
+        answer=move_text(entry.answer)))
     typer.echo(_("Theme: {theme}").format(theme=theme_name(entry.theme)))
-    best = ", ".join(f"{a} {decimal(v, 2)}" for a, v in entry.options[:4])
+    shown = [(a, v) for a, v in entry.options if a in entry.choices] or entry.options[:4]
+    best = ", ".join(f"{move_text(a)} {decimal(v, 2)}" for a, v in shown)
     typer.echo(_("Expected round scores (lower is better): {options}").format(options=best))
     typer.echo(_("Your rating {rating}, streak {streak}").format(
         rating=decimal(mine.rating.ordinal, 1), streak=mine.streak))

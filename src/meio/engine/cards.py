@@ -71,6 +71,11 @@ def card_suit(card: int) -> int:
     return HEARTS if card == MINUS_TWO_H else -1
 
 
+#: :func:`card_suit` of every card id as a table, for the loops that read it per card
+#: (the editions' suits; a variant's are its ``CardRules.suit_of``)
+SUIT_OF: tuple[int, ...] = tuple(card_suit(c) for c in range(NUM_CARDS))
+
+
 def is_wild(card: int) -> bool:
     """Whether the card always follows suit (``-1``, ``A+``, ``+.5``, ``Q+``)."""
     return bool(WILD_MASK >> card & 1) if 0 <= card < NUM_CARDS else False

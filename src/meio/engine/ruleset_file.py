@@ -27,7 +27,7 @@ from typing import Any
 
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.engine.options import TableOptions
+from meio.engine.options import OPTION_NAMES, TableOptions, options_json
 from meio.engine.presets import PRESETS, SPECIALS, preset
 from meio.engine.ruleset import (
     ABOVE,
@@ -406,7 +406,7 @@ def _formats(value: object, bad: _Problems) -> tuple[tuple[str, MatchFormat], ..
 
 def _options(value: object, bad: _Problems) -> TableOptions:
     table = _table(value, "options", bad)
-    _unknown(table, ("wild_lead", "reveal_specials"), "options", bad)
+    _unknown(table, OPTION_NAMES, "options", bad)
     try:
         return TableOptions(
             wild_lead=table.get("wild_lead", "declare"),
@@ -458,6 +458,5 @@ def variant_json(v: Variant) -> dict[str, Any]:
         "scoring": scoring,
         "match": match,
         "leader": v.leader,
-        "options": {"wild_lead": v.options.wild_lead,
-                    "reveal_specials": v.options.reveal_specials},
+        "options": options_json(v.options, full=True),
     }

@@ -1,11 +1,15 @@
 """The engine's values as JSON: table options, config, trick, round result, view.
 
 Each value has one JSON form, written here and nowhere else: records
-(:mod:`meio.engine.record`), the ``meio-result/1`` document, the server's frames and
-every other client build theirs from these functions. Cards are written as their
-codes (``QS``, ``+.5``), suits as letters, seats as numbers.
+(:mod:`meio.engine.record`), the ``meio-result/1`` document (its trick a fixed
+projection of the one form: :func:`result_trick_json`), the server's frames and every
+other client build theirs from these functions. Cards are written as their
+codes (``QS``, ``+.5``), suits as letters, seats as numbers. The table options' form
+(:func:`options_json`, :func:`options_from_json`, :func:`options_in`) is written in
+:mod:`meio.engine.options`, beside the value, as a variant file writes it too; it is
+offered here with the others.
 
->>> from meio.engine import MatchConfig, State
+>>> from meio.engine import MatchConfig, State, TableOptions
 >>> cfg = MatchConfig(players=3, seed=4, options=TableOptions(wild_lead="next"))
 >>> options_json(cfg.options)
 {'wild_lead': 'next'}
@@ -21,57 +25,22 @@ from typing import Any
 
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.config import MatchConfig, TableOptions
+from meio.engine.config import MatchConfig
 from meio.engine.errors import ConfigError
 from meio.engine.legal import Phase
+from meio.engine.options import OPTION_NAMES, options_from_json, options_in, options_json
 from meio.engine.ruleset_file import variant_from_json, variant_json
 from meio.engine.scoring import RoundResult
 from meio.engine.tricks import Trick
 from meio.engine.view import View
 
-_OPTION_DEFAULTS = TableOptions()
-_OPTION_NAMES = ("wild_lead", "reveal_specials")
+__all__ = [
+    "OPTION_NAMES", "config_from_json", "config_json", "options_from_json", "options_in",
+    "options_json", "result_trick_json", "round_json", "trick_json", "view_json",
+]
 
 
 # -- table options and config ----------------------------------------------------------------
-def options_json(options: TableOptions) -> dict[str, Any]:
-    """The options that differ from their defaults, as the record's ``rules`` field
-    writes them (``{}`` for the standard table)."""
-    out: dict[str, Any] = {}
-    if options.wild_lead != _OPTION_DEFAULTS.wild_lead:
-        out["wild_lead"] = options.wild_lead
-    if options.reveal_specials is not _OPTION_DEFAULTS.reveal_specials:
-        out["reveal_specials"] = options.reveal_specials
-    return out
-
-
-def options_from_json(data: object) -> TableOptions:
-    """The options of a ``rules`` mapping (missing: the defaults); an unknown key or
-    value is a :class:`ConfigError` naming it.
-
-    >>> options_from_json({"wild_lead": "next"})
-    TableOptions(wild_lead='next', reveal_specials=True)
-    >>> options_from_json({"wild": "next"})
-    Traceback (most recent call last):
-    ...
-    meio.engine.errors.ConfigError: unknown table option 'wild' (known: wild_lead, reveal_specials)
-    """
-    if data is None:
-        return _OPTION_DEFAULTS
-    if not isinstance(data, dict):
-        raise ConfigError(f"the table options must be an object, not {data!r}", field="rules")
-    unknown = sorted(str(k) for k in data if k not in _OPTION_NAMES)
-    if unknown:
-        raise ConfigError(
-            f"unknown table option {unknown[0]!r} (known: {', '.join(_OPTION_NAMES)})",
-            field="rules",
-        )
-    return TableOptions(
-        wild_lead=data.get("wild_lead", _OPTION_DEFAULTS.wild_lead),
-        reveal_specials=data.get("reveal_specials", _OPTION_DEFAULTS.reveal_specials),
-    )
-
-
 def config_json(config: MatchConfig) -> dict[str, Any]:
     """Every field of a config, the seed included (so never for a client: a view
     carries the public config, whose seed is 0)."""
@@ -82,8 +51,7 @@ def config_json(config: MatchConfig) -> dict[str, Any]:
         "specials": [C.card_code(s) for s in config.special_cards],
         "seed": config.seed,
         "first_leader": config.first_leader,
-        "wild_lead": config.options.wild_lead,
-        "reveal_specials": config.options.reveal_specials,
+        **options_json(config.options, full=True),
     }
     if config.variant is not None:
         out["variant"] = variant_json(config.variant)
@@ -127,7 +95,7 @@ def config_from_json(data: dict[str, Any]) -> MatchConfig:
         specials=specials,
         seed=whole("seed", 0) or 0,
         first_leader=whole("first_leader", None),
-        options=options_from_json({k: data[k] for k in _OPTION_NAMES if k in data}),
+        options=options_in(data),
     )
 
 
@@ -151,14 +119,19 @@ def trick_json(trick: Trick) -> dict[str, Any]:
 
 
 def result_trick_json(trick: Trick) -> dict[str, Any]:
-    """A trick as the ``meio-result/1`` document writes it (RECORD.md): its cards as
-    codes in play order (the seats follow from the leader), the winner and the pile."""
-    return {
-        "leader": trick.leader,
-        "cards": [C.card_code(c) for _, c in trick.plays],
-        "winner": trick.winner,
-        "pile": trick.pile,
-    }
+    """The trick as the ``meio-result/1`` document writes it (RECORD.md, a fixed
+    contract): :func:`trick_json`'s ``leader``, ``winner`` and ``pile``, with its cards as
+    codes alone in play order (the seats follow from the leader), so the projection
+    cannot drift from the one form.
+
+    >>> from meio.engine import Trick
+    >>> t = Trick(leader=1, plays=((1, 44), (0, 63)), declared=-1, winner=0, pile=1)
+    >>> trick_json(t)["cards"], result_trick_json(t)["cards"]
+    ([[1, 'AD'], [0, '+.5']], ['AD', '+.5'])
+    """
+    full = trick_json(trick)
+    return {"leader": full["leader"], "cards": [code for _, code in full["cards"]],
+            "winner": full["winner"], "pile": full["pile"]}
 
 
 def round_json(result: RoundResult) -> dict[str, Any]:
@@ -182,10 +155,7 @@ def view_json(view: View) -> dict[str, Any]:
     del config["seed"]
     return {
         "seat": view.seat,
-        "rules": {
-            "wild_lead": view.config.options.wild_lead,
-            "reveal_specials": view.config.options.reveal_specials,
-        },
+        "rules": options_json(view.config.options, full=True),
         "specials": [C.card_code(c) for c in view.specials],
         "special_count": view.special_count,
         "phase": view.phase.name.lower(),

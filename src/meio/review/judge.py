@@ -220,13 +220,12 @@ def _judge_split(view: View, action: int, budget: Budget, seed: int) -> Judgemen
     mine = advice.chosen
     assert mine is not None
     best = advice.best
-    # the advisor gives each pack's interval; the packs share their worlds, so the
-    # difference is known at least this well (a sum of variances ignores the pairing)
-    margin = math.hypot(mine.high - mine.mean, best.high - best.mean)
+    # the packs share their worlds: the loss is judged world by world (paired)
+    margin = best.ahead_of(mine)[1] if best.pack != chosen else 0.0
     better = tuple(Option(C.format_cards(c.pack), c.mean) for c in advice.candidates
                    if c.mean < mine.mean)
     return Judgement(seat, "split", C.format_cards(chosen), C.format_cards(best.pack),
                      mine.mean, best.mean, max(0.0, mine.mean - best.mean),
-                     margin if best.pack != chosen else 0.0, advice.worlds,
+                     margin, advice.worlds,
                      len(advice.candidates) + (mine not in advice.candidates), mine.mean,
                      better)

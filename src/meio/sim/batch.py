@@ -25,8 +25,8 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.ruleset_file import variant_json
-from meio.engine.wire import config_from_json, config_json, options_json
+from meio.engine.record import Record, RoundRecord
+from meio.engine.wire import config_from_json, config_json
 from meio.sim import kernels as K
 from meio.sim.tables import epsilon_for, plays_variant, policy_code, tables_for
 
@@ -165,6 +165,11 @@ class SimResult:
 
     def record(self, game: int) -> dict[str, Any]:
         """Game ``game`` as a ``meio-record/1`` document (needs ``record=True``)."""
+        return self.record_of(game).to_json()
+
+    def record_of(self, game: int) -> Record:
+        """Game ``game`` as a :class:`~meio.engine.record.Record` (needs ``record=True``):
+        :meth:`record` is its JSON, written by the engine's record writer."""
         if self.deals is None or self.plays is None or self.nplays is None:
             raise ValueError("this batch kept no actions: simulate it with record=True")
         if not 0 <= game < self.games:
@@ -172,45 +177,25 @@ class SimResult:
         if self.asides is None or self.splits is None:
             raise ValueError("this batch kept no splits: simulate it with record=True")
         cfg = self.config
-        rounds = []
-        for r in range(int(self.rounds_played[game])):
-            hands = [
-                C.codes(C.mask_of(int(c) for c in self.deals[game, r, p]))
-                for p in range(cfg.players)
-            ]
-            aside = C.codes(
-                C.mask_of(int(c) for c in self.asides[game, r, : cfg.aside_count])
+        players, aside = cfg.players, cfg.aside_count
+        rounds = [
+            RoundRecord(
+                leader=int(self.leaders[game, r]),
+                hands=[_mask(self.deals[game, r, p]) for p in range(players)],
+                aside=_mask(self.asides[game, r, :aside]),
+                splits=[_mask(self.splits[game, r, p]) for p in range(players)],
+                plays=[A.action_text(int(a))
+                       for a in self.plays[game, r, : int(self.nplays[game, r])]],
             )
-            splits = [
-                C.codes(C.mask_of(int(c) for c in self.splits[game, r, p]))
-                for p in range(cfg.players)
-            ]
-            plays = [
-                A.action_text(int(a)) for a in self.plays[game, r, : int(self.nplays[game, r])]
-            ]
-            rounds.append(
-                {
-                    "leader": int(self.leaders[game, r]),
-                    "hands": hands,
-                    "aside": aside,
-                    "splits": splits,
-                    "plays": plays,
-                }
-            )
-        doc: dict[str, Any] = {
-            "format": "meio-record/1",
-            "edition": cfg.edition,
-            "players": cfg.players,
-            "partnership": cfg.partnership,
-            "specials": [C.card_code(s) for s in cfg.special_cards],
-        }
-        rules = options_json(cfg.options)
-        if rules:
-            doc["rules"] = rules
-        if cfg.variant is not None:
-            doc["variant"] = variant_json(cfg.variant)
-        doc["rounds"] = rounds
-        return doc
+            for r in range(int(self.rounds_played[game]))
+        ]
+        return Record(cfg.edition, players, cfg.partnership, cfg.special_cards, rounds,
+                      cfg.options, cfg.variant)
+
+
+def _mask(cards: I8) -> int:
+    """The bitmask of a row of card ids."""
+    return C.mask_of(int(c) for c in cards)
 
 
 def _chunk(

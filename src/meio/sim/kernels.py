@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from meio.engine import scoring, tricks
+from meio.engine.cards import SUIT_OF as CARD_SUITS
 from meio.engine.scoring import MOST_POINTS
 from meio.engine.tricks import RELATIVE
 from meio.sim.diskcache import cache_flag
@@ -152,7 +153,7 @@ N_WILD_NEXT = 12
 N_HEURISTIC = 13  # the policy that "heuristic" names for this ruleset
 N_LEN = 14
 
-SUIT_OF = np.array([c // 15 for c in range(60)] + [-1, -1, 1, -1, -1], dtype=np.int32)
+SUIT_OF = np.array(CARD_SUITS, dtype=np.int32)
 SLOT_WILD = np.array([MINUS_ONE, A_PLUS, PLUS_HALF, Q_PLUS], dtype=np.int32)
 WILD_SLOT = np.array([-1] * 60 + [0, 1, -1, 2, 3], dtype=np.int32)
 

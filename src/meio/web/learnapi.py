@@ -140,6 +140,8 @@ async def puzzles_page() -> FileResponse:
 
 
 def _payload(entry_id: str | None = None, *, daily: bool = False) -> Puzzle:
+    from meio.engine import actions as A
+    from meio.engine import cards as C
     from meio.engine.errors import MeioError
     from meio.engine.wire import view_json
     from meio.puzzles import shipped
@@ -155,8 +157,10 @@ def _payload(entry_id: str | None = None, *, daily: bool = False) -> Puzzle:
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
     view = entry.view()
+    # a split puzzle's packs to choose from: the seat's own cards, nothing hidden
+    choices = [C.codes(A.pack_of(A.parse_action(c))) for c in entry.choices]
     return Puzzle(id=entry.id, set=puzzles.name, seat=entry.seat, kind=entry.kind,
-                  edition=view.config.edition, view=view_json(view))
+                  edition=view.config.edition, view=view_json(view), choices=choices)
 
 
 @router.get("/api/puzzles/daily")
@@ -214,8 +218,6 @@ async def puzzle_progress(body: Solver, hub: HubDep, request: Request,
 async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
                   account: AccountDep) -> AttemptResult:
     """Check a move, rate the attempt, and tell the answer with the searched values."""
-    from meio.engine import actions as A
-    from meio.engine import cards as C
     from meio.engine.errors import MeioError
     from meio.puzzles import shipped
 
@@ -225,8 +227,7 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     except MeioError:
         raise Refusal(404, "no_puzzle", "no such puzzle") from None
     try:
-        action = (A.pack_action(C.parse_cards(body.action)) if entry.kind == "split"
-                  else A.parse_action(body.action))
+        action = entry.move(body.action)
     except (MeioError, ValueError):
         raise Refusal(400, "bad_move", "that is not a move") from None
     legal = await asyncio.to_thread(lambda: list(entry.view().legal_actions()))
@@ -236,5 +237,6 @@ async def attempt(puzzle_id: str, body: Attempt, hub: HubDep, request: Request,
     progress, rating, rated = await asyncio.to_thread(
         _reviews(request, hub).store.attempt, solver, entry.id, solved)
     return AttemptResult(solved=solved, rated=rated, answer=entry.answer, theme=entry.theme,
-                         options=[[a, v] for a, v in entry.options],
+                         options=[[a, v] for a, v in entry.options
+                                  if not entry.choices or a in entry.choices],
                          progress=_progress_json(progress), puzzle_rating=round(rating.mu, 1))

@@ -403,6 +403,8 @@ class Puzzle(Answer):
     edition: str
     #: the seat's view (:func:`meio.engine.wire.view_json`): nothing else of the deal
     view: Document
+    #: a split puzzle's packs to choose from (the seat's own cards); [] for a card puzzle
+    choices: list[list[str]]
 
 
 class Progress(Answer):

@@ -32,6 +32,7 @@ from meio.engine import cards as C
 from meio.engine.options import Edition
 from meio.engine.ruleset import Variant
 from meio.engine.ruleset_file import variant_from_json, variant_json
+from meio.engine.wire import OPTION_NAMES, options_in, options_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,7 @@ class TableSetup:
             "specials": None if self.specials is None else [C.card_code(s) for s in self.specials],
             "turn_timer_s": self.turn_timer_s,
             "seed": self.seed,
-            "wild_lead": self.options.wild_lead,
-            "reveal_specials": self.options.reveal_specials,
+            **options_json(self.options, full=True),
         }
         if self.turn_based:
             out["turn_based"] = True
@@ -103,14 +103,12 @@ class TableSetup:
                               field="edition")
         raw = data.get("specials")
         variant = data.get("variant")
-        defaults = TableOptions()
         return cls(
             edition=edition,
             players=_whole(data, "players"),
             partnership=_flag(data, "partnership", False),
             specials=None if raw is None else tuple(C.parse_card(str(c)) for c in raw),
-            options=TableOptions(data.get("wild_lead", defaults.wild_lead),
-                                 data.get("reveal_specials", defaults.reveal_specials)),
+            options=options_in(data),
             variant=None if variant is None else variant_from_json(variant),
             turn_timer_s=_number(data, "turn_timer_s"),
             turn_based=_flag(data, "turn_based", False),
@@ -128,8 +126,7 @@ class TableSetup:
             "players": self.players,
             "partnership": self.partnership,
             "specials": [C.card_code(s) for s in self.specials or ()] if shown else None,
-            "wild_lead": self.options.wild_lead,
-            "reveal_specials": self.options.reveal_specials,
+            **options_json(self.options, full=True),
             "turn_timer_s": self.turn_timer_s,
             "turn_based": self.turn_based,
             # a variant table: its name and sizes (the whole ruleset is in each view's config)
@@ -150,8 +147,8 @@ class TableSetup:
                 "pack": hand["pack"], "trump": data["trump"], "specials": len(data["special"])}
 
 
-_KEYS = {"edition", "players", "partnership", "specials", "turn_timer_s", "seed", "wild_lead",
-         "reveal_specials", "turn_based", "variant", "quick", "fill_at"}
+_KEYS = {"edition", "players", "partnership", "specials", "turn_timer_s", "seed", *OPTION_NAMES,
+         "turn_based", "variant", "quick", "fill_at"}
 
 
 def _whole(data: dict[str, Any], name: str) -> int:

@@ -80,7 +80,8 @@ function draw() {
   v.edition = edition;
   const info = document.createElement("p");
   info.textContent = P.kind === "split"
-    ? t("Round {r}: choose the 6 cards you keep for the second half.", { r: v.round })
+    ? (P.choices?.length ? t("Round {r}: which 6 cards do you keep for the second half?", { r: v.round })
+      : t("Round {r}: choose the 6 cards you keep for the second half.", { r: v.round }))
     : t("Round {r}, half {h}, trick {n}: you are seat {s}. Piles (first/second half): {piles}", {
       r: v.round, h: v.half, n: v.trick_number, s: v.seat + 1,
       piles: v.piles.map((p, i) => `${i + 1}: ${p[0]}/${p[1]}`).join(" · ") });
@@ -98,9 +99,24 @@ function draw() {
     }
     box.append(r);
   } else {
-    box.append(row(t("Your cards"), sortCards(v.hand, edition), v, { pick: legalPick }));
+    // a split puzzle with packs to choose from shows the hand; the packs are picked below
+    box.append(row(t("Your cards"), sortCards(v.hand, edition), v, P.choices?.length ? {} : { pick: legalPick }));
   }
   if (v.pack.length && P.kind !== "split") box.append(row(t("Your pack"), sortCards(v.pack, edition), v, { half: 2 }));
+  if (P.choices?.length) {
+    // a split puzzle: which of these packs is best (the cards of each, kept for the second half)
+    box.append(Object.assign(document.createElement("p"), { textContent: t("Which of these packs is best?") }));
+    P.choices.forEach((pack, i) => {
+      const r = row(t("Pack {n}", { n: i + 1 }), sortCards(pack, edition), v, { half: 2 });
+      const b = Object.assign(document.createElement("button"), { type: "button", className: "choice", textContent: t("Choose pack {n}", { n: i + 1 }) });
+      b.onclick = () => {
+        document.querySelectorAll("#p-board .choice").forEach((x) => x.classList.remove("picked"));
+        P.picked = new Set(pack); b.classList.add("picked"); $("p-play").disabled = false;
+      };
+      r.append(b);
+      box.append(r);
+    });
+  }
   P.picked = new Set();
   $("p-play").disabled = true;
   $("p-suit").classList.add("hidden");
@@ -122,8 +138,10 @@ async function play() {
     const r = await api(`/api/puzzles/${encodeURIComponent(P.id)}/attempt`, { method: "POST", body: { action: move, token: token() } });
     showProgress(r.progress);
     const theme = THEMES()[r.theme] ?? r.theme;
-    const best = r.options.slice(0, 4).map(([a, val]) => `${a} ${val.toFixed(2)}`).join(" · ");
-    $("p-result").innerHTML = `<p><strong>${esc(r.solved ? t("Solved!") : t("Not the best: {answer} was.", { answer: r.answer }))}</strong></p>` +
+    // a pack is shown as its cards ("pack:7S,8S,..." in the record's text)
+    const shown = (a) => (a.startsWith("pack:") ? a.slice(5).split(",").join(" ") : a);
+    const best = r.options.slice(0, 4).map(([a, val]) => `${shown(a)} ${val.toFixed(2)}`).join(" · ");
+    $("p-result").innerHTML = `<p><strong>${esc(r.solved ? t("Solved!") : t("Not the best: {answer} was.", { answer: shown(r.answer) }))}</strong></p>` +
       `<p>${esc(t("Theme: {theme}", { theme }))}</p>` +
       (r.rated ? "" : `<p class="muted">${esc(t("You had tried this puzzle before: not rated again."))}</p>`) +
       `<p class="muted">${esc(t("Expected round scores (lower is better): {options}", { options: best }))}</p>`;
