@@ -504,18 +504,24 @@ def infer_positions(view: View, count: int, pool: int, rng: random.Random,
     """:func:`infer_worlds` for the compiled core: ``count`` worlds drawn from a
     :class:`~meio.bots.pool.WorldPool` of ``pool`` by their likelihood, returned as
     core positions with the config of their deck (for
-    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials."""
+    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials.
+
+    On a ruleset the model does not read (:func:`reads_play`) the worlds are uniform,
+    as when nothing has been seen yet: ``count`` pool worlds (resampled by the pool's
+    own weights where it dealt by voids), as :func:`~meio.engine.sample_world` would
+    deal them, dealt in bulk."""
     from meio.bots.pool import WorldPool
 
     if count < 1 or pool < 1:
         raise ValueError(f"count and pool must be at least 1, not {count} and {pool}")
-    reader = Reader(view, model)
-    worlds = WorldPool(view, pool if reader.has_evidence else count, rng)
-    if reader.has_evidence:
+    reader = Reader(view, model) if reads_play(view.config) else None
+    evidence = reader is not None and reader.has_evidence
+    worlds = WorldPool(view, pool if evidence else count, rng)
+    if reader is not None and evidence:
         log_w = reader.log_likelihoods_of(worlds.deal, worlds.packs, worlds.deck)
     else:
         log_w = np.zeros(len(worlds.log_weight))
-    if not reader.has_evidence and not worlds.log_weight.any():
+    if not evidence and not worlds.log_weight.any():
         chosen: I64 = np.arange(count, dtype=np.int64)  # uniform worlds, nothing to weigh
     else:
         chosen = resample_indices(temper(log_w, model.min_ess, worlds.log_weight), count,

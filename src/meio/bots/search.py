@@ -32,7 +32,9 @@ suits; the playouts run in the compiled core, which reads the ruleset as data; t
 split's candidates are that ruleset's heuristic's (:func:`~meio.bots.variant_play.
 ranked_packs`) and its screen covers every pack of any hand and pack size. Where the
 opponent model does not apply (:func:`~meio.bots.inference.reads_play`: off the
-editions) ``search:4`` searches uniform worlds instead of weighed ones.
+editions) ``search:4`` searches uniform worlds instead of weighed ones, dealt in bulk
+by the same :class:`~meio.bots.pool.WorldPool` as the weighed ones (a table that hides
+its specials deals them one by one with ``sample_world``).
 """
 
 from __future__ import annotations
@@ -186,9 +188,9 @@ class SearchBot:
         options = list(legal)
         budget = self.budget
         pool = max(budget.pool, budget.card_worlds)
-        infer = bool(budget.pool) and reads_play(view.config)
-        if infer and self._compiled and view.config.specials_known:
-            # the fast path: worlds dealt in bulk and played as core positions
+        if budget.pool and self._compiled and view.config.specials_known:
+            # the fast path: worlds dealt in bulk and played as core positions, weighed
+            # by inference where the model reads the ruleset's play, else uniform
             from meio.sim.rollout import evaluate_positions
 
             config, positions = infer_positions(view, budget.card_worlds, pool, rng,
@@ -196,7 +198,7 @@ class SearchBot:
             means = evaluate_positions(config, positions, options, seat_of(view),
                                        budget.card_playouts, rng.getrandbits(32), self.policy)
             return options, objective(means, view)
-        if infer:
+        if budget.pool and reads_play(view.config):
             worlds = infer_worlds(view, budget.card_worlds, pool, rng, self.model)
         else:
             worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]
