@@ -228,22 +228,24 @@ def start_round(
 
 
 @njit(cache=CACHE, inline="always")
-def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
-    """Write the legal play or pile actions of the seat to act into ``out`` (in the
-    order of its hand); return how many."""
-    if s[PHASE] == PILE_PHASE:
-        out[0] = PILE_1
-        out[1] = PILE_2
-        return 2
-    seat = s[TO_MOVE]
-    base = HAND + HAND_MAX * seat
-    n = s[HAND_N + seat]
+def card_of(action: int) -> int:
+    """The card of a play or declare action."""
+    return action if action < 65 else int(SLOT_WILD[(action - 65) >> 2])
+
+
+@njit(cache=CACHE, inline="always")
+def legal_cards(cards: np.ndarray, base: int, n: int, leading: bool, wild_next: int, led: int,
+                ruleset: np.ndarray, out: np.ndarray) -> int:
+    """The legality rule: write the play and declare actions of a seat holding
+    ``cards[base : base + n]`` into ``out`` (in the order of its cards); return how many.
+
+    ``leading``: the seat leads the trick; ``wild_next``: the table's ``wild_lead`` is
+    ``next`` (a led wild declares no suit); ``led``: the led suit (-1: none yet)."""
     k = 0
-    led = s[LED]
     flags = ruleset[R_FLAGS]
-    if s[TRICK_N] == 0 and s[WILD_NEXT] == 0:
+    if leading and wild_next == 0:
         for i in range(n):
-            c = s[base + i]
+            c = cards[base + i]
             if flags[c] & F_WILD:
                 slot = WILD_SLOT[c]
                 for suit in range(4):
@@ -255,22 +257,35 @@ def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
         return k
     if led < 0:  # a lead under "next", or a trick of wilds only: any card, as itself
         for i in range(n):
-            out[k] = s[base + i]
+            out[k] = cards[base + i]
             k += 1
         return k
     suits = ruleset[R_SUIT]
     follow = False
     for i in range(n):
-        c = s[base + i]
+        c = cards[base + i]
         if suits[c] == led and not flags[c] & F_FREE:
             follow = True
             break
     for i in range(n):
-        c = s[base + i]
+        c = cards[base + i]
         if not follow or flags[c] & F_FREE or suits[c] == led:
             out[k] = c
             k += 1
     return k
+
+
+@njit(cache=CACHE, inline="always")
+def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal play or pile actions of the seat to act into ``out`` (in the
+    order of its hand); return how many."""
+    if s[PHASE] == PILE_PHASE:
+        out[0] = PILE_1
+        out[1] = PILE_2
+        return 2
+    seat = s[TO_MOVE]
+    return legal_cards(s, HAND + HAND_MAX * seat, s[HAND_N + seat], s[TRICK_N] == 0,
+                       s[WILD_NEXT], s[LED], ruleset, out)
 
 
 @njit(cache=CACHE)
