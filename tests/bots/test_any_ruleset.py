@@ -201,9 +201,10 @@ def test_a_bots_decision_on_a_variant_does_not_depend_on_hidden_cards() -> None:
     assert Phase.SPLIT in phases and Phase.PLAY in phases
 
 
-def test_expert_deals_a_variants_card_worlds_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """search:4 on a variant takes its uniform card worlds from the world pool, as the
-    standard game's weighed ones (issue 37's cost), not one sample_world at a time."""
+def test_search_deals_a_variants_card_worlds_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search level on a variant takes its uniform card worlds from the world pool,
+    as the standard game's weighed ones (issue 37's cost), not one sample_world at a
+    time."""
     from tests.bots.test_variant_play import ODD
 
     from meio.bots import search
@@ -219,5 +220,6 @@ def test_expert_deals_a_variants_card_worlds_in_bulk(monkeypatch: pytest.MonkeyP
         raise AssertionError("a card world was dealt one at a time")
 
     monkeypatch.setattr(search, "sample_world", refuse)
-    options, scores = SearchBot(5, 4, budget=SMALL_EXPERT).card_values(view, view.legal_actions())
-    assert options == list(view.legal_actions()) and len(scores) == len(options)
+    for bot in (SearchBot(5, 1, budget=SMALL), SearchBot(5, 4, budget=SMALL_EXPERT)):
+        options, scores = bot.card_values(view, view.legal_actions())
+        assert options == list(view.legal_actions()) and len(scores) == len(options)
