@@ -388,8 +388,8 @@ def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np
     hand and pack sizes), ``cost`` being ``rank_packs``' expected ``|H - V|``, rows in
     ``itertools.combinations`` order of the positions of the deal's cards (lowest card
     first)."""
-    hand = ruleset[R_NUMBERS, N_HAND]
-    size = ruleset[R_NUMBERS, N_PACK]
+    hand = int(ruleset[R_NUMBERS, N_HAND])
+    size = int(ruleset[R_NUMBERS, N_PACK])
     u_lo = pub_lo & ~deal_lo
     u_hi = pub_hi & ~deal_hi
     u = _pc(u_lo) + _pc(u_hi)
@@ -418,28 +418,33 @@ def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np
         i += 1
     extra = hand * partner_var if partnership else 0.0
     # every pack in combinations order, the sums of D and of its variance built up one
-    # position at a time: ``mean[j + 1]`` holds the sum over the pack's first j + 1 cards
+    # position at a time: ``mean[j]`` holds the sum over the pack's first j cards; the
+    # last position runs over every card after the one before it
+    last = size - 1
     at = np.empty(size, dtype=np.int64)
-    mean = np.empty(size + 1)
-    var = np.empty(size + 1)
+    mean = np.empty(size)
+    var = np.empty(size)
     mean[0] = keep_d
     var[0] = keep_v
-    for j in range(size):
+    for j in range(last):
         at[j] = j
         mean[j + 1] = mean[j] + delta_d[j]
         var[j + 1] = var[j] + delta_v[j]
     r = 0
     while True:
-        s = math.sqrt(max(var[size] + extra, 0.05))
-        z[r] = -_normal_expected_abs(mean[size], s) / temperature
-        r += 1
-        j = size - 1
+        m = mean[last]
+        v = var[last]
+        for f in range(at[last - 1] + 1 if last > 0 else 0, hand):
+            s = math.sqrt(max(v + delta_v[f] + extra, 0.05))
+            z[r] = -_normal_expected_abs(m + delta_d[f], s) / temperature
+            r += 1
+        j = last - 1
         while j >= 0 and at[j] == hand - size + j:
             j -= 1
         if j < 0:
             return
         at[j] += 1
-        for q in range(j, size):
+        for q in range(j, last):
             if q > j:
                 at[q] = at[q - 1] + 1
             mean[q + 1] = mean[q] + delta_d[at[q]]
