@@ -11,23 +11,29 @@ below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
 ``exp`` is not computed.
 
 Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
-(``Q+``). Every kernel is self-contained in this file but the engine's trick rule
-(:data:`meio.sim.kernels.trick_rule`, read off the edition's tables): numba's disk
-cache keys a function on its own source file, so :data:`CACHE`
-(:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp whenever the files
-that rule comes from are newer.
+(``Q+``). The rules are the compiled core's, read from its ruleset rows
+(``ruleset``: :func:`meio.sim.tables.tables_for`), not restated here: legality
+(:func:`meio.sim.kernels.legal_cards`), a play's card (:func:`~meio.sim.kernels.card_of`),
+the trick (:data:`meio.sim.kernels.trick_rule`, the engine's) on the ruleset's trick
+values, suits and trump; the hand, first-half and pack sizes; which card is relative
+(worth 0.5 above the card before it). numba's disk cache keys a function on its own
+source file, so :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this
+file's stamp whenever the files those rules come from are newer.
 
-The tables (built in :mod:`meio.bots.inference` from the Python heuristic itself,
-so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c``:
+The model's own tables (built in :mod:`meio.bots.inference` from the Python heuristic
+itself, so the model lives in one place) are, by half ``h`` (row ``h - 1``) and card
+``c``:
 
 * ``fval[h, c]``: doubled values as :mod:`meio.bots.features` reads them
-  (``+.5`` counted 1); ``tval[h, c]``: as the trick reads them (``+.5``
-  :data:`~meio.engine.tricks.RELATIVE`);
+  (``+.5`` counted 1);
 * ``pile[h, c]``: the pile a trick won by ``c`` goes to (0: the winner chooses);
 * ``cc_fixed[h, c]``: a card's fixed chance to take a trick (``+.5``, ``-2H``, a
   losing wild), or -1 when it follows from the unseen cards: then ``cc_base``
   times ``(1 - share)`` to the number of unseen ``cc_sure`` cards, times
   ``(1 - TRUMP_RISK * share)`` to the number of unseen ``cc_trump`` cards.
+
+Those chances are the editions' heuristic's, so the model applies where a ruleset's
+cards and hands are an edition's (:func:`meio.bots.inference.reads_play`).
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so kernels that call one another stay in one file (as in
