@@ -199,3 +199,27 @@ def test_a_bots_decision_on_a_variant_does_not_depend_on_hidden_cards() -> None:
                 phases.add(state.phase)
         bot_turn(state, movers)
     assert Phase.SPLIT in phases and Phase.PLAY in phases
+
+
+def test_search_deals_a_variants_card_worlds_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search level on a variant takes its uniform card worlds from the world pool,
+    as the standard game's weighed ones (issue 37's cost), not one sample_world at a
+    time."""
+    from tests.bots.test_variant_play import ODD
+
+    from meio.bots import search
+
+    config = MatchConfig(players=4, seed=21, variant=ODD)
+    state = State.new(config)
+    movers = [make_bot("heuristic", s) for s in range(4)]
+    while state.phase is Phase.SPLIT or len(state.legal_actions()) < 2:
+        bot_turn(state, movers)
+    view = state.view(state.current_seat())
+
+    def refuse(*_: object) -> State:
+        raise AssertionError("a card world was dealt one at a time")
+
+    monkeypatch.setattr(search, "sample_world", refuse)
+    for bot in (SearchBot(5, 1, budget=SMALL), SearchBot(5, 4, budget=SMALL_EXPERT)):
+        options, scores = bot.card_values(view, view.legal_actions())
+        assert options == list(view.legal_actions()) and len(scores) == len(options)

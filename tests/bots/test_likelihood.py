@@ -10,16 +10,23 @@ import numpy as np
 import pytest
 
 from meio.bots import bot_turn, make_bot
-from meio.bots.inference import OpponentModel, Reader
+from meio.bots.inference import OpponentModel, Reader, infer_positions, reads_play
 from meio.engine import MatchConfig, Phase, State, TableOptions, sample_world
 from meio.engine import cards as C
+from meio.engine.ruleset_file import parse_variant
 
+#: a variant the opponent model reads: the box edition's cards and hands, with its own
+#: scoring, match format and leader rule
+ROTATE = parse_variant('preset = "meio"\nleader = "rotate"\n[scoring]\nform = "squared"\n'
+                       '[match.default]\nform = "totals"\nrounds = 2\n', "rotate.toml")
 CONFIGS: list[dict[str, Any]] = [
     {"players": 4},
     {"players": 4, "partnership": True},
     {"players": 3, "edition": "classic"},
     {"players": 5, "options": TableOptions(wild_lead="next")},
     {"players": 4, "options": TableOptions(reveal_specials=False), "specials": (60, 61, 63, 64)},
+    {"players": 4, "variant": ROTATE},
+    {"players": 3, "variant": ROTATE},
 ]
 
 
@@ -119,13 +126,13 @@ def test_compiled_pack_costs_equal_the_heuristic_ranking(options: dict[str, Any]
 
     state = State.new(MatchConfig(seed=2, **options))
     public = state.view(0).config
-    t = _kernel_tables(public.edition)
+    t = _kernel_tables(public)
     deck = public.deck if public.specials_known else public.deck | C.mask_of(C.SPECIALS)
     lo, hi = _words(deck)
     deals = np.array([_words(d) for d in state.deal], dtype=np.uint64)
     z = pack_logits_of(public.players, public.partnership, deals, np.uint64(lo),
-                       np.uint64(hi), t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
-                       TRUMP_RISK, _PARTNER_VAR_PER_CARD, 1.0)
+                       np.uint64(hi), t.ruleset, t.pile, t.cc_fixed, t.cc_base, t.cc_sure,
+                       t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD, 1.0)
     for j, dealt in enumerate(state.deal):
         ranking = rank_packs(dealt, public)
         assert np.allclose(-z[j], ranking.cost, rtol=1e-12, atol=1e-12)
@@ -135,3 +142,30 @@ def test_compiled_pack_costs_equal_the_heuristic_ranking(options: dict[str, Any]
         best = ranking.best(1)[0]
         assert all(ranking.cost[ranking.index_of(p)] <= ranking.cost[best] + 2e-3
                    for p in drawn)
+
+
+def test_a_ruleset_the_model_does_not_read_gets_uniform_worlds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off the editions' cards (a 6/7 split) the play is not weighed: the worlds are the
+    pool's own, dealt uniformly, and no likelihood is computed; on the same cards with
+    another leader rule and scoring (:data:`ROTATE`) they are weighed."""
+    split = parse_variant('preset = "meio"\n[hand]\nfirst_half = 6\npack = 7\n', "6-7.toml")
+    assert not reads_play(MatchConfig(players=4, variant=split))
+    assert reads_play(MatchConfig(players=4, variant=ROTATE))
+    weighed = []
+
+    def counted(self: Reader, *args: Any) -> Any:
+        weighed.append(self.view.config.ruleset.name)
+        return original(self, *args)
+
+    original = Reader.log_likelihoods_of
+    monkeypatch.setattr(Reader, "log_likelihoods_of", counted)
+    for variant in (split, ROTATE):
+        state = State.new(MatchConfig(players=4, seed=5, variant=variant))
+        bots = [make_bot("heuristic", s) for s in range(4)]
+        while state.phase is Phase.SPLIT or len(state.current_trick) < 2:
+            bot_turn(state, bots)  # type: ignore[arg-type]
+        view = state.view(state.current_seat())
+        config, positions = infer_positions(view, 6, 40, random.Random(1))
+        assert positions.shape[0] == 6 and config.ruleset.name == variant.name
+    assert weighed == [ROTATE.name]

@@ -8,20 +8,28 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.bots.test_variant_play import ODD
 
 from meio.bots import bot_turn, make_bot
 from meio.bots import pool as P
 from meio.bots.pool import WorldPool
 from meio.engine import MatchConfig, Phase, State, TableOptions, View, sample_world
 from meio.engine import cards as C
+from meio.engine.ruleset_file import parse_variant
 from meio.sim.convert import CorePosition, arrays_to_state, state_to_arrays
 from meio.sim.rollout import evaluate_actions, evaluate_positions
 
+SIX_SEVEN = parse_variant('preset = "meio"\n[hand]\nfirst_half = 6\npack = 7\n', "6-7.toml")
 CONFIGS: list[dict[str, Any]] = [
     {"players": 4},
     {"players": 4, "partnership": True},
     {"players": 3, "edition": "classic"},
     {"players": 5, "options": TableOptions(wild_lead="next")},
+    # variants: hands of 12 and packs of 5, a suited special free to play on any trick
+    # (it shows no void), spades trumps; a 6/7 split in partnership
+    {"players": 4, "variant": ODD},
+    {"players": 3, "variant": ODD},
+    {"players": 4, "partnership": True, "variant": SIX_SEVEN},
 ]
 
 

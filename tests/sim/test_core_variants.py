@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from meio.bots import variant_play
 from meio.bots.heuristic import HeuristicBot
 from meio.engine import MatchConfig, State
 from meio.engine import actions as A
@@ -32,7 +33,8 @@ from meio.engine.ruleset import (
 from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
 from meio.sim import evaluate_actions, simulate
 from meio.sim import kernels as K
-from meio.sim.tables import plays_variant, tables_for
+from meio.sim.convert import state_to_arrays
+from meio.sim.tables import plays_variant, rule_heuristic_rows, tables_for
 
 #: a fixed profile, so that CI draws the same variants on every run
 VARIANT_SETTINGS = settings(
@@ -307,6 +309,68 @@ def test_the_core_heuristic_is_the_engine_heuristic_on_a_six_seven_split(players
     for g in range(res.games):
         record = Record.from_json(res.record(g))
         assert _step_both(cfg, record, heuristic=True) >= int(res.rounds_played[g]) * 13 * players
+
+
+def _rules_heuristic_round(config: MatchConfig) -> int:
+    """Play round 1 of ``config`` with the core's heuristic of any ruleset
+    (:data:`~meio.sim.kernels.POLICY_RULES_HEURISTIC`, reading the ruleset's rows) and
+    check every split and play against :mod:`meio.bots.variant_play` on the engine
+    state. Returns the decisions checked."""
+    state = State.new(config)
+    t = tables_for(config)
+    s = state_to_arrays(state).array
+    rng = np.zeros(1, dtype=np.uint64)
+    legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
+    checked = 0
+    for seat in range(config.players):
+        K.choose_split(s, t.ruleset, seat, t.strength, K.POLICY_RULES_HEURISTIC, rng, pack)
+        core = C.mask_of(int(c) for c in pack[: config.pack_size])
+        assert A.pack_action(core) == variant_play.choose(state.view(seat),
+                                                          state.legal_actions(seat))
+        K.apply_split(s, t.cfg, t.ruleset, seat, pack)
+        state.apply(A.pack_action(core), seat)
+        checked += 1
+    while not state.rounds:
+        seat = state.current_seat()
+        action = int(K.choose_action(s, t.cfg, t.ruleset, t.strength,
+                                     K.POLICY_RULES_HEURISTIC, 0.0, rng, legal))
+        assert action == variant_play.choose(state.view(seat), state.legal_actions(seat))
+        K.apply_action(s, t.cfg, t.ruleset, action)
+        state.apply(action, seat)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(("edition", "players", "partnership"), [
+    ("meio", 2, False), ("meio", 3, False), ("meio", 4, False), ("meio", 5, False),
+    ("meio", 4, True), ("classic", 2, False), ("classic", 4, False),
+])
+def test_the_heuristic_of_any_ruleset_plays_an_edition_as_the_engine_rule_does(
+    edition: str, players: int, partnership: bool
+) -> None:
+    """The rule heuristic's card numbers are built once per ruleset, the editions' presets
+    included: on an edition (where "heuristic" names the editions' own heuristic) the
+    core's rule heuristic still plays every split and card as the engine's rule does."""
+    for seed in range(3):
+        cfg = MatchConfig(edition=edition, players=players, partnership=partnership,
+                          seed=seed)
+        assert _rules_heuristic_round(cfg) >= players * 13
+
+
+def test_the_heuristics_card_numbers_are_exact_and_read_the_ruleset() -> None:
+    """Each chance is a whole number of 1/4096ths (so sums in any order are exact), and
+    the numbers follow the ruleset: without a trump the ace of hearts is a plain ace."""
+    rows = rule_heuristic_rows(preset("meio").card_rules)
+    no_trump = parse_variant('preset = "meio"\ntrump = "none"\n', "no-trump.toml")
+    plain = rule_heuristic_rows(MatchConfig(players=4, variant=no_trump, seed=1).rules)
+    ace_hearts, ace_spades = C.parse_card("AH"), C.parse_card("AS")
+    assert rows[0, ace_hearts] == 2 * (14 + 15) and rows[2, ace_hearts] == (58 + 4) ** 2
+    assert plain[0, ace_hearts] == plain[0, ace_spades] == 28
+    assert plain[2, ace_hearts] == (28 + 4) ** 2
+    q_plus = C.Q_PLUS
+    assert rows[4, q_plus] == -1 and rows[5, q_plus] == 1  # its trick goes to the other pile
+    assert rows[4, C.PLUS_HALF] == 0  # its winner chooses
 
 
 def test_an_editions_preset_is_played_as_the_standard_game() -> None:

@@ -52,6 +52,7 @@ together whenever the model does; the compiled likelihood is
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -67,7 +68,7 @@ from meio.bots.policy import _PARTNER_VAR_PER_CARD, PackRanking, play_costs, ran
 from meio.engine import MatchConfig, Phase, State, View, legal_plays, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.engine.presets import is_standard, preset
+from meio.engine.presets import preset
 from meio.engine.tricks import pile_for
 
 F64 = npt.NDArray[np.float64]
@@ -252,10 +253,9 @@ class Reader:
 
         cfg = self.view.config
         n = cfg.players
-        t = _kernel_tables(cfg.edition)
+        t = _kernel_tables(cfg)
         m = self.model
-        public = cfg.deck if cfg.specials_known else cfg.deck | C.mask_of(C.SPECIALS)
-        pub_lo, pub_hi = _words(public)
+        pub_lo, pub_hi = _words(_public_cards(cfg))
         split_ll = np.zeros(len(deal))
         for j in self._split_seats:
             # worlds often agree on a seat's deal and pack (late in a round): once each
@@ -264,12 +264,12 @@ class Reader:
             terms = split_terms(
                 n, cfg.partnership, np.ascontiguousarray(unique[:, :2]),
                 np.ascontiguousarray(unique[:, 2:]), np.uint64(pub_lo), np.uint64(pub_hi),
-                t.combo_bits, t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
+                t.combo_bits, t.ruleset, t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
                 TRUMP_RISK, _PARTNER_VAR_PER_CARD, m.split_temperature, m.noise,
             )
             split_ll += terms[back.reshape(-1)]
         result: F64 = log_likelihoods(
-            n, cfg.partnership, cfg.options.declares, t.suit_of, t.fval, t.tval, t.pile, t.cc_fixed,
+            n, cfg.partnership, t.ruleset, t.fval, t.pile, t.cc_fixed,
             t.cc_base, t.cc_sure, t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD,
             m.play_temperature, m.noise, split_ll, *self._evidence(), deal, packs, deck,
         )
@@ -367,9 +367,8 @@ def _words(mask: int) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class _Tables:
-    suit_of: I64
+    ruleset: I32
     fval: I64
-    tval: I64
     pile: I64
     cc_fixed: F64
     cc_base: F64
@@ -379,14 +378,24 @@ class _Tables:
     combo_bits: I64
 
 
-@functools.cache
-def _kernel_tables(edition: str) -> _Tables:
-    """The heuristic's card tables for one edition, taken from the Python heuristic
-    (:func:`~meio.bots.features.card_chance` and :func:`~meio.bots.features.beaters`)."""
-    suit_of = np.array(C.SUIT_OF, dtype=np.int64)
+def _kernel_tables(config: MatchConfig) -> _Tables:
+    """The compiled likelihood's tables for ``config``'s game: the ruleset as the core
+    reads it (:func:`meio.sim.tables.tables_for`: suits, trick values, trump, legality,
+    hand and pack sizes) and the opponent model's card chances, taken from the Python
+    heuristic itself (:func:`~meio.bots.features.card_chance` and
+    :func:`~meio.bots.features.beaters`), which are the edition's."""
+    from meio.sim.tables import table_key
+
+    return _tables_of(table_key(config))
+
+
+@functools.lru_cache(maxsize=32)
+def _tables_of(config: MatchConfig) -> _Tables:
+    from meio.sim.tables import tables_for
+
+    edition = config.edition
+    rules = config.rules
     fval = np.array([values_for(edition, h) for h in (1, 2)], dtype=np.int64)
-    rules = preset(edition).card_rules
-    tval = np.array(rules.trick_values, dtype=np.int64)
     pile = np.array([[pile_for(c, h, rules.pile) for c in range(C.NUM_CARDS)] for h in (1, 2)],
                     dtype=np.int64)
     cc_fixed = np.full((2, C.NUM_CARDS), -1.0)
@@ -409,10 +418,11 @@ def _kernel_tables(edition: str) -> _Tables:
                 cc_base[h - 1, card] = 1.0 if led == C.HEARTS else SIDE_SUIT_SAFETY
                 cc_sure[h - 1, card] = _words(sure)
                 cc_trump[h - 1, card] = _words(trumps)
-    combos = np.array(list(itertools.combinations(range(13), 6)), dtype=np.int64)
-    combo_bits = np.array([sum(1 << i for i in row) for row in combos], dtype=np.int64)
-    return _Tables(suit_of, fval, tval, pile, cc_fixed, cc_base, cc_sure, cc_trump, combos,
-                   combo_bits)
+    combos = np.array(list(itertools.combinations(range(rules.hand), rules.pack)),
+                      dtype=np.int64)
+    combo_bits = np.array([sum(1 << int(i) for i in row) for row in combos], dtype=np.int64)
+    return _Tables(tables_for(config).ruleset, fval, pile, cc_fixed, cc_base, cc_sure,
+                   cc_trump, combos, combo_bits)
 
 
 # -- weights and resampling ---------------------------------------------------------------
@@ -504,18 +514,24 @@ def infer_positions(view: View, count: int, pool: int, rng: random.Random,
     """:func:`infer_worlds` for the compiled core: ``count`` worlds drawn from a
     :class:`~meio.bots.pool.WorldPool` of ``pool`` by their likelihood, returned as
     core positions with the config of their deck (for
-    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials."""
+    :func:`meio.sim.rollout.evaluate_positions`). Needs known specials.
+
+    On a ruleset the model does not read (:func:`reads_play`) the worlds are uniform,
+    as when nothing has been seen yet: ``count`` pool worlds (resampled by the pool's
+    own weights where it dealt by voids), as :func:`~meio.engine.sample_world` would
+    deal them, dealt in bulk."""
     from meio.bots.pool import WorldPool
 
     if count < 1 or pool < 1:
         raise ValueError(f"count and pool must be at least 1, not {count} and {pool}")
-    reader = Reader(view, model)
-    worlds = WorldPool(view, pool if reader.has_evidence else count, rng)
-    if reader.has_evidence:
+    reader = Reader(view, model) if reads_play(view.config) else None
+    evidence = reader is not None and reader.has_evidence
+    worlds = WorldPool(view, pool if evidence else count, rng)
+    if reader is not None and evidence:
         log_w = reader.log_likelihoods_of(worlds.deal, worlds.packs, worlds.deck)
     else:
         log_w = np.zeros(len(worlds.log_weight))
-    if not reader.has_evidence and not worlds.log_weight.any():
+    if not evidence and not worlds.log_weight.any():
         chosen: I64 = np.arange(count, dtype=np.int64)  # uniform worlds, nothing to weigh
     else:
         chosen = resample_indices(temper(log_w, model.min_ess, worlds.log_weight), count,
@@ -524,9 +540,32 @@ def infer_positions(view: View, count: int, pool: int, rng: random.Random,
 
 
 def reads_play(config: MatchConfig) -> bool:
-    """Whether the opponent model reads the play of ``config``'s table: an edition's
-    ruleset (see the module docstring); elsewhere worlds stay uniform."""
-    return is_standard(config.ruleset)
+    """Whether the opponent model reads the play of ``config``'s table: where its cards
+    and hands are an edition's (deck, specials, values, suits, trump, pile effects,
+    hand and pack sizes), whatever its scoring, match format, leader rule and table
+    options, since the model is the editions' heuristic, its card chances worked out for
+    their cards (see the module docstring). Elsewhere worlds stay uniform.
+
+    >>> from meio.engine.ruleset_file import parse_variant
+    >>> rotate = parse_variant('preset = "meio"\\nleader = "rotate"\\n', "rotate.toml")
+    >>> split = parse_variant('preset = "meio"\\n[hand]\\nfirst_half = 6\\npack = 7\\n', "6-7")
+    >>> reads_play(MatchConfig(players=4, variant=rotate)), reads_play(
+    ...     MatchConfig(players=4, variant=split))
+    (True, False)
+    """
+    variant = config.ruleset
+    base = preset(variant.edition)
+    return dataclasses.replace(variant, name=base.name, options=base.options,
+                               scoring=base.scoring, bonus=base.bonus, formats=base.formats,
+                               leader=base.leader) == base
+
+
+def _public_cards(config: MatchConfig) -> int:
+    """The cards that may be in play: the deck, and where the specials are hidden every
+    special the ruleset may draw."""
+    if config.specials_known:
+        return config.deck
+    return config.deck | C.mask_of(config.ruleset.special_pool)
 
 
 # -- the split model ----------------------------------------------------------------------
@@ -549,22 +588,22 @@ def sample_pack(hand: int, config: MatchConfig, rng: random.Random,
 
 def sample_packs(hands: Sequence[int], config: MatchConfig, rng: random.Random,
                  model: OpponentModel = DEFAULT_MODEL) -> list[int]:
-    """A pack for each of ``hands`` (13 cards each) drawn from the split model, in
+    """A pack for each of ``hands`` (the dealt cards) drawn from the split model, in
     order; the packs' probabilities are those of :func:`pack_probabilities`, computed
     by the compiled kernel for all hands at once."""
     from meio.bots.likelihood import pack_logits_of
 
     if not hands:
         return []
-    if any(h.bit_count() != 13 for h in hands):
-        raise ValueError("a split needs the 13 dealt cards of each hand")
-    t = _kernel_tables(config.edition)
-    public = config.deck if config.specials_known else config.deck | C.mask_of(C.SPECIALS)
-    lo, hi = _words(public)
+    dealt = config.rules.hand
+    if any(h.bit_count() != dealt for h in hands):
+        raise ValueError(f"a split needs the {dealt} dealt cards of each hand")
+    t = _kernel_tables(config)
+    lo, hi = _words(_public_cards(config))
     deals = np.array([_words(h) for h in hands], dtype=np.uint64)
     z = pack_logits_of(config.players, config.partnership, deals, np.uint64(lo),
-                       np.uint64(hi), t.pile, t.cc_fixed, t.cc_base, t.cc_sure, t.cc_trump,
-                       TRUMP_RISK, _PARTNER_VAR_PER_CARD, model.split_temperature)
+                       np.uint64(hi), t.ruleset, t.pile, t.cc_fixed, t.cc_base, t.cc_sure,
+                       t.cc_trump, TRUMP_RISK, _PARTNER_VAR_PER_CARD, model.split_temperature)
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p = (1.0 - model.noise) * p / p.sum(axis=1, keepdims=True) + model.noise / p.shape[1]
     cumulative = np.cumsum(p, axis=1)

@@ -11,23 +11,29 @@ below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
 ``exp`` is not computed.
 
 Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
-(``Q+``). Every kernel is self-contained in this file but the engine's trick rule
-(:data:`meio.sim.kernels.trick_rule`, read off the edition's tables): numba's disk
-cache keys a function on its own source file, so :data:`CACHE`
-(:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp whenever the files
-that rule comes from are newer.
+(``Q+``). The rules are the compiled core's, read from its ruleset rows
+(``ruleset``: :func:`meio.sim.tables.tables_for`), not restated here: legality
+(:func:`meio.sim.kernels.legal_cards`), a play's card (:func:`~meio.sim.kernels.card_of`),
+the trick (:data:`meio.sim.kernels.trick_rule`, the engine's) on the ruleset's trick
+values, suits and trump; the hand, first-half and pack sizes; which card is relative
+(worth 0.5 above the card before it). numba's disk cache keys a function on its own
+source file, so :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this
+file's stamp whenever the files those rules come from are newer.
 
-The tables (built in :mod:`meio.bots.inference` from the Python heuristic itself,
-so the rules live in one place) are, by half ``h`` (row ``h - 1``) and card ``c``:
+The model's own tables (built in :mod:`meio.bots.inference` from the Python heuristic
+itself, so the model lives in one place) are, by half ``h`` (row ``h - 1``) and card
+``c``:
 
 * ``fval[h, c]``: doubled values as :mod:`meio.bots.features` reads them
-  (``+.5`` counted 1); ``tval[h, c]``: as the trick reads them (``+.5``
-  :data:`~meio.engine.tricks.RELATIVE`);
+  (``+.5`` counted 1);
 * ``pile[h, c]``: the pile a trick won by ``c`` goes to (0: the winner chooses);
 * ``cc_fixed[h, c]``: a card's fixed chance to take a trick (``+.5``, ``-2H``, a
   losing wild), or -1 when it follows from the unseen cards: then ``cc_base``
   times ``(1 - share)`` to the number of unseen ``cc_sure`` cards, times
   ``(1 - TRUMP_RISK * share)`` to the number of unseen ``cc_trump`` cards.
+
+Those chances are the editions' heuristic's, so the model applies where a ruleset's
+cards and hands are an edition's (:func:`meio.bots.inference.reads_play`).
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so kernels that call one another stay in one file (as in
@@ -43,9 +49,23 @@ import numpy as np
 from numba import njit
 
 from meio.engine import tricks
+from meio.engine.tricks import RELATIVE
 from meio.sim import kernels
 from meio.sim.diskcache import cache_flag
-from meio.sim.kernels import trick_rule
+from meio.sim.kernels import (
+    LEGAL_MAX,
+    N_FIRST,
+    N_HAND,
+    N_PACK,
+    N_TRUMP,
+    N_WILD_NEXT,
+    R_NUMBERS,
+    R_SUIT,
+    R_VALUES,
+    card_of,
+    legal_cards,
+    trick_rule,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -58,11 +78,6 @@ _S2 = np.uint64(2)
 _S4 = np.uint64(4)
 _S56 = np.uint64(56)
 
-HEARTS = 1
-PLUS_HALF = 63
-Q_PLUS = 64
-DECLARE_BASE = 65
-PILE_1 = 81
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 SQRT2 = math.sqrt(2.0)
 #: a softmax term this far below the best logit is left out (exp(-60) ~ 1e-26)
@@ -153,20 +168,23 @@ def _holding(c_lo: np.uint64, c_hi: np.uint64, half: int, u_lo: np.uint64, u_hi:
 
 @njit(cache=CACHE)
 def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: np.uint64,
-                share: float, suit_of: np.ndarray, fval: np.ndarray, trump_risk: float) -> float:
+                share: float, ruleset: np.ndarray, fval: np.ndarray, trump_risk: float) -> float:
     """``policy._win_chance``: the chance ``card`` (worth ``v2``) holds the trick."""
     if led < 0:
         total = 0.0
         for suit in range(4):
-            total += _win_chance(card, v2, suit, half, u_lo, u_hi, share, suit_of, fval,
+            total += _win_chance(card, v2, suit, half, u_lo, u_hi, share, ruleset, fval,
                                  trump_risk)
         return total / 4.0
     # features.beaters, counted over the unseen cards directly
     h = half - 1
+    suit_of = ruleset[R_SUIT]
+    trump = ruleset[R_NUMBERS, N_TRUMP]
+    relative = ruleset[R_VALUES + h]
     suit = suit_of[card]
     if suit < 0:
         suit = led
-    if suit != HEARTS and suit != led:
+    if suit != trump and suit != led:
         # no beaters counted, as in the reference (play_costs never asks about a discard)
         return 1.0
     k = 0
@@ -175,59 +193,34 @@ def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: 
         if not _has(u_lo, u_hi, d):
             continue
         ds = suit_of[d]
-        if d == PLUS_HALF:
-            if card != PLUS_HALF:
+        if relative[d] == RELATIVE:  # it may top whatever was played before it
+            if d != card:
                 k += 1
-        elif ds < 0:  # a wild other than +.5
-            if d != card and fval[h, d] > v2 and (suit != HEARTS or led == HEARTS):
+        elif ds < 0:  # another wild
+            if d != card and fval[h, d] > v2 and (suit != trump or led == trump):
                 k += 1
         elif ds == suit and fval[h, d] > v2:
             k += 1
-        elif suit != HEARTS and led != HEARTS and ds == HEARTS:
+        elif suit != trump and led != trump and ds == trump:
             t += 1
     p = (1.0 - share) ** k
-    if suit != HEARTS and led != HEARTS:
+    if suit != trump and led != trump:
         p *= (1.0 - trump_risk * share) ** t
     return p
 
 
 @njit(cache=CACHE)
-def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, declares: bool, following: bool,
-           suit_of: np.ndarray, out: np.ndarray) -> int:
-    """``state.legal_plays`` (order aside): write the actions to ``out``, return how many."""
-    k = 0
-    if led < 0:
-        ask = declares and not following
-        for c in range(65):
-            if not _has(hand_lo, hand_hi, c):
-                continue
-            if ask and suit_of[c] < 0 and c != 62:
-                slot = 0 if c == 60 else (1 if c == 61 else (2 if c == PLUS_HALF else 3))
-                for s in range(4):
-                    out[k] = DECLARE_BASE + 4 * slot + s
-                    k += 1
-            else:
-                out[k] = c
-                k += 1
-        return k
-    follow = False
+def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, following: bool,
+           ruleset: np.ndarray, cards: np.ndarray, out: np.ndarray) -> int:
+    """The core's legality rule (:func:`meio.sim.kernels.legal_cards`) for a hand given
+    as a card set, its cards in id order (``cards``: scratch); return how many actions."""
+    n = 0
     for c in range(65):
-        if _has(hand_lo, hand_hi, c) and suit_of[c] == led:
-            follow = True
-            break
-    for c in range(65):
-        if _has(hand_lo, hand_hi, c) and (not follow or suit_of[c] == led or suit_of[c] < 0):
-            out[k] = c
-            k += 1
-    return k
-
-
-@njit(cache=CACHE)
-def _card_of(action: int) -> int:
-    if action < DECLARE_BASE:
-        return action
-    slot = (action - DECLARE_BASE) >> 2
-    return 60 if slot == 0 else (61 if slot == 1 else (PLUS_HALF if slot == 2 else Q_PLUS))
+        if _has(hand_lo, hand_hi, c):
+            cards[n] = c
+            n += 1
+    return legal_cards(cards, 0, n, not following, ruleset[R_NUMBERS, N_WILD_NEXT], led,
+                       ruleset, out)
 
 
 @njit(cache=CACHE)
@@ -237,12 +230,16 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
                u_lo: np.uint64, u_hi: np.uint64,
                trick_seats: np.ndarray, trick_cards: np.ndarray, ntrick: int, led: int,
                piles: np.ndarray, sizes: np.ndarray, legal: np.ndarray, nlegal: int,
-               suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,
+               ruleset: np.ndarray, fval: np.ndarray, pile: np.ndarray,
                cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
                cc_trump: np.ndarray, trump_risk: float, partner_var: float,
                costs: np.ndarray) -> None:
-    """``policy.play_costs`` of one seat's ``legal[:nlegal]``, written to ``costs``."""
+    """``policy.play_costs`` of one seat's ``legal[:nlegal]``, written to ``costs``; the
+    trick, the trump and the sizes are the ruleset's (``ruleset``: the core's rows)."""
     n = players
+    suit_of = ruleset[R_SUIT]
+    tval = ruleset[R_VALUES + half - 1]
+    trump = ruleset[R_NUMBERS, N_TRUMP]
     unseen_count = _pc(u_lo) + _pc(u_hi)
     partner = (seat + 2) % 4 if partnership else -1
     # _share_now: the followers still to play this trick who are not the partner
@@ -270,7 +267,7 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
     fut_mu = 0.0
     fut_var = 0.0
     if half == 1 and unseen_count:
-        opp_packs = 6 * (n - 1 - (1 if partnership else 0))
+        opp_packs = ruleset[R_NUMBERS, N_PACK] * (n - 1 - (1 if partnership else 0))
         share2 = min(1.0, opp_packs / unseen_count)
         for which in range(2):
             c_lo = fut_lo if which == 0 else team_lo
@@ -315,33 +312,32 @@ def play_costs(players: int, partnership: bool, seat: int, half: int,
     for i in range(ntrick):
         cards[i] = trick_cards[i]
     if ntrick:
-        best_i, best_v = trick_rule(cards[:ntrick], led, tval[half - 1], suit_of, HEARTS)
+        best_i, best_v = trick_rule(cards[:ntrick], led, tval, suit_of, trump)
         best_seat = trick_seats[best_i]
         best_card = trick_cards[best_i]
         if partnership and best_seat != seat and (best_seat - seat) % 2 == 0:
             partner_winning = _win_chance(best_card, best_v, led, half, u_lo, u_hi, share_now,
-                                          suit_of, fval, trump_risk)
+                                          ruleset, fval, trump_risk)
             partner_pile = pile[half - 1, best_card]
     last = ntrick == n - 1  # no follower after this seat
     for a in range(nlegal):
         action = legal[a]
-        card = _card_of(action)
+        card = card_of(action)
         if ntrick:
             this_led = suit_of[card] if led < 0 else led
             cards[ntrick] = card
-            index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval[half - 1], suit_of,
-                                   HEARTS)
+            index, v2 = trick_rule(cards[: ntrick + 1], this_led, tval, suit_of, trump)
             if index != ntrick:
                 p_me = 0.0
             elif last:
                 p_me = 1.0
             else:
-                p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, suit_of,
+                p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, ruleset,
                                    fval, trump_risk)
         else:
-            this_led = (action - DECLARE_BASE) & 3 if action >= DECLARE_BASE else suit_of[card]
-            v2 = tval[half - 1, card] if card != PLUS_HALF else 1
-            p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, suit_of, fval,
+            this_led = (action - 65) & 3 if action != card else suit_of[card]
+            v2 = tval[card] if tval[card] != RELATIVE else 1  # a relative card leads at 0.5
+            p_me = _win_chance(card, v2, this_led, half, u_lo, u_hi, share_now, ruleset, fval,
                                trump_risk)
         base = d_now + (rest1 - row1[card]) - (rest2 - row2[card]) + fut_mu
         var = rest_var - rowv[card] + fut_var
@@ -378,21 +374,35 @@ def _log_mix(z: np.ndarray, n: int, index: int, noise: float) -> float:
 
 
 @njit(cache=CACHE)
+def pack_count(ruleset: np.ndarray) -> int:
+    """How many packs a dealt hand of the ruleset has: ``C(hand, pack)``."""
+    n = ruleset[R_NUMBERS, N_HAND]
+    k = ruleset[R_NUMBERS, N_PACK]
+    count = 1
+    for i in range(k):
+        count = count * (n - i) // (i + 1)
+    return count
+
+
+@njit(cache=CACHE)
 def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
-                pub_lo: np.uint64, pub_hi: np.uint64, pile: np.ndarray,
+                pub_lo: np.uint64, pub_hi: np.uint64, ruleset: np.ndarray, pile: np.ndarray,
                 cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
                 cc_trump: np.ndarray, trump_risk: float, partner_var: float,
                 temperature: float, z: np.ndarray) -> None:
-    """``z[r] = -cost / temperature`` of every pack ``r`` of a 13-card deal, ``cost``
-    being ``rank_packs``' expected ``|H - V|``, rows in ``itertools.combinations``
-    order of the positions of the deal's cards (lowest card first)."""
+    """``z[r] = -cost / temperature`` of every pack ``r`` of a dealt hand (the ruleset's
+    hand and pack sizes), ``cost`` being ``rank_packs``' expected ``|H - V|``, rows in
+    ``itertools.combinations`` order of the positions of the deal's cards (lowest card
+    first)."""
+    hand = int(ruleset[R_NUMBERS, N_HAND])
+    size = int(ruleset[R_NUMBERS, N_PACK])
     u_lo = pub_lo & ~deal_lo
     u_hi = pub_hi & ~deal_hi
     u = _pc(u_lo) + _pc(u_hi)
-    share1 = min(1.0, 7 * (players - 1) / u) if u > 0 else 0.0
-    share2 = min(1.0, 6 * (players - 1) / u) if u > 0 else 0.0
-    delta_d = np.zeros(13)
-    delta_v = np.zeros(13)
+    share1 = min(1.0, ruleset[R_NUMBERS, N_FIRST] * (players - 1) / u) if u > 0 else 0.0
+    share2 = min(1.0, size * (players - 1) / u) if u > 0 else 0.0
+    delta_d = np.zeros(hand)
+    delta_v = np.zeros(hand)
     keep_d = 0.0
     keep_v = 0.0
     i = 0
@@ -412,42 +422,52 @@ def pack_logits(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np
         delta_d[i] = d2 - d1
         delta_v[i] = p2 * (1.0 - p2) - p1 * (1.0 - p1)
         i += 1
-    extra = 13 * partner_var if partnership else 0.0
-    # the sums of D and of its variance built up one position at a time
+    extra = hand * partner_var if partnership else 0.0
+    # every pack in combinations order, the sums of D and of its variance built up one
+    # position at a time: ``mean[j]`` holds the sum over the pack's first j cards; the
+    # last position runs over every card after the one before it
+    last = size - 1
+    at = np.empty(size, dtype=np.int64)
+    mean = np.empty(size)
+    var = np.empty(size)
+    mean[0] = keep_d
+    var[0] = keep_v
+    for j in range(last):
+        at[j] = j
+        mean[j + 1] = mean[j] + delta_d[j]
+        var[j + 1] = var[j] + delta_v[j]
     r = 0
-    for a in range(8):
-        m1 = keep_d + delta_d[a]
-        v1 = keep_v + delta_v[a]
-        for b in range(a + 1, 9):
-            m2 = m1 + delta_d[b]
-            v2 = v1 + delta_v[b]
-            for c in range(b + 1, 10):
-                m3 = m2 + delta_d[c]
-                v3 = v2 + delta_v[c]
-                for d in range(c + 1, 11):
-                    m4 = m3 + delta_d[d]
-                    v4 = v3 + delta_v[d]
-                    for e in range(d + 1, 12):
-                        m5 = m4 + delta_d[e]
-                        v5 = v4 + delta_v[e]
-                        for f in range(e + 1, 13):
-                            mean = m5 + delta_d[f]
-                            var = v5 + delta_v[f] + extra
-                            s = math.sqrt(max(var, 0.05))
-                            z[r] = -_normal_expected_abs(mean, s) / temperature
-                            r += 1
+    while True:
+        m = mean[last]
+        v = var[last]
+        for f in range(at[last - 1] + 1 if last > 0 else 0, hand):
+            s = math.sqrt(max(v + delta_v[f] + extra, 0.05))
+            z[r] = -_normal_expected_abs(m + delta_d[f], s) / temperature
+            r += 1
+        j = last - 1
+        while j >= 0 and at[j] == hand - size + j:
+            j -= 1
+        if j < 0:
+            return
+        at[j] += 1
+        for q in range(j, last):
+            if q > j:
+                at[q] = at[q - 1] + 1
+            mean[q + 1] = mean[q] + delta_d[at[q]]
+            var[q + 1] = var[q] + delta_v[at[q]]
 
 
 @njit(cache=CACHE)
 def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: np.uint64,
-                   pub_hi: np.uint64, pile: np.ndarray, cc_fixed: np.ndarray,
-                   cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
-                   trump_risk: float, partner_var: float, temperature: float) -> np.ndarray:
+                   pub_hi: np.uint64, ruleset: np.ndarray, pile: np.ndarray,
+                   cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
+                   cc_trump: np.ndarray, trump_risk: float, partner_var: float,
+                   temperature: float) -> np.ndarray:
     """:func:`pack_logits` of every deal ``deals[k]`` (two words), as rows."""
-    out = np.zeros((deals.shape[0], 1716))
+    out = np.zeros((deals.shape[0], pack_count(ruleset)))
     for k in range(deals.shape[0]):
-        pack_logits(players, partnership, deals[k, 0], deals[k, 1], pub_lo, pub_hi, pile,
-                    cc_fixed, cc_base, cc_sure, cc_trump, trump_risk, partner_var,
+        pack_logits(players, partnership, deals[k, 0], deals[k, 1], pub_lo, pub_hi, ruleset,
+                    pile, cc_fixed, cc_base, cc_sure, cc_trump, trump_risk, partner_var,
                     temperature, out[k])
     return out
 
@@ -455,11 +475,11 @@ def pack_logits_of(players: int, partnership: bool, deals: np.ndarray, pub_lo: n
 @njit(cache=CACHE)
 def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.uint64,
                pack_lo: np.uint64, pack_hi: np.uint64, pub_lo: np.uint64, pub_hi: np.uint64,
-               combo_bits: np.ndarray, pile: np.ndarray,
+               combo_bits: np.ndarray, ruleset: np.ndarray, pile: np.ndarray,
                cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray,
                cc_trump: np.ndarray, trump_risk: float, partner_var: float,
                temperature: float, noise: float, z: np.ndarray) -> float:
-    """log P(pack | the 13 dealt cards) under the split model (``rank_packs``)."""
+    """log P(pack | the dealt cards) under the split model (``rank_packs``)."""
     chosen = 0
     i = 0
     for c in range(65):
@@ -475,23 +495,24 @@ def split_term(players: int, partnership: bool, deal_lo: np.uint64, deal_hi: np.
             break
     if index < 0:
         return -math.inf  # not a pack of this deal
-    pack_logits(players, partnership, deal_lo, deal_hi, pub_lo, pub_hi, pile, cc_fixed,
-                cc_base, cc_sure, cc_trump, trump_risk, partner_var, temperature, z)
+    pack_logits(players, partnership, deal_lo, deal_hi, pub_lo, pub_hi, ruleset, pile,
+                cc_fixed, cc_base, cc_sure, cc_trump, trump_risk, partner_var, temperature, z)
     return _log_mix(z, rows, index, noise)
 
 
 @njit(cache=CACHE)
 def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.ndarray,
                 pub_lo: np.uint64, pub_hi: np.uint64, combo_bits: np.ndarray,
-                pile: np.ndarray, cc_fixed: np.ndarray, cc_base: np.ndarray,
-                cc_sure: np.ndarray, cc_trump: np.ndarray, trump_risk: float,
-                partner_var: float, temperature: float, noise: float) -> np.ndarray:
+                ruleset: np.ndarray, pile: np.ndarray, cc_fixed: np.ndarray,
+                cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
+                trump_risk: float, partner_var: float, temperature: float,
+                noise: float) -> np.ndarray:
     """:func:`split_term` of every ``(deals[k], packs[k])`` (two words each)."""
     out = np.zeros(deals.shape[0])
     z = np.zeros(combo_bits.shape[0])
     for k in range(deals.shape[0]):
         out[k] = split_term(players, partnership, deals[k, 0], deals[k, 1], packs[k, 0],
-                            packs[k, 1], pub_lo, pub_hi, combo_bits, pile, cc_fixed,
+                            packs[k, 1], pub_lo, pub_hi, combo_bits, ruleset, pile, cc_fixed,
                             cc_base, cc_sure, cc_trump, trump_risk, partner_var,
                             temperature, noise, z)
     return out
@@ -499,8 +520,7 @@ def split_terms(players: int, partnership: bool, deals: np.ndarray, packs: np.nd
 
 @njit(cache=CACHE)
 def log_likelihoods(
-    players: int, partnership: bool, declares: bool,
-    suit_of: np.ndarray, fval: np.ndarray, tval: np.ndarray, pile: np.ndarray,
+    players: int, partnership: bool, ruleset: np.ndarray, fval: np.ndarray, pile: np.ndarray,
     cc_fixed: np.ndarray, cc_base: np.ndarray, cc_sure: np.ndarray, cc_trump: np.ndarray,
     trump_risk: float, partner_var: float,
     play_temperature: float, noise: float, split_ll: np.ndarray,
@@ -518,9 +538,10 @@ def log_likelihoods(
     Decision`), ``d_played[d]`` the cards played before decision ``d``."""
     n_worlds = deal.shape[0]
     out = np.zeros(n_worlds)
-    z = np.zeros(32)
-    legal = np.zeros(32, dtype=np.int64)
-    costs = np.zeros(32)
+    z = np.zeros(LEGAL_MAX)
+    legal = np.zeros(LEGAL_MAX, dtype=np.int64)
+    cards = np.zeros(LEGAL_MAX, dtype=np.int64)
+    costs = np.zeros(LEGAL_MAX)
     for w in range(n_worlds):
         total = split_ll[w]
         for d in range(d_seat.shape[0]):
@@ -563,7 +584,7 @@ def log_likelihoods(
             u_hi = deck[w, 1] & ~pl_hi & ~own_hi
             ntrick = d_ntrick[d]
             led = d_led[d]
-            nlegal = _legal(hand_lo, hand_hi, led, declares, ntrick > 0, suit_of, legal)
+            nlegal = _legal(hand_lo, hand_hi, led, ntrick > 0, ruleset, cards, legal)
             action = d_action[d]
             index = -1
             for a in range(nlegal):
@@ -577,7 +598,7 @@ def log_likelihoods(
             play_costs(players, partnership, j, half, hand_lo, hand_hi, fut_lo, fut_hi,
                        team_lo, team_hi, ph_lo, ph_hi, u_lo, u_hi, d_trick_seats[d],
                        d_trick_cards[d], ntrick, led, d_piles[d], d_sizes[d], legal, nlegal,
-                       suit_of, fval, tval, pile, cc_fixed, cc_base, cc_sure, cc_trump,
+                       ruleset, fval, pile, cc_fixed, cc_base, cc_sure, cc_trump,
                        trump_risk, partner_var, costs)
             for a in range(nlegal):
                 z[a] = -costs[a] / play_temperature

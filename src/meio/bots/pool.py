@@ -20,8 +20,12 @@ instead, each void slot choosing among the cards it may hold, and
 :attr:`WorldPool.log_weight` says how much each world must weigh to stand for a
 uniform deal (importance sampling; the inference that weighs the pool adds it).
 
-Only tables whose specials are known use it (with hidden specials the unseen
-cards themselves differ from world to world).
+It deals the worlds of any ruleset, as ``sample_world`` does: the sizes of the
+hands and packs are the ruleset's, and a card the ruleset lets be played on any
+trick (a wild, a suited card that need not follow) shows no void and may sit in any
+slot; every other card belongs to its ruleset suit. Only tables whose specials are
+known use it (with hidden specials the unseen cards themselves differ from world to
+world).
 """
 
 from __future__ import annotations
@@ -145,7 +149,10 @@ class WorldPool:
         First plain shuffles, the rows that break a void dealt again (rejection:
         uniform). When voids make that too unlikely, every row is dealt by
         :meth:`_by_voids` instead, and ``log_weight`` corrects for it."""
-        suit = np.array([C.card_suit(int(c)) for c in cards], dtype=np.int64)
+        # the suit a void rules out; -1 for a card that may sit in any slot
+        rules = self.view.config.rules
+        suit = np.array([-1 if rules.free >> int(c) & 1 else rules.suit_of[int(c)]
+                         for c in cards], dtype=np.int64)
         order = np.empty((count, len(cards)), dtype=np.int64)
         todo = np.arange(count)
         for _ in range(_REJECTIONS):
@@ -247,6 +254,7 @@ class WorldPool:
         rows = np.asarray(chosen, dtype=np.int64)
         out = np.tile(base, (len(rows), 1))
         n = self.view.config.players
+        dealt = self.view.config.rules.hand
         shifts = np.arange(64, dtype=np.uint64)
 
         def cards(words: U64, size: int) -> I64:
@@ -261,11 +269,12 @@ class WorldPool:
             if not any(self._members[(kind, j)] for kind in ("deal", "pack", "hand")):
                 continue  # nothing of this seat is hidden: as in the template
             deal = K.DEAL + K.HAND_MAX * j
-            out[:, deal : deal + 13] = cards(self.deal[rows, j], 13)
+            out[:, deal : deal + dealt] = cards(self.deal[rows, j], dealt)
             size = int(base[K.HAND_N + j])
             hand = K.HAND + K.HAND_MAX * j
             out[:, hand : hand + size] = cards(self.hands[rows, j], size)
-            if base[K.PACK_N + j]:
+            packed = int(base[K.PACK_N + j])
+            if packed:
                 pack = K.PACK + K.PACK_MAX * j
-                out[:, pack : pack + 6] = cards(self.packs[rows, j], 6)
+                out[:, pack : pack + packed] = cards(self.packs[rows, j], packed)
         return out

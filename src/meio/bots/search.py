@@ -32,7 +32,10 @@ suits; the playouts run in the compiled core, which reads the ruleset as data; t
 split's candidates are that ruleset's heuristic's (:func:`~meio.bots.variant_play.
 ranked_packs`) and its screen covers every pack of any hand and pack size. Where the
 opponent model does not apply (:func:`~meio.bots.inference.reads_play`: off the
-editions) ``search:4`` searches uniform worlds instead of weighed ones.
+editions) ``search:4`` searches uniform worlds instead of weighed ones. There every
+level deals its card worlds in bulk with the same :class:`~meio.bots.pool.WorldPool`
+as the weighed ones (a table that hides its specials deals them one by one with
+``sample_world``, as the editions' levels 1 to 3 do).
 """
 
 from __future__ import annotations
@@ -186,9 +189,12 @@ class SearchBot:
         options = list(legal)
         budget = self.budget
         pool = max(budget.pool, budget.card_worlds)
-        infer = bool(budget.pool) and reads_play(view.config)
-        if infer and self._compiled and view.config.specials_known:
-            # the fast path: worlds dealt in bulk and played as core positions
+        reads = reads_play(view.config)
+        if self._compiled and view.config.specials_known and (budget.pool or not reads):
+            # the fast path: worlds dealt in bulk and played as core positions, weighed
+            # by inference where the level reads the table and the model reads the
+            # ruleset's play, else uniform (an edition's levels without a pool keep
+            # sample_world's worlds, which their recorded decisions were made in)
             from meio.sim.rollout import evaluate_positions
 
             config, positions = infer_positions(view, budget.card_worlds, pool, rng,
@@ -196,7 +202,7 @@ class SearchBot:
             means = evaluate_positions(config, positions, options, seat_of(view),
                                        budget.card_playouts, rng.getrandbits(32), self.policy)
             return options, objective(means, view)
-        if infer:
+        if budget.pool and reads:
             worlds = infer_worlds(view, budget.card_worlds, pool, rng, self.model)
         else:
             worlds = [sample_world(view, rng) for _ in range(budget.card_worlds)]

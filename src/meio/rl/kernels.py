@@ -164,7 +164,7 @@ def _play(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray,
         K.apply_action(s, c, ruleset, action)
     else:
         seat = s[K.TO_MOVE]
-        card = action if action < 65 else K.SLOT_WILD[(action - 65) >> 2]
+        card = K.card_of(action)
         base = K.HAND + K.HAND_MAX * seat
         n = s[K.HAND_N + seat]
         j = 0

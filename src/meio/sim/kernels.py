@@ -6,8 +6,10 @@ There is one set of kernels. A game's rules come in as data: ``cfg`` is the tabl
 builds both): rows :data:`R_VALUES` (two rows: the doubled values of each half,
 ``RELATIVE`` for a card worth 0.5 above the card before it), :data:`R_SUIT` (each
 card's suit, -1 wild), :data:`R_FLAGS` (wild, free to play), :data:`R_PILE` (the pile
-effect) and :data:`R_NUMBERS` (the ruleset's numbers at the ``N_*`` offsets: hand, half
-and pack sizes, trump, scoring, match format, leader rule). The two editions are presets
+effect), :data:`R_NUMBERS` (the ruleset's numbers at the ``N_*`` offsets: hand, half
+and pack sizes, trump, scoring, match format, leader rule) and, from
+:data:`R_RULE_STRENGTH` on, the card numbers of the heuristic of any ruleset, worked out
+once per ruleset (:func:`meio.sim.tables.rule_heuristic_rows`). The two editions are presets
 of that data (``config.ruleset``: :func:`meio.engine.presets.standard`), not a second
 code path.
 
@@ -35,7 +37,9 @@ alone, never on threads or job count.
 The playout policies: :data:`POLICY_RANDOM`; :data:`POLICY_HEURISTIC`, the editions'
 heuristic (from ``strength[half - 1, card]``, the estimate of how often a card takes
 a trick in that half); :data:`POLICY_RULES_HEURISTIC`, the heuristic of any ruleset
-(:mod:`meio.bots.variant_play`'s rule, decision for decision).
+(:mod:`meio.bots.variant_play`'s rule, decision for decision), which reads its card
+numbers from the ruleset's rows as exact ints, so its hot loop costs what the editions'
+does.
 
 The hot rules (:func:`start_round`, :func:`legal_actions`, :func:`apply_action`,
 :func:`random_split`) are compiled inline into their callers, the loops here and the
@@ -56,7 +60,6 @@ from numba import njit
 from meio.engine import scoring, tricks
 from meio.engine.cards import SUIT_OF as CARD_SUITS
 from meio.engine.scoring import MOST_POINTS
-from meio.engine.tricks import RELATIVE
 from meio.sim.diskcache import cache_flag
 
 #: whether the kernels below may use numba's disk cache (see the module docstring)
@@ -132,7 +135,14 @@ R_SUIT = 2
 R_FLAGS = 3
 R_PILE = 4  # the pile effect (engine.tricks: OWN_HALF, WINNER_CHOOSES, OTHER_HALF)
 R_NUMBERS = 5
-R_ROWS = 6
+# the heuristic of any ruleset (meio.bots.variant_play's rule), its card numbers built
+# once per ruleset (:func:`meio.sim.tables.rule_heuristic_rows`), each as an exact int:
+R_RULE_STRENGTH = 6  # rows 6 and 7: twice a card's strength in each half
+R_RULE_CHANCE = 8  # rows 8 and 9: its chance to take a trick, times CHANCE_SCALE
+R_RULE_TOWARDS = 10  # rows 10 and 11: +1 a trick it wins adds to H, -1 to V, 0 its winner chooses
+R_ROWS = 12
+#: a chance of the rule heuristic is a square of a multiple of 1/64: times this, an int
+CHANCE_SCALE = 4096
 F_WILD = 1  # follows any suit; led under "declare" it declares one
 F_FREE = 2  # may be played on any trick (the wilds, the suited cards that do not follow)
 
@@ -219,22 +229,24 @@ def start_round(
 
 
 @njit(cache=CACHE, inline="always")
-def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
-    """Write the legal play or pile actions of the seat to act into ``out`` (in the
-    order of its hand); return how many."""
-    if s[PHASE] == PILE_PHASE:
-        out[0] = PILE_1
-        out[1] = PILE_2
-        return 2
-    seat = s[TO_MOVE]
-    base = HAND + HAND_MAX * seat
-    n = s[HAND_N + seat]
+def card_of(action: int) -> int:
+    """The card of a play or declare action."""
+    return action if action < 65 else int(SLOT_WILD[(action - 65) >> 2])
+
+
+@njit(cache=CACHE, inline="always")
+def legal_cards(cards: np.ndarray, base: int, n: int, leading: bool, wild_next: int, led: int,
+                ruleset: np.ndarray, out: np.ndarray) -> int:
+    """The legality rule: write the play and declare actions of a seat holding
+    ``cards[base : base + n]`` into ``out`` (in the order of its cards); return how many.
+
+    ``leading``: the seat leads the trick; ``wild_next``: the table's ``wild_lead`` is
+    ``next`` (a led wild declares no suit); ``led``: the led suit (-1: none yet)."""
     k = 0
-    led = s[LED]
     flags = ruleset[R_FLAGS]
-    if s[TRICK_N] == 0 and s[WILD_NEXT] == 0:
+    if leading and wild_next == 0:
         for i in range(n):
-            c = s[base + i]
+            c = cards[base + i]
             if flags[c] & F_WILD:
                 slot = WILD_SLOT[c]
                 for suit in range(4):
@@ -246,22 +258,35 @@ def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
         return k
     if led < 0:  # a lead under "next", or a trick of wilds only: any card, as itself
         for i in range(n):
-            out[k] = s[base + i]
+            out[k] = cards[base + i]
             k += 1
         return k
     suits = ruleset[R_SUIT]
     follow = False
     for i in range(n):
-        c = s[base + i]
+        c = cards[base + i]
         if suits[c] == led and not flags[c] & F_FREE:
             follow = True
             break
     for i in range(n):
-        c = s[base + i]
+        c = cards[base + i]
         if not follow or flags[c] & F_FREE or suits[c] == led:
             out[k] = c
             k += 1
     return k
+
+
+@njit(cache=CACHE, inline="always")
+def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal play or pile actions of the seat to act into ``out`` (in the
+    order of its hand); return how many."""
+    if s[PHASE] == PILE_PHASE:
+        out[0] = PILE_1
+        out[1] = PILE_2
+        return 2
+    seat = s[TO_MOVE]
+    return legal_cards(s, HAND + HAND_MAX * seat, s[HAND_N + seat], s[TRICK_N] == 0,
+                       s[WILD_NEXT], s[LED], ruleset, out)
 
 
 @njit(cache=CACHE)
@@ -638,37 +663,10 @@ def _heuristic_play(
 
 
 # -- policies: the heuristic of any ruleset (meio.bots.variant_play's rule) ------------------
-# The engine's bot reads a seat's cards and legal actions in card-id order; a position
-# keeps them in dealt order. So these kernels add up a seat's cards in id order (a float
-# sum depends on its order) and break every tie by the engine's order (:func:`_rank`).
-@njit(cache=CACHE, inline="always")
-def _r_strength(card: int, half: int, ruleset: np.ndarray) -> float:
-    if ruleset[R_VALUES + half - 1, card] == RELATIVE:
-        return 7.0
-    value = float(ruleset[R_VALUES + half - 1, card]) / 2
-    suit = ruleset[R_SUIT, card]
-    if suit >= 0 and suit == ruleset[R_NUMBERS, N_TRUMP]:
-        value += 15.0
-    elif suit < 0:
-        value += 5.0
-    return value
-
-
-@njit(cache=CACHE, inline="always")
-def _r_chance(card: int, half: int, ruleset: np.ndarray) -> float:
-    x = (_r_strength(card, half, ruleset) + 2.0) / 32.0
-    x = min(1.0, max(0.0, x))
-    return x * x
-
-
-@njit(cache=CACHE, inline="always")
-def _r_towards(card: int, half: int, ruleset: np.ndarray) -> int:
-    pile = pile_rule(card, half, ruleset[R_PILE])
-    if pile == 0:
-        return 0
-    return 1 if pile == 1 else -1
-
-
+# The rule's card numbers are read from the ruleset's rows (built once per ruleset). Its
+# float sums are exact (every chance is a multiple of 1/CHANCE_SCALE), so the kernels add
+# ints in a hand's dealt order and decide as the engine's bot, which adds floats in
+# card-id order; every tie is broken by the engine's order of legal actions (:func:`_rank`).
 @njit(cache=CACHE, inline="always")
 def _rank(action: int) -> int:
     """The place of a play or declare action in the engine's order of legal actions."""
@@ -678,33 +676,15 @@ def _rank(action: int) -> int:
 
 
 @njit(cache=CACHE, inline="always")
-def _r_add_cards(d: float, s: np.ndarray, base: int, n: int, half: int,
-                 ruleset: np.ndarray) -> float:
-    """``d`` plus each of the ``n`` cards at ``s[base:]``'s expected pull on ``H - V`` in
-    ``half``, added in card-id order."""
-    low = np.uint64(0)  # the cards as a bitmask: ids 0..63, and 64 (Q+) apart
-    top = False
-    for i in range(n):
-        c = s[base + i]
-        if c < 64:
-            low |= np.uint64(1) << np.uint64(c)
-        else:
-            top = True
-    c = 0
-    while low:
-        if low & np.uint64(1):
-            d += _r_chance(c, half, ruleset) * _r_towards(c, half, ruleset)
-        low >>= np.uint64(1)
-        c += 1
-    if top:
-        d += _r_chance(64, half, ruleset) * _r_towards(64, half, ruleset)
-    return d
+def _r_pull(card: int, half: int, ruleset: np.ndarray) -> int:
+    """The card's expected pull on ``H - V`` in ``half``, times :data:`CHANCE_SCALE`."""
+    return int(ruleset[R_RULE_CHANCE + half - 1, card] * ruleset[R_RULE_TOWARDS + half - 1, card])
 
 
 @njit(cache=CACHE, inline="always")
-def _r_projection(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int) -> float:
-    """:func:`meio.bots.variant_play._projection`: the expected final ``H - V`` of the
-    seat's team from the piles and the seat's own cards."""
+def _r_projection(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int) -> int:
+    """:func:`meio.bots.variant_play._projection` times :data:`CHANCE_SCALE`: the expected
+    final ``H - V`` of the seat's team from the piles and the seat's own cards."""
     h = s[PILES + 2 * seat]
     v = s[PILES + 2 * seat + 1]
     if cfg[CFG_PART]:
@@ -712,45 +692,56 @@ def _r_projection(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int
         h += s[PILES + 2 * q]
         v += s[PILES + 2 * q + 1]
     half = s[HALF]
-    d = _r_add_cards(float(h - v), s, HAND + HAND_MAX * seat, s[HAND_N + seat], half, ruleset)
+    d = (h - v) * CHANCE_SCALE
+    base = HAND + HAND_MAX * seat
+    for i in range(s[HAND_N + seat]):
+        d += _r_pull(s[base + i], half, ruleset)
     if half == 1:
-        d = _r_add_cards(d, s, PACK + PACK_MAX * seat, s[PACK_N + seat], 2, ruleset)
-    return d
+        base = PACK + PACK_MAX * seat
+        for i in range(s[PACK_N + seat]):
+            d += _r_pull(s[base + i], 2, ruleset)
+    return int(d)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _r_heuristic_split(s: np.ndarray, ruleset: np.ndarray, seat: int, pack: np.ndarray) -> None:
-    """:func:`meio.bots.variant_play.choose_pack`: strongest first (a stable order over
-    the hand in card-id order), each card to the half expecting fewer tricks."""
+    """:func:`meio.bots.variant_play.choose_pack`: strongest first (ties: the lower card
+    id first, as Python's stable sort of the hand in id order), each card to the half
+    expecting fewer tricks. Picks the next card by a scan of the hand (no allocation)."""
     n = s[HAND_N + seat]
-    cards = np.sort(s[HAND + HAND_MAX * seat : HAND + HAND_MAX * seat + n])
-    order = np.empty(n, dtype=np.int32)
-    key = np.empty(n)
-    for i in range(n):
-        c = cards[i]
-        key[i] = -max(_r_chance(c, 1, ruleset), _r_chance(c, 2, ruleset))
-        j = i  # insertion sort: stable, as Python's sorted
-        while j > 0 and key[order[j - 1]] > key[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    base = HAND + HAND_MAX * seat
     first = ruleset[R_NUMBERS, N_FIRST]
     size = ruleset[R_NUMBERS, N_PACK]
+    chance1 = ruleset[R_RULE_CHANCE]
+    chance2 = ruleset[R_RULE_CHANCE + 1]
     kept = 0
     packed = 0
-    e1 = 0.0
-    e2 = 0.0
-    for i in range(n):
-        c = cards[order[i]]
+    e1 = 0
+    e2 = 0
+    used = 0  # a bitmask of the hand's places already dealt to a half
+    for _ in range(n):
+        pick = -1
+        pick_card = 0
+        pick_key = 0
+        for i in range(n):
+            if used >> i & 1:
+                continue
+            c = s[base + i]
+            key = max(chance1[c], chance2[c])
+            if pick < 0 or key > pick_key or (key == pick_key and c < pick_card):
+                pick = i
+                pick_card = c
+                pick_key = key
+        used |= 1 << pick
         room1 = kept < first
         room2 = packed < size
-        d1 = _r_chance(c, 1, ruleset) * _r_towards(c, 1, ruleset)
-        d2 = _r_chance(c, 2, ruleset) * _r_towards(c, 2, ruleset)
+        d1 = _r_pull(pick_card, 1, ruleset)
+        d2 = _r_pull(pick_card, 2, ruleset)
         if room1 and (not room2 or abs(e1 + d1 + e2) <= abs(e1 + e2 + d2)):
             kept += 1
             e1 += d1
         else:
-            pack[packed] = c
+            pack[packed] = pick_card
             packed += 1
             e2 += d2
 
@@ -765,18 +756,19 @@ def _r_heuristic_play(
     seat = s[TO_MOVE]
     half = s[HALF]
     projection = _r_projection(s, cfg, ruleset, seat)
+    strength = ruleset[R_RULE_STRENGTH + half - 1]
     k = s[TRICK_N]
     last = k == players - 1
     win_pick = -1
-    win_x = 0.0
+    win_x = 0
     lose_pick = -1
-    lose_x = 0.0
+    lose_x = 0
     low_pick = -1
-    low_x = 0.0
+    low_x = 0
     for i in range(n):
         a = legal[i]
         card = a if a < 65 else SLOT_WILD[(a - 65) >> 2]
-        x = _r_strength(card, half, ruleset)
+        x = strength[card]
         rank = _rank(a)
         wins = True
         if k > 0:
@@ -787,7 +779,7 @@ def _r_heuristic_play(
                 ruleset[R_NUMBERS, N_TRUMP],
             )
             wins = best == k
-        towards = _r_towards(card, half, ruleset)
+        towards = ruleset[R_RULE_TOWARDS + half - 1, card]
         helps = towards == 0 or (projection < 0) == (towards > 0)
         if wins and helps and (
             win_pick < 0 or (x < win_x if last else x > win_x)

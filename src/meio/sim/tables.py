@@ -13,7 +13,9 @@ import numpy.typing as npt
 from meio.engine import MatchConfig
 from meio.engine import cards as C
 from meio.engine.presets import is_standard
+from meio.engine.ruleset import CardRules
 from meio.engine.scoring import VICTORY_ROUND_LIMIT
+from meio.engine.tricks import pile_for
 from meio.sim import kernels as K
 from meio.sim.kernels import POLICY_HEURISTIC, POLICY_RANDOM
 
@@ -141,6 +143,7 @@ def build_tables(config: MatchConfig) -> CoreTables:
     numbers[K.N_WILD_NEXT] = 0 if config.options.declares else 1
     heuristic = POLICY_HEURISTIC if standard else K.POLICY_RULES_HEURISTIC
     numbers[K.N_HEURISTIC] = heuristic
+    ruleset[K.R_RULE_STRENGTH : K.R_ROWS] = rule_heuristic_rows(rules)
     if standard:
         val2 = np.zeros((2, C.NUM_CARDS), dtype=np.int32)
         for half in (1, 2):
@@ -161,6 +164,44 @@ def build_tables(config: MatchConfig) -> CoreTables:
     for arr in (cfg, ruleset, deck, strength):
         arr.setflags(write=False)
     return CoreTables(config, cfg, ruleset, deck, strength, heuristic, rounds)
+
+
+def rule_heuristic_rows(rules: CardRules) -> I32:
+    """The card numbers of the heuristic of any ruleset (:mod:`meio.bots.variant_play`'s
+    rule) for every card, as the ruleset rows :data:`~meio.sim.kernels.R_RULE_STRENGTH`
+    onward: by half, twice the card's strength; its chance to take a trick times
+    :data:`~meio.sim.kernels.CHANCE_SCALE`; and where a trick it wins goes (+1 H, -1 V,
+    0 its winner chooses).
+
+    The rule: a card's strength is its value in the half (a relative card 7), 15 more
+    for a trump, 5 more for a wild; its chance is ``((strength + 2) / 32)`` clamped to
+    [0, 1], squared. Strengths are multiples of 1/2, so every chance is a whole number
+    of 1/4096ths and these ints are exact.
+
+    >>> from meio.engine.presets import preset
+    >>> rows = rule_heuristic_rows(preset("meio").card_rules)
+    >>> ace_of_hearts = 1 * 15 + 14
+    >>> int(rows[0, ace_of_hearts]), int(rows[2, ace_of_hearts]), int(rows[4, ace_of_hearts])
+    (58, 3844, 1)
+    """
+    out = np.zeros((6, C.NUM_CARDS), dtype=np.int32)
+    for half in (1, 2):
+        for card in range(C.NUM_CARDS):
+            if rules.relative[half - 1] >> card & 1:
+                strength2 = 14
+            else:
+                strength2 = rules.values[half - 1][card]
+                suit = rules.suit_of[card]
+                if suit >= 0 and suit == rules.trump:
+                    strength2 += 30
+                elif suit < 0:
+                    strength2 += 10
+            x64 = min(64, max(0, strength2 + 4))  # 64 (strength + 2) / 32, clamped
+            pile = pile_for(card, half, rules.pile)
+            out[half - 1, card] = strength2
+            out[2 + half - 1, card] = x64 * x64
+            out[4 + half - 1, card] = 0 if pile == 0 else (1 if pile == 1 else -1)
+    return out
 
 
 def _strengths(deck: I32, val2: I32) -> F64:
