@@ -52,7 +52,7 @@ from meio.analysis.players import (
     player,
     who_plays_variants,
 )
-from meio.analysis.runner import Backend, Run, run_analysis
+from meio.analysis.runner import Backend, Run, contrast_policies, run_analysis
 from meio.analysis.stats import NAN, Z95, Estimate, by_round
 from meio.analysis.verdicts import METHOD, judge
 from meio.engine.presets import is_standard
@@ -503,14 +503,16 @@ def ruleset_meta(variant: Variant) -> Json:
             "standard": is_standard(variant)}
 
 
-def players(policy: str, base: Variant, variant: Variant, allow_different: bool = False
-            ) -> tuple[Variant, Variant, Json]:
+def players(policy: str, base: Variant, variant: Variant, allow_different: bool = False,
+            others: tuple[str, ...] = ()) -> tuple[Variant, Variant, Json]:
     """The two rulesets as the comparison plays them, and who plays them.
 
-    One player plays both: where exactly one ruleset is an edition, the edition is
-    played in its general form (:func:`~meio.analysis.players.general_form`: the same
-    rules, deals and results, but the bots take the path they take on any ruleset), so
-    a difference is the rules' alone. ``allow_different`` plays each ruleset as it is
+    One player plays both: where a bot of the comparison (``policy``, and ``others``:
+    the skill pairs' and the specials' contrast bots) would play the two rulesets by
+    two algorithms — an edition beside any other ruleset — the edition is played in
+    its general form (:func:`~meio.analysis.players.general_form`: the same rules,
+    deals and results, but the bots take the path they take on any ruleset), so a
+    difference is the rules' alone. ``allow_different`` plays each ruleset as it is
     (an edition by the editions' own policy) and says the players differ. A bot that
     cannot play one of the two is refused in one line (:class:`AnalysisError`)."""
     sizes = tuple(sorted(set(base.players) & set(variant.players))) or base.players
@@ -519,8 +521,13 @@ def players(policy: str, base: Variant, variant: Variant, allow_different: bool 
             check_plays(policy, v, sizes)
         except PlayerError as exc:
             raise AnalysisError(str(exc)) from None
+    bots = tuple(dict.fromkeys((policy, *others)))
+
+    def differ(a: Variant, b: Variant) -> list[str]:
+        return [bot for bot in bots if player(bot, a) != player(bot, b)]
+
     played = (base, variant)
-    if not allow_different and player(policy, base) != player(policy, variant):
+    if not allow_different and differ(base, variant):
         played = (general_form(base), general_form(variant))
         for v in played:
             try:
@@ -534,8 +541,12 @@ def players(policy: str, base: Variant, variant: Variant, allow_different: bool 
                     f"--bots {who_plays_variants()}, or add --allow-different-players to "
                     "compare anyway") from None
     who: Json = {"policy": policy, "base": player(policy, played[0]),
-           "variant": player(policy, played[1])}
-    who["same"] = who["base"] == who["variant"]
+                 "variant": player(policy, played[1])}
+    if len(bots) > 1:
+        who["bots"] = {bot: {"base": player(bot, played[0]), "variant": player(bot, played[1])}
+                       for bot in bots}
+    different = differ(*played)
+    who["same"] = not different
     general = [name for name, a, b in zip(("base", "variant"), (base, variant), played,
                                           strict=True) if a is not b]
     if general:
@@ -543,10 +554,10 @@ def players(policy: str, base: Variant, variant: Variant, allow_different: bool 
         who["note"] = (f"the {' and '.join(general)} ruleset is an edition, played here in "
                        "its general form (the same rules and deals) so that the bots take "
                        "their general path on both sides, as they must on the other one")
-    if not who["same"]:
-        who["note"] = ("the two rulesets are played by different players (asked with "
-                       "--allow-different-players): each difference mixes the rules with "
-                       "the change of player")
+    if different:
+        who["note"] = (f"the {', '.join(different)} bot plays the two rulesets as two "
+                       "different players (asked with --allow-different-players): a "
+                       "difference where it plays mixes the rules with the change of player")
     return played[0], played[1], who
 
 
@@ -562,7 +573,13 @@ def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,
         raise AnalysisError("compare plays the same --games under both rulesets; give "
                             "--games, not --ci")
     named = (base, variant)
-    base, variant, who = players(spec.policy, base, variant, allow_different_players)
+    others: list[str] = []
+    if "skill" in spec.questions:
+        others += [b for pair in spec.skill_pairs_played() for b in pair]
+    if "specials" in spec.questions:
+        others += list(contrast_policies(spec.policy))
+    base, variant, who = players(spec.policy, base, variant, allow_different_players,
+                                 tuple(others))
     specs = [dataclasses.replace(spec, variant=v) for v in (base, variant)]
     runs: list[Run] = []
     # the progress of both runs as one bar: the base run is about half the work

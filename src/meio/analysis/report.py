@@ -64,7 +64,11 @@ def _figure(name: str, caption: str, draw: Callable[[Any], None], height: float 
     draw(ax)
     ax.grid(alpha=0.3)
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None})
+    from matplotlib import rc_context
+
+    # text stays text (not drawn as paths): a smaller page, and labels one can search
+    with rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg[svg.index("<svg"):], flags=re.S)
     return (f'<figure data-plot="{name}">{svg}<figcaption>{html.escape(caption)}'

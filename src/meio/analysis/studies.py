@@ -467,9 +467,9 @@ def _per_game(f: Frame, flag: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
 def decided_before_last(f: Frame, sides: int, bound: float) -> npt.NDArray[np.float64]:
     """Per match played on totals: whether the side leading before the last round was
     ahead of every other side by more than ``bound`` points (:func:`swing_bound`: what
-    a round's scores move the sides apart by, nearly always; the most a round can move
-    them, :func:`round_score_bound`, is a certainty no match of the editions ever
-    reaches, so a figure on it stays at 0)."""
+    one side gains on another in a round, in 95% of rounds; the most a round can move
+    them, :func:`round_score_bound`, is a certainty no 3-round match of the editions
+    reaches, so a figure on it stayed at 0 under every player)."""
     last = f.where(f["round"] == f["rounds"] - 1)
     before = last["total"].astype(np.float64) - last["side_score"].astype(np.float64)
     matrix, _ = by_round(before, last.keyed("round"), last["seat"], sides)
@@ -480,25 +480,26 @@ def decided_before_last(f: Frame, sides: int, bound: float) -> npt.NDArray[np.fl
 
 
 #: the share of rounds whose swing :func:`swing_bound` stays within
-REACH = 0.99
+REACH = 0.95
 
 
 def swing_bound(f: Frame, sides: int, share: float = REACH) -> float:
-    """How far one round moves the sides' scores apart (the best side's against the
-    worst's), in ``share`` of the rounds of ``f``: a lead above it before the last round
-    puts the match out of reach in practice.
+    """How much one side gains on another in a round (the difference of their round
+    scores, every pair of sides of every round of ``f``), in ``share`` of the cases: a
+    lead above it before the last round puts the match out of reach in practice.
 
     >>> cols = {"cluster": np.repeat(np.arange(4), 2), "round": np.zeros(8, dtype=int),
     ...         "seat": np.tile([0, 1], 4), "side_score": np.array([0, 1, 0, 3, 2, 2, 1, 0])}
-    >>> swing_bound(Frame(cols), 2, share=1.0)
-    3.0
+    >>> swing_bound(Frame(cols), 2, share=1.0), swing_bound(Frame(cols), 2, share=0.5)
+    (3.0, 1.0)
     """
     matrix, _ = by_round(f["side_score"].astype(np.float64), f.keyed("round"), f["seat"],
                          sides)
     if not matrix.shape[0]:
         return float("nan")
-    spread = matrix.max(1) - matrix.min(1)
-    return float(np.quantile(spread, share, method="higher"))
+    a, b = np.triu_indices(sides, 1)
+    gains = np.abs(matrix[:, a] - matrix[:, b]).ravel()
+    return float(np.quantile(gains, share, method="higher"))
 
 
 # -- rules -------------------------------------------------------------------------------
