@@ -30,7 +30,10 @@ from meio.cli.options import (
 from meio.i18n import _, decimal
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from meio.engine import MatchConfig
+    from meio.tournament import Leaderboard
 
 
 def _fail(message: str) -> typer.Exit:
@@ -201,11 +204,16 @@ def tournament(
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.table import Table
 
     from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, run_tournament, summarize, tournament_bot_kinds
+    from meio.tournament import (
+        TournamentSpec,
+        leaderboard,
+        run_tournament,
+        summarize,
+        tournament_bot_kinds,
+    )
 
     players = either(players, old_players)
     variant = read_variant(variant_file, wild_lead, not hide_specials)
@@ -248,40 +256,72 @@ def tournament(
         except MeioError as exc:
             raise _fail(meio_error_text(exc)) from None
     summary = summarize(results)
+    board = leaderboard(results, seed=seed)
+    document = {**summary.to_json(), "leaderboard": board.to_json()}
+    if variant is not None:
+        document["variant"] = variant.name
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
+    (out / "summary.json").write_text(json.dumps(document, indent=1))
     with (out / "summary.csv").open("w", newline="") as fh:
         csv.writer(fh).writerows(summary.csv_rows())
     if as_json:
-        typer.echo(json.dumps(summary.to_json(), indent=1))
+        typer.echo(json.dumps(document, indent=1))
         return
-    kind = (
-        _("{players}-player {edition} partnership")
-        if partnership
-        else _("{players}-player {edition}")
-    ).format(players=players, edition=edition)
-    table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
-        table=kind, options=rules_text(config.options.wild_lead, config.options.reveal_specials),
-        deals=summary.deals, games=summary.games))
-    for col in (_("bot"), _("matches"), _("seats"), _("wins"), _("win % per seat"),
-                _("mean round score"), _("95% CI"), _("rating")):
-        table.add_column(col)
-    for b in summary.bots:
-        table.add_row(b.bot, str(b.matches), str(b.seats), decimal(b.wins, 1),
-                      decimal(100 * b.win_rate, 1),
-                      decimal(b.mean_score, 3), f"{decimal(b.ci_low, 3)}–{decimal(b.ci_high, 3)}",
-                      f"{b.rating:.0f}")
     out_console = Console()
-    out_console.print(table)
-    if len(summary.bots) > 1:
+    for line in tournament_tables(board, config, variant.name if variant else None):
+        out_console.print(line)
+    out_console.print(_("rating: Bradley–Terry fit to the pairwise results, Elo scale, "
+                        "mean 1500; intervals: 95% bootstrap over deals. Records and "
+                        "summary in {folder}/").format(folder=out))
+
+
+def _interval(value: float, low: float, high: float, digits: int) -> str:
+    """``value [low, high]`` in the command's language."""
+    return f"{decimal(value, digits)} [{decimal(low, digits)}, {decimal(high, digits)}]"
+
+
+def tournament_tables(board: Leaderboard, config: MatchConfig,
+                      variant: str | None) -> list[RenderableType]:
+    """What ``meio tournament`` prints: each bot's rating, wins and mean round score
+    with their 95% intervals, then each bot's paired difference with the first bot on
+    the same deals, and the pairwise win rates; each table fits 80 columns."""
+    from rich.table import Table
+
+    kind = (_("{players}-player {edition} partnership") if config.partnership
+            else _("{players}-player {edition}")).format(players=config.players,
+                                                        edition=config.edition)
+    if variant is not None:
+        kind = _("variant {name}, {table}").format(name=variant, table=kind)
+    table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
+        table=kind, options=rules_text(config.options.wild_lead,
+                                       config.options.reveal_specials),
+        deals=board.deals, games=board.games))
+    table.add_column(_("bot"), no_wrap=True)
+    for col in (_("rating [95% CI]"), _("wins a seat"), _("round score [95% CI]")):
+        table.add_column(col, justify="right", no_wrap=True)
+    for e in board.entries:
+        table.add_row(e.bot, _interval(e.rating, *e.rating_ci95, 0),
+                      decimal(100 * e.win_rate_per_seat, 1) + "%",
+                      _interval(e.mean_round_score, *e.mean_round_score_ci95, 2))
+    out: list[RenderableType] = [table]
+    if len(board.entries) > 1:
+        ref = board.reference
+        diff = Table(title=_("paired difference of the mean round score with {bot} on the "
+                             "same deals (negative: better)").format(bot=ref))
+        diff.add_column(_("bot"), no_wrap=True)
+        diff.add_column(_("difference [95% CI]"), justify="right", no_wrap=True)
+        for e in board.entries:
+            if e.bot != ref:
+                diff.add_row(e.bot, _interval(e.vs_reference, *e.vs_reference_ci95, 3))
+        out.append(diff)
         pw = Table(title=_("pairwise win rate (row against column)"))
         pw.add_column("")
-        order = [s.bot for s in summary.bots]
+        order = [e.bot for e in board.entries]
         for name in order:
             pw.add_column(name)
         for a in order:
-            pw.add_row(a, *("—" if a == c else f"{100 * summary.pairwise[a].get(c, 0):.0f}%"
+            pw.add_row(a, *("—" if a == c else
+                            f"{100 * board.pairwise[a].get(c, (0.0, 0.0, 0.0))[0]:.0f}%"
                             for c in order))
-        out_console.print(pw)
-    out_console.print(_("rating: Bradley–Terry fit to the pairwise results, Elo scale, "
-                        "mean 1500. Records and summary in {folder}/").format(folder=out))
+        out.append(pw)
+    return out
