@@ -43,12 +43,14 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command(
     help=_(
-        "Rank packs for a 13-card hand by expected round score, and say why the best balances."
+        "Rank packs for a hand by expected round score, and say why the best balances "
+        "(any ruleset: --variant FILE)."
     )
 )
 def advise(
     hand: Annotated[
-        str, typer.Argument(help=_("your 13 cards as codes, e.g. 'AS KS 9H -1 ...'"))
+        str, typer.Argument(help=_("your cards as codes (13 in the editions), e.g. "
+                                   "'AS KS 9H -1 ...'"))
     ],
     players: PlayersOption = 4,
     edition: EditionOption = "meio",
@@ -64,7 +66,8 @@ def advise(
                                  help=_("the seat leading trick 1, if known"))
     ] = None,
     chosen: Annotated[
-        str | None, typer.Option(help=_("a pack you are considering (6 codes)"))
+        str | None, typer.Option(help=_("a pack you are considering (6 codes in the "
+                                        "editions)"))
     ] = None,
     budget: Annotated[float, typer.Option(
         min=0.01, max=3600, help=_("seconds of simulation"))] = 2.0,
@@ -74,6 +77,7 @@ def advise(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     old_players: OldPlayersOption = None,
+    variant_file: VariantOption = None,
 ) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -85,21 +89,30 @@ def advise(
     from meio.engine.errors import MeioError
 
     players = either(players, old_players)
-    check_table(edition, players, partnership)
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
+    if variant is not None:
+        edition = variant.edition
+    else:
+        check_table(edition, players, partnership)
     if leader is not None and leader >= players:
         raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
             seat=leader, players=players))
     try:
         mask = C.parse_cards(hand)
-        if mask.bit_count() != 13:
-            raise _fail(_("a hand is 13 cards; you gave {n}").format(n=mask.bit_count()))
+        size = variant.hand if variant is not None else 13
+        if mask.bit_count() != size:
+            raise _fail(_("a hand is {size} cards; you gave {n}").format(
+                size=size, n=mask.bit_count()))
         if budget <= 0 or top < 1:
             raise _fail(_("--budget must be positive and --top at least 1"))
-        special_ids = _specials(edition, players, mask, specials)
+        pool = variant.special_pool if variant is not None else C.SPECIALS
+        count = variant.deck_for(players).specials if variant is not None else players
+        special_ids = _specials(edition, count, mask, specials, pool)
         cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                           partnership=partnership, specials=special_ids, seed=seed,
                           first_leader=leader,
-                          options=TableOptions(wild_lead, not hide_specials))  # type: ignore[arg-type]
+                          options=TableOptions(wild_lead, not hide_specials)  # type: ignore[arg-type]
+                          if variant is None else variant.options, variant=variant)
         if not 0 <= seat < players:
             raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
                 seat=seat, players=players))
@@ -107,13 +120,15 @@ def advise(
         if outside:
             raise _fail(_("{cards} not in the {edition} deck for {players} players with "
                           "these specials").format(
-                cards=C.format_cards(outside), edition=edition, players=players))
+                cards=C.format_cards(outside),
+                edition=variant.name if variant is not None else edition, players=players))
         view = State.new(cfg, deals=[_deal(cfg, mask, seat, seed)]).view(seat)
         chosen_mask = None
         if chosen is not None:
             chosen_mask = C.parse_cards(chosen)
-            if chosen_mask & ~mask or chosen_mask.bit_count() != 6:
-                raise _fail(_("--chosen must be 6 cards of your hand"))
+            pack = cfg.rules.pack
+            if chosen_mask & ~mask or chosen_mask.bit_count() != pack:
+                raise _fail(_("--chosen must be {n} cards of your hand").format(n=pack))
         advice = advise_view(view, chosen_pack=chosen_mask, budget_s=budget, seed=seed)
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
@@ -138,19 +153,22 @@ def advise(
                       f"{decimal(c.low)}–{decimal(c.high)}", decimal(c.first_half_tricks, 1),
                       decimal(c.second_half_tricks, 1))
     console.print(table)
-    console.print(explanation(advice, mask))
+    console.print(explanation(advice, mask, cfg))
 
 
-def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple[int, ...] | None:
+def _specials(edition: str, count: int, hand: int, given: str | None,
+              pool: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The table's ``count`` special cards: those ``given``, else those of ``pool`` in the
+    hand, then the rest of ``pool`` in order."""
     from meio.engine import cards as C
 
-    if edition != "meio":
-        return None
+    if edition != "meio" or not count:
+        return None if edition != "meio" else ()
     if given is not None:
         return tuple(C.cards_of(C.parse_cards(given)))
-    held = [c for c in C.SPECIALS if hand >> c & 1]
-    rest = [c for c in C.SPECIALS if c not in held]
-    return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
+    held = [c for c in pool if hand >> c & 1]
+    rest = [c for c in pool if c not in held]
+    return tuple(sorted((held + rest)[:count])) if len(held) <= count else tuple(held)
 
 
 def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
@@ -158,6 +176,7 @@ def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int],
     never sees (it reads only the seat's view)."""
     from meio.engine import cards as C
 
+    size = cfg.rules.hand
     rest = C.cards_of(cfg.deck & ~hand)
     random.Random(seed).shuffle(rest)
     hands = []
@@ -165,8 +184,8 @@ def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int],
         if s == seat:
             hands.append(hand)
         else:
-            hands.append(C.mask_of(rest[:13]))
-            rest = rest[13:]
+            hands.append(C.mask_of(rest[:size]))
+            rest = rest[size:]
     return hands, C.mask_of(rest), cfg.leader_of_round_one
 
 
