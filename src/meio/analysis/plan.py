@@ -156,11 +156,13 @@ class Table:
         a variant's card that is not the box card of its code, its name and code
         (``the gambler (-2H)``).
 
-        >>> from meio.engine.ruleset_file import parse_variant
-        >>> v = parse_variant('preset = "meio"\\n[[special]]\\ncode = "-2H"\\n'
-        ...                   'name = "the gambler"\\nvalue = 20\\nsuit = "S"\\n')
-        >>> Table.of_variant(v, 4).card_label(62), Table("meio", 4).card_label(62)
-        ('the gambler (-2H)', '-2H')
+        >>> import dataclasses
+        >>> from meio.engine.presets import preset
+        >>> box = preset("meio")
+        >>> renamed = dataclasses.replace(box.specials[-1], name="queen plus")
+        >>> v = dataclasses.replace(box, specials=(*box.specials[:-1], renamed))
+        >>> Table.of_variant(v, 4).card_label(64), Table.of_variant(v, 4).card_label(63)
+        ('queen plus (Q+)', '+.5')
         """
         code = C.card_code(card)
         if self.variant is None:

@@ -37,7 +37,7 @@ def roles(cards: int, half: int, config: MatchConfig) -> tuple[list[int], list[i
     >>> cfg = MatchConfig(players=4, specials=(60, 61, 63, 64), seed=1)
     >>> win, duck = roles(C.parse_cards("AS KH 2D 3C -1"), 1, cfg)
     >>> C.format_cards(C.mask_of(win)), C.format_cards(C.mask_of(duck))
-    ('AS KH', '-1 2D 3C')
+    ('AS KH', '2D 3C -1')
     """
     rules = config.rules
     values = rules.values[half - 1]
