@@ -87,7 +87,11 @@ def findings(summary: Json) -> str:
             how = next(e["subsets"].get("ranking", "") for e in s["specials"].values()
                        if "subsets" in e)
             lines += [f"Sets of specials ({how}):", ""]
-            lines += _md(["table", "most balanced set", "most skill-rewarding set"], subsets)
+            players = next((e["subsets"].get("skill_players") for e in s["specials"].values()
+                           if "subsets" in e and e["subsets"].get("skill_players")), None)
+            skill_head = "most skill-rewarding set" + (
+                f" ({players[1]} against {players[0]})" if players else "")
+            lines += _md(["table", "most balanced set", skill_head], subsets)
     if "skill" in s:
         lines.append("### Skill (duplicate deals: weaker bot's mean round score minus the "
                      "stronger's)")

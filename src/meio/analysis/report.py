@@ -260,6 +260,7 @@ def _specials(s: Json) -> str:
         verdicts = "; ".join(
             f"{html.escape(label)}: most balanced "
             f"{verdict(sub, 'most_balanced', 'balanced_candidates')}, most skill-rewarding "
+            f"({html.escape(' against '.join(reversed(sub.get('skill_players') or [])))}) "
             f"{verdict(sub, 'most_skill_rewarding', 'skill_candidates')}"
             for label, sub in subsets.items())
         how = html.escape(next(iter(subsets.values())).get("ranking", ""))
