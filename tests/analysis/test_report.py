@@ -121,3 +121,11 @@ def test_a_plot_label_gives_the_games_of_what_it_draws(summary: dict[str, Any]) 
     seats = render(s).split('data-plot="seats-score"')[1].split("</figure>")[0]
     # the axis starts at 0: its lowest tick is 0, whatever the seats' scores
     assert re.search(r">0\.0<", seats)  # a y tick (the x ticks are whole seats)
+
+
+def test_the_most_skill_rewarding_set_names_the_players_it_is_judged_by(
+        small_run: tuple[Run, Path], summary: dict[str, Any]) -> None:
+    subsets = summary["studies"]["specials"]["meio-4p"]["subsets"]
+    assert subsets["skill_players"] == ["random", "heuristic"]  # the spec's --bots
+    text = (small_run[1] / "findings.md").read_text()
+    assert "most skill-rewarding set (heuristic against random)" in text
