@@ -18,6 +18,7 @@ SMALL = AnalysisSpec(
     seed=11,
     skill_pairs=(("heuristic", "random"),),
     engine_share=50,
+    pair_deals=(2, 2),  # each pair at its share of the games: 300 / 50 = 6 deals
 )
 
 

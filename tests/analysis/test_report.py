@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -100,4 +101,31 @@ def test_the_report_says_how_the_seats_are_tested_and_names_the_players(
     assert "p (seat effect)" in page and "p (match wins ≠ 1/N)" in page
     assert "permutation test" in page and "Bonferroni" in page
     assert "core heuristic" in page and "heuristic bot" in page
-    assert "already decided before it" in page and "shared victory" in page
+    assert "out of reach before it" in page and "shared victory" in page
+
+
+def test_a_plot_label_gives_the_games_of_what_it_draws(summary: dict[str, Any]) -> None:
+    import copy
+
+    from meio.analysis.report import render
+
+    s = copy.deepcopy(summary)
+    pairs = s["studies"]["skill"]["meio-4p"]["pairs"]
+    for key in ("weaker_minus_stronger", "skill_share"):
+        pairs["heuristic-vs-random"][key]["n"] = 100
+    pairs["search-vs-heuristic"] = copy.deepcopy(pairs["heuristic-vs-random"])
+    for key in ("weaker_minus_stronger", "skill_share"):
+        pairs["search-vs-heuristic"][key]["n"] = 2  # not drawn: too few deals
+    plot = render(s).split('data-plot="skill-gap"')[1].split("</figure>")[0]
+    assert "meio 4p (n=100)" in plot and "n=2" not in plot
+    seats = render(s).split('data-plot="seats-score"')[1].split("</figure>")[0]
+    # the axis starts at 0: its lowest tick is 0, whatever the seats' scores
+    assert re.search(r">0\.0<", seats)  # a y tick (the x ticks are whole seats)
+
+
+def test_the_most_skill_rewarding_set_names_the_players_it_is_judged_by(
+        small_run: tuple[Run, Path], summary: dict[str, Any]) -> None:
+    subsets = summary["studies"]["specials"]["meio-4p"]["subsets"]
+    assert subsets["skill_players"] == ["random", "heuristic"]  # the spec's --bots
+    text = (small_run[1] / "findings.md").read_text()
+    assert "most skill-rewarding set (heuristic against random)" in text

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from meio.analysis import Run, read_table
 from meio.analysis.frame import Frame
 from meio.analysis.stats import cluster_mean, permutation_test, range_interval
-from meio.analysis.studies import decided_before_last, rank_by_draws
+from meio.analysis.studies import decided_before_last, rank_by_draws, swing_bound
 
 
 def _spread(m: np.ndarray) -> float:
@@ -90,19 +90,27 @@ def test_shared_victories_and_early_decisions_match_a_recount(
         games.setdefault((str(cols["cell"][i]), int(cols["game"][i])), []).append(i)
     shared = decided = 0
     piles = decisions = 0.0
+    # what one side gains on another in a round, every pair of sides of every round
+    swings = []
+    for rows in games.values():
+        for r in {int(cols["round"][i]) for i in rows}:
+            scores = [int(cols["side_score"][i]) for i in rows if cols["round"][i] == r]
+            swings += [abs(a - b) for j, a in enumerate(scores) for b in scores[j + 1:]]
+    reach = sorted(swings)[int(np.ceil(0.95 * (len(swings) - 1)))]
     for rows in games.values():
         first = [i for i in rows if cols["round"][i] == 0]
         shared += sum(0 < cols["match_win"][i] < 1 for i in first) > 0
         last = [i for i in rows if cols["round"][i] == cols["rounds"][i] - 1]
         before = sorted(int(cols["total"][i]) - int(cols["side_score"][i]) for i in last)
-        # nobody could catch the leader: a side scores at most 7 a round (9 in MEIO)
-        decided += before[1] - before[0] > (9 if table.startswith("meio") else 7)
+        # out of reach: the leader was further ahead than a side gains in 95% of rounds
+        decided += before[1] - before[0] > reach
         rounds = int(cols["rounds"][rows[0]])
         plus_half = sum(bool(cols["won_specials"][i] & 8) for i in rows)
         piles += plus_half
         decisions += rounds * 14 + plus_half / 4
     length = summary["studies"]["length"][table]
     assert length["shared_victory"]["value"] == pytest.approx(shared / len(games), abs=1e-6)
+    assert length["out_of_reach_lead"] == reach
     assert length["decided_before_last_round"]["value"] == pytest.approx(
         decided / len(games), abs=1e-6)
     assert length["decisions_per_player"]["value"] == pytest.approx(
@@ -126,6 +134,29 @@ def test_a_match_is_decided_early_only_when_no_last_round_could_catch_the_leader
                 rows[key].append(value)
     frame = Frame({k: np.array(v) for k, v in rows.items()})
     assert decided_before_last(frame, 3, 9).tolist() == [1.0, 0.0]
+
+
+def test_a_lead_beyond_what_a_round_swings_is_out_of_reach_and_the_figure_moves() -> None:
+    # 40 matches of 3 rounds, 3 sides; each round the sides score 0, 1, 2 in turn, so a
+    # side gains at most 2 on another in a round; before the last round match g leads
+    # by g % 5 points: those leading by 3 or 4 (16 of 40) are out of reach
+    rows: dict[str, list[int]] = {k: [] for k in ("cluster", "round", "rounds", "seat",
+                                                  "total", "side_score")}
+    for game in range(40):
+        lead = game % 5
+        before = [0, lead, lead + 1]
+        for r in range(3):
+            for seat in range(3):
+                score = (seat + r) % 3
+                for key, value in (("cluster", game), ("round", r), ("rounds", 3),
+                                   ("seat", seat), ("total", before[seat] + score),
+                                   ("side_score", score)):
+                    rows[key].append(value)
+    frame = Frame({k: np.array(v) for k, v in rows.items()})
+    reach = swing_bound(frame, 3)
+    assert reach == 2.0
+    settled = decided_before_last(frame, 3, reach)
+    assert settled.sum() == 16 and settled.mean() == pytest.approx(0.4)
 
 
 def test_matches_to_two_victories_have_no_early_decision_figure(

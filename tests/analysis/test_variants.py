@@ -88,7 +88,7 @@ def test_a_variant_analysis_names_the_variant_and_says_what_it_skips(tmp_path: P
     path.write_text(ODD)
     out = tmp_path / "lab"
     result = CliRunner().invoke(app, [
-        "analyze", "seats", "specials", "skill", "splits", "rules", "length", "--variant",
+        "analyze", "seats", "specials", "splits", "rules", "length", "--variant",
         str(path), "--players", "2", "--players", "3", "--games", "30", "--bots", "random",
         "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -99,17 +99,15 @@ def test_a_variant_analysis_names_the_variant_and_says_what_it_skips(tmp_path: P
     assert set(summary["studies"]["seats"]) == {f"{tag}-2p", f"{tag}-3p"}
     skipped = summary["skipped"]
     assert "table options" in skipped["rules"]
-    assert "search bot does not play variants" in skipped["skill/search-vs-heuristic"]
     assert "no special cards with 2 players" in skipped[f"specials/{tag}-2p"]
     assert "rules" not in summary["studies"]
     assert set(summary["studies"]["specials"]) == {f"{tag}-3p"}
     assert summary["studies"]["splits"][f"{tag}-3p"]["random_share"] == pytest.approx(0.6)
     assert len(summary["studies"]["splits"][f"{tag}-3p"]["hearts"][
         "pack_count_distribution"]) == 7
-    assert set(summary["studies"]["skill"][f"{tag}-2p"]["pairs"]) == {"heuristic-vs-random"}
     page = (out / "report.html").read_text()
     assert "Ruleset odd" in page and "10 cards dealt, 4 kept" in page
-    assert "search bot does not play variants" in page
+    assert "no special cards with 2 players" in page
     assert "Skipped rules" in (out / "findings.md").read_text()
 
 
@@ -216,13 +214,16 @@ def test_the_compare_command_writes_both_analyses_and_the_comparison(tmp_path: P
     (["compare", "meio"], "compare needs two rulesets"),
     (["compare", "meio", "classic", "--variant", "BAD"], "not --variant or --edition"),
     (["seats", "--variant", "BAD"], "do not add up to the hand of 13"),
-    (["seats", "--variant", "GOOD", "--bots", "search"], "search bot does not play variants"),
+    (["seats", "--variant", "GOOD", "--bots", "learned"],
+     "learned bot does not play the ruleset 'good'"),
+    (["seats", "--variant", "GOOD", "--bots", "grand"], "unknown policy 'grand'"),
     (["seats", "--variant", "GOOD", "--edition", "classic"], "leave out --edition"),
     (["compare", "meio", "BAD"], "do not add up to the hand of 13"),
 ])
 def test_bad_rulesets_get_one_line(tmp_path: Path, args: list[str], says: str) -> None:
     (tmp_path / "bad.toml").write_text('preset = "meio"\n[hand]\nfirst_half = 8\n')
-    (tmp_path / "good.toml").write_text('preset = "meio"\n')
+    (tmp_path / "good.toml").write_text(
+        'preset = "meio"\nname = "good"\n[hand]\nfirst_half = 6\npack = 7\n')
     real = [a.replace("MISSING", str(tmp_path / "none.toml"))
             .replace("BAD", str(tmp_path / "bad.toml"))
             .replace("GOOD", str(tmp_path / "good.toml")) for a in args]

@@ -91,3 +91,31 @@ def test_a_variant_file_that_is_not_text_is_refused_in_one_line(tmp_path: Path) 
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit)  # refused, not crashed
     assert "not a text file" in result.output
+
+
+def test_advise_takes_a_variant_and_explains_this_hands_own_cards(tmp_path: Path) -> None:
+    path = _file(tmp_path, SIX_SEVEN)
+    hand = "AS KS 7S 3S QH 9H 4H TD 8D 5D JC 6C -1"
+    result = runner.invoke(app, ["advise", hand, "--variant", str(path), "--budget", "0.3",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["best"]["pack"]) == 7  # the variant's pack
+    texts = []
+    for cards in (hand, "3S 4S 5S 6S 3H 5H 3D 4D 6D 3C 4C 5C -1"):
+        shown = runner.invoke(app, ["advise", cards, "--variant", str(path), "--budget",
+                                    "0.3"], env={"COLUMNS": "200"})
+        assert shown.exit_code == 0, shown.output
+        text = " ".join(shown.output.split())
+        note = text.split("First half (")[1]
+        # the note names this hand's cards, by half, and which of them win or duck
+        kept, packed = note.split(")")[0], note.split("second half (")[1].split(")")[0]
+        assert sorted((kept + " " + packed).split()) == sorted(cards.split())
+        assert "likely winners" in note and "cards to duck with" in note
+        texts.append(note)
+    # the ace and king of spades take tricks wherever they go; a hand of low cards has
+    # no likely winner in either half, and its note says so
+    winners = [part.split(",")[0] for part in texts[0].split("likely winners ")[1:]]
+    assert "AS" in " ".join(winners) and "KS" in " ".join(winners)
+    assert texts[1].count("likely winners none") == 2
+    bad = runner.invoke(app, ["advise", hand, "--variant", str(path), "--chosen", "AS KS"])
+    assert bad.exit_code == 2 and "--chosen must be 7 cards" in bad.output

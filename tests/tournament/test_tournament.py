@@ -138,10 +138,33 @@ def test_tournament_cli_plays_every_bot_and_labels_per_seat_figures(tmp_path: Pa
         "heuristic": 4, "random": 4, "learned": 4}
     assert summary["games"] == 6
     header = next(line for line in result.output.splitlines() if "bot" in line)
-    assert "seats" in header and "win % per seat" in header
+    assert "rating [95% CI]" in header and "wins a seat" in header
     twice = runner.invoke(app, ["tournament", "--bots", "random,random", "--out", str(out)])
     assert twice.exit_code == 2 and "listed twice" in twice.output
     assert len(twice.output.strip().splitlines()) == 1
+
+
+def test_the_tournament_table_names_the_variant_gives_intervals_and_fits_80_columns(
+        tmp_path: Path) -> None:
+    path = tmp_path / "six-seven.toml"
+    path.write_text('preset = "meio"\nname = "six-seven"\n[hand]\nfirst_half = 6\n'
+                    'pack = 7\n')
+    result = CliRunner().invoke(app, [
+        "tournament", "--bots", "heuristic,random", "--players", "2", "--matches", "4",
+        "--variant", str(path), "--out", str(tmp_path / "t")], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in result.output
+    flat = " ".join(result.output.split())  # a long title wraps
+    assert "variant six-seven, 2-player meio" in flat
+    board = json.loads((tmp_path / "t" / "summary.json").read_text())["leaderboard"]
+    random_row = next(e for e in board["leaderboard"] if e["bot"] == "random")
+    low, high = random_row["rating_ci95"]
+    # the rating's interval and the paired difference's, as printed
+    assert f"[{low:.0f}, {high:.0f}]" in result.output
+    low, high = random_row["vs_reference_ci95"]
+    assert f"{random_row['vs_reference']:.3f} [{low:.3f}, {high:.3f}]" in result.output
+    assert "paired difference of the mean round score with heuristic" in flat
 
 
 def test_advise_cli() -> None:

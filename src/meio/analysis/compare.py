@@ -15,9 +15,15 @@ errors added in quadrature). Each comparison says which it is.
 A figure is a ratio of per-game sums (a mean over rows, each game one draw, as in
 :mod:`meio.analysis.stats`); the seat spread (max − min over seats) is not a ratio,
 and its difference is bootstrapped over deals (the same draws of deals for both
-rulesets when paired). A difference is called a **separation** only when its
-interval excludes 0 and both sides rest on at least
-:data:`~meio.analysis.stats.MIN_GAMES` games; otherwise no ruleset is named.
+rulesets when paired). A difference is called a **separation** only when it is
+clear after Holm's correction over every figure, at least the measure's smallest
+difference that matters, and both sides rest on at least
+:data:`~meio.analysis.stats.MIN_GAMES` games (:mod:`meio.analysis.verdicts`);
+otherwise no ruleset is named.
+
+Both rulesets are played by one player (:mod:`meio.analysis.players`): where one of
+them is an edition and the other is not, the edition is played in its general form,
+so the bots run their general path on both sides.
 
 Over 500 lines on purpose: the pairing, the intervals, the verdicts and the files of a
 comparison are one computation, each step reading the tables the one before made.
@@ -39,9 +45,16 @@ from meio.analysis import studies
 from meio.analysis.frame import KEY_BASE, Frame
 from meio.analysis.plan import AnalysisError, AnalysisSpec, Table, variant_tag
 from meio.analysis.play import victories_format
-from meio.analysis.runner import Backend, Run, run_analysis
-from meio.analysis.stats import MIN_GAMES, NAN, Z95, Estimate, by_round
-from meio.engine import cards as C
+from meio.analysis.players import (
+    PlayerError,
+    check_plays,
+    general_form,
+    player,
+    who_plays_variants,
+)
+from meio.analysis.runner import Backend, Run, contrast_policies, run_analysis
+from meio.analysis.stats import NAN, Z95, Estimate, by_round
+from meio.analysis.verdicts import METHOD, judge
 from meio.engine.presets import is_standard
 from meio.engine.ruleset import Variant
 
@@ -146,7 +159,7 @@ def difference(a: Parts, b: Parts, paired: bool) -> Json:
         n = min(ga, gb)
     est = Estimate(d, d - half, d + half, n)
     return {"base": own_a.to_json(), "variant": own_b.to_json(), "difference": est.to_json(),
-            "paired": paired, **_verdict(est, min(ga, gb))}
+            "paired": paired}
 
 
 def _estimate(r: float, u: npt.NDArray[np.float64]) -> Estimate:
@@ -155,17 +168,6 @@ def _estimate(r: float, u: npt.NDArray[np.float64]) -> Estimate:
         return Estimate(r, r, r, g)
     half = Z95 * math.sqrt(float((u ** 2).sum()) / (g * (g - 1)))
     return Estimate(r, r - half, r + half, g)
-
-
-def _verdict(est: Estimate, games: int) -> Json:
-    """Whether the data separate the two rulesets on this figure, and which is higher:
-    only when the interval excludes 0 and each side has enough games."""
-    if games < MIN_GAMES or math.isnan(est.value):
-        return {"separates": False, "higher": None,
-                "reason": f"too few games (n={games}, at least {MIN_GAMES} needed)"}
-    if est.significant:
-        return {"separates": True, "higher": "variant" if est.value > 0 else "base"}
-    return {"separates": False, "higher": None}
 
 
 # -- the figures of each study -----------------------------------------------------------
@@ -236,7 +238,7 @@ def _length_figures(t: Table) -> dict[str, Figure]:
         "playing time per match (minutes)": paced(True),
     }
     if not victories_format(t):
-        out["already decided before the last round"] = _decided_before
+        out["out of reach before the last round"] = _decided_before
     return out
 
 
@@ -251,7 +253,7 @@ def _decided_before(s: Side) -> Parts | None:
     if not matrix.shape[0]:
         return None
     ordered = np.sort(matrix, axis=1)
-    settled = ordered[:, 1] - ordered[:, 0] > studies.round_score_bound(s.table)
+    settled = ordered[:, 1] - ordered[:, 0] > studies.swing_bound(f, s.table.sides())
     cluster_deal = dict(zip(f["cluster"].tolist(), s.deals.tolist(), strict=True))
     ids = np.array([cluster_deal[int(c)] for c in keys // KEY_BASE], dtype=np.int64)
     return _parts(ids, settled)
@@ -274,11 +276,16 @@ def _seat_figures(t: Table) -> dict[str, Figure]:
     return out
 
 
-def _special_figures(t: Table, cards: tuple[int, ...]) -> dict[str, Figure]:
+def _special_figures(t: Table, cards: tuple[int, ...], other: Table | None = None
+                     ) -> dict[str, Figure]:
+    """Each special's figures, named as ``t`` names the card (``a / b`` where ``other``
+    names it otherwise: the same id under two rulesets' names)."""
     out: dict[str, Figure] = {}
     for card in cards:
         bit = 1 << (card - 60)
-        code = C.card_code(card)
+        code = t.card_label(card)
+        if other is not None and other.card_label(card) != code:
+            code = f"{code} / {other.card_label(card)}"
 
         def held(s: Side, bit: int = bit, card: int = card
                  ) -> tuple[Frame, npt.NDArray[Any], npt.NDArray[np.int64]] | None:
@@ -410,7 +417,7 @@ def _spread(a: Side, b: Side, paired: bool, seed: int) -> Json:
     diff = est(vb - va, db - da, n)
     return {"base": est(va, da, int(ia.size)).to_json(),
             "variant": est(vb, db, int(ib.size)).to_json(), "difference": diff.to_json(),
-            "paired": paired, **_verdict(diff, int(min(ia.size, ib.size)))}
+            "paired": paired}
 
 
 # -- the whole comparison ----------------------------------------------------------------
@@ -441,7 +448,7 @@ def compare(base_spec: AnalysisSpec, base: tuple[Frame, Frame], variant_spec: An
         if "specials" in questions:
             cards = tuple(c for c in ta.special_pool if c in tb.special_pool)
             if cards:
-                groups["specials"] = _special_figures(ta, cards)
+                groups["specials"] = _special_figures(ta, cards, tb)
             else:
                 out["skipped"][f"{name}/specials"] = (
                     "the two rulesets share no special card at this table")
@@ -451,7 +458,7 @@ def compare(base_spec: AnalysisSpec, base: tuple[Frame, Frame], variant_spec: An
             groups["length"] = _length_figures(ta) if victories_format(ta) == \
                 victories_format(tb) else {
                     k: v for k, v in _length_figures(ta).items()
-                    if k != "already decided before the last round"}
+                    if k != "out of reach before the last round"}
         if "skill" in questions:
             pairs = sorted(set(sa.duplicates.distinct("pair")) & set(
                 sb.duplicates.distinct("pair"))) if len(sa.duplicates) and len(
@@ -482,6 +489,9 @@ def compare(base_spec: AnalysisSpec, base: tuple[Frame, Frame], variant_spec: An
     if "rules" in base_spec.questions:
         out["skipped"]["rules"] = ("the rules study compares the standard table options; "
                                    "compare a variant's [options] as two files instead")
+    judge([(f"{study}: {name}", row) for e in out["tables"].values()
+           for study, rows in e["studies"].items() for name, row in rows.items()])
+    out["verdicts"] = METHOD
     return out
 
 
@@ -493,29 +503,83 @@ def ruleset_meta(variant: Variant) -> Json:
             "standard": is_standard(variant)}
 
 
-def players_note(spec: AnalysisSpec, base: Variant, variant: Variant) -> str | None:
-    """Why a heuristic comparison of a standard ruleset with another compares two
-    players as well as two rulesets (None where it does not)."""
-    heuristic = spec.policy == "heuristic" or "skill" in spec.questions
-    if not heuristic or is_standard(base) == is_standard(variant):
-        return None
-    return ("the heuristic bot plays a standard ruleset by its standard policy and any "
-            "other ruleset by the simpler variant rule (meio.bots.variant_play), so a "
-            "difference where the heuristic plays (its self-play, the skill pair) mixes "
-            "the rules with the player; random self-play (--bots random) compares the "
-            "rules alone")
+def players(policy: str, base: Variant, variant: Variant, allow_different: bool = False,
+            others: tuple[str, ...] = ()) -> tuple[Variant, Variant, Json]:
+    """The two rulesets as the comparison plays them, and who plays them.
+
+    One player plays both: where a bot of the comparison (``policy``, and ``others``:
+    the skill pairs' and the specials' contrast bots) would play the two rulesets by
+    two algorithms — an edition beside any other ruleset — the edition is played in
+    its general form (:func:`~meio.analysis.players.general_form`: the same rules,
+    deals and results, but the bots take the path they take on any ruleset), so a
+    difference is the rules' alone. ``allow_different`` plays each ruleset as it is
+    (an edition by the editions' own policy) and says the players differ. A bot that
+    cannot play one of the two is refused in one line (:class:`AnalysisError`)."""
+    sizes = tuple(sorted(set(base.players) & set(variant.players))) or base.players
+    for v in (base, variant):
+        try:
+            check_plays(policy, v, sizes)
+        except PlayerError as exc:
+            raise AnalysisError(str(exc)) from None
+    bots = tuple(dict.fromkeys((policy, *others)))
+
+    def differ(a: Variant, b: Variant) -> list[str]:
+        return [bot for bot in bots if player(bot, a) != player(bot, b)]
+
+    played = (base, variant)
+    if not allow_different and differ(base, variant):
+        played = (general_form(base), general_form(variant))
+        for v in played:
+            try:
+                check_plays(policy, v, sizes)
+            except PlayerError:
+                raise AnalysisError(
+                    f"the {policy} bot plays {base.name!r} and {variant.name!r} as two "
+                    f"different players ({player(policy, base)}; {player(policy, variant)}) "
+                    f"and cannot play the edition {v.name!r} in its general form, so a "
+                    "difference would mix the rules with the player; compare them under "
+                    f"--bots {who_plays_variants()}, or add --allow-different-players to "
+                    "compare anyway") from None
+    who: Json = {"policy": policy, "base": player(policy, played[0]),
+                 "variant": player(policy, played[1])}
+    if len(bots) > 1:
+        who["bots"] = {bot: {"base": player(bot, played[0]), "variant": player(bot, played[1])}
+                       for bot in bots}
+    different = differ(*played)
+    who["same"] = not different
+    general = [name for name, a, b in zip(("base", "variant"), (base, variant), played,
+                                          strict=True) if a is not b]
+    if general:
+        who["general_form"] = general
+        who["note"] = (f"the {' and '.join(general)} ruleset is an edition, played here in "
+                       "its general form (the same rules and deals) so that the bots take "
+                       "their general path on both sides, as they must on the other one")
+    if different:
+        who["note"] = (f"the {', '.join(different)} bot plays the two rulesets as two "
+                       "different players (asked with --allow-different-players): a "
+                       "difference where it plays mixes the rules with the change of player")
+    return played[0], played[1], who
 
 
 def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,
                 backend: Backend, *,
-                progress: Callable[[float, float, int], None] | None = None
+                progress: Callable[[float, float, int], None] | None = None,
+                allow_different_players: bool = False,
                 ) -> tuple[Json, Run, Run]:
-    """Analyse ``base`` and ``variant`` with ``spec`` (same seed, same games) into
-    ``out/base`` and ``out/variant`` (each resumable) and compare them; the compare
-    summary and the two runs."""
+    """Analyse ``base`` and ``variant`` with ``spec`` (same seed, same games, one
+    player: :func:`players`) into ``out/base`` and ``out/variant`` (each resumable)
+    and compare them; the compare summary and the two runs."""
     if spec.ci is not None:
         raise AnalysisError("compare plays the same --games under both rulesets; give "
                             "--games, not --ci")
+    named = (base, variant)
+    others: list[str] = []
+    if "skill" in spec.questions:
+        others += [b for pair in spec.skill_pairs_played() for b in pair]
+    if "specials" in spec.questions:
+        others += list(contrast_policies(spec.policy))
+    base, variant, who = players(spec.policy, base, variant, allow_different_players,
+                                 tuple(others))
     specs = [dataclasses.replace(spec, variant=v) for v in (base, variant)]
     runs: list[Run] = []
     # the progress of both runs as one bar: the base run is about half the work
@@ -535,14 +599,12 @@ def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,
     summary: Json = {
         "format": FORMAT,
         "spec": {k: v for k, v in specs[0].to_json().items() if k != "variant"},
-        "base": {**ruleset_meta(base), "report": "base/report.html"},
-        "variant": {**ruleset_meta(variant), "report": "variant/report.html"},
+        "base": {**ruleset_meta(named[0]), "report": "base/report.html"},
+        "variant": {**ruleset_meta(named[1]), "report": "variant/report.html"},
+        "players": who,
         "compare": compare(specs[0], (runs[0].selfplay, runs[0].duplicates), specs[1],
                            (runs[1].selfplay, runs[1].duplicates)),
         "games": {"base": sum(runs[0].games.values()), "variant": sum(runs[1].games.values())},
     }
-    note = players_note(spec, base, variant)
-    if note:
-        summary["players"] = note
     return summary, runs[0], runs[1]
 

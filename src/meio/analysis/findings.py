@@ -74,7 +74,8 @@ def findings(summary: Json) -> str:
         rows = []
         for e in s["specials"].values():
             for card, v in e["cards"].items():
-                rows.append([e["label"], f"`{card}`", shown(v["holder_minus_others"]),
+                rows.append([e["label"], f"`{v.get('name', card)}`",
+                             shown(v["holder_minus_others"]),
                              shown(v["kept_first_half"]), shown(v["kept_second_half"]),
                              shown(v["wins_its_trick"])])
         lines += _md(["table", "card", "holder − others", "kept for half 1",
@@ -86,7 +87,11 @@ def findings(summary: Json) -> str:
             how = next(e["subsets"].get("ranking", "") for e in s["specials"].values()
                        if "subsets" in e)
             lines += [f"Sets of specials ({how}):", ""]
-            lines += _md(["table", "most balanced set", "most skill-rewarding set"], subsets)
+            players = next((e["subsets"].get("skill_players") for e in s["specials"].values()
+                           if "subsets" in e and e["subsets"].get("skill_players")), None)
+            skill_head = "most skill-rewarding set" + (
+                f" ({players[1]} against {players[0]})" if players else "")
+            lines += _md(["table", "most balanced set", skill_head], subsets)
     if "skill" in s:
         lines.append("### Skill (duplicate deals: weaker bot's mean round score minus the "
                      "stronger's)")
@@ -137,7 +142,7 @@ def findings(summary: Json) -> str:
     if "length" in s:
         lines.append("### Length")
         lines += _md(["table", "mean round score", "rounds per match",
-                      "decided in last round", "already decided before it", "shared victory",
+                      "decided in last round", "out of reach before it", "shared victory",
                       "mean match total", "decisions per player", "minutes per match"],
                      [[e["label"], shown(e["mean_round_score"]), shown(e["mean_match_rounds"]),
                        shown(e["decided_in_last_round"]), shown(e.get("decided_before_last_round")),
@@ -167,10 +172,29 @@ def _d(row: Json) -> str:
     return shown(row["difference"])
 
 
-def _says(row: Json) -> str:
-    if not row.get("separates"):
-        return "no clear difference" if not row.get("reason") else "–"
-    return f"{row['higher']} higher"
+def says(row: Json) -> str:
+    """A compared figure's verdict in words (:func:`meio.analysis.verdicts.judge`)."""
+    if row.get("reason"):
+        return "–"
+    return str(row.get("verdict") or "no clear difference")
+
+
+def players_lines(summary: Json) -> list[str]:
+    """Who played a comparison, in a line or two."""
+    who = summary.get("players")
+    if not isinstance(who, dict):
+        return []
+    if who.get("same"):
+        out = [f"Player on both rulesets: {who['base']}."]
+    else:
+        out = [f"Players: base {who['base']}; variant {who['variant']}."]
+    if who.get("note"):
+        out.append(f"Note: {who['note']}.")
+    return out
+
+
+def _p(row: Json) -> str:
+    return shown_p(row.get("p_holm"))
 
 
 def compare_rows(summary: Json) -> list[tuple[str, str, Json]]:
@@ -188,15 +212,17 @@ def compare_findings(summary: Json) -> str:
              f"policy {spec['policy']}, seed {spec['seed']}, {summary['games']['base']:,} "
              "games under each. Figures: mean [95% CI]; difference = variant − base.", "",
              f"* {variant_line(summary['base'])}", f"* {variant_line(summary['variant'])}"]
-    if summary.get("players"):
-        lines.append(f"* Players: {summary['players']}.")
+    lines += [f"* {line}" for line in players_lines(summary)]
+    if summary["compare"].get("verdicts"):
+        lines.append(f"* Verdicts: {summary['compare']['verdicts']}.")
     for what, why in summary["compare"]["skipped"].items():
         lines.append(f"* Not compared, {what}: {why}.")
     lines.append("")
     for t, e in summary["compare"]["tables"].items():
         lines += [f"### {t} ({e['pairing']})", ""]
         rows = [[f, shown(r["base"]), shown(r["variant"]), _d(r),
-                 f"{r['difference'].get('n', 0):,}", _says(r)]
+                 f"{r['difference'].get('n', 0):,}", _p(r), says(r)]
                 for (tt, f, r) in compare_rows(summary) if tt == t]
-        lines += _md(["figure", "base", "variant", "difference", "n", "verdict"], rows)
+        lines += _md(["figure", "base", "variant", "difference", "n", "p (Holm)", "verdict"],
+                     rows)
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import quote
 
+from meio.analysis.players import PlayerError, check_plays, known, plays
 from meio.engine import cards as C
 from meio.engine.errors import MeioError
 from meio.engine.ruleset import Variant
@@ -31,10 +32,16 @@ WildLead = Literal["declare", "next"]
 
 #: the studies ``meio analyze`` knows, in report order
 STUDIES = ("seats", "specials", "skill", "splits", "rules", "length")
-#: policies every seat may play; ``search`` is the search bot, played through the engine
-POLICIES = ("random", "heuristic", "learned", "search")
-#: skill pairs compared on duplicate deals: (stronger, weaker)
+#: policies every seat may play (besides ``search:1`` to ``search:6``, ``learned:FILE``:
+#: :func:`meio.analysis.players.known`); a search bot is played through the engine
+POLICIES = ("random", "heuristic", "learned", "search", "expert")
+#: skill pairs compared on duplicate deals: (stronger, weaker); the named player's own
+#: pair against the heuristic is added (:meth:`AnalysisSpec.skill_pairs_played`)
 SKILL_PAIRS = (("heuristic", "random"), ("search", "heuristic"))
+#: the fewest duplicate deals of the cheap pair (heuristic and random) and of the named
+#: player's own pair (its share of the table's games alone would leave it on a handful
+#: of deals); never more than the table's own games
+PAIR_DEALS = (200, 30)
 #: the skill pair the rules study plays under every reading (both bots are cheap)
 RULES_SKILL_PAIR = ("heuristic", "random")
 #: default games of a core-played cell per game of an engine-played one (engine bots
@@ -43,8 +50,6 @@ ENGINE_SHARE = 200
 #: core-played games are seeded by blocks of this many games (see Chunk.block_seed)
 BLOCK = 500
 SEARCH_SHARE = 10_000
-#: the bots that play a variant (:mod:`meio.bots.variant_play`); the others refuse it
-VARIANT_POLICIES = ("random", "heuristic")
 
 
 class AnalysisError(MeioError, ValueError):
@@ -146,6 +151,34 @@ class Table:
         """Cards of the second-half pack (6 in the editions)."""
         return self.variant.pack if self.variant else 6
 
+    def card_label(self, card: int) -> str:
+        """How a report names special ``card`` at this table: its code (``Q+``), or for
+        a variant's card that is not the box card of its code, its name and code
+        (``the gambler (-2H)``).
+
+        >>> import dataclasses
+        >>> from meio.engine.presets import preset
+        >>> box = preset("meio")
+        >>> renamed = dataclasses.replace(box.specials[-1], name="queen plus")
+        >>> v = dataclasses.replace(box, specials=(*box.specials[:-1], renamed))
+        >>> Table.of_variant(v, 4).card_label(64), Table.of_variant(v, 4).card_label(63)
+        ('queen plus (Q+)', '+.5')
+        """
+        code = C.card_code(card)
+        if self.variant is None:
+            return code
+        from meio.engine.presets import SPECIALS
+
+        for s in self.variant.specials:
+            if s.card == card:
+                box = SPECIALS.get(code)
+                if box is not None and s == box:
+                    return code
+                if s.name and s.name != code:
+                    return f"{s.name} ({code})"
+                return f"{code} (the variant's)"  # the id of a box card, other rules
+        return code
+
     def sides(self) -> int:
         """Scoring sides: teams in partnership, seats otherwise."""
         return 2 if self.partnership else self.players
@@ -239,6 +272,7 @@ class AnalysisSpec:
     skill_pairs: tuple[tuple[str, str], ...] = SKILL_PAIRS  #: (stronger, weaker) bots
     engine_share: int = ENGINE_SHARE  #: table games per engine-played game (bots)
     search_share: int = SEARCH_SHARE  #: table games per game with a search bot
+    pair_deals: tuple[int, int] = PAIR_DEALS  #: fewest deals: cheap pair, named pair
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     #: a ruleset of its own (``meio analyze --variant FILE``): every table is the
     #: variant's, played through the engine; ``editions`` and the table options are
@@ -252,9 +286,10 @@ class AnalysisSpec:
         if bad:
             raise AnalysisError(
                 f"unknown study {', '.join(bad)}; choose from {', '.join(STUDIES)}")
-        if self.policy not in POLICIES and not self.policy.startswith("learned:"):
+        if not known(self.policy):
             raise AnalysisError(
-                f"unknown policy {self.policy!r}; choose from {', '.join(POLICIES)}")
+                f"unknown policy {self.policy!r}; choose from {', '.join(POLICIES)}, "
+                "search:1 to search:6 or learned:FILE")
         if any(e not in ("meio", "classic") for e in self.editions) or not self.editions:
             raise AnalysisError("--edition must be meio or classic")
         if any(not 2 <= p <= 5 for p in self.players) or not self.players:
@@ -265,17 +300,17 @@ class AnalysisSpec:
             raise AnalysisError(f"--games must be 1 to 50,000,000, not {self.games}")
         if self.ci is not None and not 0 < self.ci < 10:
             raise AnalysisError(f"--ci must be a positive interval width, not {self.ci}")
-        if any(a not in POLICIES or b not in POLICIES or a == b for a, b in self.skill_pairs):
+        if any(not known(a) or not known(b) or a == b for a, b in self.skill_pairs):
             raise AnalysisError(f"a skill pair is two different bots of {', '.join(POLICIES)}")
         if self.engine_share < 1 or self.search_share < 1:
             raise AnalysisError("engine_share and search_share must be at least 1")
         if self.max_games < self.games:
             raise AnalysisError("--max-games must be at least the first wave's games")
-        if self.variant is not None and self.policy not in VARIANT_POLICIES:
-            raise AnalysisError(
-                f"the {self.policy.split(':')[0]} bot does not play variants (it assumes the "
-                f"standard editions); analyze a variant with --bots "
-                f"{' or '.join(VARIANT_POLICIES)}")
+        if self.variant is not None:
+            try:
+                check_plays(self.policy, self.variant, self.variant.players)
+            except PlayerError as exc:
+                raise AnalysisError(str(exc)) from None
         if self.variant is not None and not self.tables():
             raise AnalysisError(
                 f"the variant {self.variant.name!r} has no table for these options (it is "
@@ -305,12 +340,12 @@ class AnalysisSpec:
                             "editions; a variant sets its own in [options] (compare two "
                             "rulesets with meio analyze compare)")
         if "skill" in self.questions:
-            for pair in self.skill_pairs:
-                refused = [b for b in pair if b not in VARIANT_POLICIES]
+            for pair in self._pairs():
+                refused = [b for b in pair if not self._plays(b)]
                 if refused:
                     out[f"skill/{'-vs-'.join(pair)}"] = (
-                        f"the {refused[0]} bot does not play variants (its sampling and "
-                        "likelihoods assume the standard editions)")
+                        f"the {refused[0]} bot does not play this ruleset (its network "
+                        "reads the editions' cards)")
         if "specials" in self.questions:
             for t in self.tables():
                 if not t.special_pool:
@@ -322,11 +357,32 @@ class AnalysisSpec:
                         "there are no sets of specials to rank")
         return out
 
-    def skill_pairs_played(self) -> tuple[tuple[str, str], ...]:
-        """The skill pairs whose bots play this spec's tables."""
-        if self.variant is None:
+    def _plays(self, bot: str) -> bool:
+        v = self.variant
+        return v is None or all(plays(bot, v, n) for n in v.players)
+
+    def _pairs(self) -> tuple[tuple[str, str], ...]:
+        """The skill pairs asked for, and the named player's own pair against the
+        heuristic (``learned-vs-heuristic`` under ``--bots learned``)."""
+        named = (self.policy, "heuristic")
+        if self.policy in ("random", "heuristic") or named in self.skill_pairs:
             return self.skill_pairs
-        return tuple(p for p in self.skill_pairs if all(b in VARIANT_POLICIES for b in p))
+        return (*self.skill_pairs, named)
+
+    def skill_pairs_played(self) -> tuple[tuple[str, str], ...]:
+        """The skill pairs whose bots play this spec's tables (see :meth:`_pairs`)."""
+        return tuple(p for p in self._pairs() if all(self._plays(b) for b in p))
+
+    def pair_floor(self, pair: tuple[str, str], table_games: int) -> int:
+        """The fewest duplicate deals of ``pair`` when its table plays ``table_games``
+        (:attr:`pair_deals`): a pair of the cheap bots, and the named player's own pair;
+        2 for the others (an interval needs 2)."""
+        cheap, named = self.pair_deals
+        if pair == (self.policy, "heuristic"):
+            return max(2, min(named, table_games))
+        if set(pair) <= {"random", "heuristic"}:
+            return max(2, min(cheap, table_games))
+        return 2
 
     def tables(self) -> list[Table]:
         """The tables the studies look at, with the requested table options."""

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from meio.analysis.findings import compare_rows, variant_line
+from meio.analysis.findings import compare_rows, players_lines, says, variant_line
 from meio.analysis.plan import STUDIES
 from meio.analysis.stats import MIN_GAMES, enough, shown, shown_p
 
@@ -64,23 +64,40 @@ def _figure(name: str, caption: str, draw: Callable[[Any], None], height: float 
     draw(ax)
     ax.grid(alpha=0.3)
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None})
+    from matplotlib import rc_context
+
+    # text stays text (not drawn as paths): a smaller page, and labels one can search
+    with rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg[svg.index("<svg"):], flags=re.S)
     return (f'<figure data-plot="{name}">{svg}<figcaption>{html.escape(caption)}'
             "</figcaption></figure>")
 
 
+def n_label(ests: Sequence[Json]) -> str:
+    """The games behind the estimates drawn, for a plot's label: ``n=2,000``, or the
+    range where they differ (``n=100–2,000``).
+
+    >>> n_label([{"n": 2000}, {"n": 100}])
+    'n=100–2,000'
+    """
+    ns = [int(e.get("n", 0)) for e in ests]
+    lo, hi = min(ns, default=0), max(ns, default=0)
+    return f"n={lo:,}" if lo == hi else f"n={lo:,}–{hi:,}"
+
+
 def _lines(ax: Any, series: dict[str, list[Json]], xlabel: str, ylabel: str,
-           xs: Sequence[int] | None = None) -> None:
+           xs: Sequence[int] | None = None, from_zero: bool = False) -> None:
     """One line of estimates per series, each labelled with its games (``n``); a series
-    resting on fewer than MIN_GAMES games is left out of the plot (its table says so)."""
+    resting on fewer than MIN_GAMES games is left out of the plot (its table says so).
+    ``from_zero``: the axis starts at 0, so a small spread looks small."""
     from matplotlib.ticker import MaxNLocator
 
     for i, (label, ests) in enumerate(series.items()):
         if not ests or not all(enough(e) for e in ests):
             continue
-        label = f"{label} (n={ests[0]['n']:,})"
+        label = f"{label} ({n_label(ests)})"
         x = list(xs) if xs is not None else list(range(len(ests)))
         vals = [e["value"] if e.get("value") is not None else float("nan") for e in ests]
         lo = [v - (e["ci95"][0] if e["ci95"][0] is not None else v) for v, e in zip(
@@ -93,6 +110,8 @@ def _lines(ax: Any, series: dict[str, list[Json]], xlabel: str, ylabel: str,
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if from_zero:
+        ax.set_ylim(bottom=0)
     if series:  # below the axes, where it hides no line
         ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.2))
 
@@ -102,9 +121,9 @@ def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str,
     """Grouped bars: ``groups[group][bar]`` estimates, with their intervals; a bar on
     fewer than MIN_GAMES games is not drawn, and each group's label gives its games.
     ``horizontal``: the groups down the side, for many or long labels."""
-    groups = {f"{g} (n={min((e.get('n', 0) for e in bars.values()), default=0):,})":
-              {b: e for b, e in bars.items() if enough(e)} for g, bars in groups.items()}
-    groups = {g: bars for g, bars in groups.items() if bars}
+    drawn = {g: {b: e for b, e in bars.items() if enough(e)} for g, bars in groups.items()}
+    groups = {f"{g} ({n_label(list(bars.values()))})": bars
+              for g, bars in drawn.items() if bars}
     names = sorted({b for g in groups.values() for b in g})
     width = 0.8 / max(len(names), 1)
     for j, name in enumerate(names):
@@ -138,16 +157,19 @@ def _bars(ax: Any, groups: dict[str, dict[str, Json]], ylabel: str,
 def _seats(s: Json) -> str:
     def match(ax: Any) -> None:
         _lines(ax, {e["label"]: e["match_win_by_first_leader_offset"] for e in s.values()},
-               "seats after the first leader", "match-win rate")
+               "seats after the first leader", "match-win rate", from_zero=True)
         for fair in sorted({e.get("fair_match_win") for e in s.values()} - {None}):
             ax.axhline(fair, color="#888", lw=0.8, ls="--")
             ax.annotate(f"1/{round(1 / fair)}", (0, fair), fontsize=7, color="#555")
 
     parts = [_figure("seats-score", "Mean round score (lower is better) by seat, counted "
-                     "clockwise from the round's leader (0 = the leader); bars are 95% CIs.",
+                     "clockwise from the round's leader (0 = the leader); bars are 95% CIs. "
+                     "The axis starts at 0, so a spread looks as large as it is against "
+                     "the score itself.",
                      lambda ax: _lines(ax, {e["label"]: e["score_by_leader_offset"]
                                             for e in s.values()},
-                                       "seats after the leader", "mean round score")),
+                                       "seats after the leader", "mean round score",
+                                       from_zero=True)),
              _figure("seats-match", "Match-win rate by seat, counted from the match's "
                      "first leader (shared wins split between the sharers); dashed: the "
                      "fair share 1/N.", match)]
@@ -176,10 +198,10 @@ def _seats(s: Json) -> str:
 
 
 def _specials(s: Json) -> str:
-    groups = {e["label"]: {c: v["holder_minus_others"] for c, v in e["cards"].items()}
-              for e in s.values()}
-    wins = {f"{c} · {e['label']}": {"first half": v["wins_first_half"],
-                                    "second half": v["wins_second_half"]}
+    groups = {e["label"]: {v.get("name", c): v["holder_minus_others"]
+                           for c, v in e["cards"].items()} for e in s.values()}
+    wins = {f"{v.get('name', c)} · {e['label']}": {"first half": v["wins_first_half"],
+                                                   "second half": v["wins_second_half"]}
             for e in s.values() for c, v in e["cards"].items()}
     parts = [_figure("specials-score", "Round score of the seat dealt each special minus the "
                      "others' (negative: the card helps its holder).",
@@ -189,7 +211,8 @@ def _specials(s: Json) -> str:
                      "plays the second-half pack, and its wins count).",
                      lambda ax: _bars(ax, wins, "wins its trick", horizontal=True),
                      height=max(3.4, 0.28 * len(wins)))]
-    rows = [[e["label"], c, _n(v["holder_minus_others"]), shown(v["holder_minus_others"]),
+    rows = [[e["label"], v.get("name", c), _n(v["holder_minus_others"]),
+             shown(v["holder_minus_others"]),
              shown(v["kept_first_half"]), shown(v["kept_second_half"]),
              shown(v["share_kept_second_half"]), shown(v["wins_its_trick"])]
             for e in s.values() for c, v in e["cards"].items()]
@@ -207,7 +230,9 @@ def _specials(s: Json) -> str:
                 for r, x, y in zip(sets, xs, ys, strict=True):
                     ax.annotate(r["specials"], (x, y), fontsize=6)
             ax.set_xlabel("seat spread (max − min mean score by seat): lower is more balanced")
-            ax.set_ylabel("random − core heuristic mean score")
+            who = next((sub.get("skill_players") for sub in subsets.values()
+                        if sub.get("skill_players")), ["random", "heuristic"])
+            ax.set_ylabel(f"{who[0]} − {who[1]} mean score")
             ax.legend(fontsize=7)
         parts.append(_figure("specials-subsets", "Each set of N specials: balance against "
                              "how much better play lowers the score.", draw, height=4.5))
@@ -235,6 +260,7 @@ def _specials(s: Json) -> str:
         verdicts = "; ".join(
             f"{html.escape(label)}: most balanced "
             f"{verdict(sub, 'most_balanced', 'balanced_candidates')}, most skill-rewarding "
+            f"({html.escape(' against '.join(reversed(sub.get('skill_players') or [])))}) "
             f"{verdict(sub, 'most_skill_rewarding', 'skill_candidates')}"
             for label, sub in subsets.items())
         how = html.escape(next(iter(subsets.values())).get("ranking", ""))
@@ -387,7 +413,7 @@ def _length(s: Json) -> str:
             for e in s.values()]
     parts.append(_table(["table", "games", "mean round score", "rounds per match",
                          "share of 1/2/3/…-round matches", "decided in last round",
-                         "already decided before it", "shared victory",
+                         "out of reach before it", "shared victory",
                          "mean match total"], rows))
     rows = [[e["label"], shown(e.get("decisions_per_player"), 1),
              shown(e.get("minutes_per_match"), 1)] for e in s.values()]
@@ -396,9 +422,10 @@ def _length(s: Json) -> str:
     how = next((e.get("playing_time") for e in s.values() if e.get("playing_time")), None)
     parts.append("<p class=note>Decided in the last round: with 2 victories to win, the "
                  "match went to a third round; on totals, the winners after it differ from "
-                 "those before it. Already decided: the leader before the last round was "
-                 "further ahead than any side can score in a round (7, or 9 in MEIO where "
-                 "Q+ and +.5 can move tricks), so the last round could change nothing. "
+                 "those before it. Out of reach: the leader before the last round was "
+                 "further ahead than one round moves the sides apart in 99% of this "
+                 "table's rounds (a lead no round can overturn, 7 points or 9 in MEIO, "
+                 "never happens under any player). "
                  "Decisions: a split and 13 cards a round, and a pile choice for each trick "
                  "taken by +.5." + (f" Playing time {html.escape(how)}." if how else "")
                  + "</p>")
@@ -472,38 +499,68 @@ def render(summary: Json) -> str:
             f"<h1>MEIO balance report</h1>{head}{''.join(body)}</body></html>")
 
 
+def _forest(rows: list[tuple[str, Json]]) -> Callable[[Any], None]:
+    """Each figure's difference (variant − base) with its 95% interval, in units of its
+    smallest difference that matters, so every measure shares one axis: the band
+    between −1 and 1 is too small to matter; a called figure is drawn in colour."""
+    def draw(ax: Any) -> None:
+        shown_rows = [(name, r) for name, r in rows if not r.get("reason")
+                      and r.get("minimum") and r["difference"].get("value") is not None]
+        for y, (_name, r) in enumerate(shown_rows):
+            d, m = r["difference"], r["minimum"]
+            lo, hi = d["ci95"]
+            colour = ("#1a7f37" if r.get("verdict") == "variant better" else
+                      "#cf222e" if r.get("verdict") == "variant worse" else
+                      "#0969da" if r.get("separates") else "#888")
+            ax.errorbar([d["value"] / m], [y], xerr=[[(d["value"] - lo) / m],
+                                                     [(hi - d["value"]) / m]],
+                        fmt="o", color=colour, capsize=2, ms=4)
+        ax.axvspan(-1, 1, color="#eee", zorder=0)
+        ax.axvline(0, color="#444", lw=0.8)
+        ax.set_yticks(range(len(shown_rows)), [n for n, _ in shown_rows], fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("variant − base, in smallest differences that matter (grey band: "
+                      "too small to matter); green better, red worse, blue a called "
+                      "difference with no better side")
+    return draw
+
+
 def render_compare(summary: Json) -> str:
     """The page of ``meio analyze compare``: per table, every figure under both rulesets
-    and the difference (variant − base) with its 95% interval, n and a verdict."""
+    and the difference (variant − base) with its 95% interval, n, the p-value after
+    Holm's correction and a verdict, and a plot of the differences."""
     spec = summary["spec"]
     c = summary["compare"]
     head = (f"<p class=note>Policy <b>{html.escape(spec['policy'])}</b>, seed {spec['seed']}, "
             f"{summary['games']['base']:,} games under each ruleset, on the same seeds. "
-            "Difference = variant − base, with its 95% interval; a difference is called "
-            "only when its interval excludes 0 and each side rests on at least "
+            "Difference = variant − base, with its 95% interval. "
+            f"{html.escape(c.get('verdicts', ''))}; each side rests on at least "
             f"{MIN_GAMES} games. Each ruleset's full report: "
             "<a href='base/report.html'>base</a>, <a href='variant/report.html'>variant</a>."
             "</p><ul class=note>"
             f"<li>Base: {html.escape(variant_line(summary['base']))}</li>"
             f"<li>Variant: {html.escape(variant_line(summary['variant']))}</li>")
-    if summary.get("players"):
-        head += f"<li>Players: {html.escape(summary['players'])}</li>"
+    head += "".join(f"<li>{html.escape(line)}</li>" for line in players_lines(summary))
     head += "".join(f"<li>Not compared, {html.escape(k)}: {html.escape(v)}</li>"
                     for k, v in c["skipped"].items()) + "</ul>"
     body = []
     for t, e in c["tables"].items():
         rows = []
+        named = []
         for tt, name, r in compare_rows(summary):
             if tt != t:
                 continue
+            named.append((name, r))
             diff = r["reason"] if r.get("reason") else shown(r["difference"])
-            verdict = "–" if r.get("reason") else (
-                f"{r['higher']} higher" if r.get("separates") else "no clear difference")
             rows.append([name, shown(r["base"]), shown(r["variant"]), diff,
-                         _n(r["difference"]), verdict])
+                         _n(r["difference"]), shown_p(r.get("p_holm")), says(r)])
+        plot = _figure(f"compare-{t.replace(' ', '-')}",
+                       f"{t}: every figure's difference with its 95% interval, scaled by "
+                       "the smallest difference that matters for its measure.",
+                       _forest(named), height=max(3.4, 0.22 * len(named)))
         body.append(f"<h3>{html.escape(t)}</h3><p class=note>{html.escape(e['pairing'])}."
-                    "</p>" + _table(["figure", "base", "variant", "difference", "n",
-                                     "verdict"], rows))
+                    "</p>" + plot + _table(["figure", "base", "variant", "difference", "n",
+                                            "p (Holm)", "verdict"], rows))
     return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width,initial-scale=1'>"
             f"<title>meio analyze compare</title><style>{_CSS}</style></head><body>"

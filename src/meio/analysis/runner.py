@@ -36,6 +36,7 @@ from meio.analysis.plan import (
     variant_tag,
 )
 from meio.analysis.play import core_plays, on_core, play_chunk
+from meio.analysis.players import is_search
 from meio.engine.ruleset_file import variant_json
 from meio.ray_tasks import RayError, connect, ray_map
 
@@ -122,11 +123,11 @@ class RayBackend:
 def cost(cell: Cell) -> int:
     """Relative time of one game of ``cell``."""
     if cell.pair is not None:
-        per = SEARCH_COST if "search" in cell.pair else ENGINE_COST
+        per = SEARCH_COST if any(is_search(b) for b in cell.pair) else ENGINE_COST
         return per * cell.table.players
     if on_core(cell):
         return CORE_COST
-    return SEARCH_COST if cell.policy == "search" else ENGINE_COST
+    return SEARCH_COST if is_search(cell.policy) else ENGINE_COST
 
 
 def games_of(spec: AnalysisSpec, cell: Cell, table_games: int) -> int:
@@ -136,14 +137,21 @@ def games_of(spec: AnalysisSpec, cell: Cell, table_games: int) -> int:
     A variant's table is all engine-played: its cells play the table's games as they are
     (a duplicate deal is one game), shared between the sets of specials."""
     if cell.table.variant is not None:
-        return max(2, math.ceil(table_games / (1 if cell.pair else
-                                               len(cell.table.special_sets()))))
+        if cell.pair is not None:
+            # every game of a variant is an engine game: a search pair takes the share
+            # of a search game among engine games
+            slow = any(is_search(b) for b in cell.pair)
+            share = max(1, spec.search_share // spec.engine_share) if slow else 1
+            return max(spec.pair_floor(cell.pair, table_games),
+                       math.ceil(table_games / share))
+        return max(2, math.ceil(table_games / len(cell.table.special_sets())))
     if cell.pair is not None:
-        share = spec.search_share if "search" in cell.pair else spec.engine_share
-        return max(2, math.ceil(table_games / share))
+        share = spec.search_share if any(is_search(b) for b in cell.pair) \
+            else spec.engine_share
+        return max(spec.pair_floor(cell.pair, table_games), math.ceil(table_games / share))
     sets = len(cell.table.special_sets())
     share = 1 if on_core(cell) else (
-        spec.search_share if cell.policy == "search" else spec.engine_share)
+        spec.search_share if is_search(cell.policy) else spec.engine_share)
     return max(2, math.ceil(table_games / share / sets))
 
 
@@ -178,7 +186,9 @@ def plan_cells(spec: AnalysisSpec) -> Plan:
             if q in ("seats", "specials", "splits", "length"):
                 selfplay(q, t, spec.policy, t.key)
             if q == "specials" and len(t.special_sets()) > 1:
-                for policy in ("random", "heuristic"):
+                # which set rewards skill: random play against the named player's (the
+                # heuristic's when the named player is random)
+                for policy in contrast_policies(spec.policy):
                     selfplay("specials-contrast", t, policy, t.key)
             if q == "skill":
                 for pair in spec.skill_pairs_played():
@@ -199,6 +209,12 @@ def plan_cells(spec: AnalysisSpec) -> Plan:
                     plan.add("rules-skill", Cell(t, (), "", RULES_SKILL_PAIR),
                              f"{t.key}#{'-vs-'.join(RULES_SKILL_PAIR)}")
     return plan
+
+
+def contrast_policies(policy: str) -> tuple[str, str]:
+    """The weaker and the stronger player whose self-play gives each set of specials
+    its skill gap: random against the named player (the heuristic under random)."""
+    return ("random", "heuristic" if policy == "random" else policy)
 
 
 def chunks_for(spec: AnalysisSpec, cell: Cell, start: int, stop: int) -> list[Chunk]:
@@ -398,7 +414,8 @@ def summarize(spec: AnalysisSpec, rows: dict[str, Columns], played: dict[Cell, i
         if q == "seats":
             found[q] = studies.seats(of(q), tables)
         elif q == "specials":
-            found[q] = studies.specials(of(q), of("specials-contrast"), tables)
+            found[q] = studies.specials(of(q), of("specials-contrast"), tables,
+                                        strong=contrast_policies(spec.policy)[1])
         elif q == "skill":
             found[q] = studies.skill(dup, tables)
         elif q in ("splits", "length"):

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from meio.analysis.frame import KEY_BASE, Frame
 from meio.analysis.plan import RULES_SKILL_PAIR, AnalysisSpec, Table
 from meio.analysis.play import victories_format
+from meio.analysis.players import is_search
 from meio.analysis.stats import (
     MIN_GAMES,
     NAN,
@@ -132,10 +133,12 @@ def holder_diff(f: Frame, bit: int, partnership: bool) -> tuple[Frame, npt.NDArr
     return h, h["side_score"] - others
 
 
-def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool = True) -> Json:
+def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool = True,
+             strong: str = "heuristic") -> Json:
     """Per special: its holder's score against the others', by the half it is kept
     for, how often it wins its trick; and which sets of N specials are the most
-    balanced (smallest seat gap) and reward skill most (random minus heuristic)."""
+    balanced (smallest seat gap) and reward skill most (random self-play's mean round
+    score minus ``strong``'s, the named player's)."""
     out: Json = {}
     for t in tables:
         if not t.special_pool:
@@ -154,6 +157,7 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool =
             second = (h["pack_specials"] & bit) != 0
             won = ((h["won_specials"] & bit) != 0).astype(np.float64)
             cards[C.card_code(card)] = {
+                "name": t.card_label(card),
                 "holder_minus_others": cluster_mean(diff, h["cluster"]).to_json(),
                 "kept_first_half": cluster_mean(diff[~second], h["cluster"][~second]).to_json(),
                 "kept_second_half": cluster_mean(diff[second], h["cluster"][second]).to_json(),
@@ -166,7 +170,7 @@ def specials(frame: Frame, contrast: Frame, tables: list[Table], subsets: bool =
             }
         entry: Json = {"label": t.label, "cards": cards}
         if not every and subsets:
-            entry["subsets"] = _subsets(f, contrast.eq(table=t.key), t)
+            entry["subsets"] = _subsets(f, contrast.eq(table=t.key), t, strong)
         out[t.key] = entry
     return out
 
@@ -224,7 +228,7 @@ def rank_by_draws(draws: dict[str, npt.NDArray[np.float64]], lowest: bool) -> Js
                            if first[i] >= 0.05]}
 
 
-def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
+def _subsets(f: Frame, contrast: Frame, t: Table, strong: str) -> Json:
     rows: list[Json] = []
     gap_draws: dict[str, npt.NDArray[np.float64]] = {}
     skill_draws: dict[str, npt.NDArray[np.float64]] = {}
@@ -235,7 +239,7 @@ def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
         gap_draws[subset] = _gap_draws(g, t.sides(), RANK_REPS, seed=i)
         skill = NAN
         rnd = contrast.eq(specials=subset, policy="random")
-        heu = contrast.eq(specials=subset, policy="heuristic")
+        heu = contrast.eq(specials=subset, policy=strong)
         if len(rnd) and len(heu):
             a, b = mean_ci_of(rnd), mean_ci_of(heu)
             half = np.hypot(a.value - a.low, b.value - b.low)
@@ -256,6 +260,7 @@ def _subsets(f: Frame, contrast: Frame, t: Table) -> Json:
             "balanced_candidates": balance["candidates"] if balance else [],
             "most_skill_rewarding": skilled["winner"] if skilled else None,
             "skill_candidates": skilled["candidates"] if skilled else [],
+            "skill_players": ["random", strong],
             "ranking": (f"bootstrap of whole games, {RANK_REPS} draws: a set is named "
                         f"only if it comes first in at least {RANK_SURE:.0%} of them")}
 
@@ -444,8 +449,10 @@ def length(frame: Frame, tables: list[Table]) -> Json:
             "playing_time": PLAYING_TIME,
         }
         if not victories_format(t):
+            reach = swing_bound(f, t.sides())
             entry["decided_before_last_round"] = mean_ci(
-                decided_before_last(f, t.sides(), round_score_bound(t))).rate().to_json()
+                decided_before_last(f, t.sides(), reach)).rate().to_json()
+            entry["out_of_reach_lead"] = reach
         out[t.key] = entry
     return out
 
@@ -457,10 +464,12 @@ def _per_game(f: Frame, flag: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
                       dtype=np.float64)
 
 
-def decided_before_last(f: Frame, sides: int, bound: int) -> npt.NDArray[np.float64]:
-    """Per match played on totals: whether the winner was settled before the last
-    round — the leader then was ahead of every other side by more than a side can
-    score in a round, so no last round could have changed the result."""
+def decided_before_last(f: Frame, sides: int, bound: float) -> npt.NDArray[np.float64]:
+    """Per match played on totals: whether the side leading before the last round was
+    ahead of every other side by more than ``bound`` points (:func:`swing_bound`: what
+    one side gains on another in a round, in 95% of rounds; the most a round can move
+    them, :func:`round_score_bound`, is a certainty no 3-round match of the editions
+    reaches, so a figure on it stayed at 0 under every player)."""
     last = f.where(f["round"] == f["rounds"] - 1)
     before = last["total"].astype(np.float64) - last["side_score"].astype(np.float64)
     matrix, _ = by_round(before, last.keyed("round"), last["seat"], sides)
@@ -468,6 +477,29 @@ def decided_before_last(f: Frame, sides: int, bound: int) -> npt.NDArray[np.floa
         return np.zeros(0)
     ordered = np.sort(matrix, axis=1)
     return np.asarray(ordered[:, 1] - ordered[:, 0] > bound, dtype=np.float64)
+
+
+#: the share of rounds whose swing :func:`swing_bound` stays within
+REACH = 0.95
+
+
+def swing_bound(f: Frame, sides: int, share: float = REACH) -> float:
+    """How much one side gains on another in a round (the difference of their round
+    scores, every pair of sides of every round of ``f``), in ``share`` of the cases: a
+    lead above it before the last round puts the match out of reach in practice.
+
+    >>> cols = {"cluster": np.repeat(np.arange(4), 2), "round": np.zeros(8, dtype=int),
+    ...         "seat": np.tile([0, 1], 4), "side_score": np.array([0, 1, 0, 3, 2, 2, 1, 0])}
+    >>> swing_bound(Frame(cols), 2, share=1.0), swing_bound(Frame(cols), 2, share=0.5)
+    (3.0, 1.0)
+    """
+    matrix, _ = by_round(f["side_score"].astype(np.float64), f.keyed("round"), f["seat"],
+                         sides)
+    if not matrix.shape[0]:
+        return float("nan")
+    a, b = np.triu_indices(sides, 1)
+    gains = np.abs(matrix[:, a] - matrix[:, b]).ravel()
+    return float(np.quantile(gains, share, method="higher"))
 
 
 # -- rules -------------------------------------------------------------------------------
@@ -594,7 +626,7 @@ def headline(summary: Json) -> dict[str, list[float]]:
             add(key, card["holder_minus_others"])
     for key, e in studies.get("skill", {}).items():
         for name, pair in e["pairs"].items():
-            if "search" not in name:  # the search bot's deals are too slow to chase a width
+            if not any(is_search(b) for b in name.split("-vs-")):  # seconds a deal
                 add(f"{key}#{name}", pair["weaker_minus_stronger"])
     for key, e in studies.get("splits", {}).items():
         for name in ("hearts", "high", "specials"):

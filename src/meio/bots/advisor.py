@@ -421,9 +421,10 @@ def reason(pack: int, first: float, second: float, hand: int,
 
 def explanation(best: Candidate, chosen: Candidate | None, hand: int,
                 _: Callable[[str], str] = _english, number: Number = _fixed,
-                specials: bool = True) -> str:
+                specials: bool = True, note: str | None = None) -> str:
     """The advisor's explanation of ``best`` (and of the pack the player ``chose``) for
-    the 13-card ``hand`` (:attr:`Advice.explanation`)."""
+    the 13-card ``hand`` (:attr:`Advice.explanation`); ``note``, a sentence on this
+    hand's own cards, takes the place of the general one on how the halves weigh."""
 
     def why(candidate: Candidate) -> str:
         return reason(candidate.pack, candidate.first_half_tricks,
@@ -439,7 +440,9 @@ def explanation(best: Candidate, chosen: Candidate | None, hand: int,
         ),
     ]
     gap = best.first_half_tricks - best.second_half_tricks
-    if abs(gap) < 0.35:
+    if note is not None:
+        lines.append(note)
+    elif abs(gap) < 0.35:
         lines.append(
             _(
                 "It balances because each half holds about the same winning power, so the "

@@ -73,7 +73,8 @@ def analyze(
     hide_specials: HideSpecialsOption = False,
     bots: Annotated[str, typer.Option(
         help=_("the bot for every seat: random, heuristic, learned[:FILE] (the network, "
-               "in the compiled core) or search"))] = "heuristic",
+               "in the compiled core), search, search:1 to search:6 or expert; compare "
+               "plays both rulesets with it"))] = "heuristic",
     games: Annotated[int | None, typer.Option(
         min=1, max=MAX_GAMES, help=_("games per table"))] = None,
     ci: Annotated[float | None, typer.Option(
@@ -88,6 +89,11 @@ def analyze(
     seed: Annotated[int, seed_option(_("seed of every game"))] = 0,
     variant: VariantOption = None,
     old_policy: OldPolicyOption = None,
+    allow_different_players: Annotated[bool, typer.Option(
+        help=_("compare: play each ruleset as it is, an edition by the editions' own "
+               "policy, though the bots then play the two rulesets as two different "
+               "players (by default an edition is played in its general form, so that "
+               "one player plays both)"))] = False,
 ) -> None:
     """Run the balance studies named in ``questions`` and write their report to ``out``."""
     from rich.console import Console
@@ -124,6 +130,9 @@ def analyze(
             raise typer.Exit(2)
         rulesets = (ruleset(questions[1]), ruleset(questions[2]))
         questions = questions[3:] or ["seats", "specials", "skill", "splits", "length"]
+    elif allow_different_players:
+        typer.echo(_("error: --allow-different-players is for compare"), err=True)
+        raise typer.Exit(2)
     elif variant is not None and edition:
         typer.echo(_("error: with --variant the edition is the variant's; leave out "
                      "--edition"), err=True)
@@ -166,7 +175,8 @@ def analyze(
                     from meio.analysis.compare import run_compare
 
                     summary, base_run, variant_run = run_compare(
-                        spec, rulesets[0], rulesets[1], out, backend, progress=show)
+                        spec, rulesets[0], rulesets[1], out, backend, progress=show,
+                        allow_different_players=allow_different_players)
                 else:
                     run = run_analysis(spec, out, backend, progress=show)
             finally:

@@ -30,7 +30,10 @@ from meio.cli.options import (
 from meio.i18n import _, decimal
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from meio.engine import MatchConfig
+    from meio.tournament import Leaderboard
 
 
 def _fail(message: str) -> typer.Exit:
@@ -40,12 +43,14 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command(
     help=_(
-        "Rank packs for a 13-card hand by expected round score, and say why the best balances."
+        "Rank packs for a hand by expected round score, and say why the best balances "
+        "(any ruleset: --variant FILE)."
     )
 )
 def advise(
     hand: Annotated[
-        str, typer.Argument(help=_("your 13 cards as codes, e.g. 'AS KS 9H -1 ...'"))
+        str, typer.Argument(help=_("your cards as codes (13 in the editions), e.g. "
+                                   "'AS KS 9H -1 ...'"))
     ],
     players: PlayersOption = 4,
     edition: EditionOption = "meio",
@@ -61,7 +66,8 @@ def advise(
                                  help=_("the seat leading trick 1, if known"))
     ] = None,
     chosen: Annotated[
-        str | None, typer.Option(help=_("a pack you are considering (6 codes)"))
+        str | None, typer.Option(help=_("a pack you are considering (6 codes in the "
+                                        "editions)"))
     ] = None,
     budget: Annotated[float, typer.Option(
         min=0.01, max=3600, help=_("seconds of simulation"))] = 2.0,
@@ -71,6 +77,7 @@ def advise(
     wild_lead: WildLeadOption = "declare",
     hide_specials: HideSpecialsOption = False,
     old_players: OldPlayersOption = None,
+    variant_file: VariantOption = None,
 ) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -82,21 +89,30 @@ def advise(
     from meio.engine.errors import MeioError
 
     players = either(players, old_players)
-    check_table(edition, players, partnership)
+    variant = read_variant(variant_file, wild_lead, not hide_specials)
+    if variant is not None:
+        edition = variant.edition
+    else:
+        check_table(edition, players, partnership)
     if leader is not None and leader >= players:
         raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
             seat=leader, players=players))
     try:
         mask = C.parse_cards(hand)
-        if mask.bit_count() != 13:
-            raise _fail(_("a hand is 13 cards; you gave {n}").format(n=mask.bit_count()))
+        size = variant.hand if variant is not None else 13
+        if mask.bit_count() != size:
+            raise _fail(_("a hand is {size} cards; you gave {n}").format(
+                size=size, n=mask.bit_count()))
         if budget <= 0 or top < 1:
             raise _fail(_("--budget must be positive and --top at least 1"))
-        special_ids = _specials(edition, players, mask, specials)
+        pool = variant.special_pool if variant is not None else C.SPECIALS
+        count = variant.deck_for(players).specials if variant is not None else players
+        special_ids = _specials(edition, count, mask, specials, pool)
         cfg = MatchConfig(edition=edition, players=players,  # type: ignore[arg-type]
                           partnership=partnership, specials=special_ids, seed=seed,
                           first_leader=leader,
-                          options=TableOptions(wild_lead, not hide_specials))  # type: ignore[arg-type]
+                          options=TableOptions(wild_lead, not hide_specials)  # type: ignore[arg-type]
+                          if variant is None else variant.options, variant=variant)
         if not 0 <= seat < players:
             raise _fail(_("seat {seat} is not a seat of a {players}-player table").format(
                 seat=seat, players=players))
@@ -104,13 +120,15 @@ def advise(
         if outside:
             raise _fail(_("{cards} not in the {edition} deck for {players} players with "
                           "these specials").format(
-                cards=C.format_cards(outside), edition=edition, players=players))
+                cards=C.format_cards(outside),
+                edition=variant.name if variant is not None else edition, players=players))
         view = State.new(cfg, deals=[_deal(cfg, mask, seat, seed)]).view(seat)
         chosen_mask = None
         if chosen is not None:
             chosen_mask = C.parse_cards(chosen)
-            if chosen_mask & ~mask or chosen_mask.bit_count() != 6:
-                raise _fail(_("--chosen must be 6 cards of your hand"))
+            pack = cfg.rules.pack
+            if chosen_mask & ~mask or chosen_mask.bit_count() != pack:
+                raise _fail(_("--chosen must be {n} cards of your hand").format(n=pack))
         advice = advise_view(view, chosen_pack=chosen_mask, budget_s=budget, seed=seed)
     except MeioError as exc:
         raise _fail(meio_error_text(exc)) from None
@@ -135,19 +153,22 @@ def advise(
                       f"{decimal(c.low)}–{decimal(c.high)}", decimal(c.first_half_tricks, 1),
                       decimal(c.second_half_tricks, 1))
     console.print(table)
-    console.print(explanation(advice, mask))
+    console.print(explanation(advice, mask, cfg))
 
 
-def _specials(edition: str, players: int, hand: int, given: str | None) -> tuple[int, ...] | None:
+def _specials(edition: str, count: int, hand: int, given: str | None,
+              pool: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The table's ``count`` special cards: those ``given``, else those of ``pool`` in the
+    hand, then the rest of ``pool`` in order."""
     from meio.engine import cards as C
 
-    if edition != "meio":
-        return None
+    if edition != "meio" or not count:
+        return None if edition != "meio" else ()
     if given is not None:
         return tuple(C.cards_of(C.parse_cards(given)))
-    held = [c for c in C.SPECIALS if hand >> c & 1]
-    rest = [c for c in C.SPECIALS if c not in held]
-    return tuple(sorted((held + rest)[:players])) if len(held) <= players else tuple(held)
+    held = [c for c in pool if hand >> c & 1]
+    rest = [c for c in pool if c not in held]
+    return tuple(sorted((held + rest)[:count])) if len(held) <= count else tuple(held)
 
 
 def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int], int, int]:
@@ -155,6 +176,7 @@ def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int],
     never sees (it reads only the seat's view)."""
     from meio.engine import cards as C
 
+    size = cfg.rules.hand
     rest = C.cards_of(cfg.deck & ~hand)
     random.Random(seed).shuffle(rest)
     hands = []
@@ -162,8 +184,8 @@ def _deal(cfg: MatchConfig, hand: int, seat: int, seed: int) -> tuple[list[int],
         if s == seat:
             hands.append(hand)
         else:
-            hands.append(C.mask_of(rest[:13]))
-            rest = rest[13:]
+            hands.append(C.mask_of(rest[:size]))
+            rest = rest[size:]
     return hands, C.mask_of(rest), cfg.leader_of_round_one
 
 
@@ -201,11 +223,16 @@ def tournament(
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.table import Table
 
     from meio.engine import MatchConfig, TableOptions
     from meio.engine.errors import MeioError
-    from meio.tournament import TournamentSpec, run_tournament, summarize, tournament_bot_kinds
+    from meio.tournament import (
+        TournamentSpec,
+        leaderboard,
+        run_tournament,
+        summarize,
+        tournament_bot_kinds,
+    )
 
     players = either(players, old_players)
     variant = read_variant(variant_file, wild_lead, not hide_specials)
@@ -248,40 +275,72 @@ def tournament(
         except MeioError as exc:
             raise _fail(meio_error_text(exc)) from None
     summary = summarize(results)
+    board = leaderboard(results, seed=seed)
+    document = {**summary.to_json(), "leaderboard": board.to_json()}
+    if variant is not None:
+        document["variant"] = variant.name
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1))
+    (out / "summary.json").write_text(json.dumps(document, indent=1))
     with (out / "summary.csv").open("w", newline="") as fh:
         csv.writer(fh).writerows(summary.csv_rows())
     if as_json:
-        typer.echo(json.dumps(summary.to_json(), indent=1))
+        typer.echo(json.dumps(document, indent=1))
         return
-    kind = (
-        _("{players}-player {edition} partnership")
-        if partnership
-        else _("{players}-player {edition}")
-    ).format(players=players, edition=edition)
-    table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
-        table=kind, options=rules_text(config.options.wild_lead, config.options.reveal_specials),
-        deals=summary.deals, games=summary.games))
-    for col in (_("bot"), _("matches"), _("seats"), _("wins"), _("win % per seat"),
-                _("mean round score"), _("95% CI"), _("rating")):
-        table.add_column(col)
-    for b in summary.bots:
-        table.add_row(b.bot, str(b.matches), str(b.seats), decimal(b.wins, 1),
-                      decimal(100 * b.win_rate, 1),
-                      decimal(b.mean_score, 3), f"{decimal(b.ci_low, 3)}–{decimal(b.ci_high, 3)}",
-                      f"{b.rating:.0f}")
     out_console = Console()
-    out_console.print(table)
-    if len(summary.bots) > 1:
+    for line in tournament_tables(board, config, variant.name if variant else None):
+        out_console.print(line)
+    out_console.print(_("rating: Bradley–Terry fit to the pairwise results, Elo scale, "
+                        "mean 1500; intervals: 95% bootstrap over deals. Records and "
+                        "summary in {folder}/").format(folder=out))
+
+
+def _interval(value: float, low: float, high: float, digits: int) -> str:
+    """``value [low, high]`` in the command's language."""
+    return f"{decimal(value, digits)} [{decimal(low, digits)}, {decimal(high, digits)}]"
+
+
+def tournament_tables(board: Leaderboard, config: MatchConfig,
+                      variant: str | None) -> list[RenderableType]:
+    """What ``meio tournament`` prints: each bot's rating, wins and mean round score
+    with their 95% intervals, then each bot's paired difference with the first bot on
+    the same deals, and the pairwise win rates; each table fits 80 columns."""
+    from rich.table import Table
+
+    kind = (_("{players}-player {edition} partnership") if config.partnership
+            else _("{players}-player {edition}")).format(players=config.players,
+                                                        edition=config.edition)
+    if variant is not None:
+        kind = _("variant {name}, {table}").format(name=variant, table=kind)
+    table = Table(title=_("{table} ({options}): {deals} deals, {games} matches").format(
+        table=kind, options=rules_text(config.options.wild_lead,
+                                       config.options.reveal_specials),
+        deals=board.deals, games=board.games))
+    table.add_column(_("bot"), no_wrap=True)
+    for col in (_("rating [95% CI]"), _("wins a seat"), _("round score [95% CI]")):
+        table.add_column(col, justify="right", no_wrap=True)
+    for e in board.entries:
+        table.add_row(e.bot, _interval(e.rating, *e.rating_ci95, 0),
+                      decimal(100 * e.win_rate_per_seat, 1) + "%",
+                      _interval(e.mean_round_score, *e.mean_round_score_ci95, 2))
+    out: list[RenderableType] = [table]
+    if len(board.entries) > 1:
+        ref = board.reference
+        diff = Table(title=_("paired difference of the mean round score with {bot} on the "
+                             "same deals (negative: better)").format(bot=ref))
+        diff.add_column(_("bot"), no_wrap=True)
+        diff.add_column(_("difference [95% CI]"), justify="right", no_wrap=True)
+        for e in board.entries:
+            if e.bot != ref:
+                diff.add_row(e.bot, _interval(e.vs_reference, *e.vs_reference_ci95, 3))
+        out.append(diff)
         pw = Table(title=_("pairwise win rate (row against column)"))
         pw.add_column("")
-        order = [s.bot for s in summary.bots]
+        order = [e.bot for e in board.entries]
         for name in order:
             pw.add_column(name)
         for a in order:
-            pw.add_row(a, *("—" if a == c else f"{100 * summary.pairwise[a].get(c, 0):.0f}%"
+            pw.add_row(a, *("—" if a == c else
+                            f"{100 * board.pairwise[a].get(c, (0.0, 0.0, 0.0))[0]:.0f}%"
                             for c in order))
-        out_console.print(pw)
-    out_console.print(_("rating: Bradley–Terry fit to the pairwise results, Elo scale, "
-                        "mean 1500. Records and summary in {folder}/").format(folder=out))
+        out.append(pw)
+    return out

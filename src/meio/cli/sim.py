@@ -7,8 +7,10 @@ import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import numpy as np
+import numpy.typing as npt
 import typer
 
 from meio.cli.app import app
@@ -27,7 +29,7 @@ from meio.cli.options import (
     rules_text,
     seed_option,
 )
-from meio.i18n import _
+from meio.i18n import _, decimal
 
 #: the most rounds or matches one run plays
 MAX_GAMES = 50_000_000
@@ -70,12 +72,20 @@ def simulate(
     variant_file: VariantOption = None,
 ) -> None:
     variant = read_variant(variant_file, wild_lead, not hide_specials)
+    from meio.analysis.stats import cluster_mean, mean_ci
     from meio.engine import MatchConfig, TableOptions
     from meio.engine import cards as C
     from meio.engine.errors import MeioError
 
     policy = either(bots, old_policy)
     to_stdout = is_dash(records)
+    if policy.startswith("learned") or policy in ("ppo", "search", "expert") or \
+            policy.startswith("search:"):
+        typer.echo(_("the {bot} bot does not play in meio simulate, which plays the compiled "
+                     "core's random and heuristic bots; play it with meio analyze --bots "
+                     "{bot} (the network in the core) or meio tournament --bots "
+                     "{bot},heuristic").format(bot=policy), err=True)
+        raise typer.Exit(2)
 
     def report(line: str) -> None:
         typer.echo(line, err=to_stdout)
@@ -144,32 +154,51 @@ def simulate(
     scores = res.team_scores if partnership else res.scores
     if scores is None:
         raise typer.BadParameter(_("the simulation kept no per-round scores to summarise"))
-    played_mask = res.rounds_played[:, None] > range(scores.shape[1])
+    played_mask = res.rounds_played[:, None] > np.arange(scores.shape[1])
     per_round = scores[played_mask]
-    columns = (
-        [_("team 0+2"), _("team 1+3")]
-        if partnership
-        else [_("seat {seat}").format(seat=p) for p in range(players)]
-    )
-    means = " ".join(f"{c} {per_round[:, i].mean():.3f}" for i, c in enumerate(columns))
-    if variant is None or variant.scoring == "difference":
-        report(_("mean round score |H-V|: {means}").format(means=means))
-    else:
-        report(_("mean round score ({form}): {means}").format(form=variant.scoring, means=means))
+    sides = 2 if partnership else players
+    offsets = _offsets(res.leaders, sides)[played_mask]  # [rounds, sides]
+    match_of = np.broadcast_to(np.arange(scores.shape[0])[:, None],
+                               played_mask.shape)[played_mask]
+    rows = np.arange(len(per_round))
+    names = _offset_names(sides, partnership)
+    form = "|H-V|" if variant is None or variant.scoring == "difference" else variant.scoring
+    report(_("mean round score {form} by seat after the round's leader, 95% CI over "
+             "matches: {means}").format(form=form, means=" · ".join(
+                 f"{name} {_shown(cluster_mean(per_round[rows, offsets[:, k]], match_of))}"
+                 for k, name in enumerate(names))))
     values = per_round.ravel()
     dist = {int(v): int((values == v).sum()) for v in sorted(set(values.tolist()))}
     report(_("score distribution: {shares}").format(shares=", ".join(
         f"{v}: {100 * c / values.size:.1f}%" for v, c in dist.items())))
     if rounds is None:
-        wins = res.winners().mean(axis=0)
-        report(_("match wins (shared wins count for each): {shares}").format(
-            shares=" ".join(
-                _("seat {seat}").format(seat=p) + f" {100 * w:.1f}%" for p, w in enumerate(wins)
-            )
-        ))
+        won = res.winners()
+        first = _offsets(res.leaders[:, :1], players)[:, 0]  # [games, seats]
+        by_first = won[np.arange(won.shape[0])[:, None], first]
+        report(_("match wins by seat after the first round's leader (shared wins count for "
+                 "each), 95% CI: {shares}").format(shares=" · ".join(
+                     f"{name} {_shown(mean_ci(100 * by_first[:, k].astype(float)), 1)}%"
+                     for k, name in enumerate(_offset_names(players, False)))))
     if records is not None:
         with (nullcontext(sys.stdout) if to_stdout else records.open("w")) as fh:
             for g in range(res.games):
                 fh.write(json.dumps(res.record(g)) + "\n")
         if not to_stdout:
             report(_("wrote {n} records to {file}").format(n=res.games, file=records))
+
+
+def _offsets(leaders: npt.NDArray[Any], sides: int) -> npt.NDArray[np.int64]:
+    """Per game and round, the seat (the team in partnership: seat mod 2) at each offset
+    from the round's leader: ``out[g, r, k]`` is the side ``k`` places after it."""
+    lead = leaders.astype(np.int64) % sides
+    return np.asarray((lead[..., None] + np.arange(sides)) % sides, dtype=np.int64)
+
+
+def _offset_names(sides: int, partnership: bool) -> list[str]:
+    if partnership:
+        return [_("leader's team"), _("other team")]
+    return [_("leader")] + [_("+{k}").format(k=k) for k in range(1, sides)]
+
+
+def _shown(est: Any, digits: int = 3) -> str:
+    return f"{decimal(est.value, digits)} [{decimal(est.low, digits)}, {decimal(est.high, digits)}]"
