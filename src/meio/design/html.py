@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meio.analysis.stats import shown_p
+
 Json = dict[str, Any]
 
 _CSS = """
@@ -187,7 +189,7 @@ def _seats(summary: Json) -> str:
         out.append(_figure(f"seats-{key}", f"Seat edge by position from the {what} "
                            "(score minus the table mean; 95% intervals)",
                            _drawer(names, labels, series, "score − table mean")))
-        rows = [[f"+{k}", *(f"{_e(shown(s[k]))}; Holm p {s[k]['p_holm']}" for s in series)]
+        rows = [[f"+{k}", *(f"{_e(shown(s[k]))}; Holm p {shown_p(s[k]['p_holm'])}" for s in series)]
                 for k in range(n)]
         out.append(_table([f"position from the {what}", *names], rows))
     wins = [r["seats"]["match_wins"]["positions"] for r in summary["rulesets"]]
@@ -197,7 +199,7 @@ def _seats(summary: Json) -> str:
                        lambda ax: _bars(ax, names, [f"+{k}" for k in range(n)], wins,
                                         "match-win rate", fair)))
     out.append(_table(["position", *names], [
-        [f"+{k}", *(f"{_e(shown(w[k]))}; Holm p {w[k]['p_holm']}" for w in wins)]
+        [f"+{k}", *(f"{_e(shown(w[k]))}; Holm p {shown_p(w[k]['p_holm'])}" for w in wins)]
         for k in range(n)]))
     out.append(_rows_section(summary, "seats", intro=False))
     out.append(_rows_section(summary, "score", intro=False))

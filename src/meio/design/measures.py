@@ -19,7 +19,16 @@ import numpy as np
 
 from meio.analysis.studies import SECONDS
 from meio.design.games import Columns, Tables
-from meio.design.stats import Figure, Floats, Ratio, first_unclear, holm, p_value, rounds_to_win
+from meio.design.stats import (
+    Figure,
+    Floats,
+    LargestEdge,
+    Ratio,
+    first_unclear,
+    holm,
+    p_value,
+    rounds_to_win,
+)
 
 Json = dict[str, Any]
 Measure = Ratio | Figure
@@ -101,7 +110,7 @@ def seats(c: Card, rows: Columns, players: int, deals: int, sides: int) -> None:
         label = "round's leader" if name == "from_leader" else "first round's leader"
         c.add("seats", f"seat_gap_{name}",
               f"largest seat edge, by position from the {label}",
-              Figure(ratios, lambda v: float(np.nanmax(np.abs(v)))), -1)
+              LargestEdge(ratios, lambda v: float(np.nanmax(np.abs(v)))), -1)
     c.rows["seat_gap"] = Row("seat_gap", "seat gap: the largest seat edge (round's leader)",
                              c.rows["seat_gap_from_leader"].measure, -1, "seats")
     del c.rows["seat_gap_from_leader"]
@@ -118,7 +127,7 @@ def seats(c: Card, rows: Columns, players: int, deals: int, sides: int) -> None:
     c.add("seats", "first_leader_wins", "match-win rate of the first round's leader",
           wins[0])
     c.add("seats", "match_win_gap", "largest match-win rate's distance from 1/N",
-          Figure(wins, lambda v: float(np.nanmax(np.abs(v - fair)))), -1)
+          LargestEdge(wins, lambda v: float(np.nanmax(np.abs(v - fair))), null=fair), -1)
     c.detail["seats"] = detail
 
 

@@ -264,7 +264,7 @@ def tune(study: Study, folder: Path, trials: int, jobs: int = 1, ray: str | None
     while (done := len(_done(s))) < trials:
         if progress is not None:
             progress(done, trials)
-        s.sampler = _sampler(study, derive(study.seed, done))
+        s.sampler = _sampler(study, derive(study.seed, done) % 2**32)
         batch = []
         for _ in range(min(jobs, trials - done)):
             trial = s.ask()
