@@ -42,7 +42,7 @@ def _kinds(text: str | None) -> list[str] | None:
 
 
 def _rulesets(names: list[str]) -> list[object]:
-    from meio.design.rulesets import ruleset
+    from meio.design.rulesets import DesignError, ruleset
     from meio.engine.ruleset_file import VariantError
 
     out: list[object] = []
@@ -52,6 +52,9 @@ def _rulesets(names: list[str]) -> list[object]:
         except VariantError as exc:
             for line in exc.problems:
                 typer.echo(line, err=True)
+            raise typer.Exit(2) from None
+        except DesignError as exc:
+            typer.echo(_("error: {message}").format(message=exc), err=True)
             raise typer.Exit(2) from None
     return out
 

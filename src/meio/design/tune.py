@@ -199,14 +199,10 @@ class Study:
 def _sampler(study: Study, seed: int) -> Any:
     import optuna
 
-    def constraints(trial: Any) -> Sequence[float]:
-        return list(trial.user_attrs.get("constraints", [1.0] * len(study.constraints)))
-
-    func = constraints if study.constraints else None
+    # the constraints reach the samplers through each trial (Trial.set_constraint)
     if study.sampler == "nsga2":
-        return optuna.samplers.NSGAIISampler(seed=seed, constraints_func=func)
-    return optuna.samplers.TPESampler(seed=seed, multivariate=True, constraints_func=func,
-                                      n_startup_trials=8)
+        return optuna.samplers.NSGAIISampler(seed=seed)
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=8)
 
 
 def _suggest(trial: Any, v: Vary) -> Any:
@@ -320,8 +316,10 @@ def _tell(s: Any, study: Study, folder: Path, trial: Any, task: Task, out: Json)
     figures = out["figures"]
     trial.set_user_attr("figures", clean(figures))
     value = {name: (figures.get(name) or {}).get("value") for name in GOALS}
-    trial.set_user_attr("constraints", [g.violation(_num(value[g.figure]))
-                                        for g in study.constraints])
+    violations = [g.violation(_num(value[g.figure])) for g in study.constraints]
+    trial.set_user_attr("constraints", violations)
+    for g, v in zip(study.constraints, violations, strict=True):
+        trial.set_constraint(g.text(), v)
     data = changed_json(study.base, task.params, f"trial-{task.number:04d}")
     lines = [f"meio design tune: trial {task.number} of {study.base.name}"]
     lines += [f"{k} = {v}" for k, v in task.params.items()]
