@@ -50,7 +50,7 @@ def test_a_first_half_alone_keeps_the_hand_and_a_half_value_keeps_the_other() ->
 
 
 def test_a_ruleset_that_does_not_hold_together_lists_its_problems() -> None:
-    with pytest.raises(VariantError, match="hand.size"):
+    with pytest.raises(VariantError, match=r"hand\.size"):
         changed(preset("meio"), {"hand.size": 16})
 
 
