@@ -107,3 +107,14 @@ def test_the_report_reads_in_a_browser(mini_report: Path, tmp_path: Path) -> Non
     assert all(width > 300 for _, width in plots)
     if os.environ.get("MEIO_KEEP_SCREENSHOT"):
         shutil.copy(tmp_path / "report.png", os.environ["MEIO_KEEP_SCREENSHOT"])
+
+
+def test_a_deadline_keeps_whole_deals_from_the_first_and_says_so() -> None:
+    from meio.design.report import Plan, run
+
+    plan = Plan((MINI,), 2, "heuristic", ("random", "heuristic"), 30, (30,), 1)
+    played = run(plan, deadline=0.0)  # stops after the first chunk it gets back
+    assert played.plan.deals == 30 and played.plan.ladder == ("random",)
+    assert any("the time ran out: 30 of 30 deals" in n for n in played.plan.notes)
+    assert any("the ladder stops at random" in n for n in played.plan.notes)
+    assert all(t == {} or t["seat"]["deal"].max() < 30 for t in played.self_play)

@@ -111,8 +111,11 @@ def report(
     from meio.design.rulesets import DesignError
     from meio.engine.errors import MeioError
 
+    import time as clock
+
     console = Console(stderr=True)
     seconds = parse_time(time)
+    began = clock.perf_counter()
     chosen = _rulesets(rulesets)
     try:
         console.print(_("planning: timing one match of each player..."))
@@ -129,7 +132,10 @@ def report(
                       TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                       TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
             task = bar.add_task(_("playing"), total=1.0)
-            played = run(plan, jobs=jobs, ray=ray,
+            # without --deals the time is a limit: no chunk starts after it (the
+            # summary takes seconds more)
+            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 15
+            played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))
         paths = write(summarise(played), out)

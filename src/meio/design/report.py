@@ -211,9 +211,14 @@ def _concat(parts: list[Tables]) -> Tables:
 
 
 def run(plan: Plan, jobs: int = 1, ray: str | None = None,
-        progress: Progress | None = None) -> Played:
-    """Play every game of ``plan``; ``progress(done, total)`` in planned seconds."""
-    works = plan.works()
+        progress: Progress | None = None, deadline: float | None = None) -> Played:
+    """Play every game of ``plan``; ``progress(done, total)`` in planned seconds.
+
+    With a ``deadline`` (seconds) no chunk starts after it: every part keeps the deals
+    it finished from deal 0 on without a gap (the parts advance together, so they stop
+    near the same share of their deals), a ladder step with none is left out with the
+    steps above it, and the plan returned says how many deals each part reached."""
+    works = sorted(plan.works(), key=lambda w: (w.first / _part_deals(plan, w), w.ruleset))
     cost = dict(plan.match_seconds)
 
     def weight(w: Work) -> float:
@@ -223,19 +228,61 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
     total = sum(weight(w) for w in works)
     done = 0.0
     start = time.perf_counter()
-    parts: dict[tuple[int, tuple[str, ...]], list[tuple[int, Tables]]] = {}
+    parts: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, Tables]]] = {}
+    stopped = False
     for work, tables in _backend(works, jobs, ray):
-        parts.setdefault((work.ruleset, work.bots), []).append((work.first, tables))
+        parts.setdefault((work.ruleset, work.bots), []).append((work.first, work.count, tables))
         done += weight(work)
         if progress is not None:
             progress(done, total)
+        if deadline is not None and time.perf_counter() - start > deadline:
+            stopped = True
+            break
 
-    def joined(i: int, bots: tuple[str, ...]) -> Tables:
-        return _concat([t for _, t in sorted(parts.get((i, bots), []), key=lambda x: x[0])])
+    def reached(i: int, bots: tuple[str, ...]) -> tuple[int, Tables]:
+        end, kept = 0, []
+        for first, count, tables in sorted(parts.get((i, bots), []), key=lambda x: x[0]):
+            if first != end:
+                break
+            end = first + count
+            kept.append(tables)
+        return end, _concat(kept)
 
-    return Played(plan, [joined(i, (plan.player,)) for i in range(len(plan.rulesets))],
-                  [[joined(i, pair) for pair in plan.pairs] for i in range(len(plan.rulesets))],
+    n = len(plan.rulesets)
+    own = [reached(i, (plan.player,)) for i in range(n)]
+    steps = [[reached(i, pair) for pair in plan.pairs] for i in range(n)]
+    deals = min(e for e, _ in own)
+    if deals < 2:
+        raise DesignError("the time ran out before two deals were played under the named "
+                          "player; give more --time or fewer --deals")
+    pair_deals = [min(steps[i][k][0] for i in range(n)) for k in range(len(plan.pairs))]
+    keep = next((k for k, d in enumerate(pair_deals) if d < 2), len(pair_deals))
+    notes = list(plan.notes)
+    if stopped:
+        notes.append(f"the time ran out: {deals} of {plan.deals} deals under the named "
+                     "player, " + ", ".join(f"{d} of {p}" for d, p in
+                                            zip(pair_deals, plan.pair_deals, strict=True))
+                     + " on the ladder's steps")
+    if keep < len(plan.pairs):
+        notes.append(f"the ladder stops at {plan.ladder[keep]}: no deals of the step above "
+                     "were finished in time")
+    reached_plan = replace(plan, deals=deals, pair_deals=tuple(pair_deals[:keep]),
+                           ladder=plan.ladder[:keep + 1], notes=tuple(notes))
+    return Played(reached_plan, [_cut(t, deals) for _, t in own],
+                  [[_cut(steps[i][k][1], pair_deals[k]) for k in range(keep)]
+                   for i in range(n)],
                   time.perf_counter() - start)
+
+
+def _part_deals(plan: Plan, w: Work) -> int:
+    return plan.deals if not w.pair else plan.pair_deals[plan.pairs.index(
+        (w.bots[0], w.bots[1]))]
+
+
+def _cut(t: Tables, deals: int) -> Tables:
+    """The rows of deals ``0 .. deals − 1`` (every ruleset's part on the same deals)."""
+    return {name: {k: v[cols["deal"] < deals] for k, v in cols.items()}
+            for name, cols in t.items()}
 
 
 def _backend(works: list[Work], jobs: int, ray: str | None
