@@ -113,7 +113,7 @@ def test_a_deadline_keeps_whole_deals_from_the_first_and_says_so() -> None:
     from meio.design.report import Plan, run
 
     plan = Plan((MINI,), 2, "heuristic", ("random", "heuristic"), 30, (30,), 1)
-    played = run(plan, deadline=0.0)  # stops after the first chunk it gets back
+    played = run(plan, deadline=0.0)  # stops after the first chunk back
     assert played.plan.deals == 30 and played.plan.ladder == ("random",)
     assert any("the time ran out: 30 of 30 deals" in n for n in played.plan.notes)
     assert any("the ladder stops at random" in n for n in played.plan.notes)

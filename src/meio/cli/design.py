@@ -132,9 +132,9 @@ def report(
                       TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                       TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
             task = bar.add_task(_("playing"), total=1.0)
-            # without --deals the time is a limit: no chunk starts after it (the
-            # summary takes seconds more)
-            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 15
+            # without --deals the time is a limit: no chunk runs past it (the summary
+            # and the page take seconds more)
+            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 30
             played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))

@@ -71,7 +71,7 @@ class Plan:
     def sides(self) -> int:
         return 2 if self.partnership else self.players
 
-    def works(self, chunk_seconds: float = 20.0) -> list[Work]:
+    def works(self, chunk_seconds: float = 10.0) -> list[Work]:
         """The plan cut into chunks of about ``chunk_seconds`` each (the unit of a worker)."""
         cost = dict(self.match_seconds)
         out: list[Work] = []
@@ -96,7 +96,7 @@ class Plan:
 def time_match(variant: Variant, players: int, kind: str, partnership: bool = False) -> float:
     """Seconds one match of ``kind`` in every seat takes here, on deals the report does
     not play: the faster of two, so that loading a network or compiling the core for
-    the first match does not count."""
+    the first match does not count (one, for a player slower than 2 s a match)."""
     from meio.bots import make_bot, play_match
 
     best = math.inf
@@ -105,6 +105,8 @@ def time_match(variant: Variant, players: int, kind: str, partnership: bool = Fa
         start = time.perf_counter()
         play_match(cfg, [make_bot(kind, s) for s in range(players)])
         best = min(best, time.perf_counter() - start)
+        if best > 2.0:  # a slow player: a second of loading is a small share of it
+            break
     return best
 
 
@@ -157,6 +159,8 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
     budget = seconds * jobs * 0.85 / len(rulesets)  # worker-seconds a ruleset
     if player is None:
         fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
+        for kind in reversed(fits):  # the cheap ones first: they load what all share
+            seconds_of(kind)
         for kind in fits:
             if deals is not None or (SELF_SHARE * budget / (players * seconds_of(kind))
                                      >= MIN_DEALS) or kind == fits[-1]:
@@ -214,7 +218,9 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
         progress: Progress | None = None, deadline: float | None = None) -> Played:
     """Play every game of ``plan``; ``progress(done, total)`` in planned seconds.
 
-    With a ``deadline`` (seconds) no chunk starts after it: every part keeps the deals
+    With a ``deadline`` (seconds) the chunks still running then are dropped (local
+    workers are stopped; Ray tasks are left to end) and no other starts: every part
+    keeps the deals
     it finished from deal 0 on without a gap (the parts advance together, so they stop
     near the same share of their deals), a ladder step with none is left out with the
     steps above it, and the plan returned says how many deals each part reached."""
@@ -301,18 +307,20 @@ def _backend(works: list[Work], jobs: int, ray: str | None
         return
     import multiprocessing
     import sys
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    pool = ctx.Pool(jobs)
     try:
-        pending = {pool.submit(play, w): w for w in works}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                yield pending.pop(fut), fut.result()
+        for i, tables in pool.imap_unordered(_indexed, list(enumerate(works)), chunksize=1):
+            yield works[i], tables
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # stopped early (the time limit, Ctrl-C): the chunks still running are dropped
+        pool.terminate()
+        pool.join()
+
+
+def _indexed(item: tuple[int, Work]) -> tuple[int, Tables]:
+    return item[0], play(item[1])
 
 
 # -- the summary -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ A KEY is a dotted path into the file's keys (docs/variants.md): ``hand.first_hal
 ``trump``, ``deck.4.specials``, ``scoring.bonus``, ``match.default.rounds``; a special
 card's attribute is ``special.<code>.<attribute>`` (``special.Q+.value``), and one half
 of its value ``special.Q+.value_half_1`` (or ``_2``). A RANGE is ``LOW..HIGH`` (whole
-numbers, or numbers with a point), or choices ``a,b,c``.
+numbers; with a point, numbers by halves, as a card's value goes), or choices ``a,b,c``.
 
 Changing ``hand.first_half`` or ``hand.pack`` alone keeps the hand's size: the other
 takes the rest (a 13-card hand with ``first_half = 6`` keeps a pack of 7).
@@ -62,6 +62,9 @@ def parse_vary(text: str) -> Vary:
         if not low < high:
             raise DesignError(f"--vary {text!r}: the low end must be below the high end")
         integer = "." not in lo and "." not in hi
+        if not integer and (low * 2 != int(low * 2) or high * 2 != int(high * 2)):
+            raise DesignError(f"--vary {text!r}: a range with a point goes by halves: its "
+                              "ends must be whole or end in .5")
         return Vary(key, low, high, integer)
     choices = tuple(c.strip() for c in rng.split(",") if c.strip())
     if len(choices) < 2:

@@ -210,7 +210,8 @@ def _suggest(trial: Any, v: Vary) -> Any:
         return trial.suggest_categorical(v.key, list(v.choices))
     if v.integer:
         return trial.suggest_int(v.key, int(v.low), int(v.high))
-    return trial.suggest_float(v.key, v.low, v.high)
+    # a variant's numbers go by halves (a special card's value: 12.5)
+    return trial.suggest_float(v.key, v.low, v.high, step=0.5)
 
 
 def open_study(study: Study, folder: Path) -> Any:
