@@ -98,6 +98,8 @@ def report(
     seed: Annotated[int, seed_option(_("seed of the deals"))] = 0,
 ) -> None:
     """Play and write the report card of ``rulesets``."""
+    import time as clock
+
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -110,8 +112,6 @@ def report(
     from meio.design.report import make_plan, run, summarise, write
     from meio.design.rulesets import DesignError
     from meio.engine.errors import MeioError
-
-    import time as clock
 
     console = Console(stderr=True)
     seconds = parse_time(time)
