@@ -5,6 +5,7 @@ is depth; the luck share of a game of pure luck is all luck."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from meio.design.games import Columns, Tables
 from meio.design.measures import Card, depth, seats
@@ -95,6 +96,10 @@ def test_a_real_gap_is_depth_and_the_curve_flattens_after_it() -> None:
     assert c.detail["depth"]["clear_steps"] == 1
     assert c.detail["depth"]["flattens_at"] == "b"
     assert c.rows["depth"].measure.estimate().low > 0.3
+    curve = c.detail["depth"]["curve"]
+    assert [p["rung"] for p in curve] == ["a", "b", "c"]
+    assert curve[1]["ci95"][0] > 0.3  # b is clearly above a, and c no higher than b
+    assert curve[2]["value"] == pytest.approx(c.rows["depth"].measure.value, abs=1e-6)
     k = c.rows["rounds75:a>b"].measure.value  # gap 0.5, a round's spread about 1.0
     assert 1.0 < k < 4.0
 

@@ -17,8 +17,8 @@ from .conftest import MINI, NO_TRUMP
 
 CHROMIUM = "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-PLOTS = {"seats-from_leader", "seats-from_first", "seats-wins", "depth-steps", "luck-shares",
-         "specials-worth"}
+PLOTS = {"seats-from_leader", "seats-from_first", "seats-wins", "depth-steps", "depth-curve",
+         "luck-shares", "specials-worth"}
 
 
 def _row(entry: list[dict[str, Any]], key: str) -> dict[str, Any]:

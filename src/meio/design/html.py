@@ -218,6 +218,11 @@ def _depth(summary: Json) -> str:
                            "stronger on the same deals; above 0: the stronger scores lower)",
                            lambda ax: _bars(ax, names, [s.replace(">", " → ") for s in steps],
                                             series, "points a round")))
+    curves = [(r["name"], r["depth"]["curve"]) for r in summary["rulesets"] if r.get("depth")]
+    if curves:
+        out.append(_figure("depth-curve", "Each rung's strength over the bottom one: its "
+                           "score a round lower, the steps below it summed (95% intervals)",
+                           lambda ax: _curve(ax, curves)))
     for r in summary["rulesets"]:
         d = r.get("depth")
         if d:
@@ -227,6 +232,25 @@ def _depth(summary: Json) -> str:
                        f"bottom; {_e(where)}.</p>")
     out.append(_rows_section(summary, "depth", intro=False))
     return "\n".join(out)
+
+
+def _curve(ax: Any, curves: Sequence[tuple[str, Sequence[Json]]]) -> None:
+    for i, (name, curve) in enumerate(curves):
+        xs = list(range(len(curve)))
+        ys = [p["value"] for p in curve]
+        lo = [p["value"] - (p["ci95"][0] if p["ci95"][0] is not None else p["value"])
+              for p in curve]
+        hi = [(p["ci95"][1] if p["ci95"][1] is not None else p["value"]) - p["value"]
+              for p in curve]
+        ax.errorbar([x + 0.05 * i for x in xs], ys, yerr=[lo, hi], marker="o", capsize=3,
+                    color=_COLOURS[i % len(_COLOURS)], label=name)
+        ax.set_xticks(xs, [p["rung"] for p in curve])
+    ax.axhline(0, color="#444", lw=0.8)
+    ax.set_ylabel("points a round over the bottom")
+    lo_, hi_ = ax.get_ylim()
+    ax.set_ylim(min(lo_, 0.0), max(hi_, 0.0))
+    if len(curves) > 1:
+        ax.legend(fontsize=8)
 
 
 def _luck(summary: Json) -> str:

@@ -165,9 +165,16 @@ def depth(c: Card, pairs: Sequence[tuple[tuple[str, str], Tables]], deals: int) 
         c.add("depth", "depth", "ladder's total gain: top rung over the bottom, a round",
               Figure([r for g in gaps for r in g.ratios],
                      lambda v: float((v[0::2] - v[1::2]).sum())), +1)
+        bottom = pairs[0][0][0]
+        # the curve: each rung's strength over the bottom one, the steps below it summed
+        curve = [{"rung": bottom, "value": 0.0, "ci95": [0.0, 0.0]}]
+        for k in range(1, len(gaps) + 1):
+            rung = Figure([r for g in gaps[:k] for r in g.ratios],
+                          lambda v: float((v[0::2] - v[1::2]).sum())).estimate()
+            curve.append({"rung": pairs[k - 1][0][1], **rung.to_json()})
         c.detail["depth"] = {"steps": steps, "clear_steps": clear,
                              "flattens_at": (pairs[clear][0][0] if clear < len(pairs)
-                                             else None)}
+                                             else None), "curve": curve}
 
 
 def _luck(rows: Columns, deals: int) -> tuple[Figure, Figure, Figure]:
