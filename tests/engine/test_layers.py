@@ -37,13 +37,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "ratings": frozenset({"engine"}),
     "tournament": frozenset({"engine", "bots", "ray_tasks", "openspiel"}),
     "analysis": frozenset({"engine", "sim", "bots", "tournament", "ray_tasks"}),
+    # the designer's report card and tuner stand on the lab's statistics and plan seeds
+    "design": frozenset({"engine", "bots", "tournament", "ray_tasks", "analysis"}),
     "warm": frozenset({"engine", "sim", "bots", "rl"}),
     "review": frozenset({"meio", "engine", "sim", "bots"}),
     "puzzles": frozenset({"meio", "engine", "sim", "bots", "review", "ratings"}),
     "tui": frozenset({"engine", "i18n", "tutorial", "sim", "bots", "warm", "review"}),
     "web": frozenset({"engine", "i18n", "sim", "bots", "warm", "ratings", "review", "puzzles"}),
     "cli": frozenset({"meio", "engine", "i18n", "sim", "bots", "rl", "ray_tasks", "tournament",
-                      "analysis", "tui", "web", "review", "puzzles", "ratings"}),
+                      "analysis", "design", "tui", "web", "review", "puzzles", "ratings"}),
     "__main__": frozenset({"cli"}),
 }
 

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "meio.cli.bench",
     "meio.cli.sim",
     "meio.cli.analyze",
+    "meio.cli.design",
     "meio.cli.train",
     "meio.cli.selfplay",
     "meio.cli.review",
