@@ -11,11 +11,13 @@ import pkgutil
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 import meio.web
 from meio.web import i18n
 from meio.web.refusal import FAILED, MESSAGES, REFUSED, Refusal, ServerError, message
+from tests.web.helpers import Player
 
 WEB = Path(meio.web.__file__).parent
 
@@ -112,3 +114,25 @@ def test_the_handler_answers_in_the_visitors_language(client: TestClient) -> Non
     r = client.post("/api/tables", json={"players": 2, "turn_timer_s": 1e9})
     assert r.status_code == 422 and r.json()["code"] == "bad_table"
     assert "turn timer" in r.json()["detail"]
+
+
+def test_a_server_error_while_handling_a_message_is_the_clients_error_frame(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused on purpose by whoever handled the message (here a store conflict): its
+    code goes back in an ``error`` frame, not ``internal``, and the socket stays."""
+    from meio.web.seating import Seating
+    from meio.web.store import StoreError
+
+    async def conflict(self: Seating, msg_id: str, seat: int | None) -> None:
+        raise StoreError("conflict", "match 2 of this table already exists")
+
+    monkeypatch.setattr(Seating, "rematch", conflict)
+    table = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        p = Player(ws, token=table["token"])
+        ws.send_json({"type": "rematch", "id": "r1"})
+        frame = p.until(lambda f: f["type"] == "error")
+        assert frame == {"type": "error", "code": "conflict",
+                         "reason": "match 2 of this table already exists"}
+        ws.send_json({"type": "ping"})
+        assert p.until(lambda f: f["type"] == "pong")

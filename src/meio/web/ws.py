@@ -33,6 +33,7 @@ from meio.web.protocol import (
     Report,
     parse_message,
 )
+from meio.web.refusal import ServerError
 from meio.web.services import Connection
 from meio.web.table import LiveTable, same_secret
 from meio.web.think import client_of
@@ -42,6 +43,16 @@ log = logging.getLogger("meio.web")
 
 #: seconds a new connection has to say hello
 HELLO_TIMEOUT_S = 15.0
+#: the close code of a refused hello, by the error's code (any other: 4400)
+CLOSE_CODES = {"too_large": 1009, "bad_token": 4403, "bad_code": 4403, "rate_limited": 4429,
+               "too_many_connections": 4429, "invalid_text": 1007}
+
+
+def error_frame(exc: ServerError) -> dict[str, Any]:
+    """The ``error`` frame of a server error on the WebSocket (the HTTP side's answer
+    is the app's handler): its code and its English reason, which the page translates
+    by the code."""
+    return F.error(exc.code, exc.detail)
 
 
 async def _writer(ws: WebSocket, conn: Connection) -> None:
@@ -108,10 +119,8 @@ async def _serve(ws: WebSocket, hub: Hub, table_id: str, address: str) -> None:
             raise ProtocolError("too_many_connections", "this table has as many spectators "
                                                         "as it can take")
     except ProtocolError as exc:
-        await ws.send_json(F.error(exc.code, exc.reason))
-        await ws.close({"too_large": 1009, "bad_token": 4403, "bad_code": 4403,
-                        "rate_limited": 4429, "too_many_connections": 4429,
-                        "invalid_text": 1007}.get(exc.code, 4400))
+        await ws.send_json(error_frame(exc))
+        await ws.close(CLOSE_CODES.get(exc.code, 4400))
         return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
@@ -166,13 +175,16 @@ class _Session:
         try:
             msg = _parse(raw, limit)
         except ProtocolError as exc:
-            conn.send(F.error(exc.code, exc.reason))
+            conn.send(error_frame(exc))
             if exc.code == "too_large":
                 conn.close(1009)
                 return False
             return True
         try:
             answer = await self.handle(msg)
+        except ServerError as exc:
+            # refused on purpose by whoever handled it: the client's error frame
+            answer = error_frame(exc)
         except Exception:
             # a bug of ours, not the client's: say so, keep the socket, keep the details
             log.exception("table %s: a message could not be handled", self.room.id)
