@@ -134,7 +134,7 @@ def report(
             task = bar.add_task(_("playing"), total=1.0)
             # without --deals the time is a limit: no chunk runs past it (the summary
             # and the page take seconds more)
-            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 30
+            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 45
             played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))
