@@ -219,7 +219,7 @@ def tune(
                          _("trials finished: {done}/{total}").format(done=done, total=total)))
         picks = front(s, study)[:pick]
         console.print(_("playing {n} pick(s) again on fresh deals...").format(n=len(picks)))
-        data = summary(s, study, reevaluate(study, picks, fresh_deals or deals))
+        data = summary(s, study, reevaluate(study, picks, fresh_deals or deals, jobs, ray))
     except KeyboardInterrupt:
         console.print(_("interrupted: the finished trials are kept in {db}; run the same "
                         "command again to resume").format(db=out / "study.db"))
