@@ -29,7 +29,7 @@ def card(args: argparse.Namespace) -> None:
     plan = make_plan([ruleset(args.ruleset)], args.players, seconds=args.time, jobs=args.jobs,
                      seed=args.seed)
     planned = time.perf_counter() - start
-    played = run(plan, jobs=args.jobs, deadline=args.time - planned - 30)
+    played = run(plan, jobs=args.jobs, deadline=args.time - planned - 45)
     summary = summarise(played)
     wall = time.perf_counter() - start
     r = summary["rulesets"][0]

@@ -134,7 +134,7 @@ def report(
             task = bar.add_task(_("playing"), total=1.0)
             # without --deals the time is a limit: no chunk runs past it (the summary
             # and the page take seconds more)
-            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 30
+            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 45
             played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))
@@ -219,7 +219,7 @@ def tune(
                          _("trials finished: {done}/{total}").format(done=done, total=total)))
         picks = front(s, study)[:pick]
         console.print(_("playing {n} pick(s) again on fresh deals...").format(n=len(picks)))
-        data = summary(s, study, reevaluate(study, picks, fresh_deals or deals))
+        data = summary(s, study, reevaluate(study, picks, fresh_deals or deals, jobs, ray))
     except KeyboardInterrupt:
         console.print(_("interrupted: the finished trials are kept in {db}; run the same "
                         "command again to resume").format(db=out / "study.db"))

@@ -218,7 +218,8 @@ def _depth(summary: Json) -> str:
                            "stronger on the same deals; above 0: the stronger scores lower)",
                            lambda ax: _bars(ax, names, [s.replace(">", " → ") for s in steps],
                                             series, "points a round")))
-    curves = [(r["name"], r["depth"]["curve"]) for r in summary["rulesets"] if r.get("depth")]
+    curves = [(r["name"], r["depth"]["curve"]) for r in summary["rulesets"]
+              if r.get("depth", {}).get("curve")]
     if curves:
         out.append(_figure("depth-curve", "Each rung's strength over the bottom one: its "
                            "score a round lower, the steps below it summed (95% intervals)",

@@ -357,11 +357,6 @@ def _matches(plan: Plan) -> Json:
             "per_ruleset": plan.deals * plan.players + sum(pair.values())}
 
 
-def with_deals(plan: Plan, deals: int, seed: int) -> Plan:
-    """``plan`` on other deals (its sizes kept): fresh deals for a re-evaluation."""
-    return replace(plan, deals=deals, seed=seed)
-
-
 def finite(x: float) -> bool:
     return not (math.isnan(x) or math.isinf(x))
 

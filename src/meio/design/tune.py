@@ -365,15 +365,19 @@ def front(s: Any, study: Study) -> list[Any]:
                   key=lambda t: [v * s_ for v, s_ in zip(t.values, signs, strict=True)])
 
 
-def reevaluate(study: Study, picks: Sequence[Any], deals: int) -> list[Json]:
-    """The picked trials played again on fresh deals: each goal's figure then and now,
-    and how much it shrank (toward worse: a positive shrink)."""
+def reevaluate(study: Study, picks: Sequence[Any], deals: int, jobs: int = 1,
+               ray: str | None = None) -> list[Json]:
+    """The picked trials played again on fresh deals (in parallel as the trials were):
+    each goal's figure then and now, and how much it shrank (toward worse: a positive
+    shrink)."""
     fresh = Plan(study.plan.rulesets, study.plan.players, study.plan.player,
                  study.plan.ladder, deals, tuple(deals for _ in study.plan.pair_deals),
                  derive(study.seed, FRESH), study.plan.partnership, study.plan.match_seconds)
+    tasks = [Task(t.number, t.user_attrs["params"], fresh) for t in picks]
+    results = dict(_evaluate(tasks, jobs, ray))
     out = []
     for t in picks:
-        again = evaluate(Task(t.number, t.user_attrs["params"], fresh))
+        again = results[t.number]
         rows = []
         for g in study.goals:
             then = (t.user_attrs.get("figures", {}).get(g.figure) or {})
