@@ -206,6 +206,10 @@ def test_the_compare_command_writes_both_analyses_and_the_comparison(tmp_path: P
     assert (out / "base" / "summary.json").exists() and (out / "variant" / "report.html").exists()
     page = (out / "report.html").read_text()
     assert "id=compare" in page and "unpaired" in page and ">30<" in page
+    # a forest plot of the differences, and the verdicts' method and players named
+    assert 'data-plot="compare-4p"' in page and "p (Holm)" in page
+    assert "Holm&#x27;s step-down" in page or "Holm's step-down" in page
+    assert "Player on both rulesets: random legal moves" in page
     assert "| length: mean round score |" in (out / "findings.md").read_text()
 
 

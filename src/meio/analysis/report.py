@@ -519,9 +519,7 @@ def _forest(rows: list[tuple[str, Json]]) -> Callable[[Any], None]:
         ax.axvline(0, color="#444", lw=0.8)
         ax.set_yticks(range(len(shown_rows)), [n for n, _ in shown_rows], fontsize=7)
         ax.invert_yaxis()
-        ax.set_xlabel("variant − base, in smallest differences that matter (grey band: "
-                      "too small to matter); green better, red worse, blue a called "
-                      "difference with no better side")
+        ax.set_xlabel("variant − base, in smallest differences that matter")
     return draw
 
 
@@ -556,7 +554,9 @@ def render_compare(summary: Json) -> str:
                          _n(r["difference"]), shown_p(r.get("p_holm")), says(r)])
         plot = _figure(f"compare-{t.replace(' ', '-')}",
                        f"{t}: every figure's difference with its 95% interval, scaled by "
-                       "the smallest difference that matters for its measure.",
+                       "the smallest difference that matters for its measure (the grey band "
+                       "is too small to matter); green: the variant is better, red: worse, "
+                       "blue: a called difference with no better side, grey: not called.",
                        _forest(named), height=max(3.4, 0.22 * len(named)))
         body.append(f"<h3>{html.escape(t)}</h3><p class=note>{html.escape(e['pairing'])}."
                     "</p>" + plot + _table(["figure", "base", "variant", "difference", "n",

@@ -5,7 +5,7 @@ figures are :class:`~meio.analysis.stats.Estimate` dicts (``value``, ``ci95``,
 ``n`` games). :func:`headline` lists, per table, the figures ``--ci`` waits on.
 Scores are *side* scores (a team's in partnership): the number a seat is judged by.
 
-A little under 600 lines on purpose: each study is one function, and the six
+About 650 lines on purpose: each study is one function, and the six
 share the estimate helpers at the top (paired differences, ratios, seat gaps,
 bootstrap ranks); one file keeps every study beside the statistics it uses, and
 :mod:`meio.analysis.stats` holds the general ones.
