@@ -76,3 +76,12 @@ def test_tune_refuses_in_one_line(tmp_path: Path, args: list[str], words: str) -
                                  "--out", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert words in result.stderr
+
+
+def test_the_help_names_the_ladder_and_the_figures_meio_design_knows() -> None:
+    from meio.cli.design import FIGURES, LADDER
+    from meio.design.report import LADDER as KINDS
+    from meio.design.tune import GOALS
+
+    assert LADDER.split(", ") == list(KINDS)
+    assert FIGURES.split(", ") == list(GOALS)

@@ -34,6 +34,16 @@ def test_two_rulesets_deal_the_same_cards_on_the_same_deal() -> None:
     assert State.new(a).hands == State.new(b).hands
 
 
+def test_only_a_preset_by_its_name_plays_as_the_standard_game() -> None:
+    from meio.design.space import changed
+    from meio.engine.presets import preset
+
+    assert config(preset("meio"), 4, 1).variant is None
+    # a tuning trial with the edition's numbers is still a variant: the same player
+    # (the heuristic's variant rule) as every other trial
+    assert config(changed(preset("meio"), {}, "trial-0016"), 4, 1).variant is not None
+
+
 def test_a_ruleset_without_that_table_size_is_refused() -> None:
     with pytest.raises(DesignError, match="mini is played by 2 players, not 4"):
         config(MINI, 4, 0)

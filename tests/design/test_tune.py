@@ -95,3 +95,16 @@ def test_the_picks_are_played_again_on_fresh_deals(tmp_path: Path) -> None:
     assert row["shrink"] == pytest.approx(row["trial"]["value"] - row["fresh"]["value"])
     data = summary(s, study, again)
     assert data["front"] == [t.number for t in picks]
+
+
+def test_a_ruleset_tried_again_is_not_played_again_and_is_on_the_front_once(
+        tmp_path: Path) -> None:
+    study = _study("special.Q+.value=13..14")  # two rulesets only
+    s = tune(study, tmp_path, 4)
+    again = [t for t in s.get_trials() if "same_as" in t.user_attrs]
+    assert again  # four trials of two rulesets
+    for t in again:
+        first = s.trials[t.user_attrs["same_as"]]
+        assert t.params == first.params and t.values == first.values
+    picks = front(s, study)
+    assert len({t.params["special.Q+.value"] for t in picks}) == len(picks)

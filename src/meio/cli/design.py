@@ -59,6 +59,13 @@ def _rulesets(names: list[str]) -> list[object]:
     return out
 
 
+#: the default ladder and the goals' figures, as meio.design names them (kept here, not
+#: imported: a command module loads its heavy dependencies only when it runs; a test
+#: checks them against meio.design)
+LADDER = "random, heuristic, learned, search:1, search:2"
+FIGURES = ("seat_gap, leader_edge, match_win_gap, mean_score, depth, skill, luck, rounds75, "
+           "last_round, lead_changes, shared, certain_after, minutes, decisions")
+
 PlayersOpt = Annotated[int, typer.Option("--players", "-n", min=2, max=MAX_PLAYERS,
                                          help=_("table size"))]
 PartnershipOpt = Annotated[bool, typer.Option(help=_("the 4-player partnership game"))]
@@ -85,8 +92,8 @@ def report(
         help=_("the named player in every seat (default: the strongest that fits the time)"))
     ] = None,
     ladder: Annotated[str | None, typer.Option(
-        help=_("the depth ladder, weakest first, comma-separated (default: random, "
-               "heuristic, learned where it plays, search:1, search:2)"))] = None,
+        help=_("the depth ladder, weakest first, comma-separated (default: {ladder}; the "
+               "network where it plays)").format(ladder=LADDER))] = None,
     deals: Annotated[int | None, typer.Option(
         min=2, max=1_000_000, help=_("deals for every part (default: as many as --time "
                                      "allows)"))] = None,
@@ -151,21 +158,21 @@ def report(
 
 @design_app.command(
     help=_("Search the rulesets around BASE for the goals: each --vary KEY=RANGE (a "
-           "variant file's key, e.g. hand.first_half=5..8, special.Q+.value=10..14, "
-           "trump=H,none) and each --goal ('max depth', 'min seat_gap', 'seat_gap<0.02'). "
+           "variant file's key, e.g. {keys}) and each --goal ({goals}). "
            "Every trial is played under the same player on the same deals; the study is "
            "kept in OUT/study.db (run the same command again to resume), every trial's "
            "ruleset in OUT/trials/, the Pareto front and the picks played again on fresh "
-           "deals in OUT/tune.md and OUT/tune.json."))
+           "deals in OUT/tune.md and OUT/tune.json.").format(
+               keys="hand.first_half=5..8, special.Q+.value=10..14, trump=H,none",
+               goals="'max depth', 'min seat_gap', 'seat_gap<0.02'"))
 def tune(
     base: Annotated[str, typer.Argument(metavar="BASE", help=_("a preset or a variant file"))],
     out: Annotated[Path, typer.Option(parser=OutputFolder(), metavar=_("FOLDER"),
                                       help=_("folder for the study (reused to resume)"))],
     vary: Annotated[list[str], typer.Option(help=_("KEY=LOW..HIGH or KEY=a,b,c"))],
     goal: Annotated[list[str], typer.Option(help=_(
-        "'min FIGURE', 'max FIGURE' or 'FIGURE<BOUND' (figures: seat_gap, leader_edge, "
-        "match_win_gap, mean_score, depth, skill, luck, rounds75, last_round, "
-        "lead_changes, shared, certain_after, minutes, decisions)"))],
+        "'min FIGURE', 'max FIGURE' or 'FIGURE<BOUND' (figures: {figures})").format(
+            figures=FIGURES))],
     trials: Annotated[int, typer.Option(min=1, max=100_000, help=_("trials to finish"))] = 30,
     players: PlayersOpt = 4,
     partnership: PartnershipOpt = False,

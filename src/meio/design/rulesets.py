@@ -36,15 +36,17 @@ def ruleset(name: str) -> Variant:
 
 def config(variant: Variant, players: int, seed: int, first_leader: int | None = None,
            partnership: bool = False) -> MatchConfig:
-    """One deal of ``variant`` (its cards drawn from ``seed``). An edition's preset is
-    played as the standard game (``variant=None``), so every bot, the network
-    included, sits at it; any other ruleset as a variant game."""
+    """One deal of ``variant`` (its cards drawn from ``seed``). A preset named by its name
+    (``meio``, ``classic``) is played as the standard game (``variant=None``), so every
+    bot, the network included, sits at it; any other ruleset, a file or a tuning trial
+    whose rules happen to equal an edition's included, as a variant game, so that the
+    heuristic plays every trial of a tuning run by the same (variant) rule."""
     if players not in variant.players:
         sizes = ", ".join(str(n) for n in variant.players)
         raise DesignError(f"{variant.name} is played by {sizes} players, not {players}")
     if partnership and not (variant.partnership and players == 4):
         raise DesignError(f"{variant.name} has no partnership game")
-    if is_standard(variant):
+    if variant.name in PRESETS and variant == preset(variant.name) and is_standard(variant):
         return MatchConfig(edition=variant.edition, players=players, partnership=partnership,
                            seed=seed, first_leader=first_leader, options=variant.options)
     return MatchConfig(edition=variant.edition, players=players, partnership=partnership,

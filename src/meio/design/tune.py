@@ -267,12 +267,27 @@ def tune(study: Study, folder: Path, trials: int, jobs: int = 1, ray: str | None
             trial = s.ask()
             params = {v.key: _suggest(trial, v) for v in study.varies}
             batch.append((trial, Task(trial.number, params, study.plan)))
-        results = dict(_evaluate([task for _, task in batch], jobs, ray))
+        # a ruleset tried before is not played again: on the same deals under the same
+        # player its figures would be the same
+        seen = {json.dumps(clean(t.user_attrs.get("params")), sort_keys=True): t
+                for t in _done(s)}
+        fresh = [task for _, task in batch if _key(task.params) not in seen]
+        results = dict(_evaluate(fresh, jobs, ray))
         for trial, task in batch:
+            old = seen.get(_key(task.params))
+            if old is not None:
+                trial.set_user_attr("same_as", old.number)
+                results[task.number] = ({"pruned": old.user_attrs["pruned"]}
+                                        if "pruned" in old.user_attrs
+                                        else {"figures": old.user_attrs["figures"]})
             _tell(s, study, folder, trial, task, results[task.number])
     if progress is not None:
         progress(len(_done(s)), trials)
     return s
+
+
+def _key(params: dict[str, Any]) -> str:
+    return json.dumps(clean(params), sort_keys=True)
 
 
 def _fail(s: Any, t: Any) -> None:
@@ -361,8 +376,14 @@ def front(s: Any, study: Study) -> list[Any]:
         pb = [x * s_ for x, s_ in zip(b.values, signs, strict=True)]
         return all(x <= y for x, y in zip(pa, pb, strict=True)) and pa != pb
 
-    return sorted([t for t in ok if not any(beats(o, t) for o in ok)],
+    best = sorted([t for t in ok if not any(beats(o, t) for o in ok)],
                   key=lambda t: [v * s_ for v, s_ in zip(t.values, signs, strict=True)])
+    once: dict[str, Any] = {}
+    for t in best:  # a ruleset tried twice is on the front once, as its first trial
+        key = _key(t.user_attrs.get("params", t.params))
+        if key not in once or t.number < once[key].number:
+            once[key] = t
+    return [t for t in best if once[_key(t.user_attrs.get("params", t.params))] is t]
 
 
 def reevaluate(study: Study, picks: Sequence[Any], deals: int, jobs: int = 1,
