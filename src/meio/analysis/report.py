@@ -22,7 +22,8 @@ from meio.analysis.stats import MIN_GAMES, enough, shown, shown_p
 
 Json = dict[str, Any]
 
-_CSS = """
+#: the style of the lab's and the designer's pages
+PAGE_CSS = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0 1rem;
 color:#222;line-height:1.45}
 h1{font-size:1.6rem}h2{border-bottom:2px solid #ccc;margin-top:2.5rem}
@@ -495,7 +496,7 @@ def render(summary: Json) -> str:
                         "</section>")
     return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>meio analyze</title><style>{_CSS}</style></head><body>"
+            f"<title>meio analyze</title><style>{PAGE_CSS}</style></head><body>"
             f"<h1>MEIO balance report</h1>{head}{''.join(body)}</body></html>")
 
 
@@ -563,7 +564,7 @@ def render_compare(summary: Json) -> str:
                                             "p (Holm)", "verdict"], rows))
     return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>meio analyze compare</title><style>{_CSS}</style></head><body>"
+            f"<title>meio analyze compare</title><style>{PAGE_CSS}</style></head><body>"
             f"<h1>MEIO rulesets compared: {html.escape(summary['base']['name'])} and "
             f"{html.escape(summary['variant']['name'])}</h1>{head}"
             f"<section id=compare><h2>Compare</h2>{''.join(body)}</section></body></html>")

@@ -16,19 +16,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meio.analysis.report import PAGE_CSS
 from meio.analysis.stats import shown_p
 
 Json = dict[str, Any]
 
-_CSS = """
-body{font-family:system-ui,sans-serif;margin:0 auto;max-width:62rem;padding:0 1rem;
-color:#222;line-height:1.45}
-h1{font-size:1.6rem}h2{border-bottom:2px solid #ccc;margin-top:2.2rem}
-figure{margin:1rem 0}figure svg{width:100%;height:auto}figcaption{font-size:.9rem;color:#555}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.2rem;display:block;
-overflow-x:auto}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:right}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
-.note{color:#555;font-size:.9rem}.better{color:#17632a}.worse{color:#9b1c1c}
+_CSS = PAGE_CSS + """
+.better{color:#17632a}.worse{color:#9b1c1c}
 """
 
 _SECTIONS = {

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from meio.analysis.studies import SECONDS
+from meio.analysis.verdicts import holm
 from meio.design.games import Columns, Tables
 from meio.design.stats import (
     Figure,
@@ -25,7 +26,6 @@ from meio.design.stats import (
     LargestEdge,
     Ratio,
     first_unclear,
-    holm,
     p_value,
     rounds_to_win,
 )

@@ -9,7 +9,8 @@ seats) as one draw.
 * :class:`Figure`: any function of ratios (a spread of seats, a variance share, the
   rounds a player needs to win); its interval is the percentile bootstrap over deals,
   and two rulesets' figures are resampled with the same deals (a paired bootstrap).
-* :func:`holm`: p-values corrected for looking at several seats at once.
+* Holm's correction for looking at several seats at once is the lab's
+  (:func:`meio.analysis.verdicts.holm`).
 """
 
 from __future__ import annotations
@@ -176,22 +177,6 @@ def p_value(e: Estimate, null: float = 0.0) -> float:
     if not se or math.isnan(se):
         return math.nan
     return 2 * (1 - NormalDist().cdf(abs(e.value - null) / se))
-
-
-def holm(p: Sequence[float]) -> list[float]:
-    """Holm's step-down correction: each p-value adjusted for the family, so that
-    "adjusted p < 0.05" holds the chance of any false alarm among them to 5%.
-
-    >>> holm([0.01, 0.04, 0.03])
-    [0.03, 0.06, 0.06]
-    """
-    order = sorted(range(len(p)), key=lambda i: p[i])
-    out = [0.0] * len(p)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[i]))
-        out[i] = round(running, 12)
-    return out
 
 
 #: the normal quantile of 0.75: a lead of z·σ/√k wins three matches in four
