@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from meio.analysis.stats import Estimate, cluster_mean
+from meio.analysis.verdicts import holm
 from meio.design.stats import (
     Figure,
     LargestEdge,
     Ratio,
     first_unclear,
-    holm,
     p_value,
     rounds_to_win,
 )
