@@ -248,11 +248,11 @@ def test_a_variant_observation_reads_no_hidden_card(ruleset: Any, players: int,
     assert variant is not None and not is_standard(variant)
     rng = random.Random(4)
     changed = 0
-    for seed in range(6):
+    for seed in range(8):
         config = MatchConfig(edition=variant.edition, players=players, partnership=partnership,
                              variant=variant, options=variant.options, seed=seed)
         state = State.new(config)
-        for _ in range(rng.randrange(0, 40)):
+        for _ in range(rng.randrange(0, players * (variant.hand + 1))):  # into round 1
             if state.is_over:
                 break
             seat = state.current_seat()
@@ -266,6 +266,6 @@ def test_a_variant_observation_reads_no_hidden_card(ruleset: Any, players: int,
             assert obs.shape == (AT.ANY_SIZE,)
             for _ in range(3):
                 world = sample_world(view, rng)
-                changed += world.hands != state.hands
+                changed += (world.hands, world.packs) != (state.hands, state.packs)
                 assert np.array_equal(observe_table(world.view(seat)), obs)
     assert changed  # the worlds did deal the hidden cards otherwise

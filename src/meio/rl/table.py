@@ -29,7 +29,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from meio.bots.attributes import ANY_SIZE, observe_any
+from meio.bots.attributes import ANY_SIZE, card_attributes, observe_any, table_numbers
 from meio.bots.observation import F32, OBS_SIZE, observe
 from meio.engine import MatchConfig, TableOptions, View
 from meio.engine import cards as C
@@ -137,6 +137,27 @@ class TableArrays:
         """The core's policy of the compiled opponent ``name`` at this table."""
         code = OPPONENT_POLICIES[name]
         return self.heuristic if code == K.POLICY_HEURISTIC else code
+
+    def attribute_data(self) -> npt.NDArray[np.float32]:
+        """The attribute encoding's table data the compiled observation reads (the
+        ``A_*`` layout of :mod:`meio.rl.kernels`): each card's attribute row as if in the
+        deck, the ruleset's numbers at this table, and which cards are the deck's
+        ordinary cards (1) and the ruleset's specials (2). Zeros on an edition's table."""
+        from meio.rl import kernels as V
+
+        out = np.zeros(V.A_LEN, dtype=np.float32)
+        if self.variant is None:
+            return out
+        config = self.config(0, 0)
+        pool = config.ruleset.special_pool
+        every = C.mask_of(int(c) for c in self.base_deck) | C.mask_of(pool)
+        rows = card_attributes(config.rules, every)
+        out[V.A_ROWS:V.A_NUMBERS] = rows.reshape(-1)
+        out[V.A_NUMBERS:V.A_KIND] = table_numbers(config)
+        out[V.A_KIND + self.base_deck] = 1.0
+        for card in pool:
+            out[V.A_KIND + card] = 2.0
+        return out
 
     def config(self, combo: int, leader: int) -> MatchConfig:
         """The match config of a match with specials ``combos[combo]`` led by ``leader``."""

@@ -84,7 +84,6 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from meio.bots import attributes as AT
 from meio.bots import spaces as S
 from meio.bots.observation import F32
 from meio.engine import IllegalActionError
@@ -94,7 +93,6 @@ from meio.rl import kernels as V
 from meio.rl.table import (
     OPPONENT_POLICIES,
     RulesetLike,
-    TableArrays,
     make_table,
     observation_box,
 )
@@ -195,7 +193,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         cfg[V.C_POOL] = len(table.config(0, 0).ruleset.special_pool)
         cfg[V.C_ANY] = int(table.variant is not None)
         self._cfg = cfg
-        self._anyd = _any_data(table)
+        self._anyd = table.attribute_data()
         n = num_envs
         self._states = np.zeros((n, K.STATE_LEN), dtype=np.int32)
         self._decks = np.zeros((n, 65), dtype=np.int32)
@@ -437,26 +435,6 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
 
 
 _NONE = np.zeros(0, dtype=np.intp)
-
-
-def _any_data(table: TableArrays) -> npt.NDArray[np.float32]:
-    """The attribute encoding's table data the compiled observation reads (the ``A_*``
-    layout of :mod:`meio.rl.kernels`): each card's attribute row as if in the deck, the
-    ruleset's numbers at this table, and which cards are the deck's ordinary cards (1)
-    and the ruleset's specials (2). Zeros but for its length on an edition's table."""
-    out = np.zeros(V.A_LEN, dtype=np.float32)
-    if table.variant is None:
-        return out
-    config = table.config(0, 0)
-    pool = config.ruleset.special_pool
-    every = C.mask_of(int(c) for c in table.base_deck) | C.mask_of(pool)
-    rows = AT.card_attributes(config.rules, every)
-    out[V.A_ROWS:V.A_NUMBERS] = rows.reshape(-1)
-    out[V.A_NUMBERS:V.A_KIND] = AT.table_numbers(config)
-    out[V.A_KIND + table.base_deck] = 1.0
-    for card in pool:
-        out[V.A_KIND + card] = 2.0
-    return out
 
 
 def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
