@@ -169,7 +169,8 @@ FORMATS = ("meio-bench/1", "meio-best-response/1", "meio-exploitability/1")
 def load(path: str, root: Path = ROOT) -> Doc:
     doc: Doc = json.loads((root / path).read_text())
     if doc.get("format") not in FORMATS:
-        raise ValueError(f"{path}: not a document of {', '.join(FORMATS)}")
+        raise ValueError(f"{path}: not a meio-bench/1 document (nor any of "
+                         f"{', '.join(FORMATS[1:])})")
     return doc
 
 
