@@ -13,7 +13,9 @@ it is made from:
 * ``tables FILE...``: one row per run (a table of the deal set), for the bots the
   runs share;
 * ``best_response FILE...``: one row per approximate best response
-  (``meio-best-response/1`` documents of ``bench/best_response.py``).
+  (``meio-best-response/1`` documents of ``bench/best_response.py``);
+* ``cfr FILE`` and ``exploitability FILE``: CFR's convergence and one row per bot made
+  a tabular policy of a solved game (``meio-exploitability/1``, ``bench/solve.py``).
 
 ``python bench/docs_tables.py`` rewrites every table in place; ``--check`` changes
 nothing and exits 1 listing the tables that differ from their documents and every
@@ -128,14 +130,47 @@ def best_response(docs: Sequence[Doc]) -> str:
     return "\n".join(lines) + "\n"
 
 
-KINDS = {"leaderboard": leaderboard, "tables": tables, "best_response": best_response}
-FORMATS = ("meio-bench/1", "meio-best-response/1")
+def cfr(docs: Sequence[Doc]) -> str:
+    """CFR's average policy on a solved game: its exploitability at each checkpoint."""
+    (doc,) = docs
+    points = doc["cfr"]
+    lines = ["| iterations | " + " | ".join(str(p["iteration"]) for p in points) + " |",
+             "|---|" + "---:|" * len(points),
+             "| exploitability | " + " | ".join(f"{p['exploitability']:.6f}" for p in points)
+             + " |",
+             "| wall s so far | " + " | ".join(f"{p['seconds']:.0f}" for p in points) + " |"]
+    return "\n".join(lines) + "\n"
+
+
+def exploitability(docs: Sequence[Doc]) -> str:
+    """Each bot of a solved game as a tabular policy: NashConv and exploitability, least
+    exploitable first; then the bots not measured, with the reason."""
+    (doc,) = docs
+    lines = ["| policy | plays as | NashConv | exploitability | policy built in s |",
+             "|---|---|---:|---:|---:|"]
+    for row in sorted(doc["bots"], key=lambda r: r["exploitability"]):
+        bot = row["bot"]
+        lines.append(f"| {bot} | {_plays_as(doc, bot)} | {row['nash_conv']:.6f} | "
+                     f"{row['exploitability']:.6f} | {row['policy_seconds']:.1f} |")
+    lines.append("")
+    lines.append(f"`{doc['command']}` — {doc['seconds']:.0f} s in all.")
+    if doc.get("refused"):
+        lines.append("")
+        lines.append("Not measured: " + "; ".join(f"`{k}`: {v}"
+                                                  for k, v in doc["refused"].items()) + ".")
+    return "\n".join(lines) + "\n"
+
+
+KINDS = {"leaderboard": leaderboard, "tables": tables, "best_response": best_response,
+         "cfr": cfr, "exploitability": exploitability}
+FORMATS = ("meio-bench/1", "meio-best-response/1", "meio-exploitability/1")
 
 
 def load(path: str, root: Path = ROOT) -> Doc:
     doc: Doc = json.loads((root / path).read_text())
     if doc.get("format") not in FORMATS:
-        raise ValueError(f"{path}: not a meio-bench/1 document nor a meio-best-response/1 one")
+        raise ValueError(f"{path}: not a meio-bench/1 document (nor any of "
+                         f"{', '.join(FORMATS[1:])})")
     return doc
 
 

@@ -11,8 +11,12 @@ OpenSpiel's ``nash_conv``. Exploitability is OpenSpiel's: NashConv / 2, the mean
 over the two seats of what a best response gains against the policy. The meio bots
 that do not play variants are listed with the reason.
 
-    nice .venv/bin/python bench/solve.py --iterations 200 --checkpoints 1,10,50,100 \\
-        --ismcts-simulations 100 --seed 0 --json /tmp/solve.json
+The ``--json`` document (``meio-exploitability/1``) records each bot's version
+(:func:`meio.bots.versions.describe_bot`); ``bench/docs_tables.py`` makes docs/rl.md's
+table of the ``mini`` game from ``docs/bench/mini-exploitability.json``:
+
+    nice .venv/bin/python bench/solve.py --iterations 100 --checkpoints 1,10,30 \\
+        --ismcts-simulations 100 --seed 0 --json docs/bench/mini-exploitability.json
 """
 
 from __future__ import annotations
@@ -27,7 +31,15 @@ from typing import Any
 import pyspiel
 
 import meio.openspiel  # noqa: F401  (registers "meio")
-from meio.openspiel.solve import bot_policy, decision_states, refused_bots, solve
+from meio.bots.versions import describe_bot
+from meio.openspiel.solve import (
+    ADVISOR_WORLDS,
+    POLICY_BOTS,
+    bot_policy,
+    decision_states,
+    refused_bots,
+    solve,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solver", choices=("cfr+", "cfr"), default="cfr+")
     parser.add_argument("--ismcts-simulations", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots")
-    parser.add_argument("--bots", default="random,heuristic,ismcts",
-                        help="the bots to score besides CFR")
+    parser.add_argument("--bots", default=",".join(POLICY_BOTS),
+                        help="the bots to score besides CFR (default: every one that "
+                             "plays the variant and is made a tabular policy here)")
     parser.add_argument("--json", type=Path, help="also write the result to this file")
     args = parser.parse_args(argv)
     if args.iterations < 1:
@@ -63,12 +76,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{size.decisions}, information states per player {list(size.infostates)} "
           f"({time.perf_counter() - start:.1f} s)", flush=True)
     out: dict[str, Any] = {
+        "format": "meio-exploitability/1",
+        "command": "python bench/solve.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "game": str(game), "variant": args.variant, "solver": args.solver,
         "seed": args.seed, "ismcts_simulations": args.ismcts_simulations,
         "size": {"histories": size.histories, "terminals": size.terminals,
                  "decisions": size.decisions, "infostates": list(size.infostates)},
         "exploitability": "NashConv / 2 (OpenSpiel's pyspiel.exploitability)",
-        "cfr": [], "bots": [],
+        "advisor_worlds": ADVISOR_WORLDS,
+        "cfr": [], "bots": [], "bot_versions": {},
     }
     average = None
     for point, policy in solve(game, args.iterations, checkpoints,
@@ -84,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         (f"{args.solver} ({args.iterations} iterations)", average, 0.0)]
     for kind in (b.strip() for b in args.bots.split(",") if b.strip()):
         t = time.perf_counter()
+        if describe_bot(kind):
+            out["bot_versions"][kind] = describe_bot(kind)
         policies.append((kind if kind != "ismcts" else
                          f"ismcts ({args.ismcts_simulations} simulations)",
                          bot_policy(kind, states, seed=args.seed,

@@ -12,7 +12,8 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 MODULES = ["meio.bots.spaces", "meio.bots.observation", "meio.rl.env", "meio.rl.vector",
-           "meio.rl.pettingzoo", "meio.bots.learned", "meio.openspiel", "meio.openspiel.params"]
+           "meio.rl.pettingzoo", "meio.bots.learned", "meio.openspiel", "meio.openspiel.params",
+           "meio.rl.layout", "meio.rl.table"]
 TEXT = DOCS.read_text()
 #: (first line, text) of each ``pycon`` block
 BLOCKS = [(TEXT[: m.start(1)].count("\n"), m.group(1))

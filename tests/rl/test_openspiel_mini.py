@@ -12,6 +12,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import meio.openspiel  # noqa: E402  (registers "meio")
+from meio.bots import attributes as AT  # noqa: E402
 from meio.engine import ConfigError, IllegalActionError  # noqa: E402
 from meio.engine import actions as A  # noqa: E402
 from meio.engine import cards as C  # noqa: E402
@@ -46,11 +47,22 @@ def tree(mini: pyspiel.Game) -> tuple[dict[str, object], object]:
      "one_round": True},
     {"players": 4, "variant": str(ROOT / "examples" / "variants" / "six-seven.toml"),
      "partnership": True, "reward": "victory", "split_mode": "sequential"},
+    {"players": 3, "variant": str(ROOT / "tests" / "rl" / "rulesets" / "invented.toml"),
+     "one_round": True},
+    {"players": 4, "variant": str(ROOT / "tests" / "rl" / "rulesets" / "no-trump.toml"),
+     "one_round": True, "split_mode": "sequential"},
 ], ids=["mini", "mini-score", "mini-sequential", "mini-toml", "six-seven",
-        "six-seven-partnership"])
+        "six-seven-partnership", "invented", "no-trump"])
 def test_openspiels_random_simulation_test_passes_on_variants(
         params: dict[str, object]) -> None:
     game = pyspiel.load_game("meio", params)
+    # a variant's observation is the attribute encoding of the seat's view
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    assert np.array_equal(np.array(state.observation_tensor(seat), dtype=np.float32),
+                          AT.observe_any(state.engine.view(seat)))
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
@@ -65,7 +77,7 @@ def test_the_variant_sets_the_games_sizes_and_its_deck() -> None:
         state.apply_action(state.chance_outcomes()[0][0])
     assert [bin(h).count("1") for h in state.engine.hands] == [3, 3]
     assert len(state.legal_actions()) == 3  # C(3, 1) packs
-    assert len(state.information_state_tensor()) == meio.openspiel.INFO_SIZE
+    assert len(state.information_state_tensor()) == meio.openspiel.ANY_INFO_SIZE
     # the standard game stays general-sum, scored by minus the round scores
     assert pyspiel.load_game("meio", {"players": 2}).get_type().utility == \
         pyspiel.GameType.Utility.GENERAL_SUM
@@ -143,7 +155,7 @@ def test_a_bots_policy_depends_on_its_information_state_alone(mini: pyspiel.Game
     assert len(pairs) >= 6
     for one, two in pairs:
         assert one.engine.packs != two.engine.packs or one.engine.hands != two.engine.hands
-        for kind in ("random", "heuristic", "ismcts"):
+        for kind in ("random", "heuristic", "ismcts", "search:1", "search:4", "advisor"):
             got = bot_probabilities(kind, one, seed=3, simulations=8)
             assert got == bot_probabilities(kind, two, seed=3, simulations=8), kind
             assert {a for a, _ in got} <= set(one.legal_actions())
@@ -195,13 +207,41 @@ def test_uniform_random_has_the_exploitability_docs_rl_gives_and_cfr_lowers_it(
 def test_the_bots_that_cannot_play_a_variant_are_named_with_the_reason(
         mini: pyspiel.Game) -> None:
     refused = refused_bots(mini)
-    assert {"search", "learned", "ppo", "expert"} <= set(refused)
-    assert "random" not in refused and "heuristic" not in refused
+    assert set(refused) == {"search", "expert", "learned", "ppo", "search:5", "search:6"}
     assert all("does not play variants" in reason for kind, reason in refused.items()
-               if kind in ("learned", "ppo"))
-    assert "not made a tabular policy" in refused["search"]
+               if kind in ("learned", "ppo", "search:5", "search:6"))
+    # the other names of a level are that level's row
+    assert refused["search"] == "plays as search:2 (that row)"
+    assert refused["expert"] == "plays as search:4 (that row)"
     with pytest.raises(ConfigError, match="a tabular policy is made of"):
         bot_probabilities("search", next(iter(decision_states(mini)[0].values())))
+
+
+def test_the_advisors_policy_splits_as_the_advisor_and_plays_as_the_heuristic(
+        tree: tuple) -> None:
+    from meio.bots.advisor import advise_view
+    from meio.engine import Phase
+    from meio.openspiel.solve import ADVISOR_WORLDS
+
+    states, _ = tree
+    splits = plays = 0
+    for state in states.values():
+        if len(state.legal_actions()) < 2:
+            continue
+        seat = state.current_player()
+        view = state.engine.view(seat)
+        [(action, _)] = bot_probabilities("advisor", state, seed=2)
+        if view.phase is Phase.SPLIT and splits < 4:
+            best = advise_view(view, worlds=ADVISOR_WORLDS, seed=2).best.pack
+            child = state.child(action)
+            assert child.engine.packs[seat] == best
+            splits += 1
+        elif view.phase is not Phase.SPLIT and plays < 8:
+            assert [(action, 1.0)] == bot_probabilities("heuristic", state, seed=2)
+            plays += 1
+        if splits == 4 and plays == 8:
+            break
+    assert (splits, plays) == (4, 8)
 
 
 def test_a_heuristic_split_is_the_pack_number_of_its_pack(mini: pyspiel.Game) -> None:

@@ -44,12 +44,13 @@ import pyspiel
 
 from meio.openspiel.game import MeioGame
 from meio.openspiel.ismcts import ISMCTSBot, IsmctsPlayer, ismcts_player
-from meio.openspiel.observer import INFO_EXTRA, INFO_SIZE, MeioObserver
+from meio.openspiel.observer import ANY_INFO_SIZE, INFO_EXTRA, INFO_SIZE, MeioObserver
 from meio.openspiel.params import GAME_TYPE, GameParameters, parameters_of
 from meio.openspiel.rounds import public_rounds
 from meio.openspiel.state import MeioState, state_from_view
 
 __all__ = [
+    "ANY_INFO_SIZE",
     "INFO_EXTRA",
     "INFO_SIZE",
     "GameParameters",

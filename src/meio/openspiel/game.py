@@ -46,4 +46,4 @@ class MeioGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> MeioObserver:
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
-        return MeioObserver(perfect)
+        return MeioObserver(perfect, attributes=self.params.attributes)

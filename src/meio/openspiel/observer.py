@@ -4,30 +4,37 @@ from __future__ import annotations
 
 import numpy as np
 
+from meio.bots import attributes as AT
 from meio.bots import observation as O
 from meio.engine import cards as C
 from meio.openspiel.state import MeioState
 
 INFO_EXTRA = 65 + 13 * 4  # play order of each card, declared suit of each trick
 INFO_SIZE = O.OBS_SIZE + INFO_EXTRA
+#: the information state's size in a variant game (the attribute encoding's observation)
+ANY_INFO_SIZE = AT.ANY_SIZE + INFO_EXTRA
 
 
 class MeioObserver:
     """Observation (``perfect_recall`` False) and information-state tensors and strings.
 
-    The observation is :func:`meio.bots.observation.observe` of the seat's view; the
-    information state adds the order in which this round's cards were played and
-    each trick's declared suit.
+    The observation is :func:`meio.bots.observation.observe` of the seat's view (716
+    entries) in an edition's game, and :func:`meio.bots.attributes.observe_any` (the
+    attribute encoding, 1,941) in a variant's (``attributes``); the information state
+    adds the order in which this round's cards were played and each trick's declared
+    suit.
     """
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, attributes: bool = False) -> None:
         self.perfect_recall = perfect_recall
-        size = INFO_SIZE if perfect_recall else O.OBS_SIZE
+        self.attributes = attributes
+        obs = AT.ANY_SIZE if attributes else O.OBS_SIZE
+        size = obs + INFO_EXTRA if perfect_recall else obs
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: O.OBS_SIZE]}
+        self.dict = {"observation": self.tensor[:obs]}
         if perfect_recall:
-            self.dict["play_order"] = self.tensor[O.OBS_SIZE : O.OBS_SIZE + 65]
-            self.dict["declared"] = self.tensor[O.OBS_SIZE + 65 :].reshape(13, 4)
+            self.dict["play_order"] = self.tensor[obs : obs + 65]
+            self.dict["declared"] = self.tensor[obs + 65 :].reshape(13, 4)
 
     def set_from(self, state: MeioState, player: int) -> None:
         self.tensor.fill(0.0)
@@ -35,7 +42,8 @@ class MeioObserver:
         if st is None:
             return
         view = st.view(player)
-        O.observe(view, picked=state.picked(player), out=self.dict["observation"])
+        observe = AT.observe_any if self.attributes else O.observe
+        observe(view, picked=state.picked(player), out=self.dict["observation"])
         if not self.perfect_recall:
             return
         order = self.dict["play_order"]

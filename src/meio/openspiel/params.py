@@ -12,7 +12,7 @@ import pyspiel
 
 from meio.engine import ConfigError, MatchConfig, TableOptions
 from meio.engine import cards as C
-from meio.engine.presets import PRESETS, preset
+from meio.engine.presets import PRESETS, is_standard, preset
 from meio.engine.ruleset import Variant
 from meio.engine.ruleset_file import load_variant
 
@@ -99,6 +99,12 @@ class GameParameters:
     def pack(self) -> int:
         """Cards in the second-half pack."""
         return self.hand - self.first_half
+
+    @property
+    def attributes(self) -> bool:
+        """Whether the observation is the attribute encoding: a variant that is not an
+        edition's preset (:func:`meio.engine.presets.is_standard`)."""
+        return self.variant is not None and not is_standard(self.variant)
 
     def config(self, combo: int, leader: int) -> MatchConfig:
         """The match config with specials ``combos[combo]`` and ``leader`` leading round 1

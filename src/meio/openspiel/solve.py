@@ -23,6 +23,7 @@ import pyspiel
 
 from meio.bots import make_bot
 from meio.bots import spaces as S
+from meio.bots.advisor import advise_view
 from meio.bots.variant_play import check_variant_bot
 from meio.engine import ConfigError, Phase
 from meio.engine import actions as A
@@ -31,8 +32,17 @@ from meio.openspiel.ismcts import ISMCTSBot
 from meio.openspiel.state import MeioState, _pack_positions
 
 #: the meio bots a tabular policy is made of here (each asked once at every
-#: information state): the random and heuristic bots
-TABULAR_BOTS = ("random", "heuristic")
+#: information state): the random and heuristic bots, every search level (each with
+#: its own fixed budget of worlds, so its answer depends on the view and the seed only)
+#: and ``advisor``: the split advisor's best pack (:func:`meio.bots.advisor.advise_view`,
+#: :data:`ADVISOR_WORLDS` worlds) with the heuristic's play, so that beside the
+#: ``heuristic`` row it measures the advisor's split alone
+TABULAR_BOTS = ("random", "heuristic", "search:1", "search:2", "search:3", "search:4",
+                "advisor")
+#: the kinds that play exactly as another measured here (the row to read for them)
+SAME_AS = {"search": "search:2", "expert": "search:4"}
+#: the worlds the advisor's split is worked out from at each information state
+ADVISOR_WORLDS = 64
 #: the bots :func:`bot_probabilities` plays: :data:`TABULAR_BOTS` and OpenSpiel's ISMCTS
 POLICY_BOTS = (*TABULAR_BOTS, "ismcts")
 
@@ -120,6 +130,11 @@ def bot_probabilities(kind: str, state: MeioState, *, seed: int = 0,
     if view.phase is Phase.SPLIT and state.get_game().params.sequential:
         raise ConfigError("a meio bot splits in one action: use split_mode 'pack'",
                           field="bots")
+    if kind == "advisor":
+        if view.phase is Phase.SPLIT:
+            advice = advise_view(view, worlds=ADVISOR_WORLDS, seed=seed)
+            return [(_flat(state, A.pack_action(advice.best.pack)), 1.0)]
+        kind = "heuristic"
     player = make_bot(kind, seed)
     action = player.choose(view, view.legal_actions())
     return [(_flat(state, action), 1.0)]
@@ -146,6 +161,9 @@ def refused_bots(game: pyspiel.Game) -> dict[str, str]:
     out: dict[str, str] = {}
     for kind in bot_kinds():
         if kind in POLICY_BOTS:
+            continue
+        if kind in SAME_AS:
+            out[kind] = f"plays as {SAME_AS[kind]} (that row)"
             continue
         try:
             check_variant_bot(kind, config)

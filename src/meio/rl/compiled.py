@@ -98,7 +98,7 @@ def _round_actions(array: I32, splits: int, plays: int) -> list[tuple[int | None
     for i in range(splits):
         seat = int(array[K.SPLIT_ORDER + i])
         start = K.PACK + K.PACK_MAX * seat
-        pack = C.mask_of(int(c) for c in array[start : start + 6])
+        pack = C.mask_of(int(c) for c in array[start : start + int(array[K.PACK_N + seat])])
         out.append((seat, A.pack_action(pack)))
     out.extend((None, int(a)) for a in array[K.PLAYS : K.PLAYS + plays])
     return out
@@ -134,9 +134,10 @@ class MatchRecord:
             self.live = self.live.copy()
 
     def _deal(self, array: I32) -> tuple[tuple[int, ...], int, int]:
-        players = self.config.players
+        players, hand = self.config.players, self.config.hand_size
         hands = tuple(
-            C.mask_of(int(c) for c in array[K.DEAL + K.HAND_MAX * p : K.DEAL + K.HAND_MAX * p + 13])
+            C.mask_of(int(c) for c in array[K.DEAL + K.HAND_MAX * p :
+                                            K.DEAL + K.HAND_MAX * p + hand])
             for p in range(players)
         )
         dealt = 0

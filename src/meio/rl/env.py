@@ -37,15 +37,24 @@ import numpy as np
 
 from meio.bots import Bot, make_bot
 from meio.bots import spaces as S
-from meio.bots.observation import F32, OBS_SIZE, observe
-from meio.engine import IllegalActionError, MatchConfig, Phase, State
+from meio.bots.observation import F32
+from meio.engine import IllegalActionError, MatchConfig, Phase, State, eligible_leaders
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import kernels as V
 from meio.rl.compiled import CompiledMatch, StepInfo
-from meio.rl.table import OPPONENT_POLICIES, TableArrays, make_table, next_leader
+from meio.rl.table import (
+    OPPONENT_POLICIES,
+    RulesetLike,
+    TableArrays,
+    make_table,
+    next_leader,
+    observation_box,
+    observe_table,
+)
 from meio.rl.vector import VectorEnv
+from meio.sim import kernels as K
 from meio.sim.convert import state_to_arrays
 
 Deal = tuple[tuple[int, ...], int, int]
@@ -75,10 +84,10 @@ class MatchDealer:
         self.state = self._deal_round(leader)
 
     def _deal_round(self, leader: int) -> State:
-        players = self.table.players
-        hands = np.zeros((5, 13), dtype=np.int32)
-        V.deal(self.rng, self.deck, players, hands)
-        masks = tuple(C.mask_of(int(c) for c in hands[p]) for p in range(players))
+        players, hand = self.table.players, self.table.hand
+        hands = np.zeros((5, K.HAND_MAX), dtype=np.int32)
+        V.deal(self.rng, self.deck, players, hand, hands)
+        masks = tuple(C.mask_of(int(c) for c in hands[p, :hand]) for p in range(players))
         dealt = 0
         for m in masks:
             dealt |= m
@@ -92,7 +101,8 @@ class MatchDealer:
     def next_round(self) -> None:
         """After a round has ended: draw the next leader and deal (the state is
         rebuilt with that deal)."""
-        leader = next_leader(_side_scores(self.config, self.state), self.rng)
+        seats = eligible_leaders(self.config, self.state.rounds[-1])
+        leader = next_leader(seats, self.config.ruleset.leader == "most_points", self.rng)
         self.state = self._deal_round(leader)
 
     def apply(self, action: int, seat: int) -> None:
@@ -106,7 +116,7 @@ class MatchDealer:
         s = state_to_arrays(self.state).array
         strength = table.strengths[self.combo]
         if self.state.phase is Phase.SPLIT:
-            pack = np.zeros(6, dtype=np.int32)
+            pack = np.zeros(table.pack, dtype=np.int32)
             V.policy_split(s, table.ruleset, seat, strength, policy, self.rng, pack)
             return A.pack_action(C.mask_of(int(c) for c in pack))
         return V.policy_action(s, table.cfg, table.ruleset, strength, policy, self.rng)
@@ -121,8 +131,12 @@ class MeioEnv(gym.Env[F32, np.int64]):
     or a list of :class:`~meio.bots.Bot` objects, one per opponent seat.
     ``specials`` fixes the specials (codes or ids); by default each match draws N
     of the five. ``split_mode`` is ``"pack"`` (one action of 1,716) or
-    ``"sequential"`` (six picks). An illegal action ends the episode with reward
-    ``illegal_reward`` (``info["illegal_action"]`` True), or raises
+    ``"sequential"`` (six picks). ``ruleset`` plays any ruleset (a preset's name, a
+    variant file, a :class:`~meio.engine.ruleset.Variant`: :func:`meio.rl.table.
+    resolve_ruleset`): on one that is not an edition the observation is the attribute
+    encoding (:attr:`observation_space`, 1,941 entries) and the action space grows with
+    its hand and pack (:attr:`layout`, :mod:`meio.rl.layout`). An illegal action ends the
+    episode with reward ``illegal_reward`` (``info["illegal_action"]`` True), or raises
     :class:`~meio.engine.IllegalActionError` when ``strict``. ``backend`` is
     ``"core"`` (the default with compiled opponents) or ``"engine"`` (the default,
     and the only choice, with any other opponent): see the module docstring.
@@ -147,14 +161,17 @@ class MeioEnv(gym.Env[F32, np.int64]):
         illegal_reward: float = -13.0,
         render_mode: str | None = None,
         backend: Backend | None = None,
+        ruleset: RulesetLike | None = None,
     ) -> None:
         self.table = make_table(
             players=players, edition=edition, partnership=partnership,
             specials=None if specials is None else tuple(
                 C.parse_card(s) if isinstance(s, str) else int(s) for s in specials
             ),
-            wild_lead=wild_lead, reveal_specials=reveal_specials,
+            wild_lead=wild_lead, reveal_specials=reveal_specials, ruleset=ruleset,
         )
+        #: the flat action space of the table's hand and pack sizes
+        self.layout = self.table.layout
         if not 0 <= seat < players:
             raise ConfigError(f"seat {seat} is not a seat of a {players}-seat table")
         if split_mode not in ("pack", "sequential"):
@@ -170,7 +187,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
         self._bots: list[Bot | None] = [None] * players
         if isinstance(opponents, str):
             if opponents in OPPONENT_POLICIES:
-                self._policy = OPPONENT_POLICIES[opponents]
+                self._policy = self.table.policy(opponents)
             else:
                 for p in range(players):
                     if p != seat:
@@ -182,8 +199,9 @@ class MeioEnv(gym.Env[F32, np.int64]):
             others = [p for p in range(players) if p != seat]
             for p, bot in zip(others, bots, strict=True):
                 self._bots[p] = bot
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
-        self.action_space = gym.spaces.Discrete(S.NUM_ACTIONS)
+        size = self.table.observation_size
+        self.observation_space = observation_box(self.table.variant)
+        self.action_space = gym.spaces.Discrete(self.layout.size)
         self._seed = (
             int(str(np.random.SeedSequence().entropy)) & 0x7FFFFFFF if seed is None else int(seed)
         )
@@ -204,11 +222,12 @@ class MeioEnv(gym.Env[F32, np.int64]):
             assert isinstance(opponents, str)
             venv = VectorEnv(1, players, edition, partnership, opponents, self._seed,
                              seat=seat, specials=specials, wild_lead=wild_lead,
-                             reveal_specials=reveal_specials, split_mode=split_mode)
+                             reveal_specials=reveal_specials, split_mode=split_mode,
+                             ruleset=ruleset)
             self._core = CompiledMatch(venv, seat)
         self.backend: Backend = backend
-        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        self._mask = np.zeros(S.NUM_ACTIONS, dtype=np.bool_)
+        self._obs = np.zeros(size, dtype=np.float32)
+        self._mask = np.zeros(self.layout.size, dtype=np.bool_)
         self._over = False
 
     # -- facts ---------------------------------------------------------------------------
@@ -230,8 +249,8 @@ class MeioEnv(gym.Env[F32, np.int64]):
             if self._core.record is None:
                 raise IllegalActionError(self.seat, None, "call reset() before anything else")
             return self._mask.copy()
-        return S.legal_mask(self.state, self.seat, split_mode=self.split_mode,
-                            picked=self._picked)
+        return self.layout.legal_mask(self.state, self.seat, split_mode=self.split_mode,
+                                      picked=self._picked)
 
     def _observation(self) -> tuple[F32, dict[str, Any]]:
         core = self._core
@@ -240,7 +259,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
                 core.view_maker(), {"action_mask": self._mask.copy()}
             )
         view = self.state.view(self.seat)
-        return observe(view, picked=self._picked), {
+        return observe_table(view, picked=self._picked), {
             "action_mask": self.action_mask(), "view": view
         }
 
@@ -285,7 +304,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
         if dealer is None or dealer.state.is_over:
             raise IllegalActionError(self.seat, action, "the match is over: call reset()")
         a = int(action)
-        if not 0 <= a < S.NUM_ACTIONS or not self.action_mask()[a]:
+        if not 0 <= a < self.layout.size or not self.action_mask()[a]:
             if self.strict:
                 raise IllegalActionError(self.seat, a, f"flat action {a} is not legal now")
             obs, info = self._observation()
@@ -294,13 +313,14 @@ class MeioEnv(gym.Env[F32, np.int64]):
         state = dealer.state
         if state.phase is Phase.SPLIT:
             hand = state.view(self.seat).hand
-            if a >= S.PICK_BASE:
-                self._picked |= 1 << S.pick_card(a, hand)
-                if self._picked.bit_count() < 6:
+            if a >= self.layout.pick_base:
+                self._picked |= 1 << self.layout.pick_card(a, hand)
+                if self._picked.bit_count() < self.layout.pack:
                     return self._step_result(0.0, False)
                 engine_action = A.pack_action(self._picked)
             else:
-                engine_action = A.pack_action(S.pack_of_number(hand, a - S.PACK_BASE))
+                engine_action = A.pack_action(self.layout.pack_of_number(hand,
+                                                                         a - S.PACK_BASE))
             self._picked = 0
         else:
             engine_action = a
@@ -317,7 +337,7 @@ class MeioEnv(gym.Env[F32, np.int64]):
         if core.record is None or self._over:
             raise IllegalActionError(self.seat, action, "the match is over: call reset()")
         a = int(action)
-        if not 0 <= a < S.NUM_ACTIONS or not self._mask[a]:
+        if not 0 <= a < self.layout.size or not self._mask[a]:
             if self.strict:
                 raise IllegalActionError(self.seat, a, f"flat action {a} is not legal now")
             obs, info = self._observation()
@@ -383,14 +403,12 @@ class MeioEnv(gym.Env[F32, np.int64]):
             dealer.apply(self._opponent_action(seat), seat)
 
 
-_COMPACT = np.array(S.COMPACT_ACTIONS, dtype=np.int64)
-
-
 class CompactActions(gym.Wrapper[F32, np.int64, F32, np.int64]):
     """A :class:`MeioEnv` over the compact action space (``meio-compact-action-v1``):
     ``Discrete(96)``, the 83 play, declare and pile actions and the split as six picks
     (``83 + i`` picks the ``i``-th of the seat's 13 dealt cards), with a 96-entry
     ``info["action_mask"]``. ``gym.make("meio/Meio-v0", actions="compact")`` makes one.
+    On a ruleset of 14 or 15 cards the picks are as many (:mod:`meio.rl.layout`).
 
     >>> import gymnasium as gym, numpy as np, meio.rl
     >>> env = gym.make("meio/Meio-v0", actions="compact", seed=3)
@@ -404,16 +422,16 @@ class CompactActions(gym.Wrapper[F32, np.int64, F32, np.int64]):
             raise ConfigError("the compact actions split by picks: make the MeioEnv with "
                               "split_mode 'sequential'")
         super().__init__(env)
-        self.action_space = gym.spaces.Discrete(len(_COMPACT))
+        self._compact = np.array(env.layout.compact, dtype=np.int64)
+        self.action_space = gym.spaces.Discrete(len(self._compact))
 
-    @staticmethod
-    def _info(info: dict[str, Any]) -> dict[str, Any]:
-        info["action_mask"] = info["action_mask"][_COMPACT]
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        info["action_mask"] = info["action_mask"][self._compact]
         return info
 
     def action_mask(self) -> S.BoolArray:
         """The agent's legal compact actions now (96 entries)."""
-        mask: S.BoolArray = self.env.unwrapped.action_mask()[_COMPACT]  # type: ignore[attr-defined]
+        mask: S.BoolArray = self.env.unwrapped.action_mask()[self._compact]  # type: ignore[attr-defined]
         return mask
 
     action_masks = action_mask
@@ -425,11 +443,12 @@ class CompactActions(gym.Wrapper[F32, np.int64, F32, np.int64]):
 
     def step(self, action: np.int64) -> tuple[F32, SupportsFloat, bool, bool, dict[str, Any]]:
         a = int(action)
-        if not 0 <= a < len(_COMPACT):
+        compact = self._compact
+        if not 0 <= a < len(compact):
             raise IllegalActionError(self.env.unwrapped.seat,  # type: ignore[attr-defined]
                                      a, f"compact action {a} is not one of 0 to "
-                                     f"{len(_COMPACT) - 1}")
-        obs, reward, terminated, truncated, info = self.env.step(_COMPACT[a])
+                                     f"{len(compact) - 1}")
+        obs, reward, terminated, truncated, info = self.env.step(compact[a])
         return obs, reward, terminated, truncated, self._info(info)
 
 

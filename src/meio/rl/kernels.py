@@ -43,6 +43,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from meio.bots import attributes as AT
 from meio.bots import observation as O
 from meio.bots import spaces as S
 from meio.engine import tricks
@@ -79,7 +80,22 @@ C_NCOMBO = 10  # how many sets of specials to draw from (1: fixed)
 C_AGENTS = 11  # bit p: seat p is an agent's (its moves come from step()), else an opponent's
 C_NOBS = 12  # how many agent seats, each with an observation row
 C_OBS = 13  # [5] the seat of each observation row, in seat order
-C_LEN = 18
+C_HAND = 18  # cards dealt to each seat
+C_FIRST = 19  # cards kept for the first half (its tricks)
+C_PACK = 20  # cards in the second-half pack
+C_PICK_BASE = 21  # the first sequential pick action (meio.rl.layout)
+C_PACKS = 22  # how many packs a hand offers
+C_WIDTH = 23  # the flat action space's size (the mask row's)
+C_NSPECIALS = 24  # specials in the deck (N)
+C_POOL = 25  # the ruleset's special cards (all in the deck: known though not revealed)
+C_ANY = 26  # 1: the attribute encoding (a variant table), 0: the standard observation
+C_LEN = 27
+
+# -- the attribute encoding's table data (``anyd``, float32: meio.rl.vector builds it) ---------
+A_ROWS = 0  # [65][ATTRIBUTES] each card's attribute row, IN_DECK 1 (0 rows: never in the deck)
+A_NUMBERS = A_ROWS + 65 * AT.ATTRIBUTES  # [NUMBERS] the ruleset's numbers at this table
+A_KIND = A_NUMBERS + AT.NUMBERS  # [65] 1: an ordinary card of the deck, 2: a special of the pool
+A_LEN = A_KIND + 65
 
 SPECIAL_ORDER = np.array(O.SPECIAL_ORDER, dtype=np.int32)
 #: numba compiles the hot kernels without its runtime (a private option of the pinned
@@ -191,11 +207,12 @@ def _play(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray,
             for k in range(nobs):  # the trick is complete: it leaves the table
                 for q in range(players):
                     obs[k, O.TRICK + s[K.TRICK + q]] = 0.0
-    if before == 7 and s[K.TRICK_NO] == 8:
+    first = c[C_FIRST]
+    if before == first and s[K.TRICK_NO] == first + 1:
         # the second half has begun: each agent's hand plane shows its new hand
         for k in range(nobs):
             me = c[C_OBS + k]
-            for q in range(6):
+            for q in range(c[C_PACK]):
                 obs[k, O.HAND + s[K.HAND + K.HAND_MAX * me + q]] = 1.0
 
 
@@ -204,19 +221,20 @@ def _split(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray, s
            pack: np.ndarray) -> None:
     """Seat keeps ``pack`` for the second half; hand and pack stay sorted."""
     K.apply_split(s, c, ruleset, seat, pack)
-    _sort_row(s, K.HAND + K.HAND_MAX * seat, 7)
-    _sort_row(s, K.PACK + K.PACK_MAX * seat, 6)
+    npack = c[C_PACK]
+    _sort_row(s, K.HAND + K.HAND_MAX * seat, c[C_FIRST])
+    _sort_row(s, K.PACK + K.PACK_MAX * seat, npack)
     received = s[K.PHASE] == K.PLAY and c[C_PART] != 0
     for k in range(c[C_NOBS]):
         me = c[C_OBS + k]
         if seat == me:
-            for q in range(6):
+            for q in range(npack):
                 card = s[K.PACK + K.PACK_MAX * me + q]
                 obs[k, O.HAND + card] = 0.0
                 obs[k, O.PACK + card] = 1.0
         if received:
             partner = (me + 2) % 4
-            for q in range(6):
+            for q in range(npack):
                 card = s[K.PACK + K.PACK_MAX * partner + q]
                 obs[k, O.RECEIVED + card] = 1.0
                 if card >= 60:
@@ -224,10 +242,10 @@ def _split(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, obs: np.ndarray, s
 
 
 @njit(cache=CACHE, inline="always")
-def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.ndarray,
-          work: np.ndarray) -> None:
+def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hand: int,
+          hands: np.ndarray, work: np.ndarray) -> None:
     """Shuffle the first ``nd`` cards of ``deck`` (a copy, in ``work[:65]``) from the
-    stream and deal 13 to each seat, each hand sorted by card id (read off in id
+    stream and deal ``hand`` to each seat, each hand sorted by card id (read off in id
     order through ``work[65:130]``, each card's seat)."""
     for i in range(nd):
         work[i] = deck[i]
@@ -238,8 +256,8 @@ def _deal(rng: np.ndarray, deck: np.ndarray, nd: int, players: int, hands: np.nd
         work[j] = tmp
     for c in range(65):
         work[65 + c] = -1
-    for i in range(13 * players):
-        work[65 + work[i]] = i // 13
+    for i in range(hand * players):
+        work[65 + work[i]] = i // hand
     count = work[130:135]
     count[:] = 0
     for c in range(65):
@@ -259,12 +277,12 @@ def _start_round(
     """Deal a round from the stream, clear the agents' card planes, let every
     opponent split (seat order) and leave the agents to split."""
     players = c[C_PLAYERS]
-    _deal(rng, deck, nd, players, hands, work)
+    _deal(rng, deck, nd, players, ruleset[K.R_NUMBERS, K.N_HAND], hands, work)
     K.start_round(s, c, ruleset, hands, leader)
     for k in range(c[C_NOBS]):
         me = c[C_OBS + k]
         obs[k, : O.SPECIALS] = 0.0
-        for i in range(13):
+        for i in range(c[C_HAND]):
             card = hands[me, i]
             obs[k, O.HAND + card] = 1.0
             if card >= 60:
@@ -304,7 +322,7 @@ def _start_match(
     meta[M_ROUND] = 0
     for k in range(c[C_NOBS]):
         obs[k, O.SPECIALS : O.SPECIALS + 5] = 0.0
-        if c[C_REVEAL] != 0 or combos.shape[1] == 5:  # all five are in: known, shown or not
+        if c[C_REVEAL] != 0 or combos.shape[1] == c[C_POOL]:  # all in: known, shown or not
             for q in range(combos.shape[1]):
                 _note_known(obs[k], combos[combo, q])
     _start_round(s, c, ruleset, strengths[combo], deck, nd, rng, meta, obs, leader, hands,
@@ -338,7 +356,7 @@ def _write_constants(c: np.ndarray, obs: np.ndarray, me: int) -> None:
     obs[O.OPTIONS + 2] = 1.0 if c[C_WILD_NEXT] != 0 else 0.0
     obs[O.OPTIONS + 3] = 1.0 if c[C_REVEAL] != 0 else 0.0
     obs[O.SEAT + me] = 1.0
-    obs[O.SPECIAL_COUNT] = float(players) / 5.0 if c[C_EDITION] == 0 else 0.0
+    obs[O.SPECIAL_COUNT] = float(c[C_NSPECIALS]) / 5.0
 
 
 @njit(cache=CACHE, inline="always")
@@ -382,12 +400,87 @@ def _write_scalars(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarr
     obs[O.ROUND] = float(meta[M_ROUND]) / 3.0
 
 
+@njit(cache=CACHE)
+def _add_row(o: np.ndarray, at: int, card: int) -> None:
+    """Add card ``card``'s attribute row (as written in ``o``'s table) to the sums at ``at``."""
+    src = AT.ATTRS + card * AT.ATTRIBUTES
+    for j in range(AT.ATTRIBUTES):
+        o[at + j] += o[src + j]
+
+
+@njit(cache=CACHE)
+def _write_any(c: np.ndarray, anyd: np.ndarray, o: np.ndarray) -> None:
+    """The attribute encoding's entries of an observation row past the standard ones
+    (:func:`meio.bots.attributes.observe_any`), read from the row's own planes: the
+    table of the cards as the seat knows the deck (a special it has not seen, while some
+    are hidden, with the chance that it is in), the ruleset's numbers, and each plane's
+    sum of its cards' rows (added in card order, in float32, as NumPy sums them), / 13.
+    Not inlined (a call, at a variant table only): inlined at its three call sites it
+    made the step's compilation several times longer."""
+    na = AT.ATTRIBUTES
+    known = 0
+    unseen = 0
+    for card in range(60, 65):
+        if anyd[A_KIND + card] == 2.0:
+            if o[O.SPECIALS + card - 60] != 0.0:
+                known += 1
+            else:
+                unseen += 1
+    missing = c[C_NSPECIALS] - known
+    chance = np.float32(0.0)
+    if unseen > 0 and missing > 0:
+        chance = np.float32(missing / unseen)
+    for card in range(65):
+        kind = anyd[A_KIND + card]
+        at = AT.ATTRS + card * na
+        src = A_ROWS + card * na
+        if kind == 1.0 or (kind == 2.0 and o[O.SPECIALS + card - 60] != 0.0):
+            for j in range(na):
+                o[at + j] = anyd[src + j]
+        elif kind == 2.0 and chance > 0.0:
+            for j in range(na):
+                o[at + j] = anyd[src + j]
+            o[at + AT.IN_DECK] = chance
+        else:
+            for j in range(na):
+                o[at + j] = 0.0
+    for j in range(AT.NUMBERS):
+        o[AT.NUMBERS_AT + j] = anyd[A_NUMBERS + j]
+    pooled = AT.POOLED
+    for j in range(len(AT.POOL_PLANES) * na):
+        o[pooled + j] = 0.0
+    for card in range(65):
+        seen = False
+        if o[O.HAND + card] != 0.0:
+            seen = True
+            _add_row(o, pooled + AT.POOL_HAND * na, card)
+        if o[O.PACK + card] != 0.0:
+            seen = True
+            _add_row(o, pooled + AT.POOL_PACK * na, card)
+        if o[O.RECEIVED + card] != 0.0:
+            seen = True
+            _add_row(o, pooled + AT.POOL_RECEIVED * na, card)
+        for r in range(O.MAX_SEATS):
+            if o[O.PLAYED + O.NUM_CARDS * r + card] != 0.0:
+                seen = True
+                _add_row(o, pooled + (AT.POOL_PLAYED + r) * na, card)
+        if o[O.TRICK + card] != 0.0:
+            _add_row(o, pooled + AT.POOL_TRICK * na, card)
+        kind = anyd[A_KIND + card]
+        if not seen and (kind == 1.0 or (kind == 2.0 and o[O.SPECIALS + card - 60] != 0.0)):
+            _add_row(o, pooled + AT.POOL_UNSEEN * na, card)
+    scale = np.float32(AT.POOL_SCALE)
+    for j in range(len(AT.POOL_PLANES) * na):
+        o[pooled + j] = o[pooled + j] / scale
+
+
 @njit(cache=CACHE, inline="always")
-def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray,
-                 final: np.ndarray, me: int) -> None:
+def _write_final(s: np.ndarray, c: np.ndarray, anyd: np.ndarray, meta: np.ndarray,
+                 obs: np.ndarray, final: np.ndarray, me: int) -> None:
     """Seat ``me``'s observation of its finished match, as :func:`meio.rl.observe`
     gives it from the engine's view then: phase over, nobody to act or led suit,
-    no trick on the table, trick number 14, the last round's index."""
+    no trick on the table, trick number one past the last (14 in the editions), the
+    last round's index."""
     for k in range(obs.shape[0]):
         final[k] = obs[k]
     _write_scalars(s, c, meta, final, me)
@@ -396,28 +489,31 @@ def _write_final(s: np.ndarray, c: np.ndarray, meta: np.ndarray, obs: np.ndarray
     final[O.PHASE + 3] = 1.0
     final[O.TRICK_LEADER + _rel(s[K.TRICK_LEADER], me, c[C_PLAYERS])] = 1.0
     final[O.PENDING] = 0.0
-    final[O.TRICK_NUMBER] = 1.0
+    final[O.TRICK_NUMBER] = float(c[C_HAND]) / 13.0  # trick number hand + 1 once over
     final[O.ROUND] = float(meta[M_ROUND] - 1) / 3.0
+    if c[C_ANY] != 0:
+        _write_any(c, anyd, final)
 
 
 @njit(cache=CACHE, inline="always")
 def _write_mask(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
                 mask: np.ndarray, legal: np.ndarray) -> None:
     kind = meta[M_MASK_KIND]
+    pick_base = c[C_PICK_BASE]
     if kind == 1:
         mask[: S.PACK_BASE] = False
     elif kind == 2:
-        mask[S.PACK_BASE : S.PICK_BASE] = False
+        mask[S.PACK_BASE : pick_base] = False
     elif kind == 3:
-        mask[S.PICK_BASE :] = False
+        mask[pick_base :] = False
     if s[K.PHASE] == K.SPLIT:
         if c[C_SEQUENTIAL] != 0:
-            for i in range(13):
+            for i in range(c[C_HAND]):
                 if not meta[M_PICKED] >> i & 1:
-                    mask[S.PICK_BASE + i] = True
+                    mask[pick_base + i] = True
             meta[M_MASK_KIND] = 3
         else:
-            mask[S.PACK_BASE : S.PICK_BASE] = True
+            mask[S.PACK_BASE : S.PACK_BASE + c[C_PACKS]] = True
             meta[M_MASK_KIND] = 2
         return
     n = K.legal_actions(s, ruleset, legal)
@@ -427,13 +523,18 @@ def _write_mask(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndar
 
 
 @njit(cache=CACHE, inline="always")
-def _show(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
-          obs: np.ndarray, mask: np.ndarray, out: np.ndarray, legal: np.ndarray) -> None:
+def _show(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, anyd: np.ndarray,
+          meta: np.ndarray, obs: np.ndarray, mask: np.ndarray, out: np.ndarray,
+          legal: np.ndarray) -> None:
     """Write what the agent to act sees: its scalars and the mask, and with several
-    agent seats its observation row copied into ``out``."""
+    agent seats its observation row copied into ``out``. At a variant table every
+    agent seat's attribute entries are written anew (:func:`_write_any`)."""
     k = _agent_to_act(s, c)
     meta[M_ACTING] = k
     _write_scalars(s, c, meta, obs[k], c[C_OBS + k])
+    if c[C_ANY] != 0:
+        for q in range(c[C_NOBS]):
+            _write_any(c, anyd, obs[q])
     _write_mask(s, c, ruleset, meta, mask, legal)
     if c[C_NOBS] > 1:
         for q in range(obs.shape[1]):
@@ -442,7 +543,7 @@ def _show(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarray,
 
 @njit(cache=CACHE, inline="always")
 def _advance(
-    s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, anyd: np.ndarray, strengths: np.ndarray,
     deck: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rng: np.ndarray,
     meta: np.ndarray, obs: np.ndarray, hands: np.ndarray, pack: np.ndarray, legal: np.ndarray,
     scores: np.ndarray, work: np.ndarray, final: np.ndarray, last: np.ndarray,
@@ -467,7 +568,7 @@ def _advance(
                 reward[k] -= scores[c[C_OBS + k]]
             if over:
                 for k in range(nobs):
-                    _write_final(s, c, meta, obs[k], final[k], c[C_OBS + k])
+                    _write_final(s, c, anyd, meta, obs[k], final[k], c[C_OBS + k])
                 meta[M_EPISODE] += 1
                 _start_match(s, c, ruleset, strengths, deck, nbase, combos, seed, rng, meta,
                              obs, hands, pack, work)
@@ -492,26 +593,29 @@ def _advance(
 
 @njit(cache=CACHE)
 def reset_all(
-    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, anyd: np.ndarray,
+    strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray
 ) -> None:
     """Start match 0 of every environment (env ``i`` plays seed ``seed + i``)."""
     for i in range(states.shape[0]):
-        start_episode(states, cfg, ruleset, strengths, decks, nbase, combos, seed, rngs, metas,
+        start_episode(states, cfg, ruleset, anyd, strengths, decks, nbase, combos, seed, rngs,
+                      metas,
                       obs, masks, out, i, 0)
 
 
 @njit(cache=CACHE)
 def start_episode(
-    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, anyd: np.ndarray,
+    strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, out: np.ndarray, i: int,
     episode: int
 ) -> None:
     """Start match ``episode`` of environment ``i`` (of seed ``seed + i``)."""
-    hands = np.zeros((5, 13), dtype=np.int32)
-    pack = np.zeros(6, dtype=np.int32)
+    hands = np.zeros((5, K.HAND_MAX), dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
     legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     work = np.zeros(WORK_LEN, dtype=np.int32)
@@ -524,12 +628,13 @@ def start_episode(
     _start_match(states[i], cfg, ruleset, strengths, decks[i], nbase, combos, seed + i, rng,
                  metas[i], obs[i], hands, pack, work)
     rngs[i] = rng[0]
-    _show(states[i], cfg, ruleset, metas[i], obs[i], masks[i], out[i], legal)
+    _show(states[i], cfg, ruleset, anyd, metas[i], obs[i], masks[i], out[i], legal)
 
 
 @_runtime_free
 def step_all(
-    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strengths: np.ndarray,
+    states: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, anyd: np.ndarray,
+    strengths: np.ndarray,
     decks: np.ndarray, nbase: int, combos: np.ndarray, seed: int, rngs: np.ndarray,
     metas: np.ndarray, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
     rewards: np.ndarray, terminated: np.ndarray, positions: np.ndarray, hands: np.ndarray,
@@ -545,7 +650,8 @@ def step_all(
     seat's final observation when env ``i``'s match ends), ``lasts[i]`` the
     position of each round env ``i`` finishes, ``out`` ``[N, OBS_SIZE]`` the
     observation of the agent seat to act (written only with several agent seats:
-    with one, ``obs[:, 0]`` is it). ``hands`` ``[5, 13]``, ``pack`` ``[6]``,
+    with one, ``obs[:, 0]`` is it). ``anyd`` is the attribute encoding's table data
+    (``A_ROWS``...; read at a variant table only). ``hands`` ``[5, 15]``, ``pack`` ``[14]``,
     ``legal`` ``[32]`` (int32), ``rng`` ``[1]`` (uint64), ``scores`` ``[5]`` and
     ``work`` ``[WORK_LEN]`` (int32) are scratch.
 
@@ -553,11 +659,14 @@ def step_all(
     nothing, so no array it touches needs reference counting, whose atomic
     operations on every view and every inlined call were a third of a step."""
     n_env = states.shape[0]
+    width = cfg[C_WIDTH]
     for i in range(n_env):
         a = actions[i]
-        if a < 0 or a >= S.NUM_ACTIONS or not masks[i, a]:
+        if a < 0 or a >= width or not masks[i, a]:
             return i
     nobs = cfg[C_NOBS]
+    pick_base = cfg[C_PICK_BASE]
+    npack = cfg[C_PACK]
     for i in range(n_env):
         s = states[i]
         meta = metas[i]
@@ -571,21 +680,21 @@ def step_all(
         moved = True
         if a < S.PACK_BASE:
             _play(s, cfg, ruleset, o, a)
-        elif a < S.PICK_BASE:
-            for q in range(6):
+        elif a < pick_base:
+            for q in range(npack):
                 pack[q] = s[K.DEAL + K.HAND_MAX * me + positions[a - S.PACK_BASE, q]]
             _split(s, cfg, ruleset, o, me, pack)
         else:
-            pos = a - S.PICK_BASE
+            pos = a - pick_base
             card = s[K.DEAL + K.HAND_MAX * me + pos]
             meta[M_PICKED] |= 1 << pos
             meta[M_NPICKED] += 1
             o[k, O.HAND + card] = 0.0
             o[k, O.PACK + card] = 1.0
-            moved = meta[M_NPICKED] == 6
+            moved = meta[M_NPICKED] == npack
             if moved:
                 j = 0
-                for q in range(13):
+                for q in range(cfg[C_HAND]):
                     if meta[M_PICKED] >> q & 1:
                         pack[j] = s[K.DEAL + K.HAND_MAX * me + q]
                         j += 1
@@ -594,12 +703,13 @@ def step_all(
                 _split(s, cfg, ruleset, o, me, pack)
         done = False
         if moved:
-            done = _advance(s, cfg, ruleset, strengths, decks[i], nbase, combos, seed + i, rng,
+            done = _advance(s, cfg, ruleset, anyd, strengths, decks[i], nbase, combos,
+                            seed + i, rng,
                             meta, o, hands, pack, legal, scores, work, finals[i], lasts[i],
                             rewards[i])
         rngs[i] = rng[0]
         terminated[i] = done
-        _show(s, cfg, ruleset, meta, o, masks[i], out[i], legal)
+        _show(s, cfg, ruleset, anyd, meta, o, masks[i], out[i], legal)
     return -1
 
 
@@ -613,18 +723,19 @@ def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
     s[K.HAND : K.HAND + 13] = np.arange(13, dtype=np.int32)
     s[K.HAND_N] = 13
     rng = np.zeros(1, dtype=np.uint64)
-    pack = np.zeros(6, dtype=np.int32)
+    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
     policy: Any = np.int32(K.POLICY_RANDOM)  # numba types it int32, as the step does
     K.choose_split(s, ruleset, 0, strength, policy, rng, pack)
 
 
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------
 @njit(cache=CACHE)
-def deal(rng: np.ndarray, deck: np.ndarray, players: int, hands: np.ndarray) -> None:
-    """Shuffle ``deck`` from the stream and deal 13 cards (sorted) to each seat,
+def deal(rng: np.ndarray, deck: np.ndarray, players: int, hand: int,
+         hands: np.ndarray) -> None:
+    """Shuffle ``deck`` from the stream and deal ``hand`` cards (sorted) to each seat,
     exactly as a vector environment deals."""
     work = np.zeros(WORK_LEN, dtype=np.int32)
-    _deal(rng, deck, deck.shape[0], players, hands, work)
+    _deal(rng, deck, deck.shape[0], players, hand, hands, work)
 
 
 @njit(cache=CACHE)
@@ -654,19 +765,21 @@ def below(rng: np.ndarray, n: int) -> int:
 
 @_runtime_free
 def sample_legal(
-    metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.ndarray, found: np.ndarray
+    metas: np.ndarray, masks: np.ndarray, rng: np.ndarray, out: np.ndarray, found: np.ndarray,
+    packs: int, pick_base: int
 ) -> None:
     """A uniformly random legal flat action for each environment, reading only the
     mask region its kind says is set (a baseline agent, and the benchmark's).
     ``found`` is int64 scratch of at least 83 entries: the legal actions of one env,
-    gathered without a branch, of which the draw takes one."""
+    gathered without a branch, of which the draw takes one. ``packs`` and ``pick_base``:
+    the table's number of packs and first pick action (:mod:`meio.rl.layout`)."""
     for i in range(masks.shape[0]):
         kind = metas[i, M_MASK_KIND]
         if kind == 2:
-            out[i] = S.PACK_BASE + np.int64(K.below(rng, S.NUM_PACKS))
+            out[i] = S.PACK_BASE + np.int64(K.below(rng, packs))
             continue
-        lo = 0 if kind == 1 else S.PICK_BASE
-        hi = S.PACK_BASE if kind == 1 else S.NUM_ACTIONS
+        lo = 0 if kind == 1 else pick_base
+        hi = S.PACK_BASE if kind == 1 else masks.shape[1]
         n = 0
         for a in range(lo, hi):
             found[n] = a

@@ -27,6 +27,12 @@ observation side by side (``players`` × 716 entries, seat 0 first), hidden
 cards included. It is for centralised critics in training (CTDE) only: a
 policy that acts must see only its own observation.
 
+``ruleset`` (a preset's name, a variant file or a :class:`~meio.engine.ruleset.Variant`:
+:func:`meio.rl.table.resolve_ruleset`) plays any ruleset: on one that is not an edition
+each observation is the attribute encoding (:func:`meio.bots.attributes.observe_any`,
+1,941 entries) and the split's actions are those of its hand and pack
+(:mod:`meio.rl.layout`).
+
 >>> e = env(players=3, seed=5)
 >>> e.reset(seed=5)
 >>> obs, reward, terminated, truncated, info = e.last()
@@ -53,12 +59,11 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from meio.bots import spaces as S
-from meio.bots.observation import OBS_SIZE, observe
 from meio.engine import IllegalActionError, MatchConfig, Phase, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl.table import make_table
+from meio.rl.table import RulesetLike, make_table, observation_box, observe_table
 
 Obs = dict[str, npt.NDArray[Any]]
 P = ParamSpec("P")
@@ -86,38 +91,44 @@ class _Table:
         seed: int | None = None,
         render_mode: str | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
+        ruleset: RulesetLike | None = None,
     ) -> None:
         """The one declaration of every environment's settings: :func:`env`,
         :func:`raw_env` and :func:`parallel_env` take these. ``illegal_reward`` is what
         :func:`env`'s wrapper rewards a seat that makes an illegal move; the bare
-        environments raise instead."""
+        environments raise instead. ``ruleset``: see the module docstring."""
         super().__init__()
         fixed = None if specials is None else tuple(
             C.parse_card(s) if isinstance(s, str) else int(s) for s in specials
         )
         table = make_table(players=players, edition=edition, partnership=partnership,
                            specials=fixed, wild_lead=wild_lead,
-                           reveal_specials=reveal_specials)
+                           reveal_specials=reveal_specials, ruleset=ruleset)
         if split_mode not in ("pack", "sequential"):
             raise ConfigError(f"split_mode is 'pack' or 'sequential', not {split_mode!r}")
         if render_mode not in (None, "ansi"):
             raise ConfigError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self._base = table.config(0, 0)
-        self._fixed = fixed is not None or table.edition == "classic"
-        self._options = (players, partnership, wild_lead, reveal_specials)
+        self._fixed = fixed is not None or table.combos.shape[1] == 0
+        self._options = (players, partnership, table.wild_lead, table.reveal_specials)
         self.split_mode: S.SplitMode = split_mode
         self.render_mode = render_mode
+        #: the flat action space of the table's hand and pack sizes (:mod:`meio.rl.layout`)
+        self.layout = table.layout
+        size = self.layout.size
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        box = observation_box(table.variant)
         space = gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (S.NUM_ACTIONS,), np.int8),
+            "observation": box,
+            "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {
-            a: gymnasium.spaces.Discrete(S.NUM_ACTIONS) for a in self.possible_agents
+            a: gymnasium.spaces.Discrete(size) for a in self.possible_agents
         }
         #: the full state (every seat's observation): for centralised critics only
-        self.state_space = gymnasium.spaces.Box(0.0, 1.0, (players * OBS_SIZE,), np.float32)
+        self.state_space = gymnasium.spaces.Box(
+            float(box.low.min()), float(box.high.max()), (players * box.shape[0],), np.float32)
         self._seed = seed
         self.illegal_reward = float(illegal_reward)
         self.agents: list[str] = []
@@ -140,6 +151,7 @@ class _Table:
             edition=self._base.edition, players=players, partnership=partnership,
             specials=self._base.specials if self._fixed else None, seed=int(seed),
             options=TableOptions("next" if wild_lead == "next" else "declare", reveal),
+            variant=self._base.variant,
         )
         self.match = State.new(config)
         return self.match
@@ -153,17 +165,18 @@ class _Table:
         state = self._started()
         picked = self._picks[seat]
         if acting:
-            mask = S.legal_mask(state, seat, split_mode=self.split_mode,
-                                picked=picked).astype(np.int8)
+            mask = self.layout.legal_mask(state, seat, split_mode=self.split_mode,
+                                          picked=picked).astype(np.int8)
         else:
-            mask = np.zeros(S.NUM_ACTIONS, dtype=np.int8)
-        return {"observation": observe(state.view(seat), picked=picked), "action_mask": mask}
+            mask = np.zeros(self.layout.size, dtype=np.int8)
+        return {"observation": observe_table(state.view(seat), picked=picked),
+                "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.float32]:
         """The full state: every seat's observation, seat 0 first. It holds every
         hidden card: give it to a centralised critic, never to a policy that acts."""
         state = self._started()
-        return np.concatenate([observe(state.view(s), picked=self._picks[s])
+        return np.concatenate([observe_table(state.view(s), picked=self._picks[s])
                                for s in range(len(self.possible_agents))])
 
     def _round_rewards(self, state: State) -> dict[str, float]:
@@ -216,23 +229,24 @@ class MeioAEC(_Table, AECEnv):  # type: ignore[misc]
         state = self._started()
         seat = self._seat(agent)
         a = -1 if action is None else int(action)
-        mask = S.legal_mask(state, seat, split_mode=self.split_mode, picked=self._picks[seat])
-        if not 0 <= a < S.NUM_ACTIONS or not mask[a]:
+        lay = self.layout
+        mask = lay.legal_mask(state, seat, split_mode=self.split_mode, picked=self._picks[seat])
+        if not 0 <= a < lay.size or not mask[a]:
             raise IllegalActionError(seat, action, f"flat action {action} is not legal now")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         rounds_before = len(state.rounds)
         if state.phase is Phase.SPLIT:
             hand = state.hands[seat]
-            if a >= S.PICK_BASE:
-                self._picks[seat] |= 1 << S.pick_card(a, hand)
-                if self._picks[seat].bit_count() < 6:
+            if a >= lay.pick_base:
+                self._picks[seat] |= 1 << lay.pick_card(a, hand)
+                if self._picks[seat].bit_count() < lay.pack:
                     self._accumulate_rewards()
                     return
                 state.apply(A.pack_action(self._picks[seat]), seat)
                 self._picks[seat] = 0
             else:
-                state.apply(A.pack_action(S.pack_of_number(hand, a - S.PACK_BASE)), seat)
+                state.apply(A.pack_action(lay.pack_of_number(hand, a - S.PACK_BASE)), seat)
         else:
             state.apply(a, seat)
         if len(state.rounds) > rounds_before:
@@ -268,27 +282,28 @@ class MeioParallel(_Table, ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise IllegalActionError(None, None, "the match is over: call reset()")
         acting = state.seats_to_act()
+        lay = self.layout
         chosen: list[tuple[int, int]] = []  # (seat, flat action), all checked first
         for seat in acting:
             agent = self.possible_agents[seat]
             if agent not in actions or actions[agent] is None:
                 raise IllegalActionError(seat, None, f"{agent} is to act and gave no action")
             a = int(actions[agent])
-            mask = S.legal_mask(state, seat, split_mode=self.split_mode,
-                                picked=self._picks[seat])
-            if not 0 <= a < S.NUM_ACTIONS or not mask[a]:
+            mask = lay.legal_mask(state, seat, split_mode=self.split_mode,
+                                  picked=self._picks[seat])
+            if not 0 <= a < lay.size or not mask[a]:
                 raise IllegalActionError(seat, a, f"flat action {a} is not legal for {agent} now")
             chosen.append((seat, a))
         rounds_before = len(state.rounds)
         for seat, a in chosen:
             if state.phase is not Phase.SPLIT:
                 state.apply(a, seat)
-            elif a >= S.PICK_BASE:
-                self._picks[seat] |= 1 << S.pick_card(a, state.hands[seat])
+            elif a >= lay.pick_base:
+                self._picks[seat] |= 1 << lay.pick_card(a, state.hands[seat])
             else:
-                state.apply(A.pack_action(S.pack_of_number(state.hands[seat],
-                                                           a - S.PACK_BASE)), seat)
-        if state.phase is Phase.SPLIT and all(p.bit_count() == 6 for p in self._picks):
+                state.apply(A.pack_action(lay.pack_of_number(state.hands[seat],
+                                                             a - S.PACK_BASE)), seat)
+        if state.phase is Phase.SPLIT and all(p.bit_count() == lay.pack for p in self._picks):
             for seat, pack in enumerate(self._picks):
                 state.apply(A.pack_action(pack), seat)
             self._picks = [0] * len(self._picks)

@@ -48,6 +48,15 @@ The action space is then ``Discrete(96)`` and the mask ``[N, 96]``, so any libra
 that takes a Gymnasium vector env (CleanRL, RLlib) or SB3's (:mod:`meio.rl.sb3`)
 learns over 96 logits instead of 1,812. The games are the same.
 
+**Any ruleset.** ``ruleset`` (a preset's name, a variant file or a
+:class:`~meio.engine.ruleset.Variant`: :func:`meio.rl.table.resolve_ruleset`) plays a
+variant in the core as well: its deck, hand and pack sizes, specials and rules, the
+variant heuristic as ``"heuristic"``, the action space of its hand and pack
+(:mod:`meio.rl.layout`: 1,812 actions up to 13 cards) and the attribute observation,
+``[N, 1941]`` (:func:`meio.bots.attributes.observe_any`, compiled here to the same
+numbers: ``tests/rl/test_rulesets.py`` compares them on many positions). An edition's
+preset plays the standard game with the standard observation.
+
 The returned observation and mask arrays are reused by the next step: copy them
 to keep them.
 
@@ -76,12 +85,17 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from meio.bots import spaces as S
-from meio.bots.observation import F32, OBS_SIZE
+from meio.bots.observation import F32
 from meio.engine import IllegalActionError
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import kernels as V
-from meio.rl.table import OPPONENT_POLICIES, make_table
+from meio.rl.table import (
+    OPPONENT_POLICIES,
+    RulesetLike,
+    make_table,
+    observation_box,
+)
 from meio.sim import kernels as K
 
 _MAX_ENVS = 1 << 20
@@ -114,6 +128,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         split_mode: S.SplitMode | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         actions: str = "flat",
+        ruleset: RulesetLike | None = None,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         if actions not in ("flat", "compact"):
@@ -135,16 +150,18 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if not isinstance(players, int) or not 2 <= players <= 5:
             raise ConfigError(f"players must be 2 to 5, not {players!r}")
         agents = _agent_seats(seat, seats, players)
-        if wild_lead == "next" and not hasattr(K, "WILD_NEXT"):
-            raise ConfigError("the compiled core here does not play wild_lead 'next'")
         table = make_table(
             players=players, edition=edition, partnership=partnership,
             specials=None if specials is None else tuple(
                 C.parse_card(s) if isinstance(s, str) else int(s) for s in specials
             ),
-            wild_lead=wild_lead, reveal_specials=reveal_specials,
+            wild_lead=wild_lead, reveal_specials=reveal_specials, ruleset=ruleset,
         )
+        wild_lead, reveal_specials = table.wild_lead, table.reveal_specials
         self.table = table
+        #: the flat action space of the table's hand and pack sizes
+        self.layout = layout = table.layout
+        obs_size = table.observation_size
         self.num_envs = num_envs
         #: the agent seats: their moves come from step(); the other seats are opponents
         self.seats = agents
@@ -159,14 +176,24 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         cfg[V.C_AGENTS] = sum(1 << p for p in agents)
         cfg[V.C_NOBS] = len(agents)
         cfg[V.C_OBS : V.C_OBS + len(agents)] = agents
-        cfg[V.C_POLICY] = OPPONENT_POLICIES[opponents]
+        cfg[V.C_POLICY] = table.policy(opponents)
         cfg[V.C_SEQUENTIAL] = int(split_mode == "sequential")
         cfg[V.C_WILD_NEXT] = int(wild_lead == "next")
         cfg[V.C_REVEAL] = int(reveal_specials)
         cfg[V.C_ROUNDS] = table.rounds
         cfg[V.C_TO_WIN] = table.to_win
         cfg[V.C_NCOMBO] = len(table.combos)
+        cfg[V.C_HAND] = table.hand
+        cfg[V.C_FIRST] = table.first_half
+        cfg[V.C_PACK] = table.pack
+        cfg[V.C_PICK_BASE] = layout.pick_base
+        cfg[V.C_PACKS] = layout.packs
+        cfg[V.C_WIDTH] = layout.size
+        cfg[V.C_NSPECIALS] = table.combos.shape[1]
+        cfg[V.C_POOL] = len(table.config(0, 0).ruleset.special_pool)
+        cfg[V.C_ANY] = int(table.variant is not None)
         self._cfg = cfg
+        self._anyd = table.attribute_data()
         n = num_envs
         self._states = np.zeros((n, K.STATE_LEN), dtype=np.int32)
         self._decks = np.zeros((n, 65), dtype=np.int32)
@@ -174,12 +201,13 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._rngs = np.zeros(n, dtype=np.uint64)
         self._metas = np.zeros((n, V.M_LEN), dtype=np.int32)
         k = len(agents)
-        #: every agent seat's observation, kept up to date: ``[N, agent seats, 716]``
-        self.seat_observations = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        #: every agent seat's observation, kept up to date: ``[N, agent seats, 716]`` (at a
+        #: variant table 1,941; its attribute entries are those of the seat's last decision)
+        self.seat_observations = np.zeros((n, k, obs_size), dtype=np.float32)
         self.observations = (
-            self.seat_observations[:, 0] if k == 1 else np.zeros((n, OBS_SIZE), dtype=np.float32)
+            self.seat_observations[:, 0] if k == 1 else np.zeros((n, obs_size), dtype=np.float32)
         )
-        self.masks = np.zeros((n, S.NUM_ACTIONS), dtype=np.bool_)
+        self.masks = np.zeros((n, layout.size), dtype=np.bool_)
         self._seat_rewards = np.zeros((n, k), dtype=np.float32)
         self._rewards = self._seat_rewards[:, 0] if k == 1 else self._seat_rewards
         self._terminated = np.zeros(n, dtype=np.bool_)
@@ -191,32 +219,34 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._next_step = mode is AutoresetMode.NEXT_STEP
         #: next-step autoreset: the environments whose match ended at the last step
         self._pending = np.zeros(n, dtype=np.bool_)
-        self._out_obs = np.zeros((n, OBS_SIZE), dtype=np.float32) if self._next_step \
+        self._out_obs = np.zeros((n, obs_size), dtype=np.float32) if self._next_step \
             else self.observations
         self._acting_rewards = np.zeros(n, dtype=np.float32)
         self._row_index = np.arange(n)
         # scratch of the compiled step (it allocates nothing itself)
-        self._hands = np.zeros((5, 13), dtype=np.int32)
-        self._pack = np.zeros(6, dtype=np.int32)
+        self._hands = np.zeros((5, K.HAND_MAX), dtype=np.int32)
+        self._pack = np.zeros(K.PACK_MAX, dtype=np.int32)
         self._legal = np.zeros(32, dtype=np.int32)
         self._rng = np.zeros(1, dtype=np.uint64)
         self._scores = np.zeros(5, dtype=np.int32)
         self._work = np.zeros(V.WORK_LEN, dtype=np.int32)
         self._found = np.zeros(S.PACK_BASE, dtype=np.int64)  # scratch of sample_actions
-        self._seat_finals = np.zeros((n, k, OBS_SIZE), dtype=np.float32)
+        self._seat_finals = np.zeros((n, k, obs_size), dtype=np.float32)
         #: each environment's final observation of its last finished match (with
         #: several agent seats, ``[N, agent seats, 716]``)
         self.final_observations = self._seat_finals[:, 0] if k == 1 else self._seat_finals
         self._seat_of_row = np.array(agents, dtype=np.int64)
         #: the position of each environment's last finished round (core array)
         self.last_rounds = np.zeros((n, K.STATE_LEN), dtype=np.int32)
-        self.single_observation_space: gym.spaces.Box = gym.spaces.Box(
-            0.0, 1.0, (OBS_SIZE,), np.float32
-        )
+        self.single_observation_space: gym.spaces.Box = observation_box(table.variant)
         #: ``"flat"`` (1,812 actions) or ``"compact"`` (96)
         self.actions = actions
         self._compact = actions == "compact"
-        width = len(S.COMPACT_ACTIONS) if self._compact else S.NUM_ACTIONS
+        #: the flat action of each compact action, and the compact action of each flat one
+        self._to_flat = np.array(layout.compact, dtype=np.int64)
+        self._to_compact = np.full(layout.size, -1, dtype=np.int64)
+        self._to_compact[self._to_flat] = np.arange(len(self._to_flat))
+        width = len(self._to_flat) if self._compact else layout.size
         self._out_masks = np.zeros((n, width), dtype=np.bool_) if self._compact else self.masks
         self.single_action_space: gym.spaces.Discrete = gym.spaces.Discrete(width)
         self.observation_space = batch_space(self.single_observation_space, n)
@@ -224,7 +254,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
 
     def _info(self) -> dict[str, Any]:
         if self._compact:
-            np.take(self.masks, _COMPACT, axis=1, out=self._out_masks)
+            np.take(self.masks, self._to_flat, axis=1, out=self._out_masks)
         if len(self.seats) == 1:
             return {"action_mask": self._out_masks}
         return {"action_mask": self._out_masks, "seat": self.seats_to_act(),
@@ -259,9 +289,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         t = self.table
         V.compile_split_policies(t.ruleset, t.strengths[0])
         V.reset_all(
-            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
-            self.observations,
+            self._states, self._cfg, t.ruleset, self._anyd, t.strengths, self._decks,
+            len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,
+            self.seat_observations, self.masks, self.observations,
         )
         self._started = True
         self.episodes_done = 0
@@ -285,14 +315,15 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                 None, None, f"step needs {self.num_envs} actions, not an array of {acts.shape}"
             )
         if self._compact:
-            outside = np.flatnonzero((acts < 0) | (acts >= len(_COMPACT)))
+            compact = self._to_flat
+            outside = np.flatnonzero((acts < 0) | (acts >= len(compact)))
             if len(outside):
                 i = int(outside[0])
                 raise IllegalActionError(
                     int(self.seats_to_act()[i]), int(acts[i]),
                     f"environment {i}: compact action {int(acts[i])} is not one of 0 to "
-                    f"{len(_COMPACT) - 1} (no environment has moved)")
-            acts = _COMPACT[acts]
+                    f"{len(compact) - 1} (no environment has moved)")
+            acts = compact[acts]
         pending = np.flatnonzero(self._pending) if self._next_step else _NONE
         if len(pending):
             # these environments' matches ended at the last step and the core already
@@ -303,9 +334,10 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         acting = self._metas[:, V.M_ACTING].copy() if len(self.seats) > 1 else None
         t = self.table
         bad = V.step_all(
-            self._states, self._cfg, t.ruleset, t.strengths, self._decks, len(t.base_deck),
-            t.combos, self.seed, self._rngs, self._metas, self.seat_observations, self.masks,
-            acts, self._seat_rewards, self._terminated, S.PACK_POSITIONS, self._hands,
+            self._states, self._cfg, t.ruleset, self._anyd, t.strengths, self._decks,
+            len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,
+            self.seat_observations, self.masks, acts, self._seat_rewards, self._terminated,
+            self.layout.positions, self._hands,
             self._pack, self._legal, self._rng, self._scores, self._work, self._seat_finals,
             self.last_rounds, self.observations,
         )
@@ -366,8 +398,9 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             K.seed_stream(self._sample_rng, self.seed if seed is None else int(seed),
                           1 << 40, 1)
         out = np.zeros(self.num_envs, dtype=np.int64)
-        V.sample_legal(self._metas, self.masks, self._sample_rng, out, self._found)
-        return _TO_COMPACT[out] if self._compact else out
+        V.sample_legal(self._metas, self.masks, self._sample_rng, out, self._found,
+                       self.layout.packs, self.layout.pick_base)
+        return self._to_compact[out] if self._compact else out
 
     def position(self, i: int) -> npt.NDArray[np.int32]:
         """Environment ``i``'s core position of the round in progress (the live
@@ -388,7 +421,7 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if not self._started:
             raise IllegalActionError(None, None, "call reset() before start_match()")
         t = self.table
-        V.start_episode(self._states, self._cfg, t.ruleset, t.strengths, self._decks,
+        V.start_episode(self._states, self._cfg, t.ruleset, self._anyd, t.strengths, self._decks,
                         len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,
                         self.seat_observations, self.masks, self.observations, i, episode)
 
@@ -402,10 +435,6 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
 
 
 _NONE = np.zeros(0, dtype=np.intp)
-#: the flat action of each compact action, and the compact action of each flat one (-1: none)
-_COMPACT = np.array(S.COMPACT_ACTIONS, dtype=np.int64)
-_TO_COMPACT = np.full(S.NUM_ACTIONS, -1, dtype=np.int64)
-_TO_COMPACT[_COMPACT] = np.arange(len(_COMPACT))
 
 
 def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
