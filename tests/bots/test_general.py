@@ -129,7 +129,8 @@ def test_the_networks_choice_does_not_depend_on_hidden_cards() -> None:
         legal = view.legal_actions()
         if step % 7 == 3 and view.phase is Phase.PLAY:
             world = sample_world(view, random.Random(step))
-            assert world.hands != state.hands
+            if world.hands == state.hands:
+                continue  # late in a round the unseen cards may have one place only
             other = world.view(seat)
             assert bot.choose(view, legal) == bot.choose(other, other.legal_actions())
             checked += 1
