@@ -1,5 +1,7 @@
-"""Search on any ruleset: a search level against the ruleset's heuristic on duplicate
-deals, and its CPU a decision against the standard game (not a test; takes minutes).
+"""Search or the network on any ruleset: a bot against the ruleset's heuristic on
+duplicate deals, and its CPU a decision against the standard game (not a test; takes
+minutes). ``--bot`` is any bot name: ``search:4``, ``learned`` (the network for any
+ruleset off the editions) or ``learned:PATH`` (a network ``meio train --variant`` wrote).
 
 Each deal's round 1 is played twice at 4 players in complementary seatings (the bot
 in seats 0 and 2 and the heuristic in 1 and 3, then the other way round), each side
@@ -9,6 +11,9 @@ paired 95% CI over the deals, and the bot's process CPU a card decision and a sp
 
     nice -n 10 .venv/bin/python bench/variant_strength.py \\
         --ruleset examples/variants/six-seven.toml --bot search:4 --minutes 8 --jobs 2
+
+    nice -n 10 .venv/bin/python bench/variant_strength.py \\
+        --ruleset bench/rulesets/no-trump.toml --bot learned --deals 200 --jobs 2
 
 ``--ruleset meio`` plays the box edition (the standard game) for the CPU comparison.
 """

@@ -164,7 +164,7 @@ def test_only_the_network_bots_refuse_a_variant_in_one_line() -> None:
     config = MatchConfig(players=3, variant=ODD)
     for kind in VARIANT_BOTS:
         check_variant_bot(kind, config)
-    for kind in ("learned", "search:5", "learned:some.npz"):
+    for kind in ("learned-v7", "search:5", "ppo", "learned:some.npz"):
         with pytest.raises(ConfigError, match=r"^the .* bot does not play variants") as info:
             check_variant_bot(kind, config)
         assert "\n" not in str(info.value)

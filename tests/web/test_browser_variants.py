@@ -50,12 +50,13 @@ def test_a_variant_table_is_made_in_the_lobby_and_split_with_its_pack_size(
     page.set_input_files("#c-variant-file", str(SIX_SEVEN))
     page.wait_for_function("() => document.getElementById('c-variant').value.includes('pack = 7')")
     offered = page.eval_on_selector_all("#c-seat-1 option", "os => os.map(o => o.value)")
-    # every level but the network's (its input is the editions' cards)
+    # every level (the network plays any ruleset too: learned is among the variant bots)
     from meio.bots import LEVELS
     from meio.bots.variant_play import VARIANT_BOTS
 
-    assert offered == ["human"] + [f"bot:{lv.kind}" for lv in LEVELS if lv.kind in VARIANT_BOTS]
-    assert "bot:learned" not in offered and "bot:expert" in offered
+    assert offered == ["human"] + [f"bot:{lv.kind}" for lv in LEVELS]
+    assert all(lv.kind in VARIANT_BOTS for lv in LEVELS) and "learned" in VARIANT_BOTS
+    assert "bot:expert" in offered
     assert page.is_disabled("#c-rated") and page.is_visible("#c-variant-help")
     page.select_option("#c-seat-1", "bot:heuristic")
     page.click("#c-go")

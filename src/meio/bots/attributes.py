@@ -75,6 +75,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -238,9 +240,17 @@ def known_deck(view: View) -> tuple[int, dict[int, float]]:
 
 
 def view_attributes(view: View) -> F32:
-    """The attribute table of the cards as ``view``'s seat knows the deck."""
+    """The attribute table of the cards as ``view``'s seat knows the deck (read-only: it
+    is built once per ruleset and deck)."""
     deck, maybe = known_deck(view)
-    return card_attributes(view.config.rules, deck, maybe)
+    return _attributes(view.config.rules, deck, tuple(sorted(maybe.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _attributes(rules: CardRules, deck: int, maybe: tuple[tuple[int, float], ...]) -> F32:
+    out = card_attributes(rules, deck, dict(maybe))
+    out.setflags(write=False)
+    return out
 
 
 def plane_masks(view: View, picked: int = 0) -> tuple[int, ...]:

@@ -14,9 +14,22 @@ Python bot. The Python bot and this path choose the same action on the same inpu
 (``tests/bots/test_net.py``).
 
 :func:`simulate_net` plays a batch of matches in one call, each seat with the
-network or the core's heuristic, and fills the arrays of
+network or the ruleset's heuristic, and fills the arrays of
 :func:`meio.sim.simulate` (``record=True``), so ``meio analyze --policy learned``
-builds its tables from them exactly as it does from heuristic self-play.
+builds its tables from them exactly as it does from heuristic self-play. Its match
+loop is the core's public rules (deal, start, split, play, scores, match end, next
+leader: :mod:`meio.sim.kernels`) called in turn; only the choice of each seat's
+action is its own.
+
+**The network for any ruleset** (:mod:`meio.bots.general`) plays here too, on any
+ruleset whose specials are known: its input is :func:`meio.bots.attributes.observe_any`,
+whose extra blocks are linear in the observation's card planes, so
+:func:`fold_general` folds them into the first layer once per table (the attribute
+table, the ruleset numbers and the deck's unseen sum into the bias; each plane's
+pooled attributes into that plane's rows; the unseen plane into one row per seen card,
+:func:`seen_entries`). The kernels then run the same sparse pass as for the editions'
+network, and compute exactly ``observe_any(view) @ w1 + b1``
+(``tests/bots/test_net_general.py``).
 
 numba keys its disk cache on this file, and the core's rules compile into these
 kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp
@@ -37,25 +50,30 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from meio.bots import attributes as T
 from meio.bots import observation as O
+from meio.bots.general import GeneralPolicy
 from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import Evaluator
 from meio.engine import MatchConfig, State, View, tricks
 from meio.sim import kernels as K
-from meio.sim.batch import STANDARD_PLAYS
+from meio.sim.batch import STANDARD_ASIDES, STANDARD_PLAYS
 from meio.sim.convert import state_to_arrays
 from meio.sim.diskcache import cache_flag
 from meio.sim.rollout import encode_actions
-from meio.sim.tables import HEURISTIC_EPSILON, check_standard, tables_for
+from meio.sim.tables import check_standard, epsilon_for, plays_variant, tables_for
 
 #: whether these kernels may use numba's disk cache (the module docstring)
 CACHE = cache_flag(__file__, K, tricks)
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
-#: the most non-zero entries an observation can have (cards seen, counters)
-MAX_FEATURES = 256
+#: the most non-zero entries an observation can have (cards seen, counters), and the
+#: general network's seen cards (:func:`seen_entries`)
+MAX_FEATURES = 384
 #: the first local output of a sequential split pick
 PICK_OUT = 83
+#: the general network's first pick output (its picks are by card id)
+GENERAL_PICK = 83
 
 _HAND, _PACK, _RECEIVED, _PLAYED = O.HAND, O.PACK, O.RECEIVED, O.PLAYED
 _SECOND_HALF, _TRICK, _LED, _PHASE = O.SECOND_HALF, O.TRICK, O.LED, O.PHASE
@@ -68,11 +86,12 @@ _ROUND, _SEAT, _PENDING, _OBS_SIZE = O.ROUND, O.SEAT, O.PENDING, O.OBS_SIZE
 def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: np.ndarray,
              table_idx: np.ndarray, table_val: np.ndarray, totals: np.ndarray,
              wins: np.ndarray, counted: int, round_index: int, idx: np.ndarray,
-             val: np.ndarray) -> int:
+             val: np.ndarray, first: int = 7) -> int:
     """Write the non-zero entries of ``seat``'s observation into ``idx``/``val``; return
     how many. ``picked[c]`` marks cards already picked in a sequential split;
     ``table_idx``/``table_val`` are the entries fixed by the table (specials, size,
-    options); ``totals``/``wins`` the match so far (``counted``: victories are kept)."""
+    options); ``totals``/``wins`` the match so far (``counted``: victories are kept);
+    ``first`` the tricks of the first half (the ruleset's)."""
     k = 0
     for j in range(table_idx.shape[0]):
         idx[k] = table_idx[j]
@@ -90,14 +109,14 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
             val[k] = 1.0
             k += 1
     if s[K.PACK_N + seat]:
-        for j in range(6):
+        for j in range(s[K.PACK_N + seat]):
             idx[k] = _PACK + s[K.PACK + K.PACK_MAX * seat + j]
             val[k] = 1.0
             k += 1
     phase = s[K.PHASE]
     if partnership and phase != K.SPLIT and s[K.SPLIT_N] == players:
         partner = (seat + 2) % 4
-        for j in range(6):
+        for j in range(s[K.PACK_N + partner]):
             idx[k] = _RECEIVED + s[K.PACK + K.PACK_MAX * partner + j]
             val[k] = 1.0
             k += 1
@@ -118,7 +137,7 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
             idx[k] = _PLAYED + 65 * r + card
             val[k] = 1.0
             k += 1
-            if t >= 7:
+            if t >= first:
                 idx[k] = _SECOND_HALF + card
                 val[k] = 1.0
                 k += 1
@@ -207,6 +226,26 @@ def features(s: np.ndarray, players: int, partnership: int, seat: int, picked: n
     return k
 
 
+@njit(cache=CACHE)
+def seen_entries(idx: np.ndarray, val: np.ndarray, n: int, seen: np.ndarray) -> int:
+    """After :func:`features`' ``n`` entries, append one entry (row ``OBS_SIZE + c``) for
+    each card the seat has seen: the union of its hand, pack, received and played planes
+    (what the general network's unseen plane leaves out: :func:`fold_general`). Returns
+    the new count."""
+    seen[:] = False
+    for m in range(n):
+        j = idx[m]
+        if _HAND <= j < _SECOND_HALF:  # the hand, pack, received and played planes
+            seen[(j - _HAND) % 65] = True
+    k = n
+    for c in range(65):
+        if seen[c]:
+            idx[k] = _OBS_SIZE + c
+            val[k] = 1.0
+            k += 1
+    return k
+
+
 @njit(cache=CACHE, fastmath=True)
 def _trunk(idx: np.ndarray, val: np.ndarray, n: int, w1: np.ndarray, b1: np.ndarray,
            w2: np.ndarray, b2: np.ndarray, h1: np.ndarray, h2: np.ndarray) -> None:
@@ -246,14 +285,17 @@ def net_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
                round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
                b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray, legal: np.ndarray,
                picked: np.ndarray, idx: np.ndarray, val: np.ndarray, h1: np.ndarray,
-               h2: np.ndarray) -> int:
-    """The network's play, declare or pile action for ``seat`` (the seat to act)."""
+               h2: np.ndarray, general: bool = False, seen: np.ndarray | None = None) -> int:
+    """The network's play, declare or pile action for ``seat`` (the seat to act);
+    ``general``: the network for any ruleset, its weights folded (:func:`fold_general`)."""
     n = K.legal_actions(s, ruleset, legal)
     if n == 1:
         return int(legal[0])
     picked[:] = False
     m = features(s, cfg[0], cfg[1], seat, picked, table_idx, table_val, totals, wins,
-                 counted, round_index, idx, val)
+                 counted, round_index, idx, val, ruleset[K.R_NUMBERS, K.N_FIRST])
+    if general and seen is not None:
+        m = seen_entries(idx, val, m, seen)
     _trunk(idx, val, m, w1, b1, w2, b2, h1, h2)
     best = int(legal[0])
     best_v = -np.inf
@@ -294,6 +336,40 @@ def net_split(s: np.ndarray, cfg: np.ndarray, seat: int, table_idx: np.ndarray,
 
 
 @njit(cache=CACHE)
+def general_split(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
+                  table_idx: np.ndarray, table_val: np.ndarray, totals: np.ndarray,
+                  wins: np.ndarray, counted: int, round_index: int, w1: np.ndarray,
+                  b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, w3t: np.ndarray,
+                  b3: np.ndarray, pack: np.ndarray, picked: np.ndarray, idx: np.ndarray,
+                  val: np.ndarray, h1: np.ndarray, h2: np.ndarray, hand: np.ndarray,
+                  seen: np.ndarray) -> None:
+    """The general network's pack for ``seat``: the ruleset's pack size of picks among
+    its dealt cards, each the card with the highest pick output (lowest id on a tie)."""
+    k = ruleset[K.R_NUMBERS, K.N_HAND]
+    first = ruleset[K.R_NUMBERS, K.N_FIRST]
+    for i in range(k):
+        hand[i] = s[K.HAND + K.HAND_MAX * seat + i]
+    hand[:k].sort()
+    picked[:] = False
+    for j in range(ruleset[K.R_NUMBERS, K.N_PACK]):
+        m = features(s, cfg[0], cfg[1], seat, picked, table_idx, table_val, totals, wins,
+                     counted, round_index, idx, val, first)
+        m = seen_entries(idx, val, m, seen)
+        _trunk(idx, val, m, w1, b1, w2, b2, h1, h2)
+        best = -1
+        best_v = -np.inf
+        for i in range(k):
+            c = hand[i]
+            if not picked[c]:
+                v = _logit(h2, w3t, b3, GENERAL_PICK + c)
+                if v > best_v:
+                    best_v = v
+                    best = c
+        picked[best] = True
+        pack[j] = best
+
+
+@njit(cache=CACHE)
 def simulate_net(
     cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray, deck: np.ndarray, first: int,
     count: int, seed: int, epsilon: float, net_seats: int,
@@ -301,13 +377,17 @@ def simulate_net(
     w2: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray,
     rounds_played: np.ndarray, piles: np.ndarray, leaders: np.ndarray, deals: np.ndarray,
     asides: np.ndarray, splits: np.ndarray, orders: np.ndarray, plays: np.ndarray,
-    nplays: np.ndarray, tricks: np.ndarray,
+    nplays: np.ndarray, tricks: np.ndarray, policy: int = K.POLICY_HEURISTIC,
+    general: bool = False,
 ) -> int:
     """Play matches ``first .. first + count - 1``: seat ``p`` with the network when bit
-    ``p`` of ``net_seats`` is set, else with the core's heuristic. Game ``i`` draws its
-    deals from its own stream, as :func:`meio.sim.kernels.simulate_games` does, and the
-    match runs by the core's rules (its deal, match end and next leader). Writes row
-    ``i - first`` of each output; returns the cards played."""
+    ``p`` of ``net_seats`` is set, else with the core's ``policy`` (the ruleset's
+    heuristic). Game ``i`` draws its deals from its own stream, as
+    :func:`meio.sim.kernels.simulate_games` does, and the match runs by the core's rules
+    (its deal, match end and next leader). ``general``: the network for any ruleset
+    (folded weights, :func:`fold_general`). Writes row ``i - first`` of each output
+    (``rounds_played`` -1 for a match whose tie never broke within the rows); returns
+    the cards played."""
     players = cfg[K.CFG_PLAYERS]
     k = ruleset[K.R_NUMBERS, K.N_HAND]
     counted = 1 if ruleset[K.R_NUMBERS, K.N_FORM] == 1 else 0
@@ -322,11 +402,14 @@ def simulate_net(
     totals = np.zeros(5, dtype=np.int32)
     wins = np.zeros(5, dtype=np.int32)
     picked = np.zeros(65, dtype=np.bool_)
+    seen = np.zeros(65, dtype=np.bool_)
+    hand_any = np.zeros(K.HAND_MAX, dtype=np.int32)
     idx = np.zeros(MAX_FEATURES, dtype=np.int32)
     val = np.zeros(MAX_FEATURES, dtype=np.float32)
     h1 = np.zeros(b1.shape[0], dtype=np.float32)
     h2 = np.zeros(b1.shape[0], dtype=np.float32)
     cards = deck.copy()
+    max_rounds = leaders.shape[1]
     nd = deck.shape[0]
     played = 0
     for g in range(count):
@@ -339,20 +422,24 @@ def simulate_net(
             K.deal_round(cfg, ruleset, deck, cards, rng, hands)
             K.start_round(s, cfg, ruleset, hands, leader)
             for p in range(players):
-                if net_seats >> p & 1:
+                if net_seats >> p & 1 and general:
+                    general_split(s, cfg, ruleset, p, table_idx, table_val, totals, wins,
+                                  counted, r, w1, b1, w2, b2, w3t, b3, pack, picked, idx, val,
+                                  h1, h2, hand_any, seen)
+                elif net_seats >> p & 1:
                     net_split(s, cfg, p, table_idx, table_val, totals, wins, counted, r,
                               w1, b1, w2, b2, w3t, b3, pack, picked, idx, val, h1, h2, hand)
                 else:
-                    K.choose_split(s, ruleset, p, strength, K.POLICY_HEURISTIC, rng, pack)
+                    K.choose_split(s, ruleset, p, strength, policy, rng, pack)
                 K.apply_split(s, cfg, ruleset, p, pack)
             while s[K.PHASE] != K.ROUND_DONE:
                 seat = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
                 if net_seats >> seat & 1:
                     a = net_action(s, cfg, ruleset, seat, table_idx, table_val, totals, wins,
                                    counted, r, w1, b1, w2, b2, w3t, b3, legal, picked, idx,
-                                   val, h1, h2)
+                                   val, h1, h2, general, seen)
                 else:
-                    a = K.choose_action(s, cfg, ruleset, strength, K.POLICY_HEURISTIC,
+                    a = K.choose_action(s, cfg, ruleset, strength, policy,
                                         epsilon, rng, legal)
                 K.apply_action(s, cfg, ruleset, a)
             played += k * players
@@ -369,6 +456,9 @@ def simulate_net(
             r += 1
             n_sides = K.side_scores(s, cfg, ruleset, sides)
             if K.count_round(ruleset, n_sides, sides, r, totals, players, wins):
+                break
+            if r >= max_rounds:  # a tie that never broke within the rows kept
+                r = -1
                 break
             leader = K.next_leader(s, cfg, ruleset, rng, scores)
         rounds_played[g] = r
@@ -485,7 +575,79 @@ class MatchSoFar:
 
 
 def _counted(config: MatchConfig) -> int:
-    return 1 if config.partnership or (config.players == 2 and config.edition == "meio") else 0
+    """1 where the match counts round victories (its observation shows them)."""
+    return 1 if config.match_format.form == "victories" else 0
+
+
+def fold_general(policy: GeneralPolicy, config: MatchConfig) -> CoreNet:
+    """The general network's weights for the kernels at ``config``'s table (its specials
+    known): the first layer folded so that the sparse entries of :func:`features` and
+    :func:`seen_entries` give exactly its input layer's sum.
+
+    The attribute table, the ruleset numbers and the whole deck's unseen sum are the same
+    at every decision of the table: they go into the bias. Each card plane's pooled
+    block is linear in the plane's entries: card ``c`` in plane ``p`` adds
+    ``attrs[c] / 13 @ w1[pooled p]`` to that entry's row. The unseen plane is the deck
+    less the union of the seen planes: each seen card's row ``OBS_SIZE + c`` subtracts
+    its share."""
+    if not config.specials_known:
+        raise ValueError("the network in the core needs the specials known (reveal_specials)")
+    w1, b1, w2, b2, w3, b3 = (np.asarray(w, dtype=np.float64) for w in policy.weights)
+    attrs = T.card_attributes(config.rules, config.deck).astype(np.float64)
+    share = attrs / T.POOL_SCALE
+
+    def block(plane: int) -> npt.NDArray[np.float64]:
+        at = T.POOLED + plane * T.ATTRIBUTES
+        return w1[at:at + T.ATTRIBUTES]
+
+    rows = np.zeros((O.OBS_SIZE + 65, w1.shape[1]))
+    rows[:O.OBS_SIZE] = w1[:O.OBS_SIZE]
+    planes = [(O.HAND, T.POOL_HAND), (O.PACK, T.POOL_PACK), (O.RECEIVED, T.POOL_RECEIVED),
+              *((O.PLAYED + 65 * r, T.POOL_PLAYED + r) for r in range(O.MAX_SEATS)),
+              (O.TRICK, T.POOL_TRICK)]
+    for base, plane in planes:
+        rows[base:base + 65] += share @ block(plane)
+    unseen = block(T.POOL_UNSEEN)
+    rows[O.OBS_SIZE:] = -(share @ unseen)
+    bias = (b1 + attrs.reshape(-1) @ w1[T.ATTRS:T.NUMBERS_AT]
+            + T.table_numbers(config).astype(np.float64) @ w1[T.NUMBERS_AT:T.POOLED]
+            + share.sum(axis=0) @ unseen)
+    f32 = np.float32
+    return CoreNet(np.ascontiguousarray(rows, dtype=f32), bias.astype(f32),
+                   np.ascontiguousarray(w2, dtype=f32), b2.astype(f32),
+                   np.ascontiguousarray(w3.T, dtype=f32), b3.astype(f32))
+
+
+def _net_for(policy: LearnedPolicy | GeneralPolicy, config: MatchConfig) -> tuple[CoreNet, bool]:
+    if isinstance(policy, GeneralPolicy):
+        return fold_general(policy, config), True
+    if plays_variant(config):
+        raise ValueError(f"the editions' network does not play the variant "
+                         f"{config.ruleset.name!r}: play it with the network for any ruleset "
+                         f"(meio.bots.general)")
+    return CoreNet.of(policy), False
+
+
+def general_preactivation(array: I32, config: MatchConfig, seat: int,
+                          policy: GeneralPolicy, *, picked: int = 0,
+                          match: MatchSoFar | None = None) -> F32:
+    """The general network's first layer before ReLU as the kernels compute it from a core
+    position (:func:`features`, :func:`seen_entries`, :func:`fold_general`): for tests,
+    against ``observe_any(view) @ w1 + b1``."""
+    t = tables_for(config)
+    net = fold_general(policy, config)
+    table_idx, table_val = table_entries(config)
+    marks = np.array([bool(picked >> c & 1) for c in range(65)])
+    match = match or MatchSoFar()
+    totals, wins = match.arrays()
+    idx = np.zeros(MAX_FEATURES, dtype=np.int32)
+    val = np.zeros(MAX_FEATURES, dtype=np.float32)
+    n = features(array, int(t.cfg[0]), int(t.cfg[1]), seat, marks, table_idx, table_val,
+                 totals, wins, _counted(config), match.round_index, idx, val,
+                 int(t.ruleset[K.R_NUMBERS, K.N_FIRST]))
+    n = seen_entries(idx, val, n, np.zeros(65, dtype=np.bool_))
+    out: F32 = net.b1 + (val[:n, None] * net.w1[idx[:n]]).sum(axis=0)
+    return out
 
 
 def observe_position(array: I32, config: MatchConfig, seat: int, *, picked: int = 0,
@@ -500,19 +662,20 @@ def observe_position(array: I32, config: MatchConfig, seat: int, *, picked: int 
     idx = np.zeros(MAX_FEATURES, dtype=np.int32)
     val = np.zeros(MAX_FEATURES, dtype=np.float32)
     n = features(array, int(t.cfg[0]), int(t.cfg[1]), seat, marks, table_idx, table_val,
-                 totals, wins, _counted(config), match.round_index, idx, val)
+                 totals, wins, _counted(config), match.round_index, idx, val,
+                 int(t.ruleset[K.R_NUMBERS, K.N_FIRST]))
     out = np.zeros(O.OBS_SIZE, dtype=np.float32)
     out[idx[:n]] = val[:n]
     return out
 
 
-def core_action(array: I32, config: MatchConfig, policy: LearnedPolicy,
+def core_action(array: I32, config: MatchConfig, policy: LearnedPolicy | GeneralPolicy,
                 match: MatchSoFar | None = None) -> int:
     """The network's action for the seat to act in a core position (play phase)."""
     t = tables_for(config)
     table_idx, table_val = table_entries(config)
     seat = int(array[K.PENDING] if array[K.PHASE] == K.PILE_PHASE else array[K.TO_MOVE])
-    net = CoreNet.of(policy)
+    net, general = _net_for(policy, config)
     hidden = net.b1.shape[0]
     match = match or MatchSoFar()
     totals, wins = match.arrays()
@@ -523,19 +686,30 @@ def core_action(array: I32, config: MatchConfig, policy: LearnedPolicy,
                           np.zeros(K.LEGAL_MAX, dtype=np.int32),
                           np.zeros(65, dtype=np.bool_), np.zeros(MAX_FEATURES, dtype=np.int32),
                           np.zeros(MAX_FEATURES, dtype=np.float32),
-                          np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32)))
+                          np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32),
+                          general, np.zeros(65, dtype=np.bool_)))
 
 
-def core_split(array: I32, config: MatchConfig, seat: int, policy: LearnedPolicy,
+def core_split(array: I32, config: MatchConfig, seat: int,
+               policy: LearnedPolicy | GeneralPolicy,
                match: MatchSoFar | None = None) -> list[int]:
-    """The network's pack (six card ids) for ``seat`` in a core position at the split."""
+    """The network's pack (card ids) for ``seat`` in a core position at the split."""
     t = tables_for(config)
     table_idx, table_val = table_entries(config)
-    net = CoreNet.of(policy)
+    net, general = _net_for(policy, config)
     hidden = net.b1.shape[0]
     match = match or MatchSoFar()
     totals, wins = match.arrays()
     pack = np.zeros(K.PACK_MAX, dtype=np.int32)
+    if general:
+        general_split(array.copy(), t.cfg, t.ruleset, seat, table_idx, table_val, totals, wins,
+                      _counted(config), match.round_index, net.w1, net.b1, net.w2, net.b2,
+                      net.w3t, net.b3, pack, np.zeros(65, dtype=np.bool_),
+                      np.zeros(MAX_FEATURES, dtype=np.int32),
+                      np.zeros(MAX_FEATURES, dtype=np.float32),
+                      np.zeros(hidden, dtype=np.float32), np.zeros(hidden, dtype=np.float32),
+                      np.zeros(K.HAND_MAX, dtype=np.int32), np.zeros(65, dtype=np.bool_))
+        return sorted(int(c) for c in pack[:config.pack_size])
     net_split(array.copy(), t.cfg, seat, table_idx, table_val, totals, wins, _counted(config),
               match.round_index, net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3, pack,
               np.zeros(65, dtype=np.bool_),
@@ -545,38 +719,50 @@ def core_split(array: I32, config: MatchConfig, seat: int, policy: LearnedPolicy
     return sorted(int(c) for c in pack[:6])
 
 
-def simulate(config: MatchConfig, first: int, count: int, seed: int, policy: LearnedPolicy,
+def simulate(config: MatchConfig, first: int, count: int, seed: int,
+             policy: LearnedPolicy | GeneralPolicy,
              net_seats: int | None = None) -> dict[str, Any]:
     """Play matches ``first .. first + count - 1`` of ``config`` (its specials and table
     options; each game draws its deals from ``(seed, i)``) with the network in the seats
-    of ``net_seats`` (a bit mask; all seats by default) and the core's heuristic in the
-    others. Returns the arrays of :func:`meio.sim.simulate` with ``record=True``."""
+    of ``net_seats`` (a bit mask; all seats by default) and the ruleset's heuristic in the
+    others. The editions' network plays the editions; the network for any ruleset
+    (:class:`~meio.bots.general.GeneralPolicy`) plays any. Returns the arrays of
+    :func:`meio.sim.simulate` with ``record=True`` (a standard game's widths, or a
+    variant's, as there)."""
     t = tables_for(config)
     players = config.players
     if net_seats is None:
         net_seats = (1 << players) - 1
     table_idx, table_val = table_entries(config)
-    net = CoreNet.of(policy)
-    r = K.MAX_ROUNDS
+    net, general = _net_for(policy, config)
+    variant = plays_variant(config)
+    r = t.rounds
+    hand, pack = config.hand_size, config.pack_size
+    plays, aside = ((K.MAX_PLAYS, config.aside_count) if variant
+                    else (STANDARD_PLAYS, STANDARD_ASIDES))
     out: dict[str, Any] = {
         "rounds_played": np.zeros(count, dtype=np.int8),
         "piles": np.zeros((count, r, players, 2), dtype=np.int8),
         "leaders": np.zeros((count, r), dtype=np.int8),
-        "deals": np.zeros((count, r, players, 13), dtype=np.int8),
-        "asides": np.zeros((count, r, 2), dtype=np.int8),
-        "splits": np.zeros((count, r, players, 6), dtype=np.int8),
+        "deals": np.zeros((count, r, players, hand), dtype=np.int8),
+        "asides": np.zeros((count, r, aside), dtype=np.int8),
+        "splits": np.zeros((count, r, players, pack), dtype=np.int8),
         "split_orders": np.zeros((count, r, players), dtype=np.int8),
-        "plays": np.zeros((count, r, STANDARD_PLAYS), dtype=np.int8),
+        "plays": np.zeros((count, r, plays), dtype=np.int8),
         "nplays": np.zeros((count, r), dtype=np.int8),
-        "tricks": np.zeros((count, r, 2, 13), dtype=np.int8),
+        "tricks": np.zeros((count, r, 2, hand), dtype=np.int8),
     }
     out["cards_played"] = simulate_net(
         t.cfg, t.ruleset, t.strength, t.deck, first, count, int(seed) & 0x7FFFFFFFFFFFFFFF,
-        HEURISTIC_EPSILON, net_seats, table_idx, table_val,
+        epsilon_for(t.heuristic), net_seats, table_idx, table_val,
         net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3,
         out["rounds_played"], out["piles"], out["leaders"],
         out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
-        out["nplays"], out["tricks"])
+        out["nplays"], out["tricks"], t.heuristic, general)
+    endless = np.flatnonzero(out["rounds_played"] < 0)
+    if endless.size:
+        raise ValueError(f"match {first + int(endless[0])} was not over after {r} rounds: "
+                         f"its tie for the lowest total never broke")
     return out
 
 

@@ -28,21 +28,24 @@ class UnknownBotError(MeioError, ValueError):
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots that come with meio, by kind: ``random``, ``heuristic``, ``search``,
     ``search:1`` to ``search:4`` (``expert`` is ``search:4``), ``learned`` (the network
-    distilled from search), ``ppo`` (the policy trained by PPO), ``search:5`` (search
+    distilled from search on an edition, the network for any ruleset elsewhere),
+    ``learned-any`` (the network for any ruleset everywhere: :mod:`meio.bots.general`),
+    ``ppo`` (the policy trained by PPO), ``search:5`` (search
     standing on the network) and ``search:6`` (the same, the network playing its worlds
     out); each of these names is an alias of a versioned name that never changes meaning
     (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`), which
     :func:`make_bot` takes too (menus list the short names only).
 
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
-    ['expert', 'heuristic', 'learned', 'ppo', 'random', 'search', 'search:1', 'search:2',
-     'search:3', 'search:4', 'search:5', 'search:6']
+    ['expert', 'heuristic', 'learned', 'learned-any', 'ppo', 'random', 'search', 'search:1',
+     'search:2', 'search:3', 'search:4', 'search:5', 'search:6']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
     # imported here, not at the top: the search bot loads the simulation core
+    from meio.bots.general import LearnedLevelBot, general_bot
     from meio.bots.heuristic import HeuristicBot
-    from meio.bots.learned import default_learned_bot, ppo_bot
+    from meio.bots.learned import ppo_bot
     from meio.bots.netsearch import net_playout_bot, net_search_bot
     from meio.bots.random_bot import RandomBot
     from meio.bots.search import DEFAULT_LEVEL, LEVELS, SearchBot
@@ -51,7 +54,8 @@ def builtin_bots() -> dict[str, BotFactory]:
         "random": RandomBot,
         "heuristic": HeuristicBot,
         "search": partial(SearchBot, level=DEFAULT_LEVEL),
-        "learned": default_learned_bot,
+        "learned": LearnedLevelBot,
+        "learned-any": general_bot,
         "ppo": ppo_bot,
     }
     for level in LEVELS:
@@ -92,16 +96,21 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
     """A new bot of ``kind`` (``random``, ``heuristic``, ``search``, ...) seeded by ``seed``.
 
     ``"learned:PATH"`` plays the trained policy file at ``PATH`` (see
-    :mod:`meio.bots.learned`), and ``"search:5:PATH"`` (``"search:6:PATH"``) is
-    ``search:5`` (``search:6``) standing on it
-    (to make the next data set with an earlier network, or measure a new one).
+    :mod:`meio.bots.learned`; a general network's file, as ``meio train --variant``
+    writes, plays any ruleset: :mod:`meio.bots.general`), and ``"search:5:PATH"``
+    (``"search:6:PATH"``) is ``search:5`` (``search:6``) standing on it (to make the next data set
+    with an earlier network, or measure a new one).
 
     >>> make_bot("heuristic", 7).name
     'heuristic'
     """
     if kind.startswith("learned:"):
+        from meio.bots.general import GeneralBot, is_general_file
         from meio.bots.learned import learned_bot
 
+        path = kind.removeprefix("learned:")
+        if is_general_file(path):  # a network for any ruleset (meio train --variant)
+            return GeneralBot(path, seed)
         return learned_bot(kind, seed)
     if kind.startswith(("search:5:", "search:6:")):
         from meio.bots.netsearch import NetSearchBot

@@ -40,23 +40,30 @@ from meio.engine.ruleset import CardRules
 from meio.engine.tricks import winning_index
 
 #: the bots that play any variant: the random and heuristic bots, every search level
-#: and ``expert`` (worlds dealt by the ruleset, playouts in the compiled core)
+#: and ``expert`` (worlds dealt by the ruleset, playouts in the compiled core), and the
+#: network (``learned`` plays the network for any ruleset off the editions)
 VARIANT_BOTS = ("random", "heuristic", "search", "search:1", "search:2", "search:3",
-                "search:4", "expert")
-#: the kinds that stand on the learned network, whose input is the editions' cards
-NETWORK_BOTS = ("learned", "ppo", "search:5", "search:6")
+                "search:4", "expert", "learned", "learned-any")
+#: the kinds that stand on an editions' network, whose input is the editions' cards
+NETWORK_BOTS = ("learned-v7", "ppo", "search:5", "search:6")
 
 
 def plays_ruleset(bot: str, config: MatchConfig) -> bool:
     """Whether ``bot`` plays ``config``'s ruleset: every bot plays an edition (a preset,
-    whatever the table options); on any other ruleset all but the network's kinds
-    (:data:`NETWORK_BOTS`, and a ``learned:PATH`` or ``search:5:PATH`` file)."""
+    whatever the table options); on any other ruleset all but the kinds that stand on
+    an editions' network (:data:`NETWORK_BOTS`, a ``search:5:PATH`` file, and a
+    ``learned:PATH`` file that is not a network for any ruleset)."""
     if is_standard(config.ruleset):
         return True
+    if bot.startswith("learned:"):
+        from meio.bots.general import is_general_file
+
+        return is_general_file(bot.removeprefix("learned:"))
     from meio.bots.versions import UnknownVersionError, resolve
 
-    with contextlib.suppress(UnknownVersionError):  # learned-v7 plays where learned does
-        bot = resolve(bot).alias
+    if bot not in NETWORK_BOTS:
+        with contextlib.suppress(UnknownVersionError):  # ppo-v1 plays where ppo does
+            bot = resolve(bot).alias
     return not any(bot == k or bot.startswith(k + ":") for k in NETWORK_BOTS)
 
 
@@ -66,7 +73,8 @@ def check_variant_bot(bot: str, config: MatchConfig) -> None:
     if plays_ruleset(bot, config):
         return
     raise ConfigError(
-        f"the {bot} bot does not play variants (its network reads the editions' cards); "
+        f"the {bot} bot does not play variants (its network reads the editions' cards; "
+        f"learned plays a network for any ruleset); "
         f"play a variant with {', '.join(VARIANT_BOTS)} or a plug-in bot",
         field="bots",
     )

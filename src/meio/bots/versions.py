@@ -36,6 +36,12 @@ ACTION_ENCODING = "meio-action-v1"
 #: (96 outputs; :data:`meio.bots.spaces.COMPACT_ACTIONS`), what the learned bots read
 COMPACT_ACTION_ENCODING = "meio-compact-action-v1"
 
+#: the attribute encoding of any ruleset (:mod:`meio.bots.attributes`, 1,941 entries)
+ANY_OBSERVATION_ENCODING = "meio-any-obs-v1"
+#: the general network's outputs: the 83 play, declare and pile actions, then a pick of
+#: each card id for the pack (148; :mod:`meio.bots.general`)
+ANY_ACTION_ENCODING = "meio-any-action-v1"
+
 _POLICIES = Path(__file__).resolve().parent / "policies"
 
 
@@ -71,6 +77,8 @@ class BotVersion:
 
 _DISTIL = "distil-4p.npz"
 _DISTIL_SHA = "53a601995c01e8000aefd8bc06e0bc5a9a12938c22c7c3332ea94919a7015751"
+_ANY = "any-v1.npz"
+_ANY_SHA = "3a296715c276a6c0ff5e135e42908555a7e739a351e9fc244794ab94573a8da7"
 _PPO = "ppo-4p.npz"
 _PPO_SHA = "afcc3d23da4dfaf7a483797ed136ba0a64bc4f408afccf3719e0a264fb6479d8"
 _NET = {"observation": OBSERVATION_ENCODING, "actions": COMPACT_ACTION_ENCODING}
@@ -88,6 +96,10 @@ VERSIONS: tuple[BotVersion, ...] = (
                _DISTIL, _DISTIL_SHA, **_NET),
     BotVersion("learned-v7", "learned", "the network distilled from search, seventh version",
                _DISTIL, _DISTIL_SHA, **_NET),
+    BotVersion("learned-any-v1", "learned-any",
+               "the network for any ruleset, first version (meio.bots.general); what "
+               "learned plays off the editions", _ANY, _ANY_SHA,
+               observation=ANY_OBSERVATION_ENCODING, actions=ANY_ACTION_ENCODING),
     BotVersion("ppo-v1", "ppo", "the policy trained by PPO against the compiled heuristic",
                _PPO, _PPO_SHA, **_NET),
 )
@@ -143,6 +155,7 @@ def describe_bot(name: str) -> dict[str, str]:
         return {}
 
 
-__all__ = ["ACTION_ENCODING", "COMPACT_ACTION_ENCODING", "EXTRA_ALIASES",
-           "OBSERVATION_ENCODING", "VERSIONS", "VERSION_NAMES", "BotVersion", "UnknownVersionError",
-           "describe_bot", "file_sha256", "resolve"]
+__all__ = ["ACTION_ENCODING", "ANY_ACTION_ENCODING", "ANY_OBSERVATION_ENCODING",
+           "COMPACT_ACTION_ENCODING", "EXTRA_ALIASES", "OBSERVATION_ENCODING", "VERSIONS",
+           "VERSION_NAMES", "BotVersion", "UnknownVersionError", "describe_bot", "file_sha256",
+           "resolve"]

@@ -9,7 +9,13 @@ import typer
 
 from meio.cli.app import app
 from meio.cli.files import InputFile, OutputFile
-from meio.cli.options import MAX_PLAYERS, OldOpponentsOption, either, seed_option
+from meio.cli.options import (
+    MAX_PLAYERS,
+    OldOpponentsOption,
+    either,
+    read_variant,
+    seed_option,
+)
 from meio.i18n import _
 
 
@@ -17,7 +23,8 @@ from meio.i18n import _
     help=_(
         "Train a small policy with PPO against compiled bots, or with --from-selfplay "
         "distil search's decisions into a policy and value network, and save it for "
-        "the learned bot (needs the rl extra: PyTorch)."
+        "the learned bot; with --variant FILE improve the network for any ruleset on "
+        "that ruleset (needs the rl extra: PyTorch)."
     )
 )
 def train(
@@ -97,7 +104,23 @@ def train(
                             help=_("The ensemble's share of each target, the teacher's "
                                    "being the rest (with --ensemble)."))
     ] = 0.5,
+    variant_file: Annotated[
+        Path | None, typer.Option(
+            "--variant", parser=InputFile(), metavar=_("FILE"),
+            help=_("Improve the network for any ruleset on this ruleset (a TOML file, "
+                   "docs/variants.md): search plays its tables, then the network learns "
+                   "from those rounds, in --minutes (15 by default); play the result with "
+                   "the bot learned:OUT."))
+    ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, max=256,
+                          help=_("Processes playing the search rounds (with --variant)."))
+    ] = 2,
 ) -> None:
+    if variant_file is not None:
+        _improve(variant_file, out, minutes=15.0 if minutes is None else minutes, jobs=jobs,
+                 seed=seed, init=init)
+        return
     opponents = either(bots, old_opponents)
     if opponents not in ("random", "heuristic"):
         typer.echo(_("--bots is random or heuristic, not {value}").format(value=opponents),
@@ -130,6 +153,38 @@ def train(
     except TrainingError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
+    typer.echo(_("Play it with the bot learned:{path}").format(path=out))
+
+
+def _improve(path: Path, out: Path, *, minutes: float, jobs: int, seed: int,
+             init: Path | None) -> None:
+    variant = read_variant(path)
+    assert variant is not None
+    try:
+        from meio.rl.general import improve
+    except ModuleNotFoundError as exc:
+        if exc.name != "torch":
+            raise
+        typer.echo(_("meio train needs PyTorch: pip install 'meio[rl]' ({name} is missing)")
+                   .format(name=exc.name), err=True)
+        raise typer.Exit(2) from None
+    from meio.bots.general import GENERAL_POLICY, is_general_file
+    from meio.engine.errors import MeioError
+
+    start = init or GENERAL_POLICY
+    if not is_general_file(start):
+        typer.echo(_("--init {path} is not a network for any ruleset (meio train --variant "
+                     "writes one)").format(path=start), err=True)
+        raise typer.Exit(2)
+    try:
+        report = improve(variant, out, minutes=minutes, jobs=jobs, init=start, seed=seed,
+                         log=lambda line: typer.echo(line))
+    except MeioError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+    typer.echo(_("{examples} examples, {epochs} epochs: held-out agreement with search "
+                 "{agreement:.3f}").format(examples=report.examples, epochs=report.epochs,
+                                           agreement=report.agreement))
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))
 
 

@@ -104,8 +104,8 @@ def _names(variant: Variant, source: str) -> list[str]:
 
 
 def check_bots(bots: list[tuple[int, str]]) -> None:
-    """Refuse a bot seat (``(seat, kind)``) whose bot does not play variants (the
-    network's kinds: their input is the editions' cards)."""
+    """Refuse a bot seat (``(seat, kind)``) whose bot does not play variants (the kinds
+    standing on the editions' network: their input is the editions' cards)."""
     for seat, bot in bots:
         if bot not in VARIANT_BOTS:
             raise VariantRefused([
