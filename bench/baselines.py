@@ -18,10 +18,11 @@ and score each seed's network on the benchmark deal set (not a test; minutes).
 Each learner plays seat 0 against compiled ``--opponents`` (4-player MEIO), for
 ``--minutes`` of training CPU time per seed (this process's, one thread: the fair
 budget on a shared machine; evaluation not counted) or ``--steps`` agent steps,
-whichever comes first (``ppo`` and ``sb3`` stop at the first curve point past it). The **curve** is the greedy network's mean match
-score over ``--eval-matches`` fixed matches in the compiled core
-(:func:`meio.rl.qnet.greedy_score`; lower is better) every ``--eval-every`` steps; a
-uniform random agent's score on the same matches is the reference line. The **score**
+whichever comes first (``ppo`` and ``sb3`` stop at the first curve point past it).
+The **curve** is the greedy network's mean match score over ``--eval-matches`` fixed
+matches in the compiled core (:func:`meio.rl.qnet.greedy_score`; lower is better)
+every ``--eval-every`` steps; a uniform random agent's score on the same matches is
+the reference line. The **score**
 is ``meio bench``'s protocol: ``learned:PATH`` against ``heuristic`` on the first
 ``--deals`` deals of ``meio-bench-v1``, in balanced seats; each seed's paired
 difference from the heuristic (negative: better than it) with its bootstrap 95%
@@ -42,6 +43,8 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -206,12 +209,28 @@ def plot(doc: dict[str, Any], png: Path) -> None:
     ax.axhline(doc["random_score"], color="grey", ls="--", label="random agent")
     ax.set_xlabel("agent steps")
     ax.set_ylabel("mean match score (lower is better)")
-    ax.set_title(f"{doc['label']}: {doc['minutes']:g} min a seed", fontsize=9)
+    ax.set_title(f"{doc['label'].replace('`', '')}: {doc['minutes']:g} CPU min a seed", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png)
     plt.close(fig)
+
+
+def one_seed(seed: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Train seed ``seed``, score its network: its entry of the document's ``runs``."""
+    torch.set_num_threads(1)
+    weights = args.weights / f"{args.algo}-seed{seed}.npz"
+    weights.parent.mkdir(parents=True, exist_ok=True)
+    curve = TRAINERS[args.algo](weights, seed, args)
+    started = time.perf_counter()
+    score = bench_score(weights, args)
+    print(f"{args.algo} seed {seed}: vs {args.reference} {score['vs_reference']:+.3f} "
+          f"({time.perf_counter() - started:.0f} s to score)", flush=True)
+    return {"seed": seed, "steps": curve[-1].steps, "train_s": round(curve[-1].seconds, 1),
+            "sha256": file_sha256(weights), **score,
+            "curve": [{"steps": p.steps, "seconds": round(p.seconds, 1),
+                       "score": round(p.score, 4)} for p in curve]}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -230,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--reference", default="heuristic")
     ap.add_argument("--bench-seed", type=int, default=0)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="processes of each bench score")
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="seeds trained at once, each in its own process (one thread each)")
     ap.add_argument("--out", type=Path, required=True, help="the meio-baselines/1 JSON")
     ap.add_argument("--png", type=Path, help="the curves (default: --out with .png)")
     ap.add_argument("--weights", type=Path, default=Path("/tmp/meio-baselines"),
@@ -240,21 +261,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--seeds is 1 to {max(_T975) + 1}")
     if args.minutes <= 0 or args.eval_every < 1 or args.eval_matches < 1:
         ap.error("--minutes, --eval-every and --eval-matches must be positive")
+    if args.parallel < 1:
+        ap.error("--parallel is a number of processes, at least 1")
     torch.set_num_threads(1)
     png = args.png or args.out.with_suffix(".png")
-    runs = []
-    for seed in range(args.seeds):
-        weights = args.weights / f"{args.algo}-seed{seed}.npz"
-        weights.parent.mkdir(parents=True, exist_ok=True)
-        curve = TRAINERS[args.algo](weights, seed, args)
-        started = time.process_time()
-        score = bench_score(weights, args)
-        print(f"{args.algo} seed {seed}: vs {args.reference} {score['vs_reference']:+.3f} "
-              f"({time.process_time() - started:.0f} CPU s to score)", flush=True)
-        runs.append({"seed": seed, "steps": curve[-1].steps,
-                     "train_s": round(curve[-1].seconds, 1), "sha256": file_sha256(weights),
-                     **score, "curve": [{"steps": p.steps, "seconds": round(p.seconds, 1),
-                                         "score": round(p.score, 4)} for p in curve]})
+    if args.parallel > 1:
+        with ProcessPoolExecutor(args.parallel, mp_context=get_context("fork")) as pool:
+            runs = list(pool.map(one_seed, range(args.seeds), [args] * args.seeds))
+    else:
+        runs = [one_seed(seed, args) for seed in range(args.seeds)]
     vs = mean_ci95([r["vs_reference"] for r in runs])
     mean = mean_ci95([r["mean_round_score"] for r in runs])
     doc = {"format": FORMAT, "meio": __version__, "algo": args.algo,

@@ -114,7 +114,7 @@ def test_a_baselines_run_writes_its_document_curves_and_table(tmp_path: Path) ->
 
 def test_the_seeds_interval_is_a_student_t_one() -> None:
     B = _baselines_script()
-    mean, lo, hi = B.mean_ci95([0.1, 0.3, 0.2])
+    mean, _, hi = B.mean_ci95([0.1, 0.3, 0.2])
     assert mean == pytest.approx(0.2)
     # t(2) = 4.303, sd 0.1, n 3
     assert hi - mean == pytest.approx(4.303 * 0.1 / 3 ** 0.5)
@@ -159,4 +159,6 @@ def test_every_committed_baseline_has_a_curve_per_seed_and_its_picture() -> None
             assert len(steps) >= 2 and steps == sorted(set(steps)), path
             assert all(isinstance(p["score"], float) for p in run["curve"]), path
         assert (ROOT / doc["png"]).is_file(), doc["png"]
-        assert doc["png"] in (ROOT / "docs" / "rl.md").read_text()
+        # docs/rl.md shows it (a link relative to docs/)
+        link = str(Path(doc["png"]).relative_to("docs"))
+        assert f"]({link})" in (ROOT / "docs" / "rl.md").read_text(), link
