@@ -113,20 +113,20 @@ def train_dmc(
         obs, reward, term, _, info = venv.step(act)
         gained += reward
         done += envs
-        for i in np.flatnonzero(term):
-            for o_t, a_t, before in episodes[i]:
+        for end in np.flatnonzero(term):
+            for o_t, a_t, before in episodes[end]:
                 k = stored % buffer
-                buf_obs[k], buf_act[k], buf_ret[k] = o_t, a_t, gained[i] - before
+                buf_obs[k], buf_act[k], buf_ret[k] = o_t, a_t, gained[end] - before
                 stored += 1
-            episodes[i] = []
-            gained[i] = 0.0
+            episodes[end] = []
+            gained[end] = 0.0
         if stored >= batch:
             idx = rng.integers(0, min(stored, buffer), size=batch)
             q = net(torch.from_numpy(buf_obs[idx]))
             chosen = q.gather(1, torch.from_numpy(buf_act[idx])[:, None]).squeeze(1)
             loss = ((chosen - torch.from_numpy(buf_ret[idx])) ** 2).mean()
             opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             opt.step()
         spent = time.process_time() - start
         if done >= next_eval:
