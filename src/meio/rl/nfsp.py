@@ -172,11 +172,10 @@ def train_nfsp(
         prev = obs.copy()
         obs, reward, term, _, info = venv.step(act)
         # a finished match's next state is the new match's first: cut by ``end``
-        for i in range(envs):
-            k = stored % replay
-            r_obs[k], r_act[k], r_rew[k] = prev[i], act[i], reward[i]
-            r_next[k], r_mask[k], r_end[k] = obs[i], info["action_mask"][i], term[i]
-            stored += 1
+        k = (stored + np.arange(envs)) % replay
+        r_obs[k], r_act[k], r_rew[k] = prev, act, reward
+        r_next[k], r_mask[k], r_end[k] = obs, info["action_mask"], term
+        stored += envs
         restart = np.flatnonzero(term)
         best_mode[restart] = rng.random(len(restart)) < eta
         done += envs
