@@ -148,11 +148,16 @@ def baselines(docs: Sequence[Doc]) -> str:
     lines = [f"| agent | training a seed | seeds | deals | vs {ref}: mean [95% CI] | "
              f"each seed's vs {ref} | mean round score [95% CI] |",
              "|---|---|---:|---:|---|---|---|"]
+    def span(values: list[float], fmt: str) -> str:
+        low, high = f"{min(values):{fmt}}", f"{max(values):{fmt}}"
+        return low if low == high else f"{low}–{high}"
+
     for d in learners:
         steps = [r["steps"] for r in d["runs"]]
+        cpu = [r["train_s"] for r in d["runs"]]
         each = ", ".join(f"{r['vs_reference']:+.3f}" for r in d["runs"])
         lines.append(
-            f"| {d['label']} | {d['minutes']:g} min, {min(steps):,}–{max(steps):,} steps | "
+            f"| {d['label']} | {span(steps, ',')} steps, {span(cpu, '.0f')} CPU s | "
             f"{len(d['runs'])} | {d['deals']} | {d['vs_reference']:+.3f} "
             f"{_ci(d['vs_reference_ci95'], '+.3f')} | {each} | {d['mean_round_score']:.3f} "
             f"{_ci(d['mean_round_score_ci95'], '.3f')} |")

@@ -108,7 +108,9 @@ def test_a_baselines_run_writes_its_document_curves_and_table(tmp_path: Path) ->
     assert lo <= min(each) and max(each) <= hi
     assert (out.with_suffix(".png")).read_bytes()[:4] == b"\x89PNG"
     table = T.baselines([doc])
-    assert "| Deep Monte-Carlo (DouZero) | 5 min, 256–256 steps | 2 | 2 |" in table
+    cpu = sorted(f"{r['train_s']:.0f}" for r in doc["runs"])
+    spent = cpu[0] if cpu[0] == cpu[-1] else f"{cpu[0]}–{cpu[-1]}"
+    assert f"| Deep Monte-Carlo (DouZero) | 256 steps, {spent} CPU s | 2 | 2 |" in table
     assert f"{doc['vs_reference']:+.3f}" in table
 
 
