@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -50,14 +53,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20_000)
     ap.add_argument("--envs", type=int, default=32)
+    ap.add_argument("--json", type=Path, metavar="FILE",
+                    help="also write the rates as a meio-compact-actions/1 document (the "
+                         "table of docs/rl.md is made from it)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     print("| learner | actions | agent steps/s (CPU) | steps/s (wall) |")
     print("|---|---|---:|---:|")
+    rows = []
     for name, run in (("SB3 MaskablePPO", sb3), ("CleanRL example", cleanrl)):
         for actions in ("flat", "compact"):
             cpu, wall = run(actions, args.steps, args.envs)
+            rows.append({"learner": name, "actions": actions, "cpu": round(cpu),
+                         "wall": round(wall)})
             print(f"| {name} | {actions} | {cpu:,.0f} | {wall:,.0f} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({
+            "format": "meio-compact-actions/1",
+            "command": shlex.join(["python", "bench/compact_actions.py", *sys.argv[1:]]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load_average": [round(x, 1) for x in os.getloadavg()],
+            "steps": args.steps, "envs": args.envs, "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,12 @@ it is made from:
   (``meio-best-response/1`` documents of ``bench/best_response.py``);
 * ``cfr FILE`` and ``exploitability FILE``: CFR's convergence and one row per bot made
   a tabular policy of a solved game (``meio-exploitability/1``, ``bench/solve.py``).
+* ``baselines FILE...``: one row per learner trained over several seeds
+  (``meio-baselines/1``, ``bench/baselines.py``), then one row per bot of each
+  ``meio-bench/1`` run given, as references;
+* ``speed FILE``: the environments' speed (``meio-speed/1``, ``bench/rl.py --json``);
+* ``compact FILE``: generic learners on the flat and the compact action spaces
+  (``meio-compact-actions/1``, ``bench/compact_actions.py --json``).
 
 ``python bench/docs_tables.py`` rewrites every table in place; ``--check`` changes
 nothing and exits 1 listing the tables that differ from their documents and every
@@ -161,16 +167,96 @@ def exploitability(docs: Sequence[Doc]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def baselines(docs: Sequence[Doc]) -> str:
+    """One row per learner (``meio-baselines/1``): its paired difference from the
+    reference, averaged over seeds with a Student-t interval, and each seed's; then each
+    bot of the ``meio-bench/1`` runs given that no row has shown yet (one deterministic
+    run, its interval a bootstrap over deals)."""
+    learners = [d for d in docs if d["format"] == BASELINES]
+    runs = [d for d in docs if d["format"] == "meio-bench/1"]
+    refs = {d["reference"] for d in docs}
+    if len(refs) != 1:
+        raise ValueError(f"the baselines table needs one reference bot, not {sorted(refs)}")
+    (ref,) = refs
+    lines = [f"| agent | training a seed | seeds | deals | vs {ref}: mean [95% CI] | "
+             f"each seed's vs {ref} | mean round score [95% CI] |",
+             "|---|---|---:|---:|---|---|---|"]
+    def span(values: list[float], fmt: str) -> str:
+        low, high = f"{min(values):{fmt}}", f"{max(values):{fmt}}"
+        return low if low == high else f"{low}–{high}"
+
+    for d in learners:
+        steps = [r["steps"] for r in d["runs"]]
+        cpu = [r["train_s"] for r in d["runs"]]
+        each = ", ".join(f"{r['vs_reference']:+.3f}" for r in d["runs"])
+        lines.append(
+            f"| {d['label']} | {span(steps, ',')} steps, {span(cpu, '.0f')} CPU s | "
+            f"{len(d['runs'])} | {d['deals']} | {d['vs_reference']:+.3f} "
+            f"{_ci(d['vs_reference_ci95'], '+.3f')} | {each} | {d['mean_round_score']:.3f} "
+            f"{_ci(d['mean_round_score_ci95'], '.3f')} |")
+    shown: set[str] = set()
+    for d in runs:
+        for e in d["leaderboard"]:
+            if e["bot"] == ref or e["bot"] in shown:
+                continue
+            shown.add(e["bot"])
+            lines.append(
+                f"| {e['bot']} ({_plays_as(d, e['bot'])}) | shipped | — | {d['deals']} | "
+                f"{e['vs_reference']:+.3f} {_ci(e['vs_reference_ci95'], '+.3f')} | — | "
+                f"{e['mean_round_score']:.3f} {_ci(e['mean_round_score_ci95'], '.3f')} |")
+    lines.append("")
+    lines += [f"`{d['command']}`" + ("" if i == len(docs) - 1 else "  ")
+              for i, d in enumerate(docs)]
+    return "\n".join(lines) + "\n"
+
+
+def speed(docs: Sequence[Doc]) -> str:
+    """The environments' speed (``meio-speed/1``): agent steps per CPU and per wall
+    second, and each as a multiple of OpenSpiel's C++ Hearts in the same run."""
+    (doc,) = docs
+    hearts = next((r["cpu"] for r in doc["rows"] if "Hearts" in r["environment"]), 0)
+    lines = ["| environment | agent steps/s (CPU) | x Hearts | steps/s (wall) | note |",
+             "|---|---:|---:|---:|---|"]
+    for r in doc["rows"]:
+        ratio = f"{r['cpu'] / hearts:.2f}x" if hearts else "-"
+        lines.append(f"| {r['environment']} | {r['cpu']:,} | {ratio} | {r['wall']:,} | "
+                     f"{r['note']} |")
+    lines.append("")
+    lines.append(f"`{doc['command']}` — {doc['date']}, load average "
+                 f"{', '.join(str(x) for x in doc['load_average'])} at the end.")
+    return "\n".join(lines) + "\n"
+
+
+def compact(docs: Sequence[Doc]) -> str:
+    """Generic learners on both action spaces (``meio-compact-actions/1``): agent steps
+    per CPU second, learning included."""
+    (doc,) = docs
+    rate = {(r["learner"], r["actions"]): r["cpu"] for r in doc["rows"]}
+    lines = ["| learner | flat (1,812 actions) | compact (96 actions) | compact / flat |",
+             "|---|---:|---:|---:|"]
+    for learner in dict.fromkeys(r["learner"] for r in doc["rows"]):
+        flat, small = rate[learner, "flat"], rate[learner, "compact"]
+        lines.append(f"| {learner} | {flat:,} | {small:,} | {small / flat:.1f}× |")
+    lines.append("")
+    lines.append(f"`{doc['command']}` — {doc['date']}, {doc['envs']} environments, load "
+                 f"average {', '.join(str(x) for x in doc['load_average'])} at the end.")
+    return "\n".join(lines) + "\n"
+
+
+BASELINES = "meio-baselines/1"
 KINDS = {"leaderboard": leaderboard, "tables": tables, "best_response": best_response,
-         "cfr": cfr, "exploitability": exploitability}
-FORMATS = ("meio-bench/1", "meio-best-response/1", "meio-exploitability/1")
+         "cfr": cfr, "exploitability": exploitability, "baselines": baselines, "speed": speed,
+         "compact": compact}
+FORMATS = ("meio-bench/1", "meio-best-response/1", "meio-exploitability/1", BASELINES,
+           "meio-speed/1", "meio-compact-actions/1")
+#: the formats that name bots, so must record their versions
+WITH_BOTS = ("meio-bench/1", "meio-best-response/1", "meio-exploitability/1", BASELINES)
 
 
 def load(path: str, root: Path = ROOT) -> Doc:
     doc: Doc = json.loads((root / path).read_text())
     if doc.get("format") not in FORMATS:
-        raise ValueError(f"{path}: not a meio-bench/1 document (nor any of "
-                         f"{', '.join(FORMATS[1:])})")
+        raise ValueError(f"{path}: not a document of {', '.join(FORMATS)}")
     return doc
 
 
@@ -222,7 +308,7 @@ def check(root: Path = ROOT, docs: Sequence[str] = DOCS) -> list[str]:
                                 "documents (python bench/docs_tables.py remakes it)")
             for f in files:
                 doc = load(f, root)
-                if "bot_versions" not in doc:
+                if doc["format"] in WITH_BOTS and "bot_versions" not in doc:
                     problems.append(f"{f}: no bot_versions (made before bots had versions)")
                 problems += hash_problems(doc, f)
     return problems

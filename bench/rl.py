@@ -32,6 +32,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
+import os
+import shlex
 import sys
 import time
 import types
@@ -435,6 +438,9 @@ def main() -> None:
     ap.add_argument("--pure-only", action="store_true",
                     help="with --openspiel-only: leave out the compiled engine's rows "
                          "(no wheel built)")
+    ap.add_argument("--json", type=Path, metavar="FILE",
+                    help="also write the main table as a meio-speed/1 document (the "
+                         "speed table of docs/rl.md is made from it)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:  # the compiled engine's process (bench/wheel.py)
@@ -487,6 +493,19 @@ def main() -> None:
     rows.append(("core alone: random rounds, 4 cards = 1 agent step",
                  (cards[0] / 4, cards[1] / 4), f"{cards[0]:,.0f} cards/s CPU"))
     print_rows(rows)
+    if args.json:
+        write_json(args.json, rows, s)
+
+
+def write_json(path: Path, rows: list[tuple[str, Rate, str]], seconds: float) -> None:
+    """The table as a ``meio-speed/1`` document, with the command and the load."""
+    doc = {"format": "meio-speed/1", "command": shlex.join(["python", "bench/rl.py",
+                                                            *sys.argv[1:]]),
+           "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+           "load_average": [round(x, 1) for x in os.getloadavg()], "seconds": seconds,
+           "rows": [{"environment": name, "cpu": round(cpu), "wall": round(wall),
+                     "note": note} for name, (cpu, wall), note in rows]}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def print_rows(rows: list[tuple[str, Rate, str]]) -> None:

@@ -74,5 +74,93 @@ def test_a_document_made_before_versions_is_caught(tmp_path: Path) -> None:
 def test_an_unknown_table_kind_or_document_is_refused(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     (root / "docs" / "bench" / "bad.json").write_text('{"format": "other"}')
-    with pytest.raises(ValueError, match="not a meio-bench/1 document"):
+    with pytest.raises(ValueError, match="not a document of meio-bench/1"):
         T.load("docs/bench/bad.json", root)
+
+
+def _baselines_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("baselines", ROOT / "bench" / "baselines.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_baselines_run_writes_its_document_curves_and_table(tmp_path: Path) -> None:
+    B = _baselines_script()
+    out = tmp_path / "docs" / "bench" / "dmc.json"
+    assert B.main(["--algo", "dmc", "--seeds", "2", "--minutes", "5", "--steps", "256",
+                   "--players", "4", "--envs", "16", "--eval-every", "128",
+                   "--eval-matches", "4", "--deals", "2", "--out", str(out),
+                   "--weights", str(tmp_path / "w")]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "meio-baselines/1" and doc["algo"] == "dmc"
+    assert [r["seed"] for r in doc["runs"]] == [0, 1]
+    for run in doc["runs"]:
+        # the curve: the start, every 128 steps, the end; seconds and steps grow
+        assert [p["steps"] for p in run["curve"]] == [0, 128, 256]
+        assert [set(p) for p in run["curve"]] == [{"steps", "seconds", "score"}] * 3
+        assert run["curve"][0]["seconds"] == 0 <= run["curve"][-1]["seconds"]
+        assert len(run["sha256"]) == 64 and run["games"] == 2 * 2
+    each = [r["vs_reference"] for r in doc["runs"]]
+    assert doc["vs_reference"] == pytest.approx(sum(each) / 2)
+    lo, hi = doc["vs_reference_ci95"]
+    assert lo <= min(each) and max(each) <= hi
+    assert (out.with_suffix(".png")).read_bytes()[:4] == b"\x89PNG"
+    table = T.baselines([doc])
+    cpu = sorted(f"{r['train_s']:.0f}" for r in doc["runs"])
+    spent = cpu[0] if cpu[0] == cpu[-1] else f"{cpu[0]}–{cpu[-1]}"
+    assert f"| Deep Monte-Carlo (DouZero) | 256 steps, {spent} CPU s | 2 | 2 |" in table
+    assert f"{doc['vs_reference']:+.3f}" in table
+
+
+def test_the_seeds_interval_is_a_student_t_one() -> None:
+    B = _baselines_script()
+    mean, _, hi = B.mean_ci95([0.1, 0.3, 0.2])
+    assert mean == pytest.approx(0.2)
+    # t(2) = 4.303, sd 0.1, n 3
+    assert hi - mean == pytest.approx(4.303 * 0.1 / 3 ** 0.5)
+    assert B.mean_ci95([0.5]) == (0.5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="no values"):
+        B.mean_ci95([])
+
+
+def test_the_speed_and_compact_tables_follow_their_documents(tmp_path: Path) -> None:
+    speed = {"format": "meio-speed/1", "command": "python bench/rl.py --seconds 1",
+             "date": "2026-12-05 08:00 UTC", "load_average": [3.0, 2.0, 1.0],
+             "seconds": 1, "rows": [
+                 {"environment": "VectorEnv N=64", "cpu": 2000, "wall": 1000, "note": "n"},
+                 {"environment": "OpenSpiel: Hearts (C++)", "cpu": 1000, "wall": 900,
+                  "note": "h"}]}
+    text = T.speed([speed])
+    assert "| VectorEnv N=64 | 2,000 | 2.00x | 1,000 | n |" in text
+    compact = {"format": "meio-compact-actions/1", "command": "c", "date": "d", "envs": 32,
+               "load_average": [1.0], "steps": 10, "rows": [
+                   {"learner": "L", "actions": "flat", "cpu": 100, "wall": 50},
+                   {"learner": "L", "actions": "compact", "cpu": 410, "wall": 60}]}
+    assert "| L | 100 | 410 | 4.1× |" in T.compact([compact])
+    root = _copy(tmp_path)
+    (root / "docs" / "bench" / "speed.json").write_text(json.dumps(speed))
+    doc = root / "docs" / "rl.md"
+    doc.write_text(doc.read_text() + "\n<!-- bench-table: speed docs/bench/speed.json -->\n"
+                   "| a table written by hand |\n<!-- end bench-table -->\n")
+    assert any("speed.json differs" in p for p in T.check(root))
+    doc.write_text(T.render(doc.read_text(), root))
+    assert T.check(root) == []
+
+
+def test_every_committed_baseline_has_a_curve_per_seed_and_its_picture() -> None:
+    found = sorted((ROOT / "docs" / "bench" / "baselines").glob("*.json"))
+    assert {p.stem for p in found} >= {"ppo", "sb3", "dmc", "nfsp"}
+    for path in found:
+        doc = json.loads(path.read_text())
+        assert doc["format"] == "meio-baselines/1"
+        assert len(doc["runs"]) >= 3, path
+        for run in doc["runs"]:
+            steps = [p["steps"] for p in run["curve"]]
+            assert len(steps) >= 2 and steps == sorted(set(steps)), path
+            assert all(isinstance(p["score"], float) for p in run["curve"]), path
+        assert (ROOT / doc["png"]).is_file(), doc["png"]
+        # docs/rl.md shows it (a link relative to docs/)
+        link = str(Path(doc["png"]).relative_to("docs"))
+        assert f"]({link})" in (ROOT / "docs" / "rl.md").read_text(), link
