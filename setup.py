@@ -28,7 +28,7 @@ from setuptools import setup
 
 #: what runs at every decision of a game (measured: bench/engine.py, bench/rl.py),
 #: in dependency order. Not ``tricks.py``: numba compiles its trick rules from their
-#: Python bytecode and ``meio.sim.kernels.rule_digest`` reads their source (nor, for
+#: Python bytecode and ``meio.sim.core.rule_digest`` reads their source (nor, for
 #: the same reason, ``scoring``); nor the modules that load or check configs, rulesets
 #: and records once a match (``config``, ``options``, ``ruleset``, ``ruleset_file``,
 #: ``presets``, ``record``, ``wire``, ``errors``), which gain nothing and

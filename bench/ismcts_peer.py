@@ -34,7 +34,7 @@ from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from meio.bots.policy import rank_packs
 from meio.engine import Phase, State, View, sample_world
 from meio.engine import actions as A
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.convert import state_to_arrays
 from meio.sim.tables import HEURISTIC_EPSILON, policy_code, tables_for
 

@@ -256,7 +256,7 @@ def test_the_wheel_installs_and_plays_in_a_clean_venv(built: Built) -> None:
     assert "PASSED" in _run([sys.executable, "-m", "twine", "check", "--strict", built.wheel,
                              built.sdist], built.cwd)
     names = set(zipfile.ZipFile(built.wheel).namelist())
-    for needed in ("meio/sim/kernels.py", "meio/rl/kernels.py", "meio/bots/policies/ppo-4p.npz",
+    for needed in ("meio/sim/core.py", "meio/rl/envcore.py", "meio/bots/policies/ppo-4p.npz",
                    "meio/web/static/index.html", "meio/py.typed", "meio/tui/play.tcss",
                    "meio/tui/replay.tcss"):
         assert needed in names, needed

@@ -7,9 +7,9 @@ compiling (about 10 s). :func:`warm_up` makes that first use happen at set-up ti
 when a server or the terminal app starts, never on a player's first click.
 
 This module sits above the packages whose kernels it calls: the simulation core
-(:mod:`meio.sim.kernels`), the search bot's likelihoods (:mod:`meio.bots.likelihood`),
+(:mod:`meio.sim.core`), the search bot's likelihoods (:mod:`meio.bots.likelihood`),
 the network in the core (:mod:`meio.bots.netcore`, :func:`warm_up_network`) and the RL
-environments' kernels (:mod:`meio.rl.kernels`, :func:`warm_up_rl`).
+environments' kernels (:mod:`meio.rl.envcore`, :func:`warm_up_rl`).
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def test_the_kernels_own_positions_read_as_the_views(config: MatchConfig) -> Non
     """The positions the kernels reach as they play (not converted from the engine): a
     trick waiting for its pile (``+.5``) stays in the kernel's trick until the pile is
     chosen, where the view shows no trick and no led suit."""
-    from meio.sim import kernels as K
+    from meio.sim import core as K
     from meio.sim.tables import tables_for
 
     t = tables_for(config)

@@ -83,7 +83,7 @@ def imported(path: Path) -> set[str]:
             else:
                 continue
             names.add(module)
-            # ``from meio.sim import kernels`` imports the module meio.sim.kernels
+            # ``from meio.sim import core`` imports the module meio.sim.core
             names |= {f"{module}.{a.name}" for a in node.names if is_module(f"{module}.{a.name}")}
     return {n for n in names if n == "meio" or n.startswith("meio.")}
 
@@ -170,8 +170,8 @@ def test_no_package_imports_another_ones_private_module() -> None:
 
 @cache
 def file_graph() -> dict[str, set[str]]:
-    """Module to the modules it imports. ``from meio.sim import kernels`` depends on
-    the module ``meio.sim.kernels`` alone; ``from meio.sim import simulate`` on the
+    """Module to the modules it imports. ``from meio.sim import core`` depends on
+    the module ``meio.sim.core`` alone; ``from meio.sim import simulate`` on the
     package's ``__init__``, which imports the module that defines it."""
     modules = {".".join(module_of(p)): p for p in ROOT.rglob("*.py")
                if "migrations" not in p.parts}

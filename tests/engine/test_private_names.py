@@ -4,9 +4,9 @@ A name that starts with ``_`` is its module's own; what another package uses get
 public name. This test reads every module of ``meio`` and lists each place where a
 file of one package
 
-* imports a private name of another package (``from meio.sim.kernels import _below``),
+* imports a private name of another package (``from meio.sim.core import _below``),
 * reads a private attribute of a module or object it imported from another package
-  (``K._below`` after ``from meio.sim import kernels as K``, ``meio.sim.kernels._x``),
+  (``K._below`` after ``from meio.sim import core as K``, ``meio.sim.core._x``),
   or the Python function under another package's compiled kernel (numba's
   ``trick_rule.py_func``: the kernel's public name is the compiled function),
 * or imports a private module of another package (``import meio.sim._x``; the layer
@@ -126,8 +126,8 @@ def test_the_reader_finds_each_kind_of_reach() -> None:
     """The reader catches each form in a module written for it (read as if it were in
     ``bots``), and passes a package's own private names and other packages' public ones."""
     probe = """
-from meio.sim import kernels as K
-from meio.sim.kernels import _hidden, trick_rule
+from meio.sim import core as K
+from meio.sim.core import _hidden, trick_rule
 import meio.engine.cards
 import meio.sim._private_module
 from meio.bots import policy
@@ -141,7 +141,7 @@ policy._mine
     got = sorted(reaches(ROOT / "bots" / "probe.py", probe))
     assert got == [
         "bots/probe.py: K._below",
-        "bots/probe.py: from meio.sim.kernels import _hidden",
+        "bots/probe.py: from meio.sim.core import _hidden",
         "bots/probe.py: import meio.sim._private_module",
         "bots/probe.py: meio.engine.cards._SECRET",
         "bots/probe.py: trick_rule.py_func",

@@ -14,7 +14,7 @@ from meio.engine import cards as C
 from meio.engine.errors import ConfigError
 from meio.rl import VectorEnv, legal_mask, observe
 from meio.rl.compiled import MatchRecord
-from meio.sim import kernels as K
+from meio.sim import core as K
 
 CASES: list[dict[str, Any]] = [
     {"players": 2, "seats": "all"},

@@ -11,7 +11,7 @@ from meio.engine import IllegalActionError
 from meio.engine.errors import ConfigError
 from meio.rl import VectorEnv
 from meio.rl.env import MeioEnv
-from meio.sim import kernels as K
+from meio.sim import core as K
 
 CASES: list[dict[str, Any]] = [
     {"players": 4, "opponents": "random"},

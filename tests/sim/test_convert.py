@@ -8,7 +8,7 @@ import pytest
 
 from meio.engine import MatchConfig, Phase, State, sample_world
 from meio.sim import arrays_to_state, position_of_round, state_to_arrays
-from meio.sim import kernels as K
+from meio.sim import core as K
 from tests.sim.conftest import CONFIGS, config_id
 
 

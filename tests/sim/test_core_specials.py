@@ -9,7 +9,7 @@ import pytest
 from meio.engine import MatchConfig
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import CoreTables, tables_for
 
 MEIO4 = tables_for(MatchConfig(players=4, specials=(C.MINUS_ONE, C.A_PLUS, C.PLUS_HALF, C.Q_PLUS)))

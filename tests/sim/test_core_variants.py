@@ -31,8 +31,8 @@ from meio.engine.ruleset import (
     Variant,
 )
 from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
+from meio.sim import core as K
 from meio.sim import evaluate_actions, simulate
-from meio.sim import kernels as K
 from meio.sim.convert import state_to_arrays
 from meio.sim.tables import plays_variant, rule_heuristic_rows, tables_for
 
@@ -313,7 +313,7 @@ def test_the_core_heuristic_is_the_engine_heuristic_on_a_six_seven_split(players
 
 def _rules_heuristic_round(config: MatchConfig) -> int:
     """Play round 1 of ``config`` with the core's heuristic of any ruleset
-    (:data:`~meio.sim.kernels.POLICY_RULES_HEURISTIC`, reading the ruleset's rows) and
+    (:data:`~meio.sim.core.POLICY_RULES_HEURISTIC`, reading the ruleset's rows) and
     check every split and play against :mod:`meio.bots.variant_play` on the engine
     state. Returns the decisions checked."""
     state = State.new(config)

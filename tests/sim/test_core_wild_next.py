@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from meio.engine import MatchConfig, TableOptions
 from meio.engine import cards as C
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import CoreTables, tables_for
 from tests.sim.test_core_specials import MEIO4, codes, legal, play, result
 from tests.sim.test_core_specials import deal as deal_declare

@@ -17,7 +17,7 @@ from meio.engine import cards as C
 from meio.engine.record import Record, result_json
 from meio.engine.wire import options_json
 from meio.sim import arrays_to_state, simulate, state_to_arrays
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import tables_for
 from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 

@@ -10,8 +10,8 @@ import pytest
 from meio.engine import MatchConfig, Phase, State, TableOptions, sample_world
 from meio.engine import actions as A
 from meio.engine import cards as C
+from meio.sim import core as K
 from meio.sim import evaluate_actions, state_to_arrays
-from meio.sim import kernels as K
 from meio.sim.tables import tables_for
 from tests.sim.conftest import CONFIGS, OPTION_CONFIGS, config_id
 

@@ -16,7 +16,7 @@ from meio.engine import cards as C
 from meio.engine import tricks as T
 from meio.engine.presets import preset
 from meio.engine.tricks import winning_index
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.diskcache import cache_flag
 from meio.sim.tables import tables_for
 

@@ -13,8 +13,8 @@ below the best one adds nothing (``exp(-60)`` is 1e-26 of the best), and its
 Card sets are two ``uint64`` words, ``lo`` for cards 0..63 and ``hi`` for card 64
 (``Q+``). The rules are the compiled core's, read from its ruleset rows
 (``ruleset``: :func:`meio.sim.tables.tables_for`), not restated here: legality
-(:func:`meio.sim.kernels.legal_cards`), a play's card (:func:`~meio.sim.kernels.card_of`),
-the trick (:data:`meio.sim.kernels.trick_rule`, the engine's) on the ruleset's trick
+(:func:`meio.sim.core.legal_cards`), a play's card (:func:`~meio.sim.core.card_of`),
+the trick (:data:`meio.sim.core.trick_rule`, the engine's) on the ruleset's trick
 values, suits and trump; the hand, first-half and pack sizes; which card is relative
 (worth 0.5 above the card before it). numba's disk cache keys a function on its own
 source file, so :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this
@@ -37,7 +37,7 @@ cards and hands are an edition's (:func:`meio.bots.inference.reads_play`).
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so kernels that call one another stay in one file (as in
-:mod:`meio.sim.kernels`) and an edit of a callee can never leave stale machine code
+:mod:`meio.sim.core`) and an edit of a callee can never leave stale machine code
 behind.
 """
 
@@ -50,9 +50,8 @@ from numba import njit
 
 from meio.engine import tricks
 from meio.engine.tricks import RELATIVE
-from meio.sim import kernels
-from meio.sim.diskcache import cache_flag
-from meio.sim.kernels import (
+from meio.sim import core
+from meio.sim.core import (
     LEGAL_MAX,
     N_FIRST,
     N_HAND,
@@ -66,6 +65,7 @@ from meio.sim.kernels import (
     legal_cards,
     trick_rule,
 )
+from meio.sim.diskcache import cache_flag
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -84,7 +84,7 @@ SQRT2 = math.sqrt(2.0)
 _NEGLIGIBLE = 60.0
 
 #: whether these kernels may use numba's disk cache (the module docstring)
-CACHE = cache_flag(__file__, tricks, kernels)
+CACHE = cache_flag(__file__, tricks, core)
 
 
 @njit(cache=CACHE, inline="always")
@@ -212,7 +212,7 @@ def _win_chance(card: int, v2: int, led: int, half: int, u_lo: np.uint64, u_hi: 
 @njit(cache=CACHE)
 def _legal(hand_lo: np.uint64, hand_hi: np.uint64, led: int, following: bool,
            ruleset: np.ndarray, cards: np.ndarray, out: np.ndarray) -> int:
-    """The core's legality rule (:func:`meio.sim.kernels.legal_cards`) for a hand given
+    """The core's legality rule (:func:`meio.sim.core.legal_cards`) for a hand given
     as a card set, its cards in id order (``cards``: scratch); return how many actions."""
     n = 0
     for c in range(65):

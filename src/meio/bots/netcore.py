@@ -1,7 +1,7 @@
 """The learned network inside the compiled core: whole games of network play in numba.
 
 :func:`features` reads a seat's observation (:mod:`meio.bots.observation`, the same
-716 entries) straight off a core position (:mod:`meio.sim.kernels`) as the list
+716 entries) straight off a core position (:mod:`meio.sim.core`) as the list
 of its non-zero entries: the cards of the seat's hand and pack, the partner's
 pack once all have split (partnership), who played which card this round (rebuilt
 from the position's log of plays and trick winners), the trick in progress and the
@@ -18,7 +18,7 @@ network or the ruleset's heuristic, and fills the arrays of
 :func:`meio.sim.simulate` (``record=True``), so ``meio analyze --policy learned``
 builds its tables from them exactly as it does from heuristic self-play. Its match
 loop is the core's public rules (deal, start, split, play, scores, match end, next
-leader: :mod:`meio.sim.kernels`) called in turn; only the choice of each seat's
+leader: :mod:`meio.sim.core`) called in turn; only the choice of each seat's
 action is its own.
 
 **The network for any ruleset** (:mod:`meio.bots.general`) plays here too, on any
@@ -37,7 +37,7 @@ whenever the core's or the engine's rule files are newer, so no stale machine co
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the feature, forward-pass and game kernels, which call
-one another, stay in one file (as in :mod:`meio.sim.kernels`).
+one another, stay in one file (as in :mod:`meio.sim.core`).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from meio.bots.general import GeneralPolicy
 from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import Evaluator
 from meio.engine import MatchConfig, State, View, tricks
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.batch import STANDARD_ASIDES, STANDARD_PLAYS
 from meio.sim.convert import state_to_arrays
 from meio.sim.diskcache import cache_flag
@@ -383,7 +383,7 @@ def simulate_net(
     """Play matches ``first .. first + count - 1``: seat ``p`` with the network when bit
     ``p`` of ``net_seats`` is set, else with the core's ``policy`` (the ruleset's
     heuristic). Game ``i`` draws its deals from its own stream, as
-    :func:`meio.sim.kernels.simulate_games` does, and the match runs by the core's rules
+    :func:`meio.sim.core.simulate_games` does, and the match runs by the core's rules
     (its deal, match end and next leader). ``general``: the network for any ruleset
     (folded weights, :func:`fold_general`). Writes row ``i - first`` of each output
     (``rounds_played`` -1 for a match whose tie never broke within the rows); returns
@@ -473,7 +473,7 @@ def evaluate_net(
     round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     w3t: np.ndarray, b3: np.ndarray,
 ) -> np.ndarray:
-    """:func:`meio.sim.kernels.evaluate` with the network in every seat of the playouts:
+    """:func:`meio.sim.core.evaluate` with the network in every seat of the playouts:
     the mean final round score of each seat after each candidate action, each world
     played out once (the network's play is deterministic). ``kinds[a]`` is 1 for the
     split ``packs[a]`` of ``seat``, 0 for the play, declare or pile action ``values[a]``.

@@ -247,7 +247,7 @@ class WorldPool:
     def positions(self, chosen: npt.ArrayLike) -> I32:
         """Core positions (:mod:`meio.sim.convert`) of the worlds ``chosen``, each
         the array ``state_to_arrays`` makes of that world as an engine state."""
-        from meio.sim import kernels as K
+        from meio.sim import core as K
         from meio.sim.convert import state_to_arrays
 
         base = state_to_arrays(self.template).array

@@ -24,7 +24,7 @@ from meio.engine import MatchConfig, State, View
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.rl.vector import VectorEnv
-from meio.sim import kernels as K
+from meio.sim import core as K
 
 #: how far a match has gone: (rounds finished, splits, plays) of the round in progress
 Mark = tuple[int, int, int]

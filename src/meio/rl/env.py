@@ -42,7 +42,7 @@ from meio.engine import IllegalActionError, MatchConfig, Phase, State, eligible_
 from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl import kernels as V
+from meio.rl import envcore as V
 from meio.rl.compiled import CompiledMatch, StepInfo
 from meio.rl.table import (
     OPPONENT_POLICIES,
@@ -54,7 +54,7 @@ from meio.rl.table import (
     observe_table,
 )
 from meio.rl.vector import VectorEnv
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.convert import state_to_arrays
 
 Deal = tuple[tuple[int, ...], int, int]

@@ -38,7 +38,7 @@ from meio.engine.presets import PRESETS, is_standard, preset
 from meio.engine.ruleset import Variant
 from meio.engine.ruleset_file import load_variant
 from meio.rl.layout import ActionLayout, action_layout
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import plays_variant, tables_for
 
 I32 = npt.NDArray[np.int32]
@@ -140,10 +140,10 @@ class TableArrays:
 
     def attribute_data(self) -> npt.NDArray[np.float32]:
         """The attribute encoding's table data the compiled observation reads (the
-        ``A_*`` layout of :mod:`meio.rl.kernels`): each card's attribute row as if in the
+        ``A_*`` layout of :mod:`meio.rl.envcore`): each card's attribute row as if in the
         deck, the ruleset's numbers at this table, and which cards are the deck's
         ordinary cards (1) and the ruleset's specials (2). Zeros on an edition's table."""
-        from meio.rl import kernels as V
+        from meio.rl import envcore as V
 
         out = np.zeros(V.A_LEN, dtype=np.float32)
         if self.variant is None:
@@ -174,7 +174,7 @@ class TableArrays:
     def start_match(self, seed: int, episode: int) -> tuple[U64, int, int]:
         """The stream of match ``episode`` of ``seed`` after drawing its specials and
         first leader: ``(rng, combo, leader)``."""
-        from meio.rl import kernels as V
+        from meio.rl import envcore as V
 
         rng = np.zeros(1, dtype=np.uint64)
         K.seed_stream(rng, seed, episode, 0)
@@ -303,7 +303,7 @@ def next_leader(seats: tuple[int, ...], most_points: bool, rng: U64) -> int:
     (:func:`meio.engine.eligible_leaders`), drawn as the core draws it: under
     ``most_points`` one draw from the stream, however many they are; under the other
     rules (which name one seat) none."""
-    from meio.rl import kernels as V
+    from meio.rl import envcore as V
 
     if not most_points:
         return seats[0]

@@ -89,14 +89,14 @@ from meio.bots.observation import F32
 from meio.engine import IllegalActionError
 from meio.engine import cards as C
 from meio.engine.errors import ConfigError
-from meio.rl import kernels as V
+from meio.rl import envcore as V
 from meio.rl.table import (
     OPPONENT_POLICIES,
     RulesetLike,
     make_table,
     observation_box,
 )
-from meio.sim import kernels as K
+from meio.sim import core as K
 
 _MAX_ENVS = 1 << 20
 

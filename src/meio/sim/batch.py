@@ -27,7 +27,7 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.engine.record import Record, RoundRecord
 from meio.engine.wire import config_from_json, config_json
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import epsilon_for, plays_variant, policy_code, tables_for
 
 I8 = npt.NDArray[np.int8]

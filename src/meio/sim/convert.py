@@ -1,6 +1,6 @@
 """Engine states to core positions and back.
 
-The core plays one round on a flat array (see :mod:`meio.sim.kernels`). A
+The core plays one round on a flat array (see :mod:`meio.sim.core`). A
 :class:`CorePosition` adds what the array leaves out, so that
 :func:`arrays_to_state` rebuilds exactly the engine state it came from: the
 configuration, the set-aside cards and how the earlier rounds went.
@@ -23,7 +23,7 @@ import numpy as np
 from meio.engine import MatchConfig, Phase, State
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.tables import I32, tables_for
 
 RoundDeal = tuple[tuple[int, ...], int, int]

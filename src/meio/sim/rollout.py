@@ -22,7 +22,7 @@ import numpy.typing as npt
 from meio.engine import MatchConfig, Phase, State, TableOptions
 from meio.engine import actions as A
 from meio.engine import cards as C
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.convert import state_to_arrays
 from meio.sim.tables import HEURISTIC_EPSILON, I32, epsilon_for, policy_code, tables_for
 

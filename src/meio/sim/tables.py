@@ -16,8 +16,8 @@ from meio.engine.presets import is_standard
 from meio.engine.ruleset import CardRules
 from meio.engine.scoring import VICTORY_ROUND_LIMIT
 from meio.engine.tricks import pile_for
-from meio.sim import kernels as K
-from meio.sim.kernels import POLICY_HEURISTIC, POLICY_RANDOM
+from meio.sim import core as K
+from meio.sim.core import POLICY_HEURISTIC, POLICY_RANDOM
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -30,7 +30,7 @@ HEURISTIC_EPSILON = 0.05
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CoreTables:
-    """One configuration as the core's arrays (:mod:`meio.sim.kernels`): ``cfg`` the
+    """One configuration as the core's arrays (:mod:`meio.sim.core`): ``cfg`` the
     table (players, partnership, edition), ``ruleset[row, card]`` the rules (each half's
     doubled card values, suits, flags, pile effects, and the ruleset's numbers), the deck's
     card ids,
@@ -168,9 +168,9 @@ def build_tables(config: MatchConfig) -> CoreTables:
 
 def rule_heuristic_rows(rules: CardRules) -> I32:
     """The card numbers of the heuristic of any ruleset (:mod:`meio.bots.variant_play`'s
-    rule) for every card, as the ruleset rows :data:`~meio.sim.kernels.R_RULE_STRENGTH`
+    rule) for every card, as the ruleset rows :data:`~meio.sim.core.R_RULE_STRENGTH`
     onward: by half, twice the card's strength; its chance to take a trick times
-    :data:`~meio.sim.kernels.CHANCE_SCALE`; and where a trick it wins goes (+1 H, -1 V,
+    :data:`~meio.sim.core.CHANCE_SCALE`; and where a trick it wins goes (+1 H, -1 V,
     0 its winner chooses).
 
     The rule: a card's strength is its value in the half (a relative card 7), 15 more

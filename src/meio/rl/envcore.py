@@ -1,6 +1,6 @@
 """The compiled kernels of :class:`meio.rl.VectorEnv`: many matches stepped in one call.
 
-Each environment is one core position (:mod:`meio.sim.kernels`, whose rule and
+Each environment is one core position (:mod:`meio.sim.core`, whose rule and
 policy functions are called here, not copied) plus a row of match facts
 (``meta``), its random stream, an observation row for each agent seat (one, or
 several for self-play: the seats whose moves come from ``step``; the others are
@@ -32,7 +32,7 @@ whenever the core's or the engine's rule files are newer, so no stale machine co
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the step, deal and observation kernels, which call one
-another, stay in one file (as in :mod:`meio.sim.kernels`).
+another, stay in one file (as in :mod:`meio.sim.core`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from meio.bots import attributes as AT
 from meio.bots import observation as O
 from meio.bots import spaces as S
 from meio.engine import tricks
-from meio.sim import kernels as K
+from meio.sim import core as K
 from meio.sim.diskcache import cache_flag
 
 #: whether these kernels may use numba's disk cache (the module docstring)
@@ -716,7 +716,7 @@ def step_all(
 def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
     """Compile (or load from the disk cache) with numba's runtime the one allocating
     core function the runtime-free step calls, the policies' split
-    (:func:`meio.sim.kernels.choose_split`), for the arrays the step passes it. Called
+    (:func:`meio.sim.core.choose_split`), for the arrays the step passes it. Called
     before the first step: had the step's callers been loaded from the disk cache, the
     step would otherwise be the first to compile it, without the runtime, and fail."""
     s = np.zeros(K.STATE_LEN, dtype=np.int32)
