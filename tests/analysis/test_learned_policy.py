@@ -3,6 +3,8 @@ compiled core, the very games the learned bot plays through the engine."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from meio.analysis.plan import AnalysisError, AnalysisSpec, Cell, Chunk, Table
@@ -40,3 +42,32 @@ def test_hidden_specials_under_learned_go_to_the_engine_and_bad_files_are_refuse
     assert AnalysisSpec(questions=("seats",), policy="learned:some.npz").policy
     with pytest.raises(AnalysisError, match="unknown policy"):
         AnalysisSpec(questions=("seats",), policy="learnt")
+
+
+
+def test_learned_plays_a_variant_in_the_lab_by_the_network_for_any_ruleset(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``meio analyze --bots learned --variant``: the lab seats the learned bot, which
+    off the editions plays the network for any ruleset (the engine plays the cell)."""
+    from meio.analysis import LocalBackend, run_analysis
+    from meio.bots import general
+    from meio.engine.ruleset_file import parse_variant
+
+    six_seven = parse_variant('preset = "meio"\nname = "six-seven"\n[hand]\nfirst_half = 6\n'
+                              'pack = 7\n')
+    assert not on_core(Cell(Table.of_variant(six_seven, 3), (60, 61, 63), "learned"))
+    chosen: list[int] = []
+    real = general.GeneralBot.choose
+
+    def counted(self: general.GeneralBot, view: object, legal: object) -> int:
+        action = real(self, view, legal)  # type: ignore[arg-type]
+        chosen.append(action)
+        return action
+
+    monkeypatch.setattr(general.GeneralBot, "choose", counted)
+    spec = AnalysisSpec(questions=("seats",), players=(3,), games=2, seed=1,
+                        policy="learned", variant=six_seven)
+    run = run_analysis(spec, tmp_path, LocalBackend(1))
+    assert set(run.selfplay.distinct("policy")) == {"learned"}
+    assert run.selfplay["h"].max() > 0
+    assert len(chosen) > 2 * 3 * 13  # the network chose the moves of whole rounds

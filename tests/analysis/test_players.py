@@ -63,16 +63,19 @@ def test_search_and_expert_play_a_variant_in_the_lab(tmp_path: Path) -> None:
                         variant=SIX_SEVEN).policy == "expert"
 
 
-def test_the_network_is_refused_on_a_variant_until_it_plays_one(
+def test_an_editions_network_is_refused_on_a_variant_and_learned_plays_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(AnalysisError, match=r"learned bot does not play the ruleset "
+    # ppo stands on the editions' cards: refused in one line that names who can play
+    with pytest.raises(AnalysisError, match=r"ppo bot does not play the ruleset "
                        r"'six-seven'.*--bots random, heuristic, search"):
-        AnalysisSpec(questions=("seats",), policy="learned", variant=SIX_SEVEN)
-    # the lab asks the bots (plays_ruleset), so a network that plays any ruleset is
-    # seated with no change here
-    monkeypatch.setattr(variant_play, "NETWORK_BOTS", ())
+        AnalysisSpec(questions=("seats",), policy="ppo", variant=SIX_SEVEN)
+    # learned plays the network for any ruleset off the editions, so it is seated
     spec = AnalysisSpec(questions=("seats", "skill"), policy="learned", variant=SIX_SEVEN)
     assert ("learned", "heuristic") in spec.skill_pairs_played()
+    # the lab asks the bots (plays_ruleset): a network the bots say cannot play is refused
+    monkeypatch.setattr(variant_play, "NETWORK_BOTS", ("learned",))
+    with pytest.raises(AnalysisError, match=r"learned bot does not play the ruleset"):
+        AnalysisSpec(questions=("seats",), policy="learned", variant=SIX_SEVEN)
 
 
 def test_the_named_player_gets_its_own_skill_pair_on_enough_deals() -> None:

@@ -127,11 +127,19 @@ def core_batch(chunk: Chunk) -> Batch:
 def _learned_block(config: MatchConfig, count: int, seed: int, table: Table,
                    path: str) -> Batch:
     """Games ``0 .. count - 1`` of a block played by a network in every seat: the
-    policy file at ``path``, or the one ``learned`` plays when ``path`` is empty."""
-    from meio.bots.learned import DEFAULT_POLICY, load_policy
+    policy file at ``path`` (an edition's network or a network for any ruleset), or the
+    one ``learned`` plays on this ruleset when ``path`` is empty (``learned-v7`` on an
+    edition, the network for any ruleset elsewhere)."""
+    from meio.bots.general import GENERAL_POLICY, GeneralPolicy, is_general_file, load_general
+    from meio.bots.learned import DEFAULT_POLICY, LearnedPolicy, load_policy
     from meio.bots.netcore import simulate as simulate_net
+    from meio.sim.tables import plays_variant
 
-    res = simulate_net(config, 0, count, seed, load_policy(path or DEFAULT_POLICY))
+    if not path:
+        path = str(GENERAL_POLICY if plays_variant(config) else DEFAULT_POLICY)
+    policy: LearnedPolicy | GeneralPolicy = (load_general(path) if is_general_file(path)
+                                             else load_policy(path))
+    res = simulate_net(config, 0, count, seed, policy)
     won = _special_wins(res["plays"], res["nplays"], res["tricks"], res["leaders"],
                         table.players, table.partnership)
     return Batch(res["rounds_played"], res["leaders"], res["piles"], res["deals"],
