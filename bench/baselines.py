@@ -209,7 +209,8 @@ def plot(doc: dict[str, Any], png: Path) -> None:
     ax.axhline(doc["random_score"], color="grey", ls="--", label="random agent")
     ax.set_xlabel("agent steps")
     ax.set_ylabel("mean match score (lower is better)")
-    ax.set_title(f"{doc['label'].replace('`', '')}: {doc['minutes']:g} CPU min a seed", fontsize=9)
+    steps = max(run["steps"] for run in doc["runs"])
+    ax.set_title(f"{doc['label'].replace('`', '')}: {steps:,} steps a seed", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
@@ -256,7 +257,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--png", type=Path, help="the curves (default: --out with .png)")
     ap.add_argument("--weights", type=Path, default=Path("/tmp/meio-baselines"),
                     help="folder for the trained networks")
+    ap.add_argument("--replot", action="store_true",
+                    help="train nothing: draw the curves of the --out document again")
     args = ap.parse_args(argv)
+    if args.replot:
+        doc = json.loads(args.out.read_text())
+        plot(doc, Path(doc["png"]))
+        return 0
     if not 1 <= args.seeds <= max(_T975) + 1:
         ap.error(f"--seeds is 1 to {max(_T975) + 1}")
     if args.minutes <= 0 or args.eval_every < 1 or args.eval_matches < 1:

@@ -17,7 +17,8 @@ The greedy policy (highest Q among the legal actions) is the bot:
 
 >>> from pathlib import Path; import tempfile
 >>> out = Path(tempfile.mkdtemp()) / "dmc.npz"
->>> curve = train_dmc(out, steps=256, players=2, envs=16, eval_every=256, eval_matches=8)
+>>> curve = train_dmc(out, steps=256, players=2, envs=16, eval_every=256, eval_matches=8,
+...                   log=lambda line: None)
 >>> [p.steps for p in curve], out.exists()
 ([0, 256], True)
 """

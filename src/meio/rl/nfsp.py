@@ -24,7 +24,8 @@ logit among the legal actions. PyTorch is needed (the ``rl`` extra).
 
 >>> from pathlib import Path; import tempfile
 >>> out = Path(tempfile.mkdtemp()) / "nfsp.npz"
->>> curve = train_nfsp(out, steps=256, players=2, envs=16, eval_every=256, eval_matches=8)
+>>> curve = train_nfsp(out, steps=256, players=2, envs=16, eval_every=256, eval_matches=8,
+...                    log=lambda line: None)
 >>> [p.steps for p in curve], out.exists()
 ([0, 256], True)
 """
