@@ -107,8 +107,12 @@ def test_a_compare_plays_both_rulesets_with_one_player_unless_asked() -> None:
     assert who["same"] and "general_form" not in who
     _, _, who = players("random", preset("meio"), SIX_SEVEN, others=("heuristic",))
     assert who["general_form"] == ["base"]
-    with pytest.raises(AnalysisError, match="learned bot does not play"):
-        players("learned", preset("meio"), SIX_SEVEN)
+    with pytest.raises(AnalysisError, match="ppo bot does not play"):
+        players("ppo", preset("meio"), SIX_SEVEN)
+    # learned: the edition in its general form, so one network plays both sides
+    _, _, who = players("learned", preset("meio"), SIX_SEVEN)
+    assert who["same"] and who["general_form"] == ["base"]
+    assert "network for any ruleset" in who["base"]
 
 
 def _separated(summary: dict[str, Any]) -> list[str]:

@@ -48,8 +48,8 @@ def test_a_bad_variant_file_prints_each_problem_on_a_line(tmp_path: Path) -> Non
 
 def test_a_bot_that_cannot_play_a_variant_says_so_in_one_line(tmp_path: Path) -> None:
     path = _file(tmp_path, SIX_SEVEN)
-    result = runner.invoke(app, ["deal", "--bots", "learned", "--variant", str(path)])
-    assert result.exit_code == 2 and "the learned bot does not play variants" in result.output
+    result = runner.invoke(app, ["deal", "--bots", "ppo", "--variant", str(path)])
+    assert result.exit_code == 2 and "the ppo bot does not play variants" in result.output
 
 
 def test_a_variant_tournament_writes_variant_records(tmp_path: Path) -> None:

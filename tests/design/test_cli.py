@@ -29,7 +29,7 @@ def test_report_writes_a_card_with_its_player_and_ladder(tmp_path: Path) -> None
     (["nowhere"], "'nowhere' is neither a preset"),
     (["mini", "--players", "4"], "mini is played by 2 players, not 4"),
     (["meio", "--player", "best"], "unknown player 'best'"),
-    (["mini", "--players", "2", "--player", "learned"], "learned does not play every ruleset"),
+    (["mini", "--players", "2", "--player", "ppo"], "ppo does not play every ruleset"),
     (["mini", "--time", "soon"], "--time 'soon'"),
 ])
 def test_report_refuses_in_one_line(tmp_path: Path, args: list[str], words: str) -> None:
@@ -66,8 +66,8 @@ def test_tune_runs_resumes_and_writes_its_front(tmp_path: Path) -> None:
     (["--vary", "hand.firsthalf=5..8", "--goal", "max depth"], "no key 'firsthalf'"),
     (["--vary", "hand.first_half=1..2", "--goal", "max fun"], "unknown figure 'fun'"),
     (["--vary", "hand.first_half=1..2", "--goal", "depth>1"], "at least one goal"),
-    (["--vary", "hand.first_half=1..2", "--goal", "max depth", "--player", "learned"],
-     "learned does not play variants"),
+    (["--vary", "hand.first_half=1..2", "--goal", "max depth", "--player", "ppo"],
+     "ppo does not play variants"),
     (["--vary", "hand.first_half=1..2", "--goal", "max depth", "--sampler", "cma"],
      "--sampler is tpe or nsga2"),
 ])

@@ -54,14 +54,18 @@ def test_the_plan_picks_the_strongest_player_that_fits_the_time() -> None:
     def timer(v: object, players: int, kind: str, partnership: bool) -> float:
         return seconds[kind]
 
-    # mini is a variant: the network cannot sit at it, so it leaves the ladder
+    # mini is a variant: the network for any ruleset sits at it (learned plays it)
     plan = make_plan([MINI], 2, seconds=600, jobs=2, timer=timer)
     # half of 0.85 * 600 s * 2 workers: search:2 reaches 510 / (2 * 5 s) = 51 deals,
     # under 150; search:1 reaches 255
     assert plan.player == "search:1"
     assert plan.deals == 255
-    assert "learned" not in plan.ladder
-    assert any("learned is left out" in n for n in plan.notes)
+    assert "learned" in plan.ladder
+    # a network that reads the editions' cards leaves the ladder, with a note
+    plan = make_plan([MINI], 2, ladder=("random", "heuristic", "ppo", "search:1"),
+                     seconds=600, jobs=2, timer=timer)
+    assert "ppo" not in plan.ladder and "search:1" in plan.ladder
+    assert any("ppo is left out" in n for n in plan.notes)
 
 
 def test_a_short_budget_falls_back_to_a_faster_player() -> None:
@@ -69,10 +73,11 @@ def test_a_short_budget_falls_back_to_a_faster_player() -> None:
                "search:2": 5.0}
     plan = make_plan([MINI, NO_TRUMP], 2, seconds=120, jobs=1,
                      timer=lambda v, n, kind, p: seconds[kind])
-    # 0.5 * 102 s / 2 rulesets / (2 * 1 s) is under 150 deals for search:1 too
-    assert plan.player == "heuristic"
+    # 0.5 * 102 s / 2 rulesets / (2 * 1 s) is under 150 deals for search:1 too; the
+    # network (0.05 s a match) reaches 255
+    assert plan.player == "learned"
     assert plan.deals >= 150 and all(30 <= n <= 3000 for n in plan.pair_deals)
-    assert any("named player: heuristic" in n for n in plan.notes)
+    assert any("named player: learned" in n for n in plan.notes)
 
 
 @pytest.mark.browser

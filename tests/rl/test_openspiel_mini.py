@@ -207,9 +207,13 @@ def test_uniform_random_has_the_exploitability_docs_rl_gives_and_cfr_lowers_it(
 def test_the_bots_that_cannot_play_a_variant_are_named_with_the_reason(
         mini: pyspiel.Game) -> None:
     refused = refused_bots(mini)
-    assert set(refused) == {"search", "expert", "learned", "ppo", "search:5", "search:6"}
+    assert set(refused) == {"search", "expert", "learned", "learned-any", "ppo", "search:5",
+                            "search:6"}
     assert all("does not play variants" in reason for kind, reason in refused.items()
-               if kind in ("learned", "ppo", "search:5", "search:6"))
+               if kind in ("ppo", "search:5", "search:6"))
+    # the network for any ruleset plays mini, but is not made a tabular policy here
+    assert all("plays this variant but is not made a tabular policy" in refused[kind]
+               for kind in ("learned", "learned-any"))
     # the other names of a level are that level's row
     assert refused["search"] == "plays as search:2 (that row)"
     assert refused["expert"] == "plays as search:4 (that row)"

@@ -182,9 +182,10 @@ def test_the_start_screen_offers_the_variant_s_table_sizes_and_bots() -> None:
             assert app.screen.query_one("#players", Choice).options == ["3"]
             for i in (1, 2):
                 offered = set(app.screen.query_one(f"#bot-{i}", Choice).options)
-                # every level but the network's kinds, which read the editions' cards
-                assert {"random", "heuristic", "search", "expert"} <= offered
-                assert not {"learned", "search:5"} & offered
+                # every level and the network for any ruleset; not the kinds that
+                # read the editions' cards
+                assert {"random", "heuristic", "search", "expert", "learned"} <= offered
+                assert not {"ppo", "search:5"} & offered
             await pilot.press("enter")
             table = await ready_table(pilot, app)
             assert table.session.state.config.variant == variant
@@ -273,15 +274,15 @@ def test_the_viewer_replays_a_variant_record(tmp_path: Path) -> None:
 
 def test_a_bot_that_does_not_play_variants_is_refused_before_the_game() -> None:
     variant = load_variant(SIX_SEVEN)
-    with pytest.raises(SessionError, match="the learned bot does not play variants"):
-        PlaySettings(players=3, variant=variant, bots=("learned",)).checked()
+    with pytest.raises(SessionError, match="the ppo bot does not play variants"):
+        PlaySettings(players=3, variant=variant, bots=("ppo",)).checked()
     PlaySettings(players=3, variant=variant, bots=("expert",)).checked()  # search plays
     result = CliRunner().invoke(
-        cli, ["play", "--quick", "--bots", "learned", "--variant", str(SIX_SEVEN)]
+        cli, ["play", "--quick", "--bots", "ppo", "--variant", str(SIX_SEVEN)]
     )
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1
-    assert "the learned bot does not play variants" in result.output
+    assert "the ppo bot does not play variants" in result.output
 
 
 def test_play_takes_a_variant_file_and_refuses_a_bad_one(

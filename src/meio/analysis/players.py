@@ -95,6 +95,9 @@ def player(policy: str, variant: Variant) -> str:
                 "split candidates, worlds weighed by the play" if edition else
                 f"{policy}: search with the general rule in its playouts and split "
                 "candidates, uniform worlds")
+    if policy == "learned":
+        return ("learned: the editions' network (learned-v7)" if edition else
+                "learned: the network for any ruleset (learned-any-v1)")
     return f"{policy}: the network" + ("" if edition else " (on a ruleset of its own)")
 
 
