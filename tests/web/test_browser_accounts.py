@@ -22,7 +22,9 @@ def sign_up(page: Any, base: str, username: str) -> None:
     page.fill("#s-user", username)
     page.fill("#s-pass", PASSWORD)
     page.click("#s-go")
-    page.wait_for_selector("#member:not(.hidden)")
+    # a hang guard only (signing up hashes the password, slow on a loaded machine; in
+    # the whole run it once passed 30 s where alone it takes under a second)
+    page.wait_for_selector("#member:not(.hidden)", timeout=120_000)
     assert page.text_content("#nav-account") == username
 
 
