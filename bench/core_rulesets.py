@@ -8,7 +8,9 @@ unpacked with ``git archive 0e9cfa8 | tar -x -C /tmp/base36c``)::
 
 Each measure runs once per tree per repeat, the trees alternating, so that both see
 the same load; a first call (compiling, or loading the disk cache) is left out of
-every timing. Prints the median rate of each measure in each tree and their ratio
+every timing, and each timing is the measuring process's CPU time (numba's loops are
+single-threaded), so a neighbour's load slows it less than a wall clock's. Prints the
+median rate of each measure in each tree and their ratio
 (this tree over the other), and in each tree the variant's rate over the standard
 game's with the same policy. The variant is the 6/7 split (``first_half = 6``,
 ``pack = 7`` on the ``meio`` preset), the table 4 players with the box specials;
@@ -47,14 +49,14 @@ if policy == "learned":
     from meio.bots.netcore import simulate as simulate_net
     net = load_policy(DEFAULT_POLICY)
     simulate_net(config, 0, 2, 0, net)
-    start = time.perf_counter()
+    start = time.process_time()
     simulate_net(config, 0, count, 1, net)
 else:
     from meio.sim import simulate
     simulate(config, 4, seed=0, policy=policy, rounds=True)
-    start = time.perf_counter()
+    start = time.process_time()
     simulate(config, count, seed=1, policy=policy, rounds=True)
-print(json.dumps(count / (time.perf_counter() - start)))
+print(json.dumps(count / (time.process_time() - start)))
 """
 
 #: (name, ruleset, policy, rounds or matches per measure)

@@ -160,6 +160,10 @@ def exploitability(docs: Sequence[Doc]) -> str:
                      f"{row['exploitability']:.6f} | {row['policy_seconds']:.1f} |")
     lines.append("")
     lines.append(f"`{doc['command']}` — {doc['seconds']:.0f} s in all.")
+    for added in doc.get("additions", ()):
+        lines.append("")
+        lines.append(f"Added by `{added['command']}` ({', '.join(added['bots'])}) — "
+                     f"{added['seconds']:.0f} s.")
     if doc.get("refused"):
         lines.append("")
         lines.append("Not measured: " + "; ".join(f"`{k}`: {v}"

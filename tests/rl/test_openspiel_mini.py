@@ -207,16 +207,14 @@ def test_uniform_random_has_the_exploitability_docs_rl_gives_and_cfr_lowers_it(
 def test_the_bots_that_cannot_play_a_variant_are_named_with_the_reason(
         mini: pyspiel.Game) -> None:
     refused = refused_bots(mini)
-    assert set(refused) == {"search", "expert", "learned", "learned-any", "ppo", "search:5",
-                            "search:6"}
+    assert set(refused) == {"search", "expert", "learned", "ppo", "search:5", "search:6"}
     assert all("does not play variants" in reason for kind, reason in refused.items()
                if kind in ("ppo", "search:5", "search:6"))
-    # the network for any ruleset plays mini, but is not made a tabular policy here
-    assert all("plays this variant but is not made a tabular policy" in refused[kind]
-               for kind in ("learned", "learned-any"))
-    # the other names of a level are that level's row
+    # the other names of a level are that level's row; learned plays the network for
+    # any ruleset off the editions, whose row is learned-any's
     assert refused["search"] == "plays as search:2 (that row)"
     assert refused["expert"] == "plays as search:4 (that row)"
+    assert refused["learned"] == "plays as learned-any (that row)"
     with pytest.raises(ConfigError, match="a tabular policy is made of"):
         bot_probabilities("search", next(iter(decision_states(mini)[0].values())))
 
@@ -265,3 +263,33 @@ def test_a_heuristic_split_is_the_pack_number_of_its_pack(mini: pyspiel.Game) ->
     engine_action = make_bot("heuristic").choose(fresh.view(seat),
                                                  fresh.view(seat).legal_actions())
     assert A.pack_of(engine_action) == chosen and view.pack == chosen
+
+
+def test_the_network_for_any_ruleset_is_a_pure_policy_of_its_greedy_choices(
+        tree: tuple) -> None:
+    """``learned-any``'s row: at each information state the one action the general
+    network plays from the seat's view, splits included (a pack, then its number)."""
+    from meio.bots import make_bot
+    from meio.engine import Phase
+
+    states, _ = tree
+    bot = make_bot("learned-any", 0)
+    splits = plays = 0
+    for state in states.values():
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            continue
+        seat = state.current_player()
+        view = state.engine.view(seat)
+        [(action, p)] = bot_probabilities("learned-any", state)
+        assert p == 1.0 and action in legal
+        chosen = bot.choose(view, view.legal_actions())
+        if view.phase is Phase.SPLIT:
+            assert state.child(action).engine.packs[seat] == A.pack_of(chosen)
+            splits += 1
+        else:
+            assert action == chosen  # a play, declare or pile action is the engine's id
+            plays += 1
+        if splits >= 3 and plays >= 8:
+            break
+    assert splits >= 3 and plays >= 8

@@ -33,14 +33,16 @@ from meio.openspiel.state import MeioState, _pack_positions
 
 #: the meio bots a tabular policy is made of here (each asked once at every
 #: information state): the random and heuristic bots, every search level (each with
-#: its own fixed budget of worlds, so its answer depends on the view and the seed only)
+#: its own fixed budget of worlds, so its answer depends on the view and the seed only),
+#: ``learned-any`` (the network for any ruleset: its most likely action)
 #: and ``advisor``: the split advisor's best pack (:func:`meio.bots.advisor.advise_view`,
 #: :data:`ADVISOR_WORLDS` worlds) with the heuristic's play, so that beside the
 #: ``heuristic`` row it measures the advisor's split alone
 TABULAR_BOTS = ("random", "heuristic", "search:1", "search:2", "search:3", "search:4",
-                "advisor")
+                "learned-any", "advisor")
 #: the kinds that play exactly as another measured here (the row to read for them)
-SAME_AS = {"search": "search:2", "expert": "search:4"}
+#: (``learned`` plays ``learned-any`` off the editions, so on every game solved here)
+SAME_AS = {"search": "search:2", "expert": "search:4", "learned": "learned-any"}
 #: the worlds the advisor's split is worked out from at each information state
 ADVISOR_WORLDS = 64
 #: the bots :func:`bot_probabilities` plays: :data:`TABULAR_BOTS` and OpenSpiel's ISMCTS
