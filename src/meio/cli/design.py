@@ -116,7 +116,7 @@ def report(
         TimeRemainingColumn,
     )
 
-    from meio.design.report import make_plan, run, summarise, write
+    from meio.design.report import cluster_cpus, make_plan, run, summarise, write
     from meio.design.rulesets import DesignError
     from meio.engine.errors import MeioError
 
@@ -125,9 +125,11 @@ def report(
     began = clock.perf_counter()
     chosen = _rulesets(rulesets)
     try:
+        # on a cluster the time is planned for its CPUs (the matches are timed here)
+        workers = cluster_cpus(ray) if ray is not None and deals is None else jobs
         console.print(_("planning: timing one match of each player..."))
         plan = make_plan(chosen, players, player=player, ladder=_kinds(ladder),  # type: ignore[arg-type]
-                         deals=deals, seconds=seconds, jobs=jobs, seed=seed,
+                         deals=deals, seconds=seconds, jobs=workers, seed=seed,
                          partnership=partnership)
         for note in plan.notes:
             console.print(note)
@@ -186,7 +188,9 @@ def tune(
     pick: Annotated[int, typer.Option(min=0, max=50, help=_(
         "front trials played again on fresh deals"))] = 3,
     sampler: Annotated[str, typer.Option(help=_("tpe or nsga2"))] = "tpe",
-    jobs: JobsOpt = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, help=_(
+        "trials played at once: local processes, or Ray tasks with --ray (the trials "
+        "depend on it, not on where they run)"))] = 1,
     ray: RayOpt = None,
     seed: Annotated[int, seed_option(_("seed of the deals and of the search"))] = 0,
 ) -> None:

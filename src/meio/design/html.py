@@ -145,7 +145,7 @@ def _intro(summary: Json) -> str:
             f"duplicate deals, each played from every first leader ({m['self_play']:,} "
             f"matches a ruleset). Ladder: {_e(' < '.join(plan['ladder']))} "
             f"({sum(m['ladder'].values()):,} matches a ruleset). Every figure has its 95% "
-            f"interval and n, the deals it rests on. {summary['seconds']:,.0f} s of wall "
+            f"interval and n, the deals it rests on. {summary['run']['seconds']:,.0f} s of wall "
             f"time; seed {plan['seed']}.</p><ul class='note'>{notes}</ul>")
 
 
@@ -310,7 +310,7 @@ def markdown(summary: Json) -> str:
     lines = [f"# Report card: {' vs '.join(names)}, {plan['players']} players", "",
              f"Named player `{plan['player']}`, {plan['deals']:,} duplicate deals (each from "
              f"every first leader); ladder {' < '.join(f'`{k}`' for k in plan['ladder'])}; "
-             f"seed {plan['seed']}; {summary['seconds']:,.0f} s.", ""]
+             f"seed {plan['seed']}; {summary['run']['seconds']:,.0f} s.", ""]
     lines += [f"* {n}" for n in plan["notes"]]
     for section in ("seats", "score", "depth", "luck", "drama", "specials", "length"):
         keys = _rows(summary, section)

@@ -10,10 +10,11 @@ the same deals.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -87,9 +88,12 @@ class Plan:
         return out
 
     def json(self) -> Json:
+        """The plan as ``summary.json`` holds it: what was played, not how fast (the
+        timings are the run's, in ``run.json``), so that a seed and ``--deals`` give the
+        same file wherever the games are played."""
         out = asdict(self)
         out["rulesets"] = [v.name for v in self.rulesets]
-        out["match_seconds"] = dict(self.match_seconds)
+        del out["match_seconds"]
         return out
 
 
@@ -219,9 +223,8 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
     """Play every game of ``plan``; ``progress(done, total)`` in planned seconds.
 
     With a ``deadline`` (seconds) the chunks still running then are dropped (local
-    workers are stopped; Ray tasks are left to end) and no other starts: every part
-    keeps the deals
-    it finished from deal 0 on without a gap (the parts advance together, so they stop
+    workers are stopped, Ray tasks cancelled) and no other starts: every part keeps the
+    deals it finished from deal 0 on without a gap (the parts advance together, so they stop
     near the same share of their deals), a ladder step with none is left out with the
     steps above it, and the plan returned says how many deals each part reached."""
     works = sorted(plan.works(), key=lambda w: (w.first / _part_deals(plan, w), w.ruleset))
@@ -236,14 +239,18 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
     start = time.perf_counter()
     parts: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, Tables]]] = {}
     stopped = False
-    for work, tables in _backend(works, jobs, ray):
-        parts.setdefault((work.ruleset, work.bots), []).append((work.first, work.count, tables))
-        done += weight(work)
-        if progress is not None:
-            progress(done, total)
-        if deadline is not None and time.perf_counter() - start > deadline:
-            stopped = True
-            break
+    # closed on leaving the loop, not when collected: the pool is terminated, the Ray
+    # tasks still pending or running are cancelled (meio.ray_tasks.ray_map)
+    with contextlib.closing(_backend(works, jobs, ray)) as backend:
+        for work, tables in backend:
+            parts.setdefault((work.ruleset, work.bots), []).append(
+                (work.first, work.count, tables))
+            done += weight(work)
+            if progress is not None:
+                progress(done, total)
+            if deadline is not None and time.perf_counter() - start > deadline:
+                stopped = True
+                break
 
     def reached(i: int, bots: tuple[str, ...]) -> tuple[int, Tables]:
         end, kept = 0, []
@@ -291,8 +298,19 @@ def _cut(t: Tables, deals: int) -> Tables:
             for name, cols in t.items()}
 
 
+def cluster_cpus(address: str) -> int:
+    """The CPUs of the Ray cluster at ``address``: the workers a report's time is
+    planned for under ``--ray``."""
+    from meio.ray_tasks import RayError, connect
+
+    try:
+        return max(1, int(connect(address).cluster_resources().get("CPU", 1)))
+    except RayError as exc:
+        raise DesignError(str(exc)) from None
+
+
 def _backend(works: list[Work], jobs: int, ray: str | None
-             ) -> Iterator[tuple[Work, Tables]]:
+             ) -> Generator[tuple[Work, Tables], None, None]:
     if ray is not None:
         from meio.ray_tasks import RayError, ray_map
 
@@ -333,12 +351,14 @@ def cards(played: Played) -> list[Card]:
 
 
 def summarise(played: Played) -> Json:
-    """Every figure of the report, as ``summary.json`` holds it."""
+    """Every figure of the report, as ``summary.json`` holds it, and under ``run`` how
+    the run went (:func:`write` keeps that apart, in ``run.json``)."""
     plan = played.plan
     made = cards(played)
     out: Json = {
         "plan": plan.json(),
-        "seconds": round(played.seconds, 1),
+        "run": {"seconds": round(played.seconds, 1),
+                "match_seconds": dict(plan.match_seconds)},
         "matches": _matches(plan),
         "rulesets": [{"name": v.name, **c.json()} for v, c in zip(plan.rulesets, made,
                                                                    strict=True)],
@@ -375,15 +395,21 @@ def clean(x: Any) -> Any:
 
 
 def write(summary: Json, folder: Path) -> list[Path]:
-    """Write ``summary.json``, ``summary.md`` and ``report.html`` into ``folder``."""
+    """Write ``summary.json``, ``summary.md``, ``report.html`` and ``run.json`` into
+    ``folder``. ``summary.json`` holds every figure and the plan, the same byte for
+    byte for the same seed and deals whether local workers or a Ray cluster played them;
+    ``run.json`` how this run went (its wall time, the timings it planned by)."""
     import json
 
     from meio.design.html import markdown, render
 
     folder.mkdir(parents=True, exist_ok=True)
     data = clean(summary)
-    paths = [folder / "summary.json", folder / "summary.md", folder / "report.html"]
-    paths[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    paths = [folder / "summary.json", folder / "summary.md", folder / "report.html",
+             folder / "run.json"]
+    figures = {k: v for k, v in data.items() if k != "run"}
+    paths[0].write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     paths[1].write_text(markdown(data), encoding="utf-8")
     paths[2].write_text(render(data), encoding="utf-8")
+    paths[3].write_text(json.dumps(data["run"], indent=1) + "\n", encoding="utf-8")
     return paths
