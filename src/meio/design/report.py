@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from meio.design.budget import SEAT_TARGET, SELF_SHARE, STEP_TARGET, Share, share
 from meio.design.games import Tables, Work, play
 from meio.design.measures import Card, card, compare
 from meio.design.rulesets import DesignError, config
@@ -34,12 +35,11 @@ Progress = Callable[[float, float], None]
 LADDER = ("random", "heuristic", "learned", "search:1", "search:2")
 #: the named player's candidates, strongest first
 PLAYERS = ("search:2", "search:1", "learned", "heuristic")
-#: the fewest deals a named player must reach for it to be chosen by the budget
+#: the fewest deals a named player must reach in half the time for it to be chosen
 MIN_DEALS = 150
-#: the fewest and most deals of a ladder step
-MIN_PAIR_DEALS, MAX_PAIR_DEALS = 30, 3000
-#: the share of the budget the self-play under the named player gets (the ladder the rest)
-SELF_SHARE = 0.5
+#: the share of the time the workers are planned to be busy (the rest: starting them,
+#: the chunks' ends not meeting)
+BUSY = 0.85
 #: rough seconds a 4-player match, for cutting work into chunks when nothing was timed
 GUESS = {"random": 0.03, "heuristic": 0.01, "learned": 0.06, "search:1": 1.0,
          "search:2": 5.0, "search:3": 40.0, "search:4": 60.0, "expert": 60.0}
@@ -160,7 +160,7 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             cost[kind] = timer(rulesets[0], players, kind, partnership)
         return cost[kind]
 
-    budget = seconds * jobs * 0.85 / len(rulesets)  # worker-seconds a ruleset
+    budget = seconds * jobs * BUSY / len(rulesets)  # worker-seconds a ruleset
     if player is None:
         fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
         for kind in reversed(fits):  # the cheap ones first: they load what all share
@@ -179,21 +179,36 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
         self_deals = deals
         pair_deals = [deals] * len(pairs)
     else:
-        self_deals = max(2, int(SELF_SHARE * budget / (players * seconds_of(player))))
-        share = (1 - SELF_SHARE) * budget / max(len(pairs), 1)
-        pair_deals = []
         from meio.tournament import lineups
 
-        for a, b in pairs:
-            per = len(lineups([a, b], players, partnership)) * (
-                seconds_of(a) + seconds_of(b)) / 2
-            pair_deals.append(int(min(MAX_PAIR_DEALS, max(MIN_PAIR_DEALS, share / per))))
-    if deals is None:
-        for kind in chosen:
-            seconds_of(kind)
+        costs = [len(lineups([a, b], players, partnership)) * (seconds_of(a) + seconds_of(b))
+                 / 2 for a, b in pairs]
+        got = share(budget, players * seconds_of(player), costs)
+        self_deals, pair_deals = got.deals, got.pair_deals
+        notes += _precision_notes(got, pairs, got.seconds_for_targets * len(rulesets)
+                                  / (jobs * BUSY))
     return Plan(tuple(rulesets), players, player, tuple(chosen), self_deals,
                 tuple(pair_deals), seed, partnership,
                 tuple(sorted(cost.items())), tuple(notes))
+
+
+def _precision_notes(got: Share, pairs: Sequence[tuple[str, str]],
+                     seconds: float) -> list[str]:
+    """What the plan expects to reach where the time does not allow the targets."""
+    out = []
+    if got.seat_half_width > SEAT_TARGET * 1.01:
+        out.append(f"in this time the seats' edges reach about ±{got.seat_half_width:.3f} a "
+                   f"round, not the ±{SEAT_TARGET} aimed at")
+    short = [(f"{a} → {b}", h) for (a, b), h in zip(pairs, got.step_half_widths, strict=True)
+             if h > STEP_TARGET * 1.01]
+    if short:
+        out.append("in this time " + ", ".join(f"{step} reaches about ±{h:.3f}" for step, h in
+                                               short)
+                   + f" a round, not the ±{STEP_TARGET} aimed at (the smallest gain that "
+                   "matters: finer, a flat step is told from a rising one)")
+    if out:
+        out[-1] += f"; about --time {math.ceil(seconds / 60)}m would reach every target"
+    return out
 
 
 # -- running -----------------------------------------------------------------------------
