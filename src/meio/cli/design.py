@@ -116,7 +116,14 @@ def report(
         TimeRemainingColumn,
     )
 
-    from meio.design.report import cluster_cpus, make_plan, run, summarise, write
+    from meio.design.report import (
+        SUMMARY_SECONDS,
+        cluster_cpus,
+        make_plan,
+        run,
+        summarise,
+        write,
+    )
     from meio.design.rulesets import DesignError
     from meio.engine.errors import MeioError
 
@@ -130,7 +137,7 @@ def report(
         console.print(_("planning: timing one match of each player..."))
         plan = make_plan(chosen, players, player=player, ladder=_kinds(ladder),  # type: ignore[arg-type]
                          deals=deals, seconds=seconds, jobs=workers, seed=seed,
-                         partnership=partnership)
+                         partnership=partnership, began=began, reserve=SUMMARY_SECONDS)
         for note in plan.notes:
             console.print(note)
         console.print(_("named player {player}: {deals} deals; ladder {ladder}: {pairs} deals "
@@ -143,7 +150,8 @@ def report(
             task = bar.add_task(_("playing"), total=1.0)
             # without --deals the time is a limit: no chunk runs past it (the summary
             # and the page take seconds more)
-            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 45
+            left = (None if deals is not None
+                    else seconds - (clock.perf_counter() - began) - SUMMARY_SECONDS)
             played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))

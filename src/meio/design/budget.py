@@ -100,8 +100,8 @@ def share(budget: float, self_cost: float, step_costs: Sequence[float], *,
         own, steps = int(need_self * f), [int(n * f) for n in need]
     else:
         floors = floor * sum(step_costs)
-        own = int(min(need_self * self_cost, max(SELF_SHARE * budget, budget - floors))
-                  / self_cost)
+        most = max(SELF_SHARE * budget, budget - floors)  # the seats' time at most
+        own = need_self if need_self * self_cost <= most else int(most / self_cost)
         left = budget - own * self_cost
         steps = _fill(left, step_costs, spreads, need, floor)
         spare = left - _cost(step_costs, steps)

@@ -43,6 +43,8 @@ BUSY = 0.85
 #: rough seconds a 4-player match, for cutting work into chunks when nothing was timed
 GUESS = {"random": 0.03, "heuristic": 0.01, "learned": 0.06, "search:1": 1.0,
          "search:2": 5.0, "search:3": 40.0, "search:4": 60.0, "expert": 60.0}
+#: seconds of a timed report kept for its summary and page after the games
+SUMMARY_SECONDS = 45.0
 #: deals the timing matches are played on (far from the report's own)
 CALIBRATION_DEAL = 10**9
 
@@ -128,9 +130,12 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
               ladder: Sequence[str] | None = None, deals: int | None = None,
               seconds: float = 600.0, jobs: int = 1, seed: int = 0,
               partnership: bool = False,
-              timer: Callable[[Variant, int, str, bool], float] = time_match) -> Plan:
+              timer: Callable[[Variant, int, str, bool], float] = time_match,
+              began: float | None = None, reserve: float = 0.0) -> Plan:
     """The games of a report on ``rulesets``: ``deals`` each when given, else as many
-    as ``seconds`` of ``jobs`` workers allow (timed here, one match a kind)."""
+    as ``seconds`` of ``jobs`` workers allow (timed here, one match a kind), less the
+    time since ``began`` (a ``time.perf_counter()`` reading: the timing itself counts)
+    and ``reserve`` seconds (for the summary and the page)."""
     from meio.bots import bot_kinds
 
     if not rulesets:
@@ -160,11 +165,16 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             cost[kind] = timer(rulesets[0], players, kind, partnership)
         return cost[kind]
 
-    budget = seconds * jobs * BUSY / len(rulesets)  # worker-seconds a ruleset
+    fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
     if player is None:
-        fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
         for kind in reversed(fits):  # the cheap ones first: they load what all share
             seconds_of(kind)
+    if deals is None:
+        for kind in chosen:
+            seconds_of(kind)
+    games = seconds - reserve - (time.perf_counter() - began if began is not None else 0.0)
+    budget = max(games, 1.0) * jobs * BUSY / len(rulesets)  # worker-seconds a ruleset
+    if player is None:
         for kind in fits:
             if deals is not None or (SELF_SHARE * budget / (players * seconds_of(kind))
                                      >= MIN_DEALS) or kind == fits[-1]:
