@@ -56,7 +56,7 @@ def test_a_report_on_ray_writes_the_summary_local_workers_write(ray_head: str,
     write(summarise(run(plan, jobs=2)), tmp_path / "local")
     by_ray = (tmp_path / "ray" / "summary.json").read_bytes()
     assert by_ray == (tmp_path / "local" / "summary.json").read_bytes()
-    assert b'"learned>' not in by_ray and b'"gap:heuristic>learned"' in by_ray
+    assert b'"gap:heuristic>learned"' in by_ray  # the network played its step there
     assert cluster_cpus(ray_head) == 2
 
 

@@ -2,10 +2,10 @@
 
 :func:`make_plan` picks the named player (the strongest that fits the budget unless
 one is given) and the ladder, timing one match of each on a deal the report does not
-use, and gives each kind of work its deals; :func:`run` plays them on local processes
-or a Ray cluster; :func:`summarise` turns them into the report's figures
-(:mod:`meio.design.measures`) and, for several rulesets, each row's difference on
-the same deals.
+use, and gives each kind of work its deals (for precision: :mod:`meio.design.budget`);
+:func:`run` plays them on local processes or a Ray cluster; :func:`summarise` turns
+them into the report's figures (:mod:`meio.design.measures`) and, for several
+rulesets, each row's difference on the same deals.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
         got = share(budget, players * seconds_of(player), costs)
         self_deals, pair_deals = got.deals, got.pair_deals
         notes += _precision_notes(got, pairs, got.seconds_for_targets * len(rulesets)
-                                  / (jobs * BUSY))
+                                  / (jobs * BUSY) + seconds - games)
     return Plan(tuple(rulesets), players, player, tuple(chosen), self_deals,
                 tuple(pair_deals), seed, partnership,
                 tuple(sorted(cost.items())), tuple(notes))
