@@ -20,16 +20,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from meio.design.report import make_plan, run, summarise
+from meio.design.report import SUMMARY_SECONDS, make_plan, run, summarise
 from meio.design.rulesets import ruleset
 
 
 def card(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     plan = make_plan([ruleset(args.ruleset)], args.players, seconds=args.time, jobs=args.jobs,
-                     seed=args.seed)
+                     seed=args.seed, began=start, reserve=SUMMARY_SECONDS)
     planned = time.perf_counter() - start
-    played = run(plan, jobs=args.jobs, deadline=args.time - planned - 45)
+    played = run(plan, jobs=args.jobs, deadline=args.time - planned - SUMMARY_SECONDS)
     summary = summarise(played)
     wall = time.perf_counter() - start
     r = summary["rulesets"][0]
@@ -41,10 +41,11 @@ def card(args: argparse.Namespace) -> None:
     for key in ("from_leader", "from_first"):
         halves = [(e["ci95"][1] - e["ci95"][0]) / 2 for e in r["seats"][key]["positions"]]
         print(f"seat edges ({key}): ±{max(halves):.3f} at most")
-    for (a, b), n in zip(p.pairs, p.pair_deals, strict=True):
+    steps = r.get("depth", {}).get("steps", [])
+    for (a, b), n, step in zip(p.pairs, p.pair_deals, steps, strict=True):
         g = r["figures"]["depth"][f"gap:{a}>{b}"]
         print(f"step {a} -> {b}: {n} deals, gap {g['value']:.3f} "
-              f"±{(g['ci95'][1] - g['ci95'][0]) / 2:.3f}")
+              f"±{(g['ci95'][1] - g['ci95'][0]) / 2:.3f} ({step['reading']})")
     for note in p.notes:
         print("note:", note)
 

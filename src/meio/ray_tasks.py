@@ -88,7 +88,11 @@ def local_head(cpus: int = 2, log: Path | None = None,
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
+    # a head on loopback needs no token: without one set for this process, the head
+    # would turn token authentication on whenever ~/.ray/auth_token exists (Ray 2.60:
+    # any earlier local ray.init() writes it) while this process connects without it
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.setdefault("RAY_AUTH_MODE", "disabled")
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115

@@ -25,6 +25,53 @@ def test_report_writes_a_card_with_its_player_and_ladder(tmp_path: Path) -> None
     assert (out / "report.html").read_text().startswith("<!doctype html>")
 
 
+@pytest.mark.parametrize("name", ["meio", "classic", "examples/variants/six-seven.toml"])
+def test_report_on_the_box_the_classic_edition_and_a_variant_file(
+        tmp_path: Path, name: str) -> None:
+    # the network named: it plays the editions and, through its form for any ruleset,
+    # a variant file
+    result = runner.invoke(app, ["design", "report", name, "--players", "3", "--deals", "2",
+                                 "--player", "learned", "--ladder", "random,heuristic",
+                                 "--out", str(tmp_path), "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "summary.json").read_text())
+    card = data["rulesets"][0]
+    assert data["plan"]["player"] == "learned" and card["name"] == Path(name).stem
+    assert card["figures"]["seats"]["seat_gap"]["n"] == 2
+    assert card["figures"]["depth"]["gap:random>heuristic"]["n"] == 2
+    specials = card["figures"].get("specials", {})
+    # classic has no special cards; the box and the variant have the box's
+    assert ("worth:Q+" in specials) == (name != "classic")
+    assert "<h2>Depth</h2>" in (tmp_path / "report.html").read_text()
+
+
+@pytest.mark.parametrize("name, vary", [
+    ("classic", "trump=H,none"),
+    ("examples/variants/six-seven.toml", "special.Q+.value=10..14"),
+])
+def test_tune_on_the_classic_edition_and_a_variant_file(tmp_path: Path, name: str,
+                                                        vary: str) -> None:
+    result = runner.invoke(app, ["design", "tune", name, "--players", "3", "--vary", vary,
+                                 "--vary", "hand.first_half=5..7", "--goal", "max depth",
+                                 "--trials", "2", "--deals", "3", "--pick", "1",
+                                 "--out", str(tmp_path), "--seed", "8"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["plan"]["rulesets"] == [Path(name).stem]
+    assert [t["state"] for t in data["trials"]] == ["COMPLETE", "COMPLETE"]
+    from meio.engine.ruleset_file import load_variant
+
+    trial = load_variant(tmp_path / "trials" / "trial-0000.toml")
+    assert trial.first_half == data["trials"][0]["params"]["hand.first_half"]
+
+
+def test_a_ruleset_without_special_cards_says_so(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["design", "tune", "classic", "--vary", "special.Q+.value=1..2",
+                                 "--goal", "max depth", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "classic has no special cards" in result.stderr
+
+
 @pytest.mark.parametrize("args, words", [
     (["nowhere"], "'nowhere' is neither a preset"),
     (["mini", "--players", "4"], "mini is played by 2 players, not 4"),

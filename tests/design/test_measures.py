@@ -58,9 +58,10 @@ def test_a_fair_table_is_not_flagged_after_the_correction() -> None:
     assert flagged <= 2  # 5% of ten tables; uncorrected, four seats would flag ~2 in 10
 
 
-def _pair(deals: int, gap: float, seed: int, luck: float = 0.0) -> Tables:
+def _pair(deals: int, gap: float, seed: int, luck: float = 0.0, noise: float = 1.0) -> Tables:
     """A ladder step: each deal in two lineups (the weaker in seats 0, 2 then 1, 3);
-    the stronger scores ``gap`` less; ``luck`` of each seat's score is the deal's."""
+    the stronger scores ``gap`` less; ``luck`` of each seat's score is the deal's, and
+    ``noise`` the spread of the rest."""
     rng = np.random.default_rng(seed)
     cols: dict[str, list[float]] = {k: [] for k in ("deal", "rotation", "round", "seat",
                                                     "stronger", "side")}
@@ -70,7 +71,7 @@ def _pair(deals: int, gap: float, seed: int, luck: float = 0.0) -> Tables:
             for r in range(3):
                 for s in range(4):
                     strong = (s + rot) % 2 == 1
-                    score = luck * hands[r, s] + rng.normal(0, 1) - (gap if strong else 0)
+                    score = luck * hands[r, s] + rng.normal(0, noise) - (gap if strong else 0)
                     for k, v in (("deal", d), ("rotation", rot), ("round", r), ("seat", s),
                                  ("stronger", strong), ("side", score)):
                         cols[k].append(v)
@@ -79,9 +80,13 @@ def _pair(deals: int, gap: float, seed: int, luck: float = 0.0) -> Tables:
 
 def test_a_coin_flip_ladder_has_no_depth() -> None:
     c = Card()
-    depth(c, [(("a", "b"), _pair(200, 0.0, 7)), (("b", "c"), _pair(200, 0.0, 8))], 200)
+    # a spread of 0.2 a score: each step's gap to about ±0.012, below the smallest gain
+    # that matters
+    depth(c, [(("a", "b"), _pair(200, 0.0, 7, noise=0.2)),
+              (("b", "c"), _pair(200, 0.0, 8, noise=0.2))], 200)
     assert c.detail["depth"]["clear_steps"] == 0
     assert c.detail["depth"]["flattens_at"] == "a"
+    assert [s["reading"] for s in c.detail["depth"]["steps"]] == ["flat", "flat"]
     for key in ("gap:a>b", "gap:b>c"):
         e = c.rows[key].measure.estimate()
         assert e.low < 0 < e.high
@@ -92,7 +97,8 @@ def test_a_coin_flip_ladder_has_no_depth() -> None:
 
 def test_a_real_gap_is_depth_and_the_curve_flattens_after_it() -> None:
     c = Card()
-    depth(c, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, 0.0, 10))], 200)
+    depth(c, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, 0.0, 10, noise=0.2))],
+          200)
     assert c.detail["depth"]["clear_steps"] == 1
     assert c.detail["depth"]["flattens_at"] == "b"
     assert c.rows["depth"].measure.estimate().low > 0.3
@@ -102,6 +108,31 @@ def test_a_real_gap_is_depth_and_the_curve_flattens_after_it() -> None:
     assert curve[2]["value"] == pytest.approx(c.rows["depth"].measure.value, abs=1e-6)
     k = c.rows["rounds75:a>b"].measure.value  # gap 0.5, a round's spread about 1.0
     assert 1.0 < k < 4.0
+
+
+def test_a_step_too_wide_to_read_does_not_flatten_the_curve() -> None:
+    c = Card()
+    # b over a is clear; c over b has no gain, but at a spread of 1 a score its interval
+    # (about ±0.06) also holds a gain that matters: the page cannot say it flattens
+    depth(c, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, 0.0, 10))], 200)
+    d = c.detail["depth"]
+    assert d["clear_steps"] == 1 and d["flattens_at"] is None and d["unclear_at"] == "b"
+    step = d["steps"][1]
+    gap = c.rows["gap:b>c"].measure.estimate()
+    assert step["reading"] == "unclear" and gap.low < 0 and gap.high > 0.03
+    # about (half-width / 0.03)² times the deals would tell
+    assert step["deals_to_tell"] == pytest.approx(200 * ((gap.high - gap.low) / 2 / 0.03) ** 2,
+                                                  abs=1)
+    from meio.design.html import depth_reading
+
+    text = depth_reading({"name": "wide", **c.json()})
+    assert "cannot say whether it flattens at b" in text and "; flattens at" not in text
+    assert f"about {step['deals_to_tell']:,} deals would tell" in text
+    c2 = Card()
+    depth(c2, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, 0.0, 10, noise=0.2))],
+          200)
+    assert depth_reading({"name": "narrow", **c2.json()}).startswith(
+        "narrow: 1 clear step(s) from the bottom; flattens at b: c adds less than 0.03")
 
 
 def test_a_game_of_luck_is_explained_by_the_deal() -> None:

@@ -116,7 +116,14 @@ def report(
         TimeRemainingColumn,
     )
 
-    from meio.design.report import make_plan, run, summarise, write
+    from meio.design.report import (
+        SUMMARY_SECONDS,
+        cluster_cpus,
+        make_plan,
+        run,
+        summarise,
+        write,
+    )
     from meio.design.rulesets import DesignError
     from meio.engine.errors import MeioError
 
@@ -125,10 +132,12 @@ def report(
     began = clock.perf_counter()
     chosen = _rulesets(rulesets)
     try:
+        # on a cluster the time is planned for its CPUs (the matches are timed here)
+        workers = cluster_cpus(ray) if ray is not None and deals is None else jobs
         console.print(_("planning: timing one match of each player..."))
         plan = make_plan(chosen, players, player=player, ladder=_kinds(ladder),  # type: ignore[arg-type]
-                         deals=deals, seconds=seconds, jobs=jobs, seed=seed,
-                         partnership=partnership)
+                         deals=deals, seconds=seconds, jobs=workers, seed=seed,
+                         partnership=partnership, began=began, reserve=SUMMARY_SECONDS)
         for note in plan.notes:
             console.print(note)
         console.print(_("named player {player}: {deals} deals; ladder {ladder}: {pairs} deals "
@@ -141,7 +150,8 @@ def report(
             task = bar.add_task(_("playing"), total=1.0)
             # without --deals the time is a limit: no chunk runs past it (the summary
             # and the page take seconds more)
-            left = None if deals is not None else seconds - (clock.perf_counter() - began) - 45
+            left = (None if deals is not None
+                    else seconds - (clock.perf_counter() - began) - SUMMARY_SECONDS)
             played = run(plan, jobs=jobs, ray=ray, deadline=left,
                          progress=lambda done, total: bar.update(task, completed=done,
                                                                  total=max(total, 1e-9)))
@@ -186,7 +196,9 @@ def tune(
     pick: Annotated[int, typer.Option(min=0, max=50, help=_(
         "front trials played again on fresh deals"))] = 3,
     sampler: Annotated[str, typer.Option(help=_("tpe or nsga2"))] = "tpe",
-    jobs: JobsOpt = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, help=_(
+        "trials played at once: local processes, or Ray tasks with --ray (the trials "
+        "depend on it, not on where they run)"))] = 1,
     ray: RayOpt = None,
     seed: Annotated[int, seed_option(_("seed of the deals and of the search"))] = 0,
 ) -> None:

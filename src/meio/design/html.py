@@ -145,7 +145,7 @@ def _intro(summary: Json) -> str:
             f"duplicate deals, each played from every first leader ({m['self_play']:,} "
             f"matches a ruleset). Ladder: {_e(' < '.join(plan['ladder']))} "
             f"({sum(m['ladder'].values()):,} matches a ruleset). Every figure has its 95% "
-            f"interval and n, the deals it rests on. {summary['seconds']:,.0f} s of wall "
+            f"interval and n, the deals it rests on. {summary['run']['seconds']:,.0f} s of wall "
             f"time; seed {plan['seed']}.</p><ul class='note'>{notes}</ul>")
 
 
@@ -219,14 +219,31 @@ def _depth(summary: Json) -> str:
                            "score a round lower, the steps below it summed (95% intervals)",
                            lambda ax: _curve(ax, curves)))
     for r in summary["rulesets"]:
-        d = r.get("depth")
-        if d:
-            where = (f"flattens at {d['flattens_at']}: the step above it adds no clear "
-                     "strength" if d["flattens_at"] else "still rising at the top of the ladder")
-            out.append(f"<p>{_e(r['name'])}: {d['clear_steps']} clear step(s) from the "
-                       f"bottom; {_e(where)}.</p>")
+        if r.get("depth"):
+            out.append(f"<p>{_e(depth_reading(r))}</p>")
     out.append(_rows_section(summary, "depth", intro=False))
     return "\n".join(out)
+
+
+def depth_reading(ruleset: Json) -> str:
+    """Where a ruleset's depth curve flattens, in words: only where the step above a rung
+    is narrow enough to show no gain that matters; a step too wide to tell says so."""
+    d = ruleset["depth"]
+    gain = d.get("smallest_gain", 0.03)
+    text = f"{ruleset['name']}: {d['clear_steps']} clear step(s) from the bottom; "
+    step = d["steps"][d["clear_steps"]] if d["clear_steps"] < len(d["steps"]) else None
+    gap = (ruleset["figures"].get("depth", {}).get(f"gap:{step['weaker']}>{step['stronger']}")
+           if step else None)
+    if step is None:
+        return text + "still rising at the top of the ladder."
+    if d.get("flattens_at"):
+        return text + (f"flattens at {d['flattens_at']}: {step['stronger']} adds less than "
+                       f"{gain:g} a round ({shown(gap)}).")
+    more = (f"; about {step['deals_to_tell']:,} deals would tell"
+            if step.get("deals_to_tell") else "")
+    return text + (f"cannot say whether it flattens at {step['weaker']}: {step['stronger']} "
+                   f"over {step['weaker']} is {shown(gap)}, too wide to tell a gain of "
+                   f"{gain:g} a round from none{more}.")
 
 
 def _curve(ax: Any, curves: Sequence[tuple[str, Sequence[Json]]]) -> None:
@@ -310,7 +327,7 @@ def markdown(summary: Json) -> str:
     lines = [f"# Report card: {' vs '.join(names)}, {plan['players']} players", "",
              f"Named player `{plan['player']}`, {plan['deals']:,} duplicate deals (each from "
              f"every first leader); ladder {' < '.join(f'`{k}`' for k in plan['ladder'])}; "
-             f"seed {plan['seed']}; {summary['seconds']:,.0f} s.", ""]
+             f"seed {plan['seed']}; {summary['run']['seconds']:,.0f} s.", ""]
     lines += [f"* {n}" for n in plan["notes"]]
     for section in ("seats", "score", "depth", "luck", "drama", "specials", "length"):
         keys = _rows(summary, section)
@@ -324,6 +341,9 @@ def markdown(summary: Json) -> str:
             lines.append(f"| {label} | " + " | ".join(
                 shown(r["figures"].get(section, {}).get(key)) for r in summary["rulesets"])
                 + " |")
+        if section == "depth":
+            lines += [""] + [f"* {depth_reading(r)}" for r in summary["rulesets"]
+                             if r.get("depth")]
     if "compare" in summary:
         lines += ["", "## Side by side (difference on the same deals)", "",
                   "| figure | " + " | ".join(f"{n} − {names[0]}" for n in names[1:]) + " |",

@@ -17,8 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from meio.analysis.stats import Estimate
 from meio.analysis.studies import SECONDS
 from meio.analysis.verdicts import holm
+from meio.design.budget import STEP_TARGET
 from meio.design.games import Columns, Tables
 from meio.design.stats import (
     Figure,
@@ -162,6 +164,9 @@ def depth(c: Card, pairs: Sequence[tuple[tuple[str, str], Tables]], deals: int) 
     if gaps:
         estimates = [g.estimate() for g in gaps]
         clear = first_unclear(estimates)
+        for step, e in zip(steps, estimates, strict=True):
+            step["reading"] = reading(e)
+            step["deals_to_tell"] = deals_to_tell(e)
         c.add("depth", "depth", "ladder's total gain: top rung over the bottom, a round",
               Figure([r for g in gaps for r in g.ratios],
                      lambda v: float((v[0::2] - v[1::2]).sum())), +1)
@@ -172,9 +177,38 @@ def depth(c: Card, pairs: Sequence[tuple[tuple[str, str], Tables]], deals: int) 
             rung = Figure([r for g in gaps[:k] for r in g.ratios],
                           lambda v: float((v[0::2] - v[1::2]).sum())).estimate()
             curve.append({"rung": pairs[k - 1][0][1], **rung.to_json()})
-        c.detail["depth"] = {"steps": steps, "clear_steps": clear,
-                             "flattens_at": (pairs[clear][0][0] if clear < len(pairs)
-                                             else None), "curve": curve}
+        stop = steps[clear]["reading"] if clear < len(pairs) else ""
+        c.detail["depth"] = {"steps": steps, "clear_steps": clear, "smallest_gain": FLAT,
+                             "flattens_at": pairs[clear][0][0] if stop == "flat" else None,
+                             "unclear_at": pairs[clear][0][0] if stop == "unclear" else None,
+                             "curve": curve}
+
+
+#: the smallest gain of a ladder step that matters, a round (the lab's smallest skill gap)
+FLAT = STEP_TARGET
+
+
+def reading(gap: Estimate) -> str:
+    """A ladder step read from its gap's interval: ``rises`` (above 0), ``flat`` (it
+    reaches 0 and holds no gain that matters: below :data:`FLAT`), or ``unclear`` (it
+    reaches 0 and a gain that matters alike: too wide to say).
+
+    >>> [reading(Estimate(0.2, lo, hi, 99)) for lo, hi in ((0.1, 0.3), (-0.02, 0.025),
+    ...                                                   (-0.05, 0.2))]
+    ['rises', 'flat', 'unclear']
+    """
+    if gap.low > 0:
+        return "rises"
+    return "flat" if gap.high < FLAT else "unclear"
+
+
+def deals_to_tell(gap: Estimate) -> int | None:
+    """About how many deals would bring an unclear step's interval to ± :data:`FLAT`,
+    the width at which a flat step is told from a rising one (None when it is clear)."""
+    if reading(gap) != "unclear" or not math.isfinite(gap.high - gap.low) or gap.n < 1:
+        return None
+    half = (gap.high - gap.low) / 2
+    return math.ceil(gap.n * (half / FLAT) ** 2)
 
 
 def _luck(rows: Columns, deals: int) -> tuple[Figure, Figure, Figure]:

@@ -2,24 +2,26 @@
 
 :func:`make_plan` picks the named player (the strongest that fits the budget unless
 one is given) and the ladder, timing one match of each on a deal the report does not
-use, and gives each kind of work its deals; :func:`run` plays them on local processes
-or a Ray cluster; :func:`summarise` turns them into the report's figures
-(:mod:`meio.design.measures`) and, for several rulesets, each row's difference on
-the same deals.
+use, and gives each kind of work its deals (for precision: :mod:`meio.design.budget`);
+:func:`run` plays them on local processes or a Ray cluster; :func:`summarise` turns
+them into the report's figures (:mod:`meio.design.measures`) and, for several
+rulesets, each row's difference on the same deals.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from meio.design.budget import SEAT_TARGET, SELF_SHARE, STEP_TARGET, Share, share
 from meio.design.games import Tables, Work, play
 from meio.design.measures import Card, card, compare
 from meio.design.rulesets import DesignError, config
@@ -33,15 +35,16 @@ Progress = Callable[[float, float], None]
 LADDER = ("random", "heuristic", "learned", "search:1", "search:2")
 #: the named player's candidates, strongest first
 PLAYERS = ("search:2", "search:1", "learned", "heuristic")
-#: the fewest deals a named player must reach for it to be chosen by the budget
+#: the fewest deals a named player must reach in half the time for it to be chosen
 MIN_DEALS = 150
-#: the fewest and most deals of a ladder step
-MIN_PAIR_DEALS, MAX_PAIR_DEALS = 30, 3000
-#: the share of the budget the self-play under the named player gets (the ladder the rest)
-SELF_SHARE = 0.5
+#: the share of the time the workers are planned to be busy (the rest: starting them,
+#: the chunks' ends not meeting)
+BUSY = 0.85
 #: rough seconds a 4-player match, for cutting work into chunks when nothing was timed
 GUESS = {"random": 0.03, "heuristic": 0.01, "learned": 0.06, "search:1": 1.0,
          "search:2": 5.0, "search:3": 40.0, "search:4": 60.0, "expert": 60.0}
+#: seconds of a timed report kept for its summary and page after the games
+SUMMARY_SECONDS = 45.0
 #: deals the timing matches are played on (far from the report's own)
 CALIBRATION_DEAL = 10**9
 
@@ -87,9 +90,12 @@ class Plan:
         return out
 
     def json(self) -> Json:
+        """The plan as ``summary.json`` holds it: what was played, not how fast (the
+        timings are the run's, in ``run.json``), so that a seed and ``--deals`` give the
+        same file wherever the games are played."""
         out = asdict(self)
         out["rulesets"] = [v.name for v in self.rulesets]
-        out["match_seconds"] = dict(self.match_seconds)
+        del out["match_seconds"]
         return out
 
 
@@ -124,9 +130,12 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
               ladder: Sequence[str] | None = None, deals: int | None = None,
               seconds: float = 600.0, jobs: int = 1, seed: int = 0,
               partnership: bool = False,
-              timer: Callable[[Variant, int, str, bool], float] = time_match) -> Plan:
+              timer: Callable[[Variant, int, str, bool], float] = time_match,
+              began: float | None = None, reserve: float = 0.0) -> Plan:
     """The games of a report on ``rulesets``: ``deals`` each when given, else as many
-    as ``seconds`` of ``jobs`` workers allow (timed here, one match a kind)."""
+    as ``seconds`` of ``jobs`` workers allow (timed here, one match a kind), less the
+    time since ``began`` (a ``time.perf_counter()`` reading: the timing itself counts)
+    and ``reserve`` seconds (for the summary and the page)."""
     from meio.bots import bot_kinds
 
     if not rulesets:
@@ -156,11 +165,16 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             cost[kind] = timer(rulesets[0], players, kind, partnership)
         return cost[kind]
 
-    budget = seconds * jobs * 0.85 / len(rulesets)  # worker-seconds a ruleset
+    fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
     if player is None:
-        fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
         for kind in reversed(fits):  # the cheap ones first: they load what all share
             seconds_of(kind)
+    if deals is None:
+        for kind in chosen:
+            seconds_of(kind)
+    games = seconds - reserve - (time.perf_counter() - began if began is not None else 0.0)
+    budget = max(games, 1.0) * jobs * BUSY / len(rulesets)  # worker-seconds a ruleset
+    if player is None:
         for kind in fits:
             if deals is not None or (SELF_SHARE * budget / (players * seconds_of(kind))
                                      >= MIN_DEALS) or kind == fits[-1]:
@@ -175,21 +189,36 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
         self_deals = deals
         pair_deals = [deals] * len(pairs)
     else:
-        self_deals = max(2, int(SELF_SHARE * budget / (players * seconds_of(player))))
-        share = (1 - SELF_SHARE) * budget / max(len(pairs), 1)
-        pair_deals = []
         from meio.tournament import lineups
 
-        for a, b in pairs:
-            per = len(lineups([a, b], players, partnership)) * (
-                seconds_of(a) + seconds_of(b)) / 2
-            pair_deals.append(int(min(MAX_PAIR_DEALS, max(MIN_PAIR_DEALS, share / per))))
-    if deals is None:
-        for kind in chosen:
-            seconds_of(kind)
+        costs = [len(lineups([a, b], players, partnership)) * (seconds_of(a) + seconds_of(b))
+                 / 2 for a, b in pairs]
+        got = share(budget, players * seconds_of(player), costs)
+        self_deals, pair_deals = got.deals, got.pair_deals
+        notes += _precision_notes(got, pairs, got.seconds_for_targets * len(rulesets)
+                                  / (jobs * BUSY) + seconds - games)
     return Plan(tuple(rulesets), players, player, tuple(chosen), self_deals,
                 tuple(pair_deals), seed, partnership,
                 tuple(sorted(cost.items())), tuple(notes))
+
+
+def _precision_notes(got: Share, pairs: Sequence[tuple[str, str]],
+                     seconds: float) -> list[str]:
+    """What the plan expects to reach where the time does not allow the targets."""
+    out = []
+    if got.seat_half_width > SEAT_TARGET * 1.01:
+        out.append(f"in this time the seats' edges reach about ±{got.seat_half_width:.3f} a "
+                   f"round, not the ±{SEAT_TARGET} aimed at")
+    short = [(f"{a} → {b}", h) for (a, b), h in zip(pairs, got.step_half_widths, strict=True)
+             if h > STEP_TARGET * 1.01]
+    if short:
+        out.append("in this time " + ", ".join(f"{step} reaches about ±{h:.3f}" for step, h in
+                                               short)
+                   + f" a round, not the ±{STEP_TARGET} aimed at (the smallest gain that "
+                   "matters: finer, a flat step is told from a rising one)")
+    if out:
+        out[-1] += f"; about --time {math.ceil(seconds / 60)}m would reach every target"
+    return out
 
 
 # -- running -----------------------------------------------------------------------------
@@ -219,9 +248,8 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
     """Play every game of ``plan``; ``progress(done, total)`` in planned seconds.
 
     With a ``deadline`` (seconds) the chunks still running then are dropped (local
-    workers are stopped; Ray tasks are left to end) and no other starts: every part
-    keeps the deals
-    it finished from deal 0 on without a gap (the parts advance together, so they stop
+    workers are stopped, Ray tasks cancelled) and no other starts: every part keeps the
+    deals it finished from deal 0 on without a gap (the parts advance together, so they stop
     near the same share of their deals), a ladder step with none is left out with the
     steps above it, and the plan returned says how many deals each part reached."""
     works = sorted(plan.works(), key=lambda w: (w.first / _part_deals(plan, w), w.ruleset))
@@ -236,14 +264,18 @@ def run(plan: Plan, jobs: int = 1, ray: str | None = None,
     start = time.perf_counter()
     parts: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, Tables]]] = {}
     stopped = False
-    for work, tables in _backend(works, jobs, ray):
-        parts.setdefault((work.ruleset, work.bots), []).append((work.first, work.count, tables))
-        done += weight(work)
-        if progress is not None:
-            progress(done, total)
-        if deadline is not None and time.perf_counter() - start > deadline:
-            stopped = True
-            break
+    # closed on leaving the loop, not when collected: the pool is terminated, the Ray
+    # tasks still pending or running are cancelled (meio.ray_tasks.ray_map)
+    with contextlib.closing(_backend(works, jobs, ray)) as backend:
+        for work, tables in backend:
+            parts.setdefault((work.ruleset, work.bots), []).append(
+                (work.first, work.count, tables))
+            done += weight(work)
+            if progress is not None:
+                progress(done, total)
+            if deadline is not None and time.perf_counter() - start > deadline:
+                stopped = True
+                break
 
     def reached(i: int, bots: tuple[str, ...]) -> tuple[int, Tables]:
         end, kept = 0, []
@@ -291,8 +323,19 @@ def _cut(t: Tables, deals: int) -> Tables:
             for name, cols in t.items()}
 
 
+def cluster_cpus(address: str) -> int:
+    """The CPUs of the Ray cluster at ``address``: the workers a report's time is
+    planned for under ``--ray``."""
+    from meio.ray_tasks import RayError, connect
+
+    try:
+        return max(1, int(connect(address).cluster_resources().get("CPU", 1)))
+    except RayError as exc:
+        raise DesignError(str(exc)) from None
+
+
 def _backend(works: list[Work], jobs: int, ray: str | None
-             ) -> Iterator[tuple[Work, Tables]]:
+             ) -> Generator[tuple[Work, Tables], None, None]:
     if ray is not None:
         from meio.ray_tasks import RayError, ray_map
 
@@ -333,12 +376,14 @@ def cards(played: Played) -> list[Card]:
 
 
 def summarise(played: Played) -> Json:
-    """Every figure of the report, as ``summary.json`` holds it."""
+    """Every figure of the report, as ``summary.json`` holds it, and under ``run`` how
+    the run went (:func:`write` keeps that apart, in ``run.json``)."""
     plan = played.plan
     made = cards(played)
     out: Json = {
         "plan": plan.json(),
-        "seconds": round(played.seconds, 1),
+        "run": {"seconds": round(played.seconds, 1),
+                "match_seconds": dict(plan.match_seconds)},
         "matches": _matches(plan),
         "rulesets": [{"name": v.name, **c.json()} for v, c in zip(plan.rulesets, made,
                                                                    strict=True)],
@@ -375,15 +420,21 @@ def clean(x: Any) -> Any:
 
 
 def write(summary: Json, folder: Path) -> list[Path]:
-    """Write ``summary.json``, ``summary.md`` and ``report.html`` into ``folder``."""
+    """Write ``summary.json``, ``summary.md``, ``report.html`` and ``run.json`` into
+    ``folder``. ``summary.json`` holds every figure and the plan, the same byte for
+    byte for the same seed and deals whether local workers or a Ray cluster played them;
+    ``run.json`` how this run went (its wall time, the timings it planned by)."""
     import json
 
     from meio.design.html import markdown, render
 
     folder.mkdir(parents=True, exist_ok=True)
     data = clean(summary)
-    paths = [folder / "summary.json", folder / "summary.md", folder / "report.html"]
-    paths[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    paths = [folder / "summary.json", folder / "summary.md", folder / "report.html",
+             folder / "run.json"]
+    figures = {k: v for k, v in data.items() if k != "run"}
+    paths[0].write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     paths[1].write_text(markdown(data), encoding="utf-8")
     paths[2].write_text(render(data), encoding="utf-8")
+    paths[3].write_text(json.dumps(data["run"], indent=1) + "\n", encoding="utf-8")
     return paths

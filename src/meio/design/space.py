@@ -121,7 +121,11 @@ def _set(data: dict[str, Any], key: str, value: Any, dry: bool = False) -> None:
         code, attr = parts[1], parts[2]
         entry = next((s for s in data["special"] if s["code"] == code), None)
         if entry is None:
-            held = ", ".join(s["code"] for s in data["special"]) or "none"
+            held = ", ".join(s["code"] for s in data["special"])
+            if not held:
+                raise DesignError(f"--vary {key}: {data['name']} has no special cards (a "
+                                  "variant file adds them, [[special]] with a preset among "
+                                  f"{', '.join(SPECIAL_CODES)}: docs/variants.md)")
             raise DesignError(f"--vary {key}: the ruleset has no special card {code!r} "
                               f"(it has {held}; the codes are {', '.join(SPECIAL_CODES)})")
         if attr not in SPECIAL_FIELDS:

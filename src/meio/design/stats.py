@@ -199,7 +199,8 @@ def rounds_to_win(mean: float, square: float) -> float:
 
 def first_unclear(gaps: Sequence[Estimate]) -> int:
     """How many steps of a ladder clearly add strength before the first that does not
-    (its gap's 95% interval reaches 0): the rung where the curve flattens.
+    (its gap's 95% interval reaches 0): the curve flattens there, or the step is too
+    wide to say (:func:`meio.design.measures.reading` tells which).
 
     >>> first_unclear([Estimate(0.3, 0.2, 0.4, 99), Estimate(0.0, -0.1, 0.1, 99)])
     1
