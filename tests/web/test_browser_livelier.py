@@ -220,3 +220,31 @@ def test_the_table_mid_trick_shows_piles_backs_and_the_mover(
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:
         ctx.close()
+
+
+#: the score sheet's first heading: its text and on how many lines it is drawn
+SHEET_HEAD_LINES = """() => { const th = document.querySelector('#sheet table.sheet th');
+  const r = document.createRange(); r.selectNodeContents(th);
+  return [th.textContent, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; }"""
+
+
+def test_rodada_keeps_to_one_line_on_a_phones_score_sheet(
+        site: tuple[str, Any], chromium: Any) -> None:
+    """Issue 40 §2: the Portuguese sheet's first column read "rodad/a" on a phone
+    (with the style sheet before, this measures two lines)."""
+    base, _ = site
+    table = new_table(base, edition="meio", players=4, name="Ana", seed=3,
+                      seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * 3)
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                               has_touch=True)
+    instant(ctx, "pt_BR")
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        open_seat(page, base, table)
+        page.wait_for_selector("#sheet table.sheet th")
+        assert page.evaluate(SHEET_HEAD_LINES) == ["rodada", 1]
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
+    finally:
+        ctx.close()
