@@ -45,3 +45,19 @@ def test_help_lists_every_key_and_the_table(size: tuple[int, int]) -> None:
                 assert special in plain or "special card in the deck" in plain, special
 
     asyncio.run(run())
+
+
+def test_at_80_columns_a_wide_dialog_leaves_no_strip_of_the_log() -> None:
+    """Issue 40 §4: the help (a wide dialog) was 78 columns wide at 80, with a
+    one-column strip of the log's text beside it."""
+    async def run() -> None:
+        app = PlayApp(fast_settings(seed=2), setup=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready_table(pilot, app)
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await pilot.pause(0.05)
+            help_box = app.screen.query_one("#help").region
+            assert (help_box.x, help_box.width) == (0, 80), help_box
+
+    asyncio.run(run())

@@ -79,3 +79,31 @@ def test_classic_hides_the_specials_label_with_its_field() -> None:
             assert "Special cards (codes, or empty for random):" in screen_text(app)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_down_visits_every_field_and_letters_leave_the_choosers_alone(
+        size: tuple[int, int]) -> None:
+    """Issue 40 §4: ↓ from the first chooser reaches every field in turn, the special
+    cards' box included, then Start; letters typed on a chooser change nothing."""
+    async def run() -> None:
+        app = PlayApp(fast_settings())
+        async with app.run_test(size=size) as pilot:
+            chain = [w.id for w in app.screen.focus_chain]
+            choosers = [c for c in app.screen.query(Choice) if c.id in chain]
+            choosers[0].focus()
+            await pilot.pause(0.05)
+            seen = []
+            for _ in range(len(choosers) + 1):
+                await pilot.press("down")
+                seen.append(app.focused.id if app.focused is not None else None)
+            assert seen == [c.id for c in choosers[1:]] + ["specials", "start"]
+            assert "speed" in seen and len(choosers) >= 8
+            for chooser in choosers:
+                chooser.focus()
+                before = chooser.value
+                await pilot.press("a", "b", "e", "x", "z", "1")
+                assert chooser.value == before, chooser.id
+                assert app.table is None and app.is_running
+
+    asyncio.run(run())

@@ -103,3 +103,20 @@ def test_ctrl_c_in_the_viewer_says_how_to_quit_in_portuguese(tmp_path: Path) -> 
         asyncio.run(run())
     finally:
         set_language("en")
+
+
+def test_the_viewers_words_are_portuguese_at_the_matchs_end() -> None:
+    """Issue 40 §4: "(no cards)" and the levels "learned" and "expert" stayed English."""
+    from meio.tui.widgets import HandView, seats_table
+
+    view = session_where(lambda s: s.view().trick_number > 3, players=4).view()
+    set_language("pt")
+    try:
+        hand = HandView()
+        assert hand.render().plain == "(sem cartas)"
+        text = seats_table(view, ["Você", "Bot 1", "Bot 2", "Bot 3"],
+                           ["human", "learned", "expert", "random"]).plain
+        assert "aprendido" in text and "especialis" in text  # cut to the column
+        assert "learned" not in text and "expert" not in text
+    finally:
+        set_language("en")

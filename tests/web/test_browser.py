@@ -51,7 +51,7 @@ def play_match(a: Any, b: Any, got_a: list[dict[str, Any]]) -> tuple[bool, bool]
                 a.locator(".trick .played").count() >= 2):
             a.wait_for_timeout(400)  # the last card's slide-in ends; nothing moves meanwhile
             a.screenshot(path=str(Path(os.environ.get("MEIO_SHOT_DIR", "/tmp")) /
-                                  "web-table.png"))
+                                  "web-match.png"))  # web-table.png: the livelier test
             shot = True
         moved = take_turn(a) | take_turn(b)
         if not reloaded and events > 30:

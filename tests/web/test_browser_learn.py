@@ -104,6 +104,14 @@ def test_the_tutorial_from_the_first_step_to_a_first_game(
         assert page.locator("#lesson-gallery .special-fig").count() == 5
         values = page.locator('#lesson-gallery [data-card="-1"] .value').all_text_contents()
         assert values == ["−1", "15"]
+        # full size, as in a hand (issue 40 §2: they were the small cards there), and
+        # −1/A+ and A+/−1 each in a tint of its own
+        sizes = page.evaluate("""() => [...document.querySelectorAll('#lesson-gallery .card')]
+            .map(c => [c.classList.contains('small'), c.getBoundingClientRect().width])""")
+        assert sizes and all(not small and width >= 46 for small, width in sizes), sizes
+        tints = page.evaluate("""() => ['-1', 'A+'].map(code => getComputedStyle(
+            document.querySelector(`#lesson-gallery [data-card="${code}"]`)).backgroundImage)""")
+        assert tints[0] != tints[1], tints
         while not page.is_visible("#lesson-play"):
             lesson_move(page)
         # ... and the first real game: three easy bots, the player's hand dealt, under

@@ -5,6 +5,7 @@ and a desktop. One browser and one server for the module."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -216,6 +217,114 @@ def test_the_table_mid_trick_shows_piles_backs_and_the_mover(
         # Ana is to move: her box says so
         assert page.locator(".seatbox[data-seat='0'].turn .to-move").count() == 1
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
+    finally:
+        ctx.close()
+
+
+#: the score sheet's first heading: its text and on how many lines it is drawn
+SHEET_HEAD_LINES = """() => { const th = document.querySelector('#sheet table.sheet th');
+  const r = document.createRange(); r.selectNodeContents(th);
+  return [th.textContent, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; }"""
+
+
+def test_rodada_keeps_to_one_line_on_a_phones_score_sheet(
+        site: tuple[str, Any], chromium: Any) -> None:
+    """Issue 40 §2: the Portuguese sheet's first column read "rodad/a" on a phone
+    (with the style sheet before, this measures two lines)."""
+    base, _ = site
+    table = new_table(base, edition="meio", players=4, name="Ana", seed=3,
+                      seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * 3)
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                               has_touch=True)
+    instant(ctx, "pt_BR")
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        open_seat(page, base, table)
+        page.wait_for_selector("#sheet table.sheet th")
+        assert page.evaluate(SHEET_HEAD_LINES) == ["rodada", 1]
+    except Exception as exc:
+        raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
+    finally:
+        ctx.close()
+
+
+#: records each finished trick's slide: the rectangles the page measured (each card, and
+#: the pile it aims at, caught as the page asks for them), where the page sends each card
+#: (its transform), and which pile the label names at the seat ringed
+SWEEP_SPY = """
+window.meioSweeps = [];
+const measure = Element.prototype.getBoundingClientRect;
+const seen = new WeakMap();
+let aimed = null;
+Element.prototype.getBoundingClientRect = function () {
+  const r = measure.call(this);
+  if (this.classList?.contains('played')) seen.set(this, r);
+  if (this.classList?.contains('stack')) { seen.set(this, r); aimed = this; }
+  return r;
+};
+const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    const trick = document.getElementById('trick');
+    const cards = trick ? [...trick.querySelectorAll('.played.sweep')] : [];
+    if (!cards.length || !aimed || cards.some(c => !seen.has(c))) return;
+    const winner = trick.querySelector('.played.winner')?.dataset.seat;
+    const label = document.getElementById('takes')?.textContent || '';
+    const target = aimed;
+    const from = cards.map(c => centre(seen.get(c)));
+    requestAnimationFrame(() => window.meioSweeps.push({ winner, label,
+      pile: /→ V/.test(label) ? '2' : '1',
+      aimed: target.closest('.seatbox')?.dataset.seat + ':' + target.closest('.pile')?.dataset.pile,
+      target: centre(seen.get(target)), from, moves: cards.map(c => c.style.transform) }));
+  }).observe(document.body, { childList: true, subtree: true });
+});
+"""
+
+
+def test_a_finished_trick_slides_onto_its_winners_pile(
+        site: tuple[str, Any], chromium: Any) -> None:
+    """Issue 40 §2: a finished trick moves to its winner's pile (the one its label
+    names: H or V) at the normal pace, when no card is led meanwhile."""
+    base, _ = site
+    table = new_table(base, edition="meio", players=4, name="Ana", seed=11,
+                      seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * 3)
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800})
+    instant(ctx)
+    ctx.add_init_script("localStorage.setItem('meio:pace', 'normal');"
+                        " localStorage.setItem('meio:round-ms', '0');")
+    ctx.add_init_script(SWEEP_SPY)
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        open_seat(page, base, table)
+        page.wait_for_selector('#prompt[data-kind="split"]')
+        end = time.time() + 120
+        # a trick slides away once held its time (1.4 s), unless the next card is led
+        # before: so Ana leads only once the trick she won has gone
+        while page.evaluate("() => window.meioSweeps.length") < 3:
+            assert time.time() < end, "too few tricks slid away in time"
+            if page.locator("#trick .played.winner").count() or not take_turn(page):
+                time.sleep(0.03)
+        sweeps = page.evaluate("() => window.meioSweeps")
+        for sweep in sweeps:
+            assert sweep["winner"] is not None and sweep["target"], sweep
+            assert len(sweep["moves"]) == 4, sweep
+            for (x, y), move in zip(sweep["from"], sweep["moves"], strict=True):
+                # the browser writes "calc(-50% - 176.8px)" for the page's "+ -176.8px"
+                found = re.fullmatch(r"translate\(calc\(-50% ([-+]) ([\d.e+-]+)px\), "
+                                     r"calc\(-50% ([-+]) ([\d.e+-]+)px\)\) scale\(0?\.4\)",
+                                     move)
+                assert found, move
+                dx = float(found[2]) * (-1 if found[1] == "-" else 1)
+                dy = float(found[4]) * (-1 if found[3] == "-" else 1)
+                # each card sent onto the centre of the pile the page aimed at
+                assert abs(x + dx - sweep["target"][0]) < 1, sweep
+                assert abs(y + dy - sweep["target"][1]) < 1, sweep
+            # ... which is the pile the label names (H, or V: Q+'s too), at the seat ringed
+            assert sweep["aimed"] == f"{sweep['winner']}:{sweep['pile']}", sweep
     except Exception as exc:
         raise AssertionError(f"{exc}\n{page_report('ana', page, console)}") from exc
     finally:

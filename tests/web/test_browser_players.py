@@ -6,6 +6,7 @@ axe finds nothing serious on the new pages, in both languages."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,7 @@ from tests.web.pages import (
 from tests.web.test_browser_accounts import sign_in, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+SHOTS = Path(os.environ.get("MEIO_SHOT_DIR", "/tmp"))
 
 
 @pytest.fixture(scope="module")
@@ -263,3 +265,57 @@ def test_the_new_pages_have_no_serious_violation(site: tuple[str, Any], chromium
         problems += axe_problems(page, f"{path} ({lang})")
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_newcomer_on_a_phone_meets_play_now_first_and_the_options_folded(
+        site: tuple[str, Any], chromium: Any) -> None:
+    """Issue 40 §3: the phone lobby was ~2,800 px tall, its second box a rule variant
+    in TOML. It leads with Play now and Learn to play; the advanced options wait behind
+    More options."""
+    base, _ = site
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                               has_touch=True)
+    instant(ctx)
+    page = ctx.new_page()
+    console = watch_console(page)
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector('#q-pool option[value="meio-2p"]', state="attached")
+        shown = page.evaluate("""() => [...document.querySelectorAll('main > section')]
+            .filter(s => s.offsetParent !== null)
+            .map(s => s.id || s.querySelector('h2').textContent)""")
+        assert shown[:3] == ["quick", "learn-cta", "Start a table"], shown
+        # the variant, the specials, the timers: folded away until asked for
+        assert not page.evaluate("() => document.getElementById('more-options').open")
+        for box in ("#c-variant-box", "#c-turn-based", "#c-rated"):
+            assert not page.is_visible(box), box
+        height = page.evaluate("() => document.documentElement.scrollHeight")
+        assert height < 2200, height
+        page.screenshot(path=str(SHOTS / "web-lobby-phone.png"))
+        page.click("#more-options summary")
+        assert page.is_visible("#c-variant-box") and page.is_visible("#c-turn-based")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    except Exception:
+        print(page_report("newcomer", page, console))
+        raise
+    finally:
+        ctx.close()
+
+
+def test_an_unknown_page_is_the_sites_own_in_the_visitors_language(
+        site: tuple[str, Any], chromium: Any) -> None:
+    """Issue 40 §3: /nosuchpage answered raw JSON in English; a browser set to
+    Portuguese (and no language chosen on the site) reads the site's own page in it."""
+    base, _ = site
+    ctx = chromium.new_context(locale="pt-BR")
+    instant(ctx, None)
+    page = ctx.new_page()
+    try:
+        answer = page.goto(base + "/nosuchpage")
+        assert answer is not None and answer.status == 404
+        page.wait_for_function(
+            "() => document.querySelector('h2').textContent === 'Esta página não existe'")
+        assert page.get_attribute("a.button.primary", "href") == "/"
+        assert "detail" not in (page.text_content("body") or "")
+    finally:
+        ctx.close()

@@ -131,7 +131,7 @@ def test_trick_highlight_last_trick_balance_round_pause_and_match_over(
                  for s in (0, 1)]
         assert sum(int(x) for p in piles for x in p.split(",")) == 13, piles
         assert page.locator(".seatbox.turn").count() == 0
-        assert "cards 0" in (page.text_content('.seatbox[data-seat="0"]') or "")
+        assert "0 cards" in (page.text_content('.seatbox[data-seat="0"]') or "")
         page.wait_for_timeout(1200)
         assert page.is_visible("#round-over")
         page.screenshot(path=str(SHOTS / "web-round.png"))
@@ -417,6 +417,8 @@ def test_the_portuguese_table_shows_every_string_translated(
                     page.get_attribute("#status", "data-turn") == "1"):
                 page.wait_for_timeout(300)
                 assert untranslated(page) == []
+                # the picture without the illegal pack's toast (3.5 s; a hang guard)
+                page.wait_for_selector("#toast", state="hidden", timeout=30000)
                 page.screenshot(path=str(SHOTS / "web-table-pt.png"))
                 shot = True
             if not take_turn(page):

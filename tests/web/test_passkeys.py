@@ -254,6 +254,27 @@ def test_passkey_sign_in_is_throttled_per_address_as_passwords_are(sqlite_url: s
         assert r.status_code == 429
 
 
+def test_password_guesses_never_hold_back_the_owners_passkey(client: TestClient) -> None:
+    """Issue 44, 5: passkey sign-in shared the password's limit, so a stranger's guesses
+    kept the owner's passkey out too. Guesses from this very address until it is told
+    to wait; the passkey still signs in here."""
+    signup(client, "ana")
+    key = SoftKey()
+    assert add_passkey(client, key).status_code == 201
+    guesser = Browser(client)
+    codes = [guesser.post("/api/account/login",
+                          json={"username": "ana", "password": f"guess-{i:04d}"}).status_code
+             for i in range(8)]
+    assert codes[-1] == 429, codes
+    r = guesser.post("/api/account/login", json={"username": "ana",
+                                                 "password": "correct horse battery"})
+    assert r.status_code == 429   # the password waits...
+    owner = Browser(client)
+    r = sign_in(owner, key)       # ...the passkey does not
+    assert r.status_code == 200, r.text
+    assert me(owner)["username"] == "ana"
+
+
 def test_a_removed_passkey_and_a_deleted_accounts_passkeys_sign_in_no_more(
         sqlite_url: str) -> None:
     with TestClient(create_app(make_settings(sqlite_url))) as c:

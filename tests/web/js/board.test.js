@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceOf, packing, posOf, previousTrick, seatModel, seatTurn, timeLeft, trickShown } from "../../../src/meio/web/static/js/table/board.js";
+import { balanceOf, cardsLeft, packing, posOf, previousTrick, seatModel, seatTurn, timeLeft, trickShown } from "../../../src/meio/web/static/js/table/board.js";
 import { seated, view } from "./fixtures.js";
 
 const TRICK = { cards: [[0, "3S"], [1, "KS"]], winner: 1, pile: 1, declared: null };
@@ -65,6 +65,11 @@ describe("the seats", () => {
     const split = view({ phase: "split", hand_sizes: [13, 13], split_done: [false, false] });
     S.seat = null;
     expect(seatModel(S, split, 0)).toMatchObject({ backs: 13, live: 0, turn: true });
+  });
+
+  it("count the cards a seat holds, one card in the singular", () => {
+    expect(cardsLeft(1)).toBe("1 card");
+    expect([0, 2].map(cardsLeft)).toEqual(["0 cards", "2 cards"]);
   });
 
   it("give the mover's time left from the server's deadline", () => {

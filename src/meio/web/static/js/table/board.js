@@ -62,6 +62,11 @@ export function seatTurn(v, s) {
   return v.phase === "pile" ? v.pending_pile === s : v.to_move === s;
 }
 
+// How many cards a seat holds, in its box: one card is singular ("1 carta", not "1 cartas")
+export function cardsLeft(n) {
+  return n === 1 ? t("1 card") : t("{n} cards", { n });
+}
+
 // A seat's box: its name, whose move it is (with the time left), the other hands as
 // card backs that shrink as they play, and its two piles as small stacks, the pile of
 // the half in play marked.
@@ -106,7 +111,7 @@ export function renderBoard(S, v) {
     box.innerHTML = `<div class="name">${esc(nameOf(S, s))}${you}${team}${away}${mover}</div>` +
       (m.backs ? `<div class="backs" aria-hidden="true">${'<i class="back"></i>'.repeat(m.backs)}</div>` : "") +
       `<div class="piles" data-piles="${m.piles[0]},${m.piles[1]}">${pileHtml(1, m.piles[0], m.live === 1)}${pileHtml(2, m.piles[1], m.live === 2)}` +
-      `<span class="cards-left">${esc(t("cards {n}", { n: m.cards }))}</span></div>` +
+      `<span class="cards-left">${esc(cardsLeft(m.cards))}</span></div>` +
       (v.phase === "split" ? `<div class="muted">${esc(v.split_done[s] ? t("pack chosen") : t("choosing pack…"))}</div>` : "");
     board.append(box);
   }
