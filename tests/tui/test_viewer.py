@@ -116,7 +116,7 @@ def test_the_viewers_words_are_portuguese_at_the_matchs_end() -> None:
         assert hand.render().plain == "(sem cartas)"
         text = seats_table(view, ["Você", "Bot 1", "Bot 2", "Bot 3"],
                            ["human", "learned", "expert", "random"]).plain
-        assert "aprendido" in text and "especialis" in text  # cut to the column
+        assert "aprendido" in text and "especialista" in text  # whole: the column fits it
         assert "learned" not in text and "expert" not in text
     finally:
         set_language("en")

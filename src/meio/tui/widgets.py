@@ -286,7 +286,7 @@ def seats_table(
 
 #: the widest a seat's name and level may grow in the seats table
 NAME_WIDTH = 10
-LEVEL_WIDTH = 10
+LEVEL_WIDTH = 12  # "especialista", the longest level in either language
 
 
 def _score_row(view: View, seat: int) -> list[int]:

@@ -14,8 +14,9 @@ them, and sign in with one instead of the password. The checks are py_webauthn's
 * **Signature counts** must grow when the authenticator keeps one: a cloned
   authenticator's stale count is refused.
 * Registration needs a signed-in session and the CSRF token; a passkey sign-in is
-  throttled as a password's is (per address and per account) and ends in the same
-  new session and cookies.
+  rate-limited per address (``login_rate_per_min``, as every sign-in request is), never
+  per account, so no stranger's guesses can hold the owner's passkey back; it ends in
+  the same new session and cookies.
 * The server keeps a passkey's credential id, public key, signature count and
   transports; deleting the account deletes them.
 """
