@@ -60,6 +60,7 @@ from numba import njit
 from meio.engine import scoring, tricks
 from meio.engine.cards import SUIT_OF as CARD_SUITS
 from meio.engine.scoring import MOST_POINTS
+from meio.engine.tricks import OTHER_HALF, WINNER_CHOOSES
 from meio.sim.diskcache import cache_flag
 
 #: whether the kernels below may use numba's disk cache (see the module docstring)
@@ -289,22 +290,27 @@ def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
                        s[WILD_NEXT], s[LED], ruleset, out)
 
 
+@njit(cache=CACHE, inline="always")
+def take_card(s: np.ndarray, seat: int, card: int) -> None:
+    """Take ``card`` out of ``seat``'s hand: the hand's last card takes its place."""
+    base = HAND + HAND_MAX * seat
+    n = s[HAND_N + seat]
+    for i in range(n):
+        if s[base + i] == card:
+            s[base + i] = s[base + n - 1]
+            s[HAND_N + seat] = n - 1
+            return
+
+
 @njit(cache=CACHE)
 def apply_split(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
                 pack: np.ndarray) -> None:
     """Seat keeps the cards of ``pack`` (the ruleset's pack size) for the second half
     (unchecked)."""
-    base = HAND + HAND_MAX * seat
     size = ruleset[R_NUMBERS, N_PACK]
     for j in range(size):
-        c = pack[j]
-        s[PACK + PACK_MAX * seat + j] = c
-        n = s[HAND_N + seat]
-        for i in range(n):
-            if s[base + i] == c:
-                s[base + i] = s[base + n - 1]
-                s[HAND_N + seat] = n - 1
-                break
+        s[PACK + PACK_MAX * seat + j] = pack[j]
+        take_card(s, seat, pack[j])
     s[PACK_N + seat] = size
     s[SPLIT_ORDER + s[SPLIT_N]] = seat
     s[SPLIT_N] += 1
@@ -376,13 +382,7 @@ def apply_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, action: in
     else:
         card = SLOT_WILD[(action - 65) >> 2]
         suit = (action - 65) & 3
-    base = HAND + HAND_MAX * seat
-    n = s[HAND_N + seat]
-    for i in range(n):
-        if s[base + i] == card:
-            s[base + i] = s[base + n - 1]
-            s[HAND_N + seat] = n - 1
-            break
+    take_card(s, seat, card)
     if s[TRICK_N] == 0:
         s[LED] = suit  # -1 for a wild led under "next"
         s[TRICK_LEADER] = seat
@@ -480,6 +480,67 @@ def count_round(ruleset: np.ndarray, sides: int, scores: np.ndarray, played: int
                                wins[:sides]))
 
 
+
+@njit(cache=CACHE, inline="always")
+def score_round(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, played: int,
+                totals: np.ndarray, wins: np.ndarray, scores: np.ndarray) -> bool:
+    """The match's bookkeeping after round ``played`` (1-based), finished in ``s``: add
+    each seat's round score to ``totals`` (the engine's totals: a seat's own piles, in
+    partnership too), count the round's victory into ``wins`` and say whether the
+    match is over (:func:`count_round`). Leaves the round's side scores in ``scores``."""
+    players = cfg[CFG_PLAYERS]
+    for p in range(players):
+        totals[p] += balance(ruleset, s[PILES + 2 * p], s[PILES + 2 * p + 1])
+    sides = side_scores(s, cfg, ruleset, scores)
+    return count_round(ruleset, sides, scores, played, totals, players, wins)
+
+
+@njit(cache=CACHE, inline="always")
+def start_match(rng: np.ndarray, seed: int, game: int, players: int, totals: np.ndarray,
+                wins: np.ndarray) -> int:
+    """Point ``rng`` at game ``game``'s stream, clear the match's ``totals`` and ``wins``
+    and return the first round's leader (drawn from that stream)."""
+    seed_stream(rng, seed, game, 0)
+    totals[:] = 0
+    wins[:] = 0
+    return below(rng, players)
+
+
+@njit(cache=CACHE, inline="always")
+def close_round(
+    s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, cards: np.ndarray, g: int, r: int,
+    leader: int, record: bool, one_round: bool, leaders: np.ndarray, piles: np.ndarray,
+    asides: np.ndarray, deals: np.ndarray, splits: np.ndarray, orders: np.ndarray,
+    plays: np.ndarray, nplays: np.ndarray, tricks: np.ndarray, totals: np.ndarray,
+    wins: np.ndarray, scores: np.ndarray,
+) -> int:
+    """Close round ``r`` (0-based) of game ``g``, finished in ``s`` and dealt from
+    ``cards`` (:func:`deal_round`): write its leader and piles into row ``g`` and, with
+    ``record``, its set-aside cards and :func:`copy_round`; then (unless ``one_round``)
+    score it into the match (:func:`score_round`).
+
+    Returns the rounds played once the match is over (1 for ``one_round``), -1 when
+    it is not over but the rows are spent (``piles.shape[1]`` rounds: a tie for the
+    lowest total that never broke), 0 when the match goes on: then ``scores`` is
+    scratch for :func:`next_leader`. The one match loop of :func:`simulate_games` and
+    of the bots' compiled games (:mod:`meio.bots.netcore`)."""
+    players = cfg[CFG_PLAYERS]
+    dealt = ruleset[R_NUMBERS, N_HAND] * players
+    leaders[g, r] = leader
+    for p in range(players):
+        piles[g, r, p, 0] = s[PILES + 2 * p]
+        piles[g, r, p, 1] = s[PILES + 2 * p + 1]
+    if record:
+        for i in range(dealt, cards.shape[0]):
+            asides[g, r, i - dealt] = cards[i]
+        copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
+    if one_round:
+        return 1
+    if score_round(s, cfg, ruleset, r + 1, totals, wins, scores):
+        return r + 1
+    return -1 if r + 1 == piles.shape[1] else 0
+
+
 # -- policies: random ------------------------------------------------------------------------
 @njit(cache=CACHE, inline="always")
 def random_split(s: np.ndarray, ruleset: np.ndarray, seat: int, rng: np.ndarray,
@@ -496,6 +557,22 @@ def random_split(s: np.ndarray, ruleset: np.ndarray, seat: int, rng: np.ndarray,
 
 
 # -- policies: the editions' heuristic -------------------------------------------------------
+# A player tuned to the editions (its strengths are worked out for their decks), not a
+# second rule path: what it knows of the rules it reads from the ruleset's rows, as any
+# kernel does (the trick rule, the trump, which card sends a trick to the other half's
+# pile and which lets its winner choose).
+@njit(cache=CACHE, inline="always")
+def _other_half(ruleset: np.ndarray, card: int) -> bool:
+    """A trick ``card`` wins goes to the other half's pile (``Q+`` in the box edition)."""
+    return bool(ruleset[R_PILE, card] == OTHER_HALF)
+
+
+@njit(cache=CACHE, inline="always")
+def _winner_chooses(ruleset: np.ndarray, card: int) -> bool:
+    """A trick ``card`` wins goes to the pile its winner chooses (``+.5``)."""
+    return bool(ruleset[R_PILE, card] == WINNER_CHOOSES)
+
+
 @njit(cache=CACHE)
 def _heuristic_split(
     s: np.ndarray, ruleset: np.ndarray, seat: int, strength: np.ndarray, rng: np.ndarray,
@@ -524,12 +601,13 @@ def _heuristic_split(
             to_hand = True
         elif n_hand == keep:
             to_hand = False
-        elif c == PLUS_HALF:
+        elif _winner_chooses(ruleset, c):
             to_hand = keep - n_hand >= size - n_pack
         else:
             a = strength[0, c]
             b = strength[1, c]
-            if c == Q_PLUS:
+            over = _other_half(ruleset, c)
+            if over:
                 gap_hand = abs(sum_h - (sum_v + a))
                 gap_pack = abs(sum_h + b - sum_v)
             else:
@@ -537,11 +615,11 @@ def _heuristic_split(
                 gap_pack = abs(sum_h - (sum_v + b))
             to_hand = gap_hand <= gap_pack
             if to_hand:
-                if c == Q_PLUS:
+                if over:
                     sum_v += a
                 else:
                     sum_h += a
-            elif c == Q_PLUS:
+            elif over:
                 sum_h += b
             else:
                 sum_v += b
@@ -570,9 +648,9 @@ def _side_balance(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength:
     bal = h - v
     for i in range(s[HAND_N + seat]):
         c = s[HAND + HAND_MAX * seat + i]
-        if c != PLUS_HALF:
+        if not _winner_chooses(ruleset, c):
             x = strength[half - 1, c]
-            bal += -sign * x if c == Q_PLUS else sign * x
+            bal += -sign * x if _other_half(ruleset, c) else sign * x
     if part:
         # the partner's cards of this half are unknown: an average share of tricks
         bal += sign * s[HAND_N + partner] / players
@@ -582,19 +660,19 @@ def _side_balance(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength:
             p = seat if k == 0 else partner
             for j in range(s[PACK_N + p]):
                 c = s[PACK + PACK_MAX * p + j]
-                if c != PLUS_HALF:
+                if not _winner_chooses(ruleset, c):
                     x = strength[1, c]
-                    bal += x if c == Q_PLUS else -x
+                    bal += x if _other_half(ruleset, c) else -x
     return bal
 
 
 @njit(cache=CACHE, inline="always")
-def _card_share(c: int, half: int, strength: np.ndarray) -> float:
+def _card_share(c: int, half: int, strength: np.ndarray, ruleset: np.ndarray) -> float:
     """A card's signed contribution to the side's expected H - V in ``half``."""
-    if c == PLUS_HALF:
+    if _winner_chooses(ruleset, c):
         return 0.0
     x = strength[half - 1, c]
-    if c == Q_PLUS:
+    if _other_half(ruleset, c):
         x = -x
     return float(x) if half == 1 else -float(x)
 
@@ -620,17 +698,18 @@ def _heuristic_play(
     k = s[TRICK_N]
     last = k == players - 1
     part = cfg[CFG_PART] != 0
+    trump = ruleset[R_NUMBERS, N_TRUMP]
     best = 0
     best_u = -1e18
     best_tie = 0.0
     for i in range(n):
         a = legal[i]
         card = a if a < 65 else SLOT_WILD[(a - 65) >> 2]
-        if a >= 65 and (a - 65) & 3 != 1 and strength[half - 1, card] > 0.5:
+        if a >= 65 and (a - 65) & 3 != trump and strength[half - 1, card] > 0.5:
             continue  # a strong wild leads as a trump
-        if a >= 65 and (a - 65) & 3 == 1 and strength[half - 1, card] <= 0.5:
+        if a >= 65 and (a - 65) & 3 == trump and strength[half - 1, card] <= 0.5:
             continue  # a weak wild leads in a plain suit
-        base = bal - _card_share(card, half, strength)
+        base = bal - _card_share(card, half, strength, ruleset)
         x = strength[half - 1, card]
         if k == 0:
             p = min(x, 1.0)
@@ -647,9 +726,9 @@ def _heuristic_play(
                 p = 1.0
             else:
                 p = max(min(strength[half - 1, win_card], 1.0), 0.5)
-        if win_card == PLUS_HALF:
+        if _winner_chooses(ruleset, win_card):
             gain = min(abs(base + 1.0), abs(base - 1.0))
-        elif (win_card == Q_PLUS) == (half == 1):
+        elif _other_half(ruleset, win_card) == (half == 1):
             gain = abs(base - 1.0)
         else:
             gain = abs(base + 1.0)
@@ -812,21 +891,22 @@ def _r_heuristic_play(
 
 # -- policies: one call for any -----------------------------------------------------------
 @njit(cache=CACHE, inline="always")
-def choose_action(
-    s: np.ndarray,
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    policy: int,
-    epsilon: float,
-    rng: np.ndarray,
-    legal: np.ndarray,
-) -> int:
+def random_action(s: np.ndarray, ruleset: np.ndarray, rng: np.ndarray, legal: np.ndarray) -> int:
+    """:data:`POLICY_RANDOM`'s action: a uniformly random legal action of the seat to act
+    (``legal``: scratch). Compiled inline: a loop of random play calls it on every card,
+    where a call, with the reference counting of its arrays, would double the time."""
+    n = legal_actions(s, ruleset, legal)
+    return int(legal[below(rng, n)])
+
+
+@njit(cache=CACHE, inline="always")
+def choose_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray,
+                  policy: int, epsilon: float, rng: np.ndarray, legal: np.ndarray) -> int:
     """The policy's play, declare or pile action for the seat to act (``legal``: scratch
     of :data:`LEGAL_MAX` slots; ``strength`` read by :data:`POLICY_HEURISTIC` only)."""
-    n = legal_actions(s, ruleset, legal)
     if policy == POLICY_RANDOM or unit(rng) < epsilon:
-        return int(legal[below(rng, n)])
+        return random_action(s, ruleset, rng, legal)
+    n = legal_actions(s, ruleset, legal)
     if policy == POLICY_RULES_HEURISTIC:
         if s[PHASE] == PILE_PHASE:
             return PILE_1 if _r_projection(s, cfg, ruleset, s[PENDING]) < 0 else PILE_2
@@ -852,29 +932,18 @@ def choose_split(
 
 
 @njit(cache=CACHE)
-def play_out(
-    s: np.ndarray,
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    policy: int,
-    epsilon: float,
-    rng: np.ndarray,
-    legal: np.ndarray,
-    pack: np.ndarray,
-) -> None:
+def play_out(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray,
+             policy: int, epsilon: float, rng: np.ndarray, legal: np.ndarray,
+             pack: np.ndarray) -> None:
     """Play the rest of the round (splits still due included) with the policy."""
     if s[PHASE] == SPLIT:
         for p in range(cfg[CFG_PLAYERS]):
             if s[PACK_N + p] == 0:
                 choose_split(s, ruleset, p, strength, policy, rng, pack)
                 apply_split(s, cfg, ruleset, p, pack)
-    if policy == POLICY_RANDOM:
-        # the same draws as choose_action, without its call: passing its arrays costs
-        # reference counting on every card, which doubled the time of a random round
+    if policy == POLICY_RANDOM:  # choose_action's draws, without its policy tests
         while s[PHASE] != ROUND_DONE:
-            n = legal_actions(s, ruleset, legal)
-            apply_action(s, cfg, ruleset, int(legal[below(rng, n)]))
+            apply_action(s, cfg, ruleset, random_action(s, ruleset, rng, legal))
         return
     while s[PHASE] != ROUND_DONE:
         a = choose_action(s, cfg, ruleset, strength, policy, epsilon, rng, legal)
@@ -978,49 +1047,32 @@ def simulate_games(
     match ``g``."""
     players = cfg[CFG_PLAYERS]
     k = ruleset[R_NUMBERS, N_HAND]
-    limit = piles.shape[1]
     s = np.zeros(STATE_LEN, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     legal = np.zeros(LEGAL_MAX, dtype=np.int32)
     pack = np.zeros(PACK_MAX, dtype=np.int32)
     hands = np.zeros((5, HAND_MAX), dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
-    totals = np.zeros(5, dtype=np.int64)
+    totals = np.zeros(5, dtype=np.int32)
     wins = np.zeros(5, dtype=np.int32)
     cards = deck.copy()
-    nd = deck.shape[0]
     played = 0
     for g in range(count):
-        seed_stream(rng, seed, first + g, 0)
-        leader = below(rng, players)
-        totals[:] = 0
-        wins[:] = 0
+        leader = start_match(rng, seed, first + g, players, totals, wins)
         r = 0
-        done = False
         while True:
             deal_round(cfg, ruleset, deck, cards, rng, hands)
             start_round(s, cfg, ruleset, hands, leader)
             play_out(s, cfg, ruleset, strength, policy, epsilon, rng, legal, pack)
             played += k * players
-            leaders[g, r] = leader
-            for p in range(players):
-                piles[g, r, p, 0] = s[PILES + 2 * p]
-                piles[g, r, p, 1] = s[PILES + 2 * p + 1]
-            if record:
-                for i in range(k * players, nd):
-                    asides[g, r, i - k * players] = cards[i]
-                copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
-            r += 1
-            if one_round:
-                break
-            sides = side_scores(s, cfg, ruleset, scores)
-            for p in range(players):
-                totals[p] += balance(ruleset, s[PILES + 2 * p], s[PILES + 2 * p + 1])
-            done = count_round(ruleset, sides, scores, r, totals, players, wins)
-            if done or r == limit:
+            end = close_round(s, cfg, ruleset, cards, g, r, leader, record, one_round,
+                              leaders, piles, asides, deals, splits, orders, plays, nplays,
+                              tricks, totals, wins, scores)
+            if end != 0:
+                rounds_played[g] = end
                 break
             leader = next_leader(s, cfg, ruleset, rng, scores)
-        rounds_played[g] = r if done or one_round else -1
+            r += 1
         if not one_round:
             match_winners(cfg, ruleset, totals, wins, won[g])
     return played
