@@ -69,7 +69,8 @@ def builtin_bots() -> dict[str, BotFactory]:
     }
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
-        out[f"search:{level}-any"] = partial(SearchBot, level=level, general=True)
+        out[f"search:{level}-any"] = partial(SearchBot, level=level, general=True,
+                                             name=f"search:{level}-any")
     out["expert"] = partial(SearchBot, level=4, name="expert")
     out["expert-any"] = partial(SearchBot, level=4, name="expert-any", general=True)
     out["search:5"] = net_search_bot

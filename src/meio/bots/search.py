@@ -161,8 +161,8 @@ class SearchBot:
         self.level = level
         self.budget = budget or LEVELS[level]
         self.general = general
-        self.name = name or ("search" if level == DEFAULT_LEVEL else f"search:{level}") + (
-            "-any" if general else "")
+        self.name = name or (f"search:{level}-any" if general else
+                             "search" if level == DEFAULT_LEVEL else f"search:{level}")
         self._evaluate = evaluate
         #: the compiled core plays the worlds (so they may stay core positions)
         self._compiled = evaluate is None
