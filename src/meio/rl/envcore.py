@@ -577,8 +577,11 @@ def _advance(
             return False
         if phase == K.SPLIT or _agent_to_act(s, c) >= 0:
             return False
-        if c[C_POLICY] == K.POLICY_RANDOM:  # inline: no call on every card
-            a = K.random_action(s, ruleset, rng, legal)
+        if c[C_POLICY] == K.POLICY_RANDOM:
+            # K.random_action's draws written out, without a call on every card (as
+            # in K.play_out)
+            n = K.legal_actions(s, ruleset, legal)
+            a = int(legal[K.below(rng, n)])
         else:
             a = K.choose_action(s, c, ruleset, strength, c[C_POLICY], 0.0, rng, legal)
         _play(s, c, ruleset, obs, a)

@@ -893,8 +893,9 @@ def _r_heuristic_play(
 @njit(cache=CACHE, inline="always")
 def random_action(s: np.ndarray, ruleset: np.ndarray, rng: np.ndarray, legal: np.ndarray) -> int:
     """:data:`POLICY_RANDOM`'s action: a uniformly random legal action of the seat to act
-    (``legal``: scratch). Compiled inline: a loop of random play calls it on every card,
-    where a call, with the reference counting of its arrays, would double the time."""
+    (``legal``: scratch). The hottest loops of random play (:func:`play_out`,
+    :mod:`meio.rl.envcore`'s step) write its two lines out: a call, even inlined,
+    slowed them."""
     n = legal_actions(s, ruleset, legal)
     return int(legal[below(rng, n)])
 
@@ -941,9 +942,12 @@ def play_out(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.n
             if s[PACK_N + p] == 0:
                 choose_split(s, ruleset, p, strength, policy, rng, pack)
                 apply_split(s, cfg, ruleset, p, pack)
-    if policy == POLICY_RANDOM:  # choose_action's draws, without its policy tests
+    if policy == POLICY_RANDOM:
+        # random_action's draws written out: even inlined, its call cost a random round
+        # a fifth of its rate (measured against the lines below, docs/benchmarks.md)
         while s[PHASE] != ROUND_DONE:
-            apply_action(s, cfg, ruleset, random_action(s, ruleset, rng, legal))
+            n = legal_actions(s, ruleset, legal)
+            apply_action(s, cfg, ruleset, int(legal[below(rng, n)]))
         return
     while s[PHASE] != ROUND_DONE:
         a = choose_action(s, cfg, ruleset, strength, policy, epsilon, rng, legal)
