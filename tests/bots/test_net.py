@@ -502,3 +502,18 @@ def test_search_6_is_a_bot_kind_that_stands_on_a_given_network(
     assert make_bot(f"search:5:{path}", 1).playouts == "heuristic"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="playouts must be one of"):
         NetSearchBot(1, path=path, playouts="random")
+
+
+def test_the_networks_kernels_are_never_older_than_the_files_they_compile_from() -> None:
+    # numba keys netcore's disk cache on netcore.py alone: at import it takes the stamp of
+    # the core (and, through the core, the engine's rules) and of the observation's
+    # offsets when they are newer, so an edit there recompiles these kernels by itself
+    import os
+
+    from meio.engine import scoring, tricks
+    from meio.sim import core
+
+    own = os.stat(N.__file__).st_mtime_ns
+    for source in (core, O, tricks, scoring):
+        assert source.__file__ is not None
+        assert os.stat(source.__file__).st_mtime_ns <= own, source.__name__

@@ -38,7 +38,7 @@ import, :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) gives this file th
 of :mod:`meio.sim.core` or :mod:`meio.bots.observation` when one is newer (the core has
 first taken the stamp of the engine's rule files the same way), so numba's own check
 drops the stale machine code: editing the core recompiles these kernels with no step by
-hand (``tests/sim/test_trick_rule.py``).
+hand (``tests/bots/test_net.py``).
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the feature, forward-pass and game kernels, which call
