@@ -14,13 +14,13 @@ import pytest
 from meio.analysis import AnalysisError, AnalysisSpec, LocalBackend, run_analysis
 from meio.analysis.compare import players, run_compare
 from meio.analysis.plan import Table
-from meio.analysis.players import general_form, player
+from meio.analysis.players import player
 from meio.analysis.runner import games_of, plan_cells
 from meio.analysis.verdicts import ALPHA, holm, judge, p_value
-from meio.bots import variant_play
+from meio.bots import make_bot, play_match, variant_play
 from meio.engine import MatchConfig, State
 from meio.engine.presets import is_standard, preset
-from meio.engine.ruleset import SpecialCard
+from meio.engine.ruleset import SpecialCard, Variant
 from meio.engine.ruleset_file import parse_variant
 
 #: the box edition written out as a variant file, one special renamed: the same game
@@ -34,20 +34,62 @@ SIX_SEVEN = parse_variant('preset = "meio"\nname = "six-seven"\n[hand]\nfirst_ha
                           'pack = 7\n')
 
 
-def test_the_general_form_of_an_edition_plays_the_same_game_by_the_general_path() -> None:
-    for name in ("meio", "classic"):
-        edition = preset(name)
-        general = general_form(edition)
-        assert is_standard(edition) and not is_standard(general)
-        assert general_form(SIX_SEVEN) is SIX_SEVEN
-        for players_ in edition.players:
-            a = State.new(MatchConfig(name, players_, seed=3, variant=edition))
-            b = State.new(MatchConfig(name, players_, seed=3, variant=general))
-            assert a.deal == b.deal
-            assert general.format_for(players_, False) == edition.format_for(players_, False)
+def _written_out(variant: Variant) -> Variant:
+    """What the lab did before the general switch (``general_form``): an edition with one
+    table size's match format written out, so that it stops being a preset and the bots
+    take their general path on it; the same rules, deals and results."""
+    written = dict(variant.formats)
+    n = next(n for n in variant.players if str(n) not in written)
+    return dataclasses.replace(variant, formats=(*variant.formats,
+                                                 (str(n), variant.format_for(n, False))))
+
+
+def _decisions(kinds: list[str], config: MatchConfig) -> list[tuple[int, int]]:
+    bots = [make_bot(kind, seat) for seat, kind in enumerate(kinds)]
+    return list(play_match(config, bots).history)
+
+
+@pytest.mark.parametrize(("edition", "players_", "bot"), [
+    ("meio", 4, "heuristic"), ("classic", 3, "heuristic"), ("meio", 4, "learned"),
+    ("meio", 2, "search:1"), ("classic", 3, "search:1"), ("meio", 3, "search:4"),
+])
+def test_an_edition_under_the_general_switch_plays_as_its_written_out_form_did(
+        edition: str, players_: int, bot: str) -> None:
+    v = preset(edition)
+    old = _written_out(v)
+    assert is_standard(v) and not is_standard(old)
+    general = variant_play.general_name(bot)
+    assert general != bot and general.endswith("-any")
+    match = MatchConfig(edition, players_, seed=3, variant=v)
+    written = MatchConfig(edition, players_, seed=3, variant=old)
+    if bot.startswith("search"):  # one round at search's speed: the heuristic plays on
+        kinds = [bot] + ["heuristic"] * (players_ - 1)
+        theirs = [general] + ["heuristic-any"] * (players_ - 1)
+        one = State.new(match)
+        two = State.new(written)
+        bots = [make_bot(k, s) for s, k in enumerate(theirs)]
+        olds = [make_bot(k, s) for s, k in enumerate(kinds)]
+        while not one.rounds:
+            seat = one.current_seat()
+            mine = bots[seat].choose(one.view(seat), one.legal_actions(seat))
+            assert mine == olds[seat].choose(two.view(seat), two.legal_actions(seat))
+            one.apply(mine, seat)
+            two.apply(mine, seat)
+        assert one.rounds[0].piles == two.rounds[0].piles
+        return
+    got = _decisions([general] * players_, match)
+    assert got == _decisions([bot] * players_, written)
+    # the switch is a different player on an edition, so the test can tell them apart
+    assert got != _decisions([bot] * players_, match)
+
+
+def test_the_general_switch_names_one_player_on_both_sides() -> None:
     assert player("heuristic", preset("meio")) != player("heuristic", PLACEBO)
-    assert player("heuristic", general_form(preset("meio"))) == player("heuristic", PLACEBO)
+    assert player("heuristic", preset("meio"), general=True) == player("heuristic", PLACEBO)
+    assert player("heuristic-any", preset("meio")) == player("heuristic", PLACEBO)
     assert player("search:4", preset("meio")) != player("search:4", PLACEBO)
+    assert player("search:4", preset("meio"), True) == player("search:4", PLACEBO, True)
+    assert player("random", preset("meio"), True) == player("random", preset("meio"))
 
 
 def test_search_and_expert_play_a_variant_in_the_lab(tmp_path: Path) -> None:
@@ -94,25 +136,36 @@ def test_the_named_player_gets_its_own_skill_pair_on_enough_deals() -> None:
 
 
 def test_a_compare_plays_both_rulesets_with_one_player_unless_asked() -> None:
-    base, variant, who = players("heuristic", preset("meio"), SIX_SEVEN,
-                                 others=("heuristic", "random"))
-    assert who["same"] and who["general_form"] == ["base"]
-    assert not is_standard(base) and variant is SIX_SEVEN
+    general, who = players("heuristic", preset("meio"), SIX_SEVEN,
+                           others=("heuristic", "random"))
+    assert general and who["same"] and who["general"]
     assert "general rule" in who["base"] and who["base"] == who["variant"]
-    base, _, who = players("heuristic", preset("meio"), SIX_SEVEN, allow_different=True)
-    assert base is not None and is_standard(base) and not who["same"]
+    assert "base ruleset is an edition" in who["note"]
+    general, who = players("heuristic", preset("meio"), SIX_SEVEN, allow_different=True)
+    assert not general and not who["same"]
     assert "editions' policy" in who["base"] and "mixes the rules" in who["note"]
     # random play is one player on any ruleset, but the skill pair's heuristic is not
-    _, _, who = players("random", preset("meio"), SIX_SEVEN)
-    assert who["same"] and "general_form" not in who
-    _, _, who = players("random", preset("meio"), SIX_SEVEN, others=("heuristic",))
-    assert who["general_form"] == ["base"]
+    general, who = players("random", preset("meio"), SIX_SEVEN)
+    assert not general and who["same"] and not who["general"]
+    general, _ = players("random", preset("meio"), SIX_SEVEN, others=("heuristic",))
+    assert general
     with pytest.raises(AnalysisError, match="ppo bot does not play"):
         players("ppo", preset("meio"), SIX_SEVEN)
-    # learned: the edition in its general form, so one network plays both sides
-    _, _, who = players("learned", preset("meio"), SIX_SEVEN)
-    assert who["same"] and who["general_form"] == ["base"]
+    # learned: the general switch, so one network plays both sides
+    general, who = players("learned", preset("meio"), SIX_SEVEN)
+    assert general and who["same"]
     assert "network for any ruleset" in who["base"]
+
+
+def test_a_compare_under_the_switch_seats_the_general_bots_on_the_same_seeds() -> None:
+    spec = AnalysisSpec(questions=("seats",), players=(4,), partnership=False, games=4,
+                        policy="heuristic", variant=preset("meio"), general=True)
+    (table,) = spec.tables()
+    plain = dataclasses.replace(spec, general=False).tables()[0]
+    assert table.general and table.bot("search:3") == "search:3-any"
+    assert plain.bot("search:3") == "search:3"
+    # the seeds are the plain table's: the switch changes the player, not the deals
+    assert table.seed_key == plain.seed_key and table.key == plain.key + "-any"
 
 
 def _separated(summary: dict[str, Any]) -> list[str]:

@@ -12,6 +12,7 @@ import pytest
 
 from meio.bots import make_bot
 from meio.bots import netcore as N
+from meio.bots import observation as O
 from meio.bots.learned import LOCAL_ACTIONS, LearnedPolicy, load_policy, save_policy
 from meio.bots.observation import OBS_SIZE, observe
 from meio.engine import MatchConfig, Phase, State, TableOptions, View, sample_world
@@ -39,6 +40,22 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LearnedPoli
     # network's do, rather than one action getting them all
     weights = {k: rng.normal(size=s) / (np.sqrt(s[0] / 8) if len(s) == 2 else 1.0)
                for k, s in shapes.items()}
+    save_policy(path, weights, players=4)
+    return path, load_policy(path)
+
+
+@pytest.fixture(scope="module")
+def match_network(network: tuple[Path, LearnedPolicy],
+                  tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LearnedPolicy]:
+    """:func:`network` with its first layer's rows of the match so far (the totals and
+    the victories) made large: a wrong total turns its choices."""
+    _, policy = network
+    names = ("w1", "b1", "w2", "b2", "w3", "b3")
+    weights = {k: np.asarray(w, dtype=np.float64) for k, w in zip(names, policy.weights,
+                                                                    strict=True)}
+    weights["w1"][O.TOTALS:O.TOTALS + O.MAX_SEATS] *= 300.0
+    weights["w1"][O.VICTORIES:O.VICTORIES + O.MAX_SEATS] *= 300.0
+    path = tmp_path_factory.mktemp("net") / "match.npz"
     save_policy(path, weights, players=4)
     return path, load_policy(path)
 
@@ -174,28 +191,37 @@ def test_pytorch_gives_the_numpy_logits_and_value(network: tuple[Path, LearnedPo
                                     MatchConfig(players=4, partnership=True)],
                          ids=["4", "3", "team"])
 def test_a_game_of_the_compiled_network_is_the_python_bots_game(
-        config: MatchConfig, network: tuple[Path, LearnedPolicy]) -> None:
-    path, policy = network
+        config: MatchConfig, match_network: tuple[Path, LearnedPolicy]) -> None:
+    """Every round of each match, by a network that weighs the match so far heavily: from
+    the second round on it reads the totals and victories, so the core's match
+    bookkeeping must be the engine's."""
+    path, policy = match_network
     out = N.simulate(config, 0, 3, 9, policy)
     bots = [make_bot(f"learned:{path}", p) for p in range(config.players)]
+    later_rounds = 0
     for g in range(3):
         state = State.new(config)
-        hands = [C.mask_of(int(c) for c in out["deals"][g, 0, p]) for p in range(config.players)]
-        state.redeal(hands, config.deck & ~sum(hands), int(out["leaders"][g, 0]))
-        for p in out["split_orders"][g, 0]:  # in seat order, as the engine asks
-            seat = state.current_seat()
-            assert seat == p
-            view = state.view(seat)
-            pack = bots[seat].choose(view, view.legal_actions())
-            assert A.pack_of(pack) == C.mask_of(int(c) for c in out["splits"][g, 0, seat])
-            state.apply(pack, seat)
-        for action in out["plays"][g, 0, : out["nplays"][g, 0]]:
-            seat = state.current_seat()
-            view = state.view(seat)
-            assert bots[seat].choose(view, view.legal_actions()) == int(action) & 0xFF
-            state.apply(int(action) & 0xFF, seat)
-        assert state.rounds[0].piles == tuple(tuple(int(x) for x in p)
-                                              for p in out["piles"][g, 0])
+        for r in range(int(out["rounds_played"][g])):
+            hands = [C.mask_of(int(c) for c in out["deals"][g, r, p])
+                     for p in range(config.players)]
+            state.redeal(hands, config.deck & ~sum(hands), int(out["leaders"][g, r]))
+            for p in out["split_orders"][g, r]:  # in seat order, as the engine asks
+                seat = state.current_seat()
+                assert seat == p
+                view = state.view(seat)
+                pack = bots[seat].choose(view, view.legal_actions())
+                assert A.pack_of(pack) == C.mask_of(int(c) for c in out["splits"][g, r, seat])
+                state.apply(pack, seat)
+            for action in out["plays"][g, r, : out["nplays"][g, r]]:
+                seat = state.current_seat()
+                view = state.view(seat)
+                assert bots[seat].choose(view, view.legal_actions()) == int(action) & 0xFF
+                state.apply(int(action) & 0xFF, seat)
+            assert state.rounds[r].piles == tuple(tuple(int(x) for x in p)
+                                                  for p in out["piles"][g, r])
+            later_rounds += r > 0
+        assert state.is_over
+    assert later_rounds  # the totals and victories of a match were read
 
 
 def test_search_5_searches_only_the_networks_likeliest_moves(
@@ -476,3 +502,18 @@ def test_search_6_is_a_bot_kind_that_stands_on_a_given_network(
     assert make_bot(f"search:5:{path}", 1).playouts == "heuristic"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="playouts must be one of"):
         NetSearchBot(1, path=path, playouts="random")
+
+
+def test_the_networks_kernels_are_never_older_than_the_files_they_compile_from() -> None:
+    # numba keys netcore's disk cache on netcore.py alone: at import it takes the stamp of
+    # the core (and, through the core, the engine's rules) and of the observation's
+    # offsets when they are newer, so an edit there recompiles these kernels by itself
+    import os
+
+    from meio.engine import scoring, tricks
+    from meio.sim import core
+
+    own = os.stat(N.__file__).st_mtime_ns
+    for source in (core, O, tricks, scoring):
+        assert source.__file__ is not None
+        assert os.stat(source.__file__).st_mtime_ns <= own, source.__name__

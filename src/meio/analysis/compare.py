@@ -22,8 +22,8 @@ difference that matters, and both sides rest on at least
 otherwise no ruleset is named.
 
 Both rulesets are played by one player (:mod:`meio.analysis.players`): where one of
-them is an edition and the other is not, the edition is played in its general form,
-so the bots run their general path on both sides.
+them is an edition and the other is not, the bots' general switch is on
+(``AnalysisSpec.general``), so they run their general path on both sides.
 
 Over 500 lines on purpose: the pairing, the intervals, the verdicts and the files of a
 comparison are one computation, each step reading the tables the one before made.
@@ -45,13 +45,7 @@ from meio.analysis import studies
 from meio.analysis.frame import KEY_BASE, Frame
 from meio.analysis.plan import AnalysisError, AnalysisSpec, Table, variant_tag
 from meio.analysis.play import victories_format
-from meio.analysis.players import (
-    PlayerError,
-    check_plays,
-    general_form,
-    player,
-    who_plays_variants,
-)
+from meio.analysis.players import PlayerError, check_plays, player, who_plays_variants
 from meio.analysis.runner import Backend, Run, contrast_policies, run_analysis
 from meio.analysis.stats import NAN, Z95, Estimate, by_round
 from meio.analysis.verdicts import METHOD, judge
@@ -504,17 +498,19 @@ def ruleset_meta(variant: Variant) -> Json:
 
 
 def players(policy: str, base: Variant, variant: Variant, allow_different: bool = False,
-            others: tuple[str, ...] = ()) -> tuple[Variant, Variant, Json]:
-    """The two rulesets as the comparison plays them, and who plays them.
+            others: tuple[str, ...] = ()) -> tuple[bool, Json]:
+    """Whether the comparison turns on the bots' general switch, and who plays the two
+    rulesets.
 
     One player plays both: where a bot of the comparison (``policy``, and ``others``:
     the skill pairs' and the specials' contrast bots) would play the two rulesets by
-    two algorithms — an edition beside any other ruleset — the edition is played in
-    its general form (:func:`~meio.analysis.players.general_form`: the same rules,
-    deals and results, but the bots take the path they take on any ruleset), so a
-    difference is the rules' alone. ``allow_different`` plays each ruleset as it is
-    (an edition by the editions' own policy) and says the players differ. A bot that
-    cannot play one of the two is refused in one line (:class:`AnalysisError`)."""
+    two algorithms — an edition beside any other ruleset — every bot plays by its
+    general path on both sides (the general switch, ``AnalysisSpec.general``:
+    ``heuristic-any``, ``search:K-any``, ``learned-any``; the rules, deals and seeds
+    are unchanged), so a difference is the rules' alone. ``allow_different`` plays each
+    ruleset as it is (an edition by the editions' own policy) and says the players
+    differ. A bot that cannot play one of the two is refused in one line
+    (:class:`AnalysisError`)."""
     sizes = tuple(sorted(set(base.players) & set(variant.players))) or base.players
     for v in (base, variant):
         try:
@@ -523,42 +519,37 @@ def players(policy: str, base: Variant, variant: Variant, allow_different: bool 
             raise AnalysisError(str(exc)) from None
     bots = tuple(dict.fromkeys((policy, *others)))
 
-    def differ(a: Variant, b: Variant) -> list[str]:
-        return [bot for bot in bots if player(bot, a) != player(bot, b)]
+    def differ(general: bool) -> list[str]:
+        return [bot for bot in bots
+                if player(bot, base, general) != player(bot, variant, general)]
 
-    played = (base, variant)
-    if not allow_different and differ(base, variant):
-        played = (general_form(base), general_form(variant))
-        for v in played:
-            try:
-                check_plays(policy, v, sizes)
-            except PlayerError:
-                raise AnalysisError(
-                    f"the {policy} bot plays {base.name!r} and {variant.name!r} as two "
-                    f"different players ({player(policy, base)}; {player(policy, variant)}) "
-                    f"and cannot play the edition {v.name!r} in its general form, so a "
-                    "difference would mix the rules with the player; compare them under "
-                    f"--bots {who_plays_variants()}, or add --allow-different-players to "
-                    "compare anyway") from None
-    who: Json = {"policy": policy, "base": player(policy, played[0]),
-                 "variant": player(policy, played[1])}
+    general = not allow_different and bool(differ(False))
+    if general and differ(True):
+        raise AnalysisError(
+            f"the {differ(True)[0]} bot plays {base.name!r} and {variant.name!r} as two "
+            f"different players ({player(policy, base)}; {player(policy, variant)}) and "
+            "has no general path to play both by, so a difference would mix the rules "
+            f"with the player; compare them under --bots {who_plays_variants()}, or add "
+            "--allow-different-players to compare anyway")
+    who: Json = {"policy": policy, "base": player(policy, base, general),
+                 "variant": player(policy, variant, general)}
     if len(bots) > 1:
-        who["bots"] = {bot: {"base": player(bot, played[0]), "variant": player(bot, played[1])}
-                       for bot in bots}
-    different = differ(*played)
+        who["bots"] = {bot: {"base": player(bot, base, general),
+                             "variant": player(bot, variant, general)} for bot in bots}
+    different = differ(general)
     who["same"] = not different
-    general = [name for name, a, b in zip(("base", "variant"), (base, variant), played,
-                                          strict=True) if a is not b]
+    who["general"] = general
     if general:
-        who["general_form"] = general
-        who["note"] = (f"the {' and '.join(general)} ruleset is an edition, played here in "
-                       "its general form (the same rules and deals) so that the bots take "
-                       "their general path on both sides, as they must on the other one")
+        edition = " and ".join(name for name, v in (("base", base), ("variant", variant))
+                               if is_standard(v))
+        who["note"] = (f"the {edition} ruleset is an edition: every bot plays its general "
+                       "path on both sides (the general switch: heuristic-any, "
+                       "search:K-any, learned-any), as it must on the other one")
     if different:
         who["note"] = (f"the {', '.join(different)} bot plays the two rulesets as two "
                        "different players (asked with --allow-different-players): a "
                        "difference where it plays mixes the rules with the change of player")
-    return played[0], played[1], who
+    return general, who
 
 
 def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,
@@ -578,9 +569,9 @@ def run_compare(spec: AnalysisSpec, base: Variant, variant: Variant, out: Path,
         others += [b for pair in spec.skill_pairs_played() for b in pair]
     if "specials" in spec.questions:
         others += list(contrast_policies(spec.policy))
-    base, variant, who = players(spec.policy, base, variant, allow_different_players,
-                                 tuple(others))
-    specs = [dataclasses.replace(spec, variant=v) for v in (base, variant)]
+    general, who = players(spec.policy, base, variant, allow_different_players,
+                           tuple(others))
+    specs = [dataclasses.replace(spec, variant=v, general=general) for v in (base, variant)]
     runs: list[Run] = []
     # the progress of both runs as one bar: the base run is about half the work
     last = [0.0, 0.0, 0.0]  # cost done and games played by the base run

@@ -76,21 +76,34 @@ class Table:
     wild_lead: WildLead = "declare"
     reveal_specials: bool = True
     tag: str = ""  #: :func:`variant_tag` of ``variant``; "" for a standard table
+    #: the bots play their general path here, on an edition too (the general switch:
+    #: :func:`meio.bots.variant_play.general_name`)
+    general: bool = False
     variant: Variant | None = field(default=None, compare=False)
 
     @classmethod
-    def of_variant(cls, variant: Variant, players: int, partnership: bool = False) -> Table:
-        """The table of ``variant`` with ``players`` seats."""
+    def of_variant(cls, variant: Variant, players: int, partnership: bool = False,
+                   general: bool = False) -> Table:
+        """The table of ``variant`` with ``players`` seats (``general``: played by the
+        bots' general path)."""
         return cls(variant.edition, players, partnership,
                    variant.options.wild_lead,
-                   variant.options.reveal_specials, variant_tag(variant), variant)
+                   variant.options.reveal_specials, variant_tag(variant), general, variant)
+
+    def bot(self, kind: str) -> str:
+        """The bot that plays ``kind`` at this table: its general path's name at a
+        table of the general switch, else ``kind``."""
+        from meio.bots.variant_play import general_name
+
+        return general_name(kind) if self.general else kind
 
     @property
     def key(self) -> str:
         """A short stable name: ``meio-4p``, ``classic-4p-team``, ``meio-3p-next-hidden``;
         a variant's table starts with its tag instead of the edition
-        (``six-seven@1f2e3d4c-4p``)."""
-        return (self.tag or self.edition) + "-" + self.seed_key.split("-", 1)[1]
+        (``six-seven@1f2e3d4c-4p``); a table of the general switch ends in ``-any``."""
+        return ((self.tag or self.edition) + "-" + self.seed_key.split("-", 1)[1]
+                + ("-any" if self.general else ""))
 
     @property
     def seed_key(self) -> str:
@@ -278,6 +291,10 @@ class AnalysisSpec:
     #: variant's, played through the engine; ``editions`` and the table options are
     #: then the variant's
     variant: Variant | None = None
+    #: every bot plays its general path, on an edition too (the bots' general switch,
+    #: :func:`meio.bots.variant_play.general_name`): ``meio analyze compare`` sets it
+    #: where an edition meets another ruleset, so one player plays both
+    general: bool = False
 
     def __post_init__(self) -> None:
         if not self.questions:
@@ -395,7 +412,7 @@ class AnalysisSpec:
                         continue
                     if self.partnership is not None and team != self.partnership:
                         continue
-                    found.append(Table.of_variant(v, players, team))
+                    found.append(Table.of_variant(v, players, team, self.general))
             return found
         out = []
         for edition in self.editions:

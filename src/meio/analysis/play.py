@@ -76,7 +76,7 @@ def core_plays(table: Table, policy: str) -> bool:
     the engine. Both wild-lead readings are played by the core. A variant's table is
     played by the engine (its heuristic is :mod:`meio.bots.variant_play`'s rule).
     """
-    if table.variant is not None:
+    if table.variant is not None or table.general:
         return False
     if policy not in ("random", "heuristic", "learned") and not policy.startswith("learned:"):
         return False
@@ -182,7 +182,7 @@ def engine_batch(chunk: Chunk) -> Batch:
     for i in range(n):
         seed = chunk.game_seed(chunk.first + i)
         config = match_config(cell.table, cell.specials, seed)
-        bots = [make_bot(cell.policy, derive(seed, seat)) for seat in range(p)]
+        bots = [make_bot(cell.table.bot(cell.policy), derive(seed, seat)) for seat in range(p)]
         games.append((config, play_match(config, bots)))
     rounds = max([MAX_ROUNDS] + [len(state.rounds) for _, state in games])
     out = _empty(n, p, rounds, cell.table.hand, cell.table.pack)
@@ -359,7 +359,8 @@ def duplicate_rows(chunk: Chunk) -> Columns:
         seed = chunk.game_seed(d)
         config = match_config(table, None, seed)
         for rot, lineup in enumerate(lineups(cell.pair, table.players)):
-            bots = [make_bot(kind, derive(seed, seat)) for seat, kind in enumerate(lineup)]
+            bots = [make_bot(table.bot(kind), derive(seed, seat))
+                    for seat, kind in enumerate(lineup)]
             state = play_match(config, bots)
             winners = set(state.winners)
             win_sides = {config.team_of(s) for s in winners}

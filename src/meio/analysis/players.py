@@ -3,23 +3,24 @@ play a ruleset, and what algorithm each one actually runs on it.
 
 A bot that meets an edition plays it by the editions' own policy (the heuristic's
 pack ranking, search's playouts and its inference from play); on any other ruleset it
-takes its general path (the rule of :mod:`meio.bots.variant_play`, uniform worlds).
-So "the heuristic" is two players, and a comparison of an edition with a variant under
-it compares a change of player as well as a change of rules. :func:`player` names the
-algorithm a policy runs on a ruleset, and :func:`general_form` writes an edition as a
-ruleset the bots play by their general path, with rules, deals and results unchanged,
-so ``meio analyze compare`` can put one player on both sides.
+takes its general path (the rule of :mod:`meio.bots.variant_play`, the network for any
+ruleset). So "the heuristic" is two players, and a comparison of an edition with a
+variant under it compares a change of player as well as a change of rules.
+:func:`player` names the algorithm a policy runs on a ruleset; the bots' general switch
+(``heuristic-any``, ``search:K-any``, ``learned-any``:
+:func:`meio.bots.variant_play.general_name`) makes a bot play its general path on an
+edition too, so ``meio analyze compare`` can put one player on both sides
+(``AnalysisSpec.general``).
 
 >>> from meio.engine.presets import preset
->>> player("heuristic", preset("meio")) == player("heuristic", general_form(preset("meio")))
+>>> player("heuristic", preset("meio")) == player("heuristic", preset("meio"), general=True)
 False
->>> player("random", preset("meio")) == player("random", general_form(preset("meio")))
+>>> player("random", preset("meio")) == player("random", preset("meio"), general=True)
 True
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from meio.engine.config import MatchConfig
@@ -81,12 +82,17 @@ def check_plays(policy: str, variant: Variant, players: tuple[int, ...]) -> None
                 f"editions' cards); analyze it with --bots {who_plays_variants()}")
 
 
-def player(policy: str, variant: Variant) -> str:
-    """The algorithm ``policy`` runs on ``variant``, in words: two rulesets whose texts
-    are equal are played by the same player."""
+def player(policy: str, variant: Variant, general: bool = False) -> str:
+    """The algorithm ``policy`` runs on ``variant`` (``general``: under the bots' general
+    switch), in words: two rulesets whose texts are equal are played by the same
+    player."""
+    from meio.bots.variant_play import general_name
+
     if policy in _SAME_EVERYWHERE:
         return _SAME_EVERYWHERE[policy]
-    edition = is_standard(variant)
+    name = general_name(policy) if general else policy
+    edition = is_standard(variant) and not name.endswith("-any")
+    policy = name.removesuffix("-any")
     if policy == "heuristic":
         return ("heuristic bot, the editions' policy (meio.bots.policy)" if edition else
                 "heuristic bot, the general rule of any ruleset (meio.bots.variant_play)")
@@ -94,31 +100,9 @@ def player(policy: str, variant: Variant) -> str:
         return (f"{policy}: search with the editions' heuristic in its playouts and "
                 "split candidates, worlds weighed by the play" if edition else
                 f"{policy}: search with the general rule in its playouts and split "
-                "candidates, uniform worlds")
+                "candidates, worlds weighed by the play where the opponent model reads "
+                "the ruleset, else uniform")
     if policy == "learned":
         return ("learned: the editions' network (learned-v7)" if edition else
                 "learned: the network for any ruleset (learned-any-v1)")
     return f"{policy}: the network" + ("" if edition else " (on a ruleset of its own)")
-
-
-def general_form(variant: Variant) -> Variant:
-    """``variant`` as a ruleset the bots play by their general path: an edition gets
-    one table size's match format written out (the format that size already had), so
-    the deals, the rules and every result stay the same while
-    :func:`meio.engine.presets.is_standard` no longer holds; any other ruleset is
-    returned as it is.
-
-    >>> from meio.engine.presets import preset
-    >>> g = general_form(preset("classic"))
-    >>> is_standard(g), g.format_for(2, False) == preset("classic").format_for(2, False)
-    (False, True)
-    """
-    if not is_standard(variant):
-        return variant
-    written = dict(variant.formats)
-    for n in variant.players:
-        if str(n) not in written:
-            fmt = variant.format_for(n, False)
-            return dataclasses.replace(variant, formats=(*variant.formats, (str(n), fmt)))
-    raise PlayerError(f"the ruleset {variant.name!r} states every table's format; it has "
-                      "no general form")  # no preset does: each leaves a size to default

@@ -7,6 +7,10 @@ win while a half is behind, ducks while it is ahead, and knows trumps, voids,
 the special cards' half-dependent values and where ``Q+`` and ``+.5`` send a
 trick. See :mod:`meio.bots.policy` for the rules it follows; a variant game
 (docs/variants.md) it plays by the simpler rule of :mod:`meio.bots.variant_play`.
+
+The general switch: ``HeuristicBot(general=True)`` (the bot ``heuristic-any``) plays
+that rule on every ruleset, the editions included, so that two rulesets can be
+compared under one player (``meio analyze compare``).
 """
 
 from __future__ import annotations
@@ -18,21 +22,21 @@ from meio.bots.features import seen_from_view
 from meio.bots.policy import choose_pack, choose_pile, choose_play
 from meio.engine import Phase, View
 from meio.engine import actions as A
-from meio.engine.presets import is_standard
 
 
 class HeuristicBot:
-    """Rule-based play toward balanced halves; deterministic (it uses no randomness)."""
+    """Rule-based play toward balanced halves; deterministic (it uses no randomness).
+    ``general``: the rule of any ruleset on every ruleset (the module docstring)."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, general: bool = False) -> None:
         self.seed = seed
+        self.general = general
+        self.name = "heuristic-any" if general else "heuristic"
 
     def choose(self, view: View, legal: Sequence[int]) -> int:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if not is_standard(view.config.ruleset):  # a variant's cards: its own rule
+        if not variant_play.editions_player(view.config, self.general):  # the general rule
             action = variant_play.choose(view, legal)
         elif view.phase is Phase.SPLIT:
             action = choose_pack(view.hand, view.config)

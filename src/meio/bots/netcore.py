@@ -17,9 +17,10 @@ Python bot. The Python bot and this path choose the same action on the same inpu
 network or the ruleset's heuristic, and fills the arrays of
 :func:`meio.sim.simulate` (``record=True``), so ``meio analyze --policy learned``
 builds its tables from them exactly as it does from heuristic self-play. Its match
-loop is the core's public rules (deal, start, split, play, scores, match end, next
-leader: :mod:`meio.sim.core`) called in turn; only the choice of each seat's
-action is its own.
+loop is the core's (:func:`meio.sim.core.start_match`, ``deal_round``,
+``start_round``, ``close_round``: the round's rows, the totals the engine keeps, the
+victories, the match end and the tie limit; ``next_leader``), as in
+:func:`meio.sim.core.simulate_games`; only the choice of each seat's action is its own.
 
 **The network for any ruleset** (:mod:`meio.bots.general`) plays here too, on any
 ruleset whose specials are known: its input is :func:`meio.bots.attributes.observe_any`,
@@ -31,9 +32,13 @@ pooled attributes into that plane's rows; the unseen plane into one row per seen
 network, and compute exactly ``observe_any(view) @ w1 + b1``
 (``tests/bots/test_net_general.py``).
 
-numba keys its disk cache on this file, and the core's rules compile into these
-kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp
-whenever the core's or the engine's rule files are newer, so no stale machine code runs.
+numba keys its disk cache on this file alone, and the core's rules (and the engine's,
+through the core) compile into these kernels, as do the observation's offsets: at
+import, :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) gives this file the stamp
+of :mod:`meio.sim.core` or :mod:`meio.bots.observation` when one is newer (the core has
+first taken the stamp of the engine's rule files the same way), so numba's own check
+drops the stale machine code: editing the core recompiles these kernels with no step by
+hand (``tests/bots/test_net.py``).
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the feature, forward-pass and game kernels, which call
@@ -55,16 +60,16 @@ from meio.bots import observation as O
 from meio.bots.general import GeneralPolicy
 from meio.bots.learned import LearnedPolicy
 from meio.bots.playout import Evaluator
-from meio.engine import MatchConfig, State, View, tricks
+from meio.engine import MatchConfig, State, View, scoring, tricks
 from meio.sim import core as K
-from meio.sim.batch import STANDARD_ASIDES, STANDARD_PLAYS
+from meio.sim.batch import batch_arrays, check_ended
 from meio.sim.convert import state_to_arrays
 from meio.sim.diskcache import cache_flag
 from meio.sim.rollout import encode_actions
 from meio.sim.tables import check_standard, epsilon_for, plays_variant, tables_for
 
 #: whether these kernels may use numba's disk cache (the module docstring)
-CACHE = cache_flag(__file__, K, tricks)
+CACHE = cache_flag(__file__, K, O, tricks, scoring)
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
 #: the most non-zero entries an observation can have (cards seen, counters), and the
@@ -383,8 +388,10 @@ def simulate_net(
     """Play matches ``first .. first + count - 1``: seat ``p`` with the network when bit
     ``p`` of ``net_seats`` is set, else with the core's ``policy`` (the ruleset's
     heuristic). Game ``i`` draws its deals from its own stream, as
-    :func:`meio.sim.core.simulate_games` does, and the match runs by the core's rules
-    (its deal, match end and next leader). ``general``: the network for any ruleset
+    :func:`meio.sim.core.simulate_games` does, and the match is the core's one match
+    loop (:func:`~meio.sim.core.start_match`, :func:`~meio.sim.core.deal_round`,
+    :func:`~meio.sim.core.close_round`, :func:`~meio.sim.core.next_leader`) around this
+    kernel's choosers. ``general``: the network for any ruleset
     (folded weights, :func:`fold_general`). Writes row ``i - first`` of each output
     (``rounds_played`` -1 for a match whose tie never broke within the rows); returns
     the cards played."""
@@ -398,7 +405,6 @@ def simulate_net(
     hands = np.zeros((5, K.HAND_MAX), dtype=np.int32)
     hand = np.zeros(13, dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
-    sides = np.zeros(5, dtype=np.int32)
     totals = np.zeros(5, dtype=np.int32)
     wins = np.zeros(5, dtype=np.int32)
     picked = np.zeros(65, dtype=np.bool_)
@@ -409,14 +415,9 @@ def simulate_net(
     h1 = np.zeros(b1.shape[0], dtype=np.float32)
     h2 = np.zeros(b1.shape[0], dtype=np.float32)
     cards = deck.copy()
-    max_rounds = leaders.shape[1]
-    nd = deck.shape[0]
     played = 0
     for g in range(count):
-        K.seed_stream(rng, seed, first + g, 0)
-        leader = K.below(rng, players)
-        wins[:] = 0
-        totals[:] = 0
+        leader = K.start_match(rng, seed, first + g, players, totals, wins)
         r = 0
         while True:
             K.deal_round(cfg, ruleset, deck, cards, rng, hands)
@@ -443,25 +444,14 @@ def simulate_net(
                                         epsilon, rng, legal)
                 K.apply_action(s, cfg, ruleset, a)
             played += k * players
-            leaders[g, r] = leader
-            for p in range(players):
-                piles[g, r, p, 0] = s[K.PILES + 2 * p]
-                piles[g, r, p, 1] = s[K.PILES + 2 * p + 1]
-            for i in range(k * players, nd):
-                asides[g, r, i - k * players] = cards[i]
-            K.copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
-            K.round_scores(s, cfg, ruleset, scores)
-            for p in range(players):
-                totals[p] += scores[p]
-            r += 1
-            n_sides = K.side_scores(s, cfg, ruleset, sides)
-            if K.count_round(ruleset, n_sides, sides, r, totals, players, wins):
-                break
-            if r >= max_rounds:  # a tie that never broke within the rows kept
-                r = -1
+            end = K.close_round(s, cfg, ruleset, cards, g, r, leader, True, False, leaders,
+                                piles, asides, deals, splits, orders, plays, nplays, tricks,
+                                totals, wins, scores)
+            if end != 0:
+                rounds_played[g] = end
                 break
             leader = K.next_leader(s, cfg, ruleset, rng, scores)
-        rounds_played[g] = r
+            r += 1
     return played
 
 
@@ -634,8 +624,18 @@ def general_preactivation(array: I32, config: MatchConfig, seat: int,
     """The general network's first layer before ReLU as the kernels compute it from a core
     position (:func:`features`, :func:`seen_entries`, :func:`fold_general`): for tests,
     against ``observe_any(view) @ w1 + b1``."""
-    t = tables_for(config)
     net = fold_general(policy, config)
+    idx, val, n = _sparse(array, config, seat, picked, match)
+    n = seen_entries(idx, val, n, np.zeros(65, dtype=np.bool_))
+    out: F32 = net.b1 + (val[:n, None] * net.w1[idx[:n]]).sum(axis=0)
+    return out
+
+
+def _sparse(array: I32, config: MatchConfig, seat: int, picked: int,
+            match: MatchSoFar | None) -> tuple[I32, F32, int]:
+    """:func:`features` of ``seat`` at a core position, called from Python: the
+    entries and their count."""
+    t = tables_for(config)
     table_idx, table_val = table_entries(config)
     marks = np.array([bool(picked >> c & 1) for c in range(65)])
     match = match or MatchSoFar()
@@ -645,25 +645,14 @@ def general_preactivation(array: I32, config: MatchConfig, seat: int,
     n = features(array, int(t.cfg[0]), int(t.cfg[1]), seat, marks, table_idx, table_val,
                  totals, wins, _counted(config), match.round_index, idx, val,
                  int(t.ruleset[K.R_NUMBERS, K.N_FIRST]))
-    n = seen_entries(idx, val, n, np.zeros(65, dtype=np.bool_))
-    out: F32 = net.b1 + (val[:n, None] * net.w1[idx[:n]]).sum(axis=0)
-    return out
+    return idx, val, int(n)
 
 
 def observe_position(array: I32, config: MatchConfig, seat: int, *, picked: int = 0,
                      match: MatchSoFar | None = None) -> F32:
     """The dense observation :func:`features` reads off a core position (for tests and
     tools; the kernels use the sparse entries)."""
-    t = tables_for(config)
-    table_idx, table_val = table_entries(config)
-    marks = np.array([bool(picked >> c & 1) for c in range(65)])
-    match = match or MatchSoFar()
-    totals, wins = match.arrays()
-    idx = np.zeros(MAX_FEATURES, dtype=np.int32)
-    val = np.zeros(MAX_FEATURES, dtype=np.float32)
-    n = features(array, int(t.cfg[0]), int(t.cfg[1]), seat, marks, table_idx, table_val,
-                 totals, wins, _counted(config), match.round_index, idx, val,
-                 int(t.ruleset[K.R_NUMBERS, K.N_FIRST]))
+    idx, val, n = _sparse(array, config, seat, picked, match)
     out = np.zeros(O.OBS_SIZE, dtype=np.float32)
     out[idx[:n]] = val[:n]
     return out
@@ -735,23 +724,8 @@ def simulate(config: MatchConfig, first: int, count: int, seed: int,
         net_seats = (1 << players) - 1
     table_idx, table_val = table_entries(config)
     net, general = _net_for(policy, config)
-    variant = plays_variant(config)
-    r = t.rounds
-    hand, pack = config.hand_size, config.pack_size
-    plays, aside = ((K.MAX_PLAYS, config.aside_count) if variant
-                    else (STANDARD_PLAYS, STANDARD_ASIDES))
-    out: dict[str, Any] = {
-        "rounds_played": np.zeros(count, dtype=np.int8),
-        "piles": np.zeros((count, r, players, 2), dtype=np.int8),
-        "leaders": np.zeros((count, r), dtype=np.int8),
-        "deals": np.zeros((count, r, players, hand), dtype=np.int8),
-        "asides": np.zeros((count, r, aside), dtype=np.int8),
-        "splits": np.zeros((count, r, players, pack), dtype=np.int8),
-        "split_orders": np.zeros((count, r, players), dtype=np.int8),
-        "plays": np.zeros((count, r, plays), dtype=np.int8),
-        "nplays": np.zeros((count, r), dtype=np.int8),
-        "tricks": np.zeros((count, r, 2, hand), dtype=np.int8),
-    }
+    out: dict[str, Any] = batch_arrays(config, count, t.rounds, count)
+    del out["won"]  # the lab reads a network's winners off its totals
     out["cards_played"] = simulate_net(
         t.cfg, t.ruleset, t.strength, t.deck, first, count, int(seed) & 0x7FFFFFFFFFFFFFFF,
         epsilon_for(t.heuristic), net_seats, table_idx, table_val,
@@ -759,10 +733,7 @@ def simulate(config: MatchConfig, first: int, count: int, seed: int,
         out["rounds_played"], out["piles"], out["leaders"],
         out["deals"], out["asides"], out["splits"], out["split_orders"], out["plays"],
         out["nplays"], out["tricks"], t.heuristic, general)
-    endless = np.flatnonzero(out["rounds_played"] < 0)
-    if endless.size:
-        raise ValueError(f"match {first + int(endless[0])} was not over after {r} rounds: "
-                         f"its tie for the lowest total never broke")
+    check_ended(out["rounds_played"], first, t.rounds)
     return out
 
 

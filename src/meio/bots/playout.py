@@ -23,14 +23,18 @@ from meio.engine import Phase, State, legal_plays
 from meio.engine.presets import is_standard
 
 Evaluator = Callable[..., npt.NDArray[np.float64]]
-POLICIES = ("heuristic", "random")
+#: ``heuristic`` is the ruleset's; ``heuristic-any`` the heuristic of any ruleset
+#: (:mod:`meio.bots.variant_play`) on every ruleset, the editions included
+POLICIES = ("heuristic", "heuristic-any", "random")
 
 
 def policy_action(state: State, policy: str, rng: random.Random) -> tuple[int, int]:
     """The ``(seat, action)`` the playout policy takes in ``state`` (a full world).
-    The heuristic is the ruleset's (:mod:`meio.bots.variant_play` off the editions)."""
+    The heuristic is the ruleset's (:mod:`meio.bots.variant_play` off the editions, and
+    everywhere under ``heuristic-any``)."""
     phase = state.phase
-    if policy != "random" and not is_standard(state.config.ruleset):
+    if policy == "heuristic-any" or (policy != "random"
+                                     and not is_standard(state.config.ruleset)):
         seat = state.current_seat()
         return seat, heuristic_action(state, seat, state.legal_actions(seat))
     if phase is Phase.SPLIT:

@@ -36,9 +36,17 @@ def builtin_bots() -> dict[str, BotFactory]:
     (``learned-v7``, ``ppo-v1``, ``search:4-v1``: :mod:`meio.bots.versions`), which
     :func:`make_bot` takes too (menus list the short names only).
 
+    **The general switch**: a bot with two players in it (the editions' one, tuned to
+    their cards, and a general one) plays its general path on every ruleset, the
+    editions included, under its name with ``-any``: ``heuristic-any`` (the heuristic of
+    any ruleset), ``search:1-any`` to ``search:4-any`` and ``expert-any`` (search with that
+    heuristic in its playouts and split), and ``learned-any`` (the network for any
+    ruleset); :data:`meio.bots.variant_play.GENERAL_NAMES` maps each bot to it.
+
     >>> sorted(builtin_bots())  # doctest: +NORMALIZE_WHITESPACE
-    ['expert', 'heuristic', 'learned', 'learned-any', 'ppo', 'random', 'search', 'search:1',
-     'search:2', 'search:3', 'search:4', 'search:5', 'search:6']
+    ['expert', 'expert-any', 'heuristic', 'heuristic-any', 'learned', 'learned-any', 'ppo',
+     'random', 'search', 'search:1', 'search:1-any', 'search:2', 'search:2-any', 'search:3',
+     'search:3-any', 'search:4', 'search:4-any', 'search:5', 'search:6']
     """
     if _BUILTIN:  # built once: a server makes a bot for every bot move
         return dict(_BUILTIN)
@@ -53,6 +61,7 @@ def builtin_bots() -> dict[str, BotFactory]:
     out: dict[str, BotFactory] = {
         "random": RandomBot,
         "heuristic": HeuristicBot,
+        "heuristic-any": partial(HeuristicBot, general=True),
         "search": partial(SearchBot, level=DEFAULT_LEVEL),
         "learned": LearnedLevelBot,
         "learned-any": general_bot,
@@ -60,7 +69,10 @@ def builtin_bots() -> dict[str, BotFactory]:
     }
     for level in LEVELS:
         out[f"search:{level}"] = partial(SearchBot, level=level)
+        out[f"search:{level}-any"] = partial(SearchBot, level=level, general=True,
+                                             name=f"search:{level}-any")
     out["expert"] = partial(SearchBot, level=4, name="expert")
+    out["expert-any"] = partial(SearchBot, level=4, name="expert-any", general=True)
     out["search:5"] = net_search_bot
     out["search:6"] = net_playout_bot
     _BUILTIN.update(out)

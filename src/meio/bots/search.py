@@ -36,6 +36,12 @@ editions) ``search:4`` searches uniform worlds instead of weighed ones. There ev
 level deals its card worlds in bulk with the same :class:`~meio.bots.pool.WorldPool`
 as the weighed ones (a table that hides its specials deals them one by one with
 ``sample_world``, as the editions' levels 1 to 3 do).
+
+The general switch: ``SearchBot(general=True)`` (the bots ``search:K-any`` and
+``expert-any``) searches every ruleset, the editions included, as it searches a
+variant: the split's candidates and the other seats' imagined packs are the heuristic
+of any ruleset's, and so are its playouts (the core's ``heuristic-any``); its worlds
+are weighed wherever :func:`~meio.bots.inference.reads_play` holds, as on a variant.
 """
 
 from __future__ import annotations
@@ -99,10 +105,11 @@ def decision_seed(seed: int, view: View) -> int:
 
 
 def split_worlds(view: View, count: int, rng: random.Random,
-                 model: OpponentModel | None = None) -> list[State]:
+                 model: OpponentModel | None = None, general: bool = False) -> list[State]:
     """Worlds for judging ``view.seat``'s split: every other seat has split, so this
-    seat is the one to act. The others split with the heuristic, or with packs drawn
-    from ``model`` (:func:`~meio.bots.inference.sample_pack`) when one is given."""
+    seat is the one to act. The others split with the heuristic (``general``: the
+    heuristic of any ruleset, on an edition too), or with packs drawn from ``model``
+    (:func:`~meio.bots.inference.sample_pack`) when one is given."""
     seat = seat_of(view)
     n = view.config.players
     fresh = dataclasses.replace(
@@ -111,7 +118,7 @@ def split_worlds(view: View, count: int, rng: random.Random,
     worlds = [sample_world(fresh, rng) for _ in range(count)]
     others = [other for other in range(n) if other != seat]
     if model is None or not reads_play(view.config):
-        packs = [heuristic_pack(w.hands[other], w.config) for w in worlds
+        packs = [heuristic_pack(w.hands[other], w.config, general) for w in worlds
                  for other in others]
     else:
         packs = sample_packs([w.hands[other] for w in worlds for other in others],
@@ -141,21 +148,25 @@ class SearchBot:
     def __init__(self, seed: int = 0, level: int = DEFAULT_LEVEL, *,
                  budget: Level | None = None, evaluate: Evaluator | None = None,
                  policy: str = "heuristic", model: OpponentModel = DEFAULT_MODEL,
-                 name: str | None = None) -> None:
+                 name: str | None = None, general: bool = False) -> None:
         """``level`` picks a budget from :data:`LEVELS`; ``budget`` overrides it;
         ``evaluate`` replaces the playout engine (default: ``meio.sim``);
-        ``model`` is the opponent model of inference (levels with a ``pool``)."""
+        ``model`` is the opponent model of inference (levels with a ``pool``);
+        ``general`` the general switch (the module docstring: the playout policy
+        ``heuristic`` becomes ``heuristic-any``)."""
         if level not in LEVELS:
             choices = ", ".join(str(k) for k in LEVELS)
             raise ValueError(f"search level {level} does not exist; choose one of {choices}")
         self.seed = seed
         self.level = level
         self.budget = budget or LEVELS[level]
-        self.name = name or ("search" if level == DEFAULT_LEVEL else f"search:{level}")
+        self.general = general
+        self.name = name or (f"search:{level}-any" if general else
+                             "search" if level == DEFAULT_LEVEL else f"search:{level}")
         self._evaluate = evaluate
         #: the compiled core plays the worlds (so they may stay core positions)
         self._compiled = evaluate is None
-        self.policy = policy
+        self.policy = "heuristic-any" if general and policy == "heuristic" else policy
         self.model = model
 
     @property
@@ -222,14 +233,14 @@ class SearchBot:
         budget = self.budget
         hand = view.hand | view.pack
         model = self.model if budget.pool else None
-        heuristic = ranked_packs(hand, view.config, budget.split_candidates)
+        heuristic = ranked_packs(hand, view.config, budget.split_candidates, self.general)
         if not budget.screen_worlds:
             packs = [A.pack_action(p) for p in heuristic]
-            worlds = split_worlds(view, budget.split_worlds, rng, model)
+            worlds = split_worlds(view, budget.split_worlds, rng, model, self.general)
             means = self.evaluate(worlds, packs, budget.split_playouts, rng.getrandbits(32),
                                   self.policy)
             return packs[int(np.argmin(objective(means, view)))]
-        screen = split_worlds(view, budget.screen_worlds, rng, model)
+        screen = split_worlds(view, budget.screen_worlds, rng, model, self.general)
         every = list(PackChoices(hand, view.config.pack_size))
         screened = objective(self.evaluate(screen, every, 1, rng.getrandbits(32), self.policy),
                              view)
@@ -258,7 +269,7 @@ class SearchBot:
         per_round = budget.split_worlds * len(packs) // (2 * rounds)
         while True:
             count = max(1, per_round // len(alive))
-            worlds = split_worlds(view, count, rng, model)
+            worlds = split_worlds(view, count, rng, model, self.general)
             actions = [A.pack_action(p) for p in alive]
             scores = objective(evaluate(worlds, actions, budget.split_playouts,
                                         rng.getrandbits(32), self.policy), view)

@@ -19,7 +19,9 @@ read from the variant's own cards (:class:`~meio.engine.ruleset.CardRules`):
 
 Search and the advisor read a ruleset's heuristic through :func:`heuristic_pack`,
 :func:`ranked_packs` and :func:`heuristic_action`: the editions' policy
-(:mod:`meio.bots.policy`) on an edition, the rule above on any other ruleset.
+(:mod:`meio.bots.policy`) on an edition, the rule above on any other ruleset. With
+``general=True`` (the bots' general switch: ``heuristic-any``, ``search:K-any``,
+:func:`editions_player`) the rule above plays every ruleset, the editions included.
 """
 
 from __future__ import annotations
@@ -44,6 +46,29 @@ from meio.engine.tricks import winning_index
 #: network (``learned`` plays the network for any ruleset off the editions)
 VARIANT_BOTS = ("random", "heuristic", "search", "search:1", "search:2", "search:3",
                 "search:4", "expert", "learned", "learned-any")
+#: the bots with two players in them, the editions' (tuned to the editions' cards) and a
+#: general one (the heuristic of any ruleset, the network for any ruleset), each with
+#: the name of the bot that plays its general path on every ruleset, the editions
+#: included: the general switch (docs/bots.md, "The general switch")
+GENERAL_NAMES = {"heuristic": "heuristic-any", "search": "search:2-any",
+                 **{f"search:{k}": f"search:{k}-any" for k in (1, 2, 3, 4)},
+                 "expert": "expert-any", "learned": "learned-any"}
+
+
+def general_name(bot: str) -> str:
+    """The name of the bot that plays ``bot``'s general path on every ruleset (itself for
+    a bot with one path: ``random``, an ``-any`` bot, a policy file).
+
+    >>> general_name("search:3"), general_name("random"), general_name("learned-any")
+    ('search:3-any', 'random', 'learned-any')
+    """
+    return GENERAL_NAMES.get(bot, bot)
+
+
+def editions_player(config: MatchConfig, general: bool = False) -> bool:
+    """Whether a bot with two players plays ``config`` by its editions' one: on an
+    edition's preset (whatever the table options), unless ``general`` (the switch)."""
+    return not general and is_standard(config.ruleset)
 #: the kinds that stand on an editions' network, whose input is the editions' cards
 NETWORK_BOTS = ("learned-v7", "ppo", "search:5", "search:6")
 
@@ -80,23 +105,26 @@ def check_variant_bot(bot: str, config: MatchConfig) -> None:
     )
 
 
-def heuristic_pack(hand: int, config: MatchConfig) -> int:
-    """The heuristic's pack (a bitmask) for ``hand`` under ``config``'s ruleset."""
-    if is_standard(config.ruleset):
+def heuristic_pack(hand: int, config: MatchConfig, general: bool = False) -> int:
+    """The heuristic's pack (a bitmask) for ``hand`` under ``config``'s ruleset
+    (``general``: the rule of any ruleset, on an edition too)."""
+    if editions_player(config, general):
         from meio.bots.policy import choose_pack as standard_pack
 
         return A.pack_of(standard_pack(hand, config))
     return A.pack_of(choose_pack(hand, config))
 
 
-def ranked_packs(hand: int, config: MatchConfig, count: int) -> list[int]:
+def ranked_packs(hand: int, config: MatchConfig, count: int,
+                 general: bool = False) -> list[int]:
     """The heuristic's ``count`` best packs (bitmasks) of ``hand``, best first: the
     editions' ranking (:func:`meio.bots.policy.rank_packs`) on an edition; on any other
-    ruleset the heuristic's own pack first, then every pack by how near its expected
-    ``H - V`` is to 0 (the split rule of the module docstring, scored exactly)."""
+    ruleset (on every one with ``general``) the heuristic's own pack first, then every
+    pack by how near its expected ``H - V`` is to 0 (the split rule of the module
+    docstring, scored exactly)."""
     if count < 1:
         raise ValueError(f"count must be at least 1, not {count}")
-    if is_standard(config.ruleset):
+    if editions_player(config, general):
         from meio.bots.policy import rank_packs
 
         ranking = rank_packs(hand, config)
@@ -110,7 +138,7 @@ def ranked_packs(hand: int, config: MatchConfig, count: int) -> list[int]:
     combos = np.array(list(itertools.combinations(range(len(cards)), rules.pack)),
                       dtype=np.int64)
     cost = np.abs(keep.sum() + (packed - keep)[combos].sum(axis=1))
-    first = heuristic_pack(hand, config)
+    first = heuristic_pack(hand, config, general=True)
     out = [first]
     for row in np.argsort(cost, kind="stable"):
         if len(out) >= count:

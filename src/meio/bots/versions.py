@@ -1,7 +1,10 @@
 """Bot names that never change meaning: every shipped bot has a versioned name.
 
 A name like ``learned`` is an *alias*: it means the current version of that bot
-(today ``learned-v7``) and will move when a better network ships. A versioned name
+(today ``learned-v7``) and will move when a better network ships. A name with ``-any``
+(``heuristic-any``, ``search:3-any``, ``learned-any``) is the bot's general path on
+every ruleset, the editions included (the general switch, :mod:`meio.bots.registry`);
+its versions are ``heuristic-any-v1``, ``search:3-any-v1``, ``learned-any-v1``. A versioned name
 (``learned-v7``, ``ppo-v1``, ``search:4-v1``) always plays the same bot; a result
 that names one can be rerun years later. A bot that reads weights pins their
 SHA-256 here, so replacing a shipped file without a new version name fails the
@@ -87,8 +90,15 @@ _NET = {"observation": OBSERVATION_ENCODING, "actions": COMPACT_ACTION_ENCODING}
 VERSIONS: tuple[BotVersion, ...] = (
     BotVersion("random-v1", "random", "uniform over the legal actions"),
     BotVersion("heuristic-v1", "heuristic", "the rule-based bot (meio.bots.heuristic)"),
+    BotVersion("heuristic-any-v1", "heuristic-any",
+               "heuristic-v1's general path on every ruleset: the heuristic of any ruleset "
+               "(meio.bots.variant_play), the editions included"),
     *(BotVersion(f"search:{level}-v1", f"search:{level}",
                  f"determinized search, level {level} (meio.bots.search)")
+      for level in (1, 2, 3, 4)),
+    *(BotVersion(f"search:{level}-any-v1", f"search:{level}-any",
+                 f"search:{level}-v1's general path on every ruleset: the heuristic of any "
+                 "ruleset in its playouts and split, the editions included")
       for level in (1, 2, 3, 4)),
     BotVersion("search:5-v1", "search:5", "search:4 standing on learned-v7's network",
                _DISTIL, _DISTIL_SHA, **_NET),
@@ -104,7 +114,8 @@ VERSIONS: tuple[BotVersion, ...] = (
                _PPO, _PPO_SHA, **_NET),
 )
 #: further aliases of a version (``expert`` and ``search`` are names of the levels)
-EXTRA_ALIASES = {"expert": "search:4-v1", "search": "search:2-v1"}
+EXTRA_ALIASES = {"expert": "search:4-v1", "search": "search:2-v1",
+                 "expert-any": "search:4-any-v1"}
 
 _BY_NAME = {v.name: v for v in VERSIONS}
 #: the versioned names, in the order of :data:`VERSIONS`

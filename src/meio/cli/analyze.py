@@ -92,8 +92,8 @@ def analyze(
     allow_different_players: Annotated[bool, typer.Option(
         help=_("compare: play each ruleset as it is, an edition by the editions' own "
                "policy, though the bots then play the two rulesets as two different "
-               "players (by default an edition is played in its general form, so that "
-               "one player plays both)"))] = False,
+               "players (by default the bots play their general path on both, an "
+               "edition included, so that one player plays both)"))] = False,
 ) -> None:
     """Run the balance studies named in ``questions`` and write their report to ``out``."""
     from rich.console import Console

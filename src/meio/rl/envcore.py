@@ -26,9 +26,10 @@ Together with dealing hands sorted by
 reading the shuffled cards off in id order, the step went from about 0.9 to
 2.1 million agent steps per CPU second at N = 1024 (A/B in one process).
 
-numba keys its disk cache on this file, and the core's rules compile into these
-kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`) renews this file's stamp
-whenever the core's or the engine's rule files are newer, so no stale machine code runs.
+numba keys its disk cache on this file, and the core's rules and the encodings' offsets
+compile into these kernels: :data:`CACHE` (:func:`meio.sim.diskcache.cache_flag`)
+renews this file's stamp whenever the core's, the encodings' or the engine's rule files
+are newer, so no stale machine code runs.
 
 Over 500 lines in one module on purpose: numba's disk cache keys each kernel on
 the file it comes from, so the step, deal and observation kernels, which call one
@@ -51,7 +52,7 @@ from meio.sim import core as K
 from meio.sim.diskcache import cache_flag
 
 #: whether these kernels may use numba's disk cache (the module docstring)
-CACHE = cache_flag(__file__, K, tricks)
+CACHE = cache_flag(__file__, K, O, S, AT, tricks)
 
 # -- the meta row of an environment ----------------------------------------------------------
 M_EPISODE = 0
@@ -334,14 +335,10 @@ def _end_round(s: np.ndarray, c: np.ndarray, ruleset: np.ndarray, meta: np.ndarr
                scores: np.ndarray) -> bool:
     """Score the finished round into ``meta`` (the match's rules are the core's); True
     when the match is over. Leaves each seat's round score in ``scores``."""
-    players = c[C_PLAYERS]
-    for p in range(players):
-        meta[M_TOTALS + p] += K.balance(ruleset, s[K.PILES + 2 * p], s[K.PILES + 2 * p + 1])
     meta[M_ROUND] += 1
     # the sides' scores (2 players: by seat; partnership: by team) into scores[0:2]
-    sides = K.side_scores(s, c, ruleset, scores)
-    over = K.count_round(ruleset, sides, scores, meta[M_ROUND], meta[M_TOTALS:M_TOTALS + 5],
-                        players, meta[M_WINS:M_WINS + 5])
+    over = K.score_round(s, c, ruleset, meta[M_ROUND], meta[M_TOTALS:M_TOTALS + 5],
+                         meta[M_WINS:M_WINS + 5], scores)
     K.round_scores(s, c, ruleset, scores)
     return bool(over)
 
@@ -581,8 +578,8 @@ def _advance(
         if phase == K.SPLIT or _agent_to_act(s, c) >= 0:
             return False
         if c[C_POLICY] == K.POLICY_RANDOM:
-            # choose_action's draw for a random policy, without its call: passing its
-            # arrays costs reference counting on every card (as in K.play_out)
+            # K.random_action's draws written out, without a call on every card (as
+            # in K.play_out)
             n = K.legal_actions(s, ruleset, legal)
             a = int(legal[K.below(rng, n)])
         else:

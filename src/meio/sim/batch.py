@@ -205,14 +205,31 @@ def _chunk(
     """Play games ``first .. first + count - 1``; the arrays of those rows."""
     match = config_from_json(config)
     t = tables_for(match)
-    players, hand, pack = match.players, match.hand_size, match.pack_size
     r = 1 if one_round else t.rounds
-    keep = count if record else 1
     code = t.heuristic if policy == K.POLICY_HEURISTIC else policy
-    # a standard batch keeps the widths it always had
+    out = batch_arrays(match, count, r, count if record else 1)
+    played = K.simulate_games(
+        t.cfg, t.ruleset, t.strength, t.deck, first, count, seed, code, epsilon_for(code),
+        one_round, record, out["rounds_played"], out["piles"], out["leaders"],
+        out["won"].view(np.int8), out["deals"], out["asides"], out["splits"],
+        out["split_orders"], out["plays"], out["nplays"], out["tricks"],
+    )
+    check_ended(out["rounds_played"], first, r)
+    return int(played), out
+
+
+def batch_arrays(match: MatchConfig, count: int, rounds: int,
+                 keep: int) -> dict[str, npt.NDArray[Any]]:
+    """The arrays a batch of ``count`` matches of ``match`` fills (the core's
+    :func:`~meio.sim.core.close_round` writes them), ``rounds`` rows a match, the
+    record's arrays for ``keep`` matches (1 when nothing is recorded). A standard
+    batch keeps the widths it always had (:data:`STANDARD_PLAYS`,
+    :data:`STANDARD_ASIDES`); a variant's are the core's own."""
+    players, hand, pack = match.players, match.hand_size, match.pack_size
     plays, aside = ((K.MAX_PLAYS, match.aside_count) if plays_variant(match)
                     else (STANDARD_PLAYS, STANDARD_ASIDES))
-    out: dict[str, npt.NDArray[Any]] = {
+    r = rounds
+    return {
         "rounds_played": np.zeros(count, dtype=np.int8),
         "piles": np.zeros((count, r, players, 2), dtype=np.int8),
         "leaders": np.zeros((count, r), dtype=np.int8),
@@ -225,19 +242,19 @@ def _chunk(
         "nplays": np.zeros((keep, r), dtype=np.int8),
         "tricks": np.zeros((keep, r, 2, hand), dtype=np.int8),
     }
-    played = K.simulate_games(
-        t.cfg, t.ruleset, t.strength, t.deck, first, count, seed, code, epsilon_for(code),
-        one_round, record, out["rounds_played"], out["piles"], out["leaders"],
-        out["won"].view(np.int8), out["deals"], out["asides"], out["splits"],
-        out["split_orders"], out["plays"], out["nplays"], out["tricks"],
-    )
-    endless = np.flatnonzero(out["rounds_played"] < 0)
+
+
+def check_ended(rounds_played: npt.NDArray[np.int8], first: int, rounds: int) -> None:
+    """Raise ``ValueError`` (one line) for a match of a batch that did not end within
+    its ``rounds`` rows (``rounds_played`` -1: a tie for the lowest total that never
+    broke)."""
+    endless = np.flatnonzero(rounds_played < 0)
     if endless.size:
         raise ValueError(
-            f"match {first + int(endless[0])} of this variant was not over after {r} rounds: "
-            f"its tie for the lowest total never broke (share ties, or play to victories)"
+            f"match {first + int(endless[0])} of this variant was not over after {rounds} "
+            f"rounds: its tie for the lowest total never broke (share ties, or play to "
+            f"victories)"
         )
-    return int(played), out
 
 
 def simulate(

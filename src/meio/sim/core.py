@@ -289,22 +289,27 @@ def legal_actions(s: np.ndarray, ruleset: np.ndarray, out: np.ndarray) -> int:
                        s[WILD_NEXT], s[LED], ruleset, out)
 
 
+@njit(cache=CACHE, inline="always")
+def take_card(s: np.ndarray, seat: int, card: int) -> None:
+    """Take ``card`` out of ``seat``'s hand: the hand's last card takes its place."""
+    base = HAND + HAND_MAX * seat
+    n = s[HAND_N + seat]
+    for i in range(n):
+        if s[base + i] == card:
+            s[base + i] = s[base + n - 1]
+            s[HAND_N + seat] = n - 1
+            return
+
+
 @njit(cache=CACHE)
 def apply_split(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, seat: int,
                 pack: np.ndarray) -> None:
     """Seat keeps the cards of ``pack`` (the ruleset's pack size) for the second half
     (unchecked)."""
-    base = HAND + HAND_MAX * seat
     size = ruleset[R_NUMBERS, N_PACK]
     for j in range(size):
-        c = pack[j]
-        s[PACK + PACK_MAX * seat + j] = c
-        n = s[HAND_N + seat]
-        for i in range(n):
-            if s[base + i] == c:
-                s[base + i] = s[base + n - 1]
-                s[HAND_N + seat] = n - 1
-                break
+        s[PACK + PACK_MAX * seat + j] = pack[j]
+        take_card(s, seat, pack[j])
     s[PACK_N + seat] = size
     s[SPLIT_ORDER + s[SPLIT_N]] = seat
     s[SPLIT_N] += 1
@@ -376,13 +381,7 @@ def apply_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, action: in
     else:
         card = SLOT_WILD[(action - 65) >> 2]
         suit = (action - 65) & 3
-    base = HAND + HAND_MAX * seat
-    n = s[HAND_N + seat]
-    for i in range(n):
-        if s[base + i] == card:
-            s[base + i] = s[base + n - 1]
-            s[HAND_N + seat] = n - 1
-            break
+    take_card(s, seat, card)
     if s[TRICK_N] == 0:
         s[LED] = suit  # -1 for a wild led under "next"
         s[TRICK_LEADER] = seat
@@ -480,6 +479,67 @@ def count_round(ruleset: np.ndarray, sides: int, scores: np.ndarray, played: int
                                wins[:sides]))
 
 
+
+@njit(cache=CACHE, inline="always")
+def score_round(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, played: int,
+                totals: np.ndarray, wins: np.ndarray, scores: np.ndarray) -> bool:
+    """The match's bookkeeping after round ``played`` (1-based), finished in ``s``: add
+    each seat's round score to ``totals`` (the engine's totals: a seat's own piles, in
+    partnership too), count the round's victory into ``wins`` and say whether the
+    match is over (:func:`count_round`). Leaves the round's side scores in ``scores``."""
+    players = cfg[CFG_PLAYERS]
+    for p in range(players):
+        totals[p] += balance(ruleset, s[PILES + 2 * p], s[PILES + 2 * p + 1])
+    sides = side_scores(s, cfg, ruleset, scores)
+    return count_round(ruleset, sides, scores, played, totals, players, wins)
+
+
+@njit(cache=CACHE, inline="always")
+def start_match(rng: np.ndarray, seed: int, game: int, players: int, totals: np.ndarray,
+                wins: np.ndarray) -> int:
+    """Point ``rng`` at game ``game``'s stream, clear the match's ``totals`` and ``wins``
+    and return the first round's leader (drawn from that stream)."""
+    seed_stream(rng, seed, game, 0)
+    totals[:] = 0
+    wins[:] = 0
+    return below(rng, players)
+
+
+@njit(cache=CACHE, inline="always")
+def close_round(
+    s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, cards: np.ndarray, g: int, r: int,
+    leader: int, record: bool, one_round: bool, leaders: np.ndarray, piles: np.ndarray,
+    asides: np.ndarray, deals: np.ndarray, splits: np.ndarray, orders: np.ndarray,
+    plays: np.ndarray, nplays: np.ndarray, tricks: np.ndarray, totals: np.ndarray,
+    wins: np.ndarray, scores: np.ndarray,
+) -> int:
+    """Close round ``r`` (0-based) of game ``g``, finished in ``s`` and dealt from
+    ``cards`` (:func:`deal_round`): write its leader and piles into row ``g`` and, with
+    ``record``, its set-aside cards and :func:`copy_round`; then (unless ``one_round``)
+    score it into the match (:func:`score_round`).
+
+    Returns the rounds played once the match is over (1 for ``one_round``), -1 when
+    it is not over but the rows are spent (``piles.shape[1]`` rounds: a tie for the
+    lowest total that never broke), 0 when the match goes on: then ``scores`` is
+    scratch for :func:`next_leader`. The one match loop of :func:`simulate_games` and
+    of the bots' compiled games (:mod:`meio.bots.netcore`)."""
+    players = cfg[CFG_PLAYERS]
+    dealt = ruleset[R_NUMBERS, N_HAND] * players
+    leaders[g, r] = leader
+    for p in range(players):
+        piles[g, r, p, 0] = s[PILES + 2 * p]
+        piles[g, r, p, 1] = s[PILES + 2 * p + 1]
+    if record:
+        for i in range(dealt, cards.shape[0]):
+            asides[g, r, i - dealt] = cards[i]
+        copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
+    if one_round:
+        return 1
+    if score_round(s, cfg, ruleset, r + 1, totals, wins, scores):
+        return r + 1
+    return -1 if r + 1 == piles.shape[1] else 0
+
+
 # -- policies: random ------------------------------------------------------------------------
 @njit(cache=CACHE, inline="always")
 def random_split(s: np.ndarray, ruleset: np.ndarray, seat: int, rng: np.ndarray,
@@ -496,6 +556,12 @@ def random_split(s: np.ndarray, ruleset: np.ndarray, seat: int, rng: np.ndarray,
 
 
 # -- policies: the editions' heuristic -------------------------------------------------------
+# A player tuned to the editions (its strengths are worked out for their decks), not a
+# second rule path: the trick rule and the trump it reads from the ruleset rows, as any
+# kernel does. It names the two cards that move a trick (Q+ to the other half's pile,
+# +.5 to the pile its winner chooses) by their ids: reading their pile effect from the
+# rows instead cost its playouts 4-5% of their rate (measured A/B, 2026-12-05), and the
+# editions are the only rulesets it plays.
 @njit(cache=CACHE)
 def _heuristic_split(
     s: np.ndarray, ruleset: np.ndarray, seat: int, strength: np.ndarray, rng: np.ndarray,
@@ -620,15 +686,16 @@ def _heuristic_play(
     k = s[TRICK_N]
     last = k == players - 1
     part = cfg[CFG_PART] != 0
+    trump = ruleset[R_NUMBERS, N_TRUMP]
     best = 0
     best_u = -1e18
     best_tie = 0.0
     for i in range(n):
         a = legal[i]
         card = a if a < 65 else SLOT_WILD[(a - 65) >> 2]
-        if a >= 65 and (a - 65) & 3 != 1 and strength[half - 1, card] > 0.5:
+        if a >= 65 and (a - 65) & 3 != trump and strength[half - 1, card] > 0.5:
             continue  # a strong wild leads as a trump
-        if a >= 65 and (a - 65) & 3 == 1 and strength[half - 1, card] <= 0.5:
+        if a >= 65 and (a - 65) & 3 == trump and strength[half - 1, card] <= 0.5:
             continue  # a weak wild leads in a plain suit
         base = bal - _card_share(card, half, strength)
         x = strength[half - 1, card]
@@ -812,21 +879,23 @@ def _r_heuristic_play(
 
 # -- policies: one call for any -----------------------------------------------------------
 @njit(cache=CACHE, inline="always")
-def choose_action(
-    s: np.ndarray,
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    policy: int,
-    epsilon: float,
-    rng: np.ndarray,
-    legal: np.ndarray,
-) -> int:
+def random_action(s: np.ndarray, ruleset: np.ndarray, rng: np.ndarray, legal: np.ndarray) -> int:
+    """:data:`POLICY_RANDOM`'s action: a uniformly random legal action of the seat to act
+    (``legal``: scratch). The hottest loops of random play (:func:`play_out`,
+    :mod:`meio.rl.envcore`'s step) write its two lines out: a call, even inlined,
+    slowed them."""
+    n = legal_actions(s, ruleset, legal)
+    return int(legal[below(rng, n)])
+
+
+@njit(cache=CACHE, inline="always")
+def choose_action(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray,
+                  policy: int, epsilon: float, rng: np.ndarray, legal: np.ndarray) -> int:
     """The policy's play, declare or pile action for the seat to act (``legal``: scratch
     of :data:`LEGAL_MAX` slots; ``strength`` read by :data:`POLICY_HEURISTIC` only)."""
-    n = legal_actions(s, ruleset, legal)
     if policy == POLICY_RANDOM or unit(rng) < epsilon:
-        return int(legal[below(rng, n)])
+        return random_action(s, ruleset, rng, legal)
+    n = legal_actions(s, ruleset, legal)
     if policy == POLICY_RULES_HEURISTIC:
         if s[PHASE] == PILE_PHASE:
             return PILE_1 if _r_projection(s, cfg, ruleset, s[PENDING]) < 0 else PILE_2
@@ -852,17 +921,9 @@ def choose_split(
 
 
 @njit(cache=CACHE)
-def play_out(
-    s: np.ndarray,
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    policy: int,
-    epsilon: float,
-    rng: np.ndarray,
-    legal: np.ndarray,
-    pack: np.ndarray,
-) -> None:
+def play_out(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray,
+             policy: int, epsilon: float, rng: np.ndarray, legal: np.ndarray,
+             pack: np.ndarray) -> None:
     """Play the rest of the round (splits still due included) with the policy."""
     if s[PHASE] == SPLIT:
         for p in range(cfg[CFG_PLAYERS]):
@@ -870,8 +931,8 @@ def play_out(
                 choose_split(s, ruleset, p, strength, policy, rng, pack)
                 apply_split(s, cfg, ruleset, p, pack)
     if policy == POLICY_RANDOM:
-        # the same draws as choose_action, without its call: passing its arrays costs
-        # reference counting on every card, which doubled the time of a random round
+        # random_action's draws written out: even inlined, its call cost a random round
+        # a fifth of its rate (measured against the lines below, docs/benchmarks.md)
         while s[PHASE] != ROUND_DONE:
             n = legal_actions(s, ruleset, legal)
             apply_action(s, cfg, ruleset, int(legal[below(rng, n)]))
@@ -978,49 +1039,32 @@ def simulate_games(
     match ``g``."""
     players = cfg[CFG_PLAYERS]
     k = ruleset[R_NUMBERS, N_HAND]
-    limit = piles.shape[1]
     s = np.zeros(STATE_LEN, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     legal = np.zeros(LEGAL_MAX, dtype=np.int32)
     pack = np.zeros(PACK_MAX, dtype=np.int32)
     hands = np.zeros((5, HAND_MAX), dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
-    totals = np.zeros(5, dtype=np.int64)
+    totals = np.zeros(5, dtype=np.int32)
     wins = np.zeros(5, dtype=np.int32)
     cards = deck.copy()
-    nd = deck.shape[0]
     played = 0
     for g in range(count):
-        seed_stream(rng, seed, first + g, 0)
-        leader = below(rng, players)
-        totals[:] = 0
-        wins[:] = 0
+        leader = start_match(rng, seed, first + g, players, totals, wins)
         r = 0
-        done = False
         while True:
             deal_round(cfg, ruleset, deck, cards, rng, hands)
             start_round(s, cfg, ruleset, hands, leader)
             play_out(s, cfg, ruleset, strength, policy, epsilon, rng, legal, pack)
             played += k * players
-            leaders[g, r] = leader
-            for p in range(players):
-                piles[g, r, p, 0] = s[PILES + 2 * p]
-                piles[g, r, p, 1] = s[PILES + 2 * p + 1]
-            if record:
-                for i in range(k * players, nd):
-                    asides[g, r, i - k * players] = cards[i]
-                copy_round(s, cfg, ruleset, g, r, deals, splits, orders, plays, nplays, tricks)
-            r += 1
-            if one_round:
-                break
-            sides = side_scores(s, cfg, ruleset, scores)
-            for p in range(players):
-                totals[p] += balance(ruleset, s[PILES + 2 * p], s[PILES + 2 * p + 1])
-            done = count_round(ruleset, sides, scores, r, totals, players, wins)
-            if done or r == limit:
+            end = close_round(s, cfg, ruleset, cards, g, r, leader, record, one_round,
+                              leaders, piles, asides, deals, splits, orders, plays, nplays,
+                              tricks, totals, wins, scores)
+            if end != 0:
+                rounds_played[g] = end
                 break
             leader = next_leader(s, cfg, ruleset, rng, scores)
-        rounds_played[g] = r if done or one_round else -1
+            r += 1
         if not one_round:
             match_winners(cfg, ruleset, totals, wins, won[g])
     return played

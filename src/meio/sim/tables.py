@@ -22,7 +22,12 @@ from meio.sim.core import POLICY_HEURISTIC, POLICY_RANDOM
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
 
-POLICIES = {"random": 0, "heuristic": 1}
+#: the playout policies by name: ``heuristic`` is the ruleset's (the editions' tuned
+#: heuristic on an edition, the heuristic of any ruleset elsewhere); ``heuristic-any`` is
+#: the heuristic of any ruleset on every ruleset, the editions included (the general path
+#: of the ``-any`` bots, :mod:`meio.bots.registry`)
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
+            "heuristic-any": K.POLICY_RULES_HEURISTIC}
 #: how often the heuristic playout policy plays a uniformly random action instead,
 #: so that repeated playouts of one world explore different lines
 HEURISTIC_EPSILON = 0.05
@@ -52,7 +57,8 @@ class CoreTables:
 
     def policy(self, name: str) -> int:
         """The core's number of the playout policy ``name`` for this ruleset."""
-        return self.heuristic if policy_code(name) == POLICY_HEURISTIC else POLICY_RANDOM
+        code = policy_code(name)
+        return self.heuristic if code == POLICY_HEURISTIC else code
 
 
 def policy_code(policy: str) -> int:
