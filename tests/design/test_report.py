@@ -128,3 +128,31 @@ def test_a_deadline_keeps_whole_deals_from_the_first_and_says_so() -> None:
     assert any("the time ran out: 30 of 30 deals" in n for n in played.plan.notes)
     assert any("the ladder stops at random" in n for n in played.plan.notes)
     assert all(t == {} or t["seat"]["deal"].max() < 30 for t in played.self_play)
+
+
+def test_an_edition_beside_a_ruleset_of_its_own_is_played_by_the_general_players() -> None:
+    """Side by side, the box edition and a variant get one player: the bots' general
+    path on both (the -any names), never the editions' players on one side only."""
+    from meio.design.rulesets import ruleset
+
+    seconds = {"random": 0.01, "heuristic": 0.01, "learned": 0.05, "search:1": 1.0,
+               "search:2": 5.0}
+
+    def timer(v: object, players: int, kind: str, partnership: bool) -> float:
+        return seconds[kind.removesuffix("-any")]
+
+    six_seven = ruleset(str(Path(__file__).resolve().parents[2] / "examples" / "variants"
+                            / "six-seven.toml"))
+    plan = make_plan([ruleset("meio"), six_seven], 4, seconds=600, jobs=2, timer=timer)
+    assert plan.ladder == ("random", "heuristic-any", "learned-any", "search:1-any",
+                           "search:2-any")
+    assert plan.player.endswith("-any")
+    assert any("general path on both" in n for n in plan.notes)
+    named = make_plan([ruleset("meio"), six_seven], 4, player="search:2", deals=4,
+                      timer=timer)
+    assert named.player == "search:2-any"
+    # one edition alone, or two editions, keep the editions' own players
+    alone = make_plan([ruleset("meio"), ruleset("classic")], 4, seconds=600, jobs=2,
+                      timer=timer)
+    assert alone.ladder == ("random", "heuristic", "learned", "search:1", "search:2")
+    assert not any("general path" in n for n in alone.notes)

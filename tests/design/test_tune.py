@@ -108,3 +108,14 @@ def test_a_ruleset_tried_again_is_not_played_again_and_is_on_the_front_once(
         assert t.params == first.params and t.values == first.values
     picks = front(s, study)
     assert len({t.params["special.Q+.value"] for t in picks}) == len(picks)
+
+
+def test_a_study_seats_the_general_players_so_every_trial_has_the_same_player() -> None:
+    """A trial whose rules happen to equal an edition's would get the editions' players
+    under the plain names: a study plays every trial by the bots' general path."""
+    plan = Plan((MINI,), 2, "search:1", ("random", "heuristic", "learned"), 12, (12, 12), 4)
+    study = Study(MINI, (parse_vary("special.Q+.value=10..14"),),
+                  (parse_goal("max depth"),), plan, seed=4)
+    assert study.plan.player == "search:1-any"
+    assert study.plan.ladder == ("random", "heuristic-any", "learned-any")
+    assert study.plan.deals == 12 and study.plan.pair_deals == (12, 12)

@@ -126,6 +126,16 @@ def plays_all(kind: str, rulesets: Sequence[Variant], players: int,
                for v in rulesets)
 
 
+def mixes_editions(rulesets: Sequence[Variant], players: int, partnership: bool) -> bool:
+    """Whether some of ``rulesets`` are played by the bots' editions' players and others
+    not (an edition beside a ruleset of its own): then a report seats the general
+    players (:func:`meio.bots.variant_play.general_name`) on all of them."""
+    from meio.bots.variant_play import editions_player
+
+    return len({editions_player(config(v, players, 0, None, partnership))
+                for v in rulesets}) > 1
+
+
 def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None = None,
               ladder: Sequence[str] | None = None, deals: int | None = None,
               seconds: float = 600.0, jobs: int = 1, seed: int = 0,
@@ -137,6 +147,7 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
     time since ``began`` (a ``time.perf_counter()`` reading: the timing itself counts)
     and ``reserve`` seconds (for the summary and the page)."""
     from meio.bots import bot_kinds
+    from meio.bots.variant_play import general_name
 
     if not rulesets:
         raise DesignError("name at least one ruleset")
@@ -148,6 +159,13 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             raise DesignError(f"unknown player {kind!r}; choose one of: {', '.join(sorted(known))}")
     notes: list[str] = []
     chosen = list(ladder or LADDER)
+    general = mixes_editions(rulesets, players, partnership)
+    if general:  # one player on every ruleset: the bots' general path on the edition too
+        chosen = [general_name(k) for k in chosen]
+        player = general_name(player) if player is not None else None
+        notes.append("an edition is compared with another ruleset: every player plays its "
+                     "general path on both (the -any bots), so a difference is the rules', "
+                     "not a change of player")
     for kind in list(chosen):
         if not plays_all(kind, rulesets, players, partnership):
             chosen.remove(kind)
@@ -165,7 +183,8 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             cost[kind] = timer(rulesets[0], players, kind, partnership)
         return cost[kind]
 
-    fits = [k for k in PLAYERS if plays_all(k, rulesets, players, partnership)]
+    fits = [general_name(k) if general else k for k in PLAYERS
+            if plays_all(k, rulesets, players, partnership)]
     if player is None:
         for kind in reversed(fits):  # the cheap ones first: they load what all share
             seconds_of(kind)

@@ -39,8 +39,10 @@ def config(variant: Variant, players: int, seed: int, first_leader: int | None =
     """One deal of ``variant`` (its cards drawn from ``seed``). A preset named by its name
     (``meio``, ``classic``) is played as the standard game (``variant=None``), so every
     bot, the network included, sits at it; any other ruleset, a file or a tuning trial
-    whose rules happen to equal an edition's included, as a variant game, so that the
-    heuristic plays every trial of a tuning run by the same (variant) rule."""
+    whose rules happen to equal an edition's included, as a variant game. Which player
+    a bot runs there is the bots' choice (an edition's rules get the editions' players);
+    a report that mixes an edition with another ruleset, and every tuning run, seat the
+    general players (the ``-any`` bots) so that one player plays every ruleset."""
     if players not in variant.players:
         sizes = ", ".join(str(n) for n in variant.players)
         raise DesignError(f"{variant.name} is played by {sizes} players, not {players}")

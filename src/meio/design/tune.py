@@ -26,6 +26,7 @@ how much each goal's figure shrank.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -163,6 +164,17 @@ class Study:
     plan: Plan
     seed: int = 0
     sampler: str = "tpe"
+
+    def __post_init__(self) -> None:
+        # every trial under one player: the bots' general path (heuristic -> heuristic-any,
+        # search:K -> search:K-any, learned -> learned-any), also on a trial whose rules
+        # happen to equal an edition's, which the plain names would play by the editions'
+        from meio.bots.variant_play import general_name
+
+        plan = self.plan
+        object.__setattr__(self, "plan", dataclasses.replace(
+            plan, player=general_name(plan.player),
+            ladder=tuple(general_name(k) for k in plan.ladder)))
 
     def check(self) -> None:
         if not self.varies:
