@@ -2,7 +2,7 @@
 # Remake the benchmark documents that docs/rl.md's result tables are generated from
 # (docs/bench/*.json), then the tables (bench/docs_tables.py). Every bot is deterministic
 # given its seed, so the figures are the same on any machine; only elapsed_s differs.
-#   nice -n 10 bash bench/docs_bench.sh          # all of them (about an hour on 2 cores)
+#   nice -n 10 bash bench/docs_bench.sh          # all of them (about an hour on 2 shared cores)
 #   bash bench/docs_bench.sh meio-4-learned      # one of them, by its file name
 set -euo pipefail
 cd "$(dirname "$0")/.."
