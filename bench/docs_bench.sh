@@ -34,7 +34,7 @@ done
 # deals (bench/baselines.py scores a learner's network so); the heuristic alone is its
 # table of itself. The search levels and ISMCTS cost minutes a bot; JOBS=1 to leave a core.
 mkdir -p "$OUT/baselines/bots"
-for bot in heuristic random ppo learned search:1 search:2 ismcts:10; do
+for bot in heuristic random ppo learned search:1 search:2 search:4 ismcts:10; do
     with=$bot,heuristic
     [[ $bot == heuristic ]] && with=heuristic
     run "baselines/bots/${bot//:/-}" --bots "$with" --players 4 --deals 30 --reference heuristic
