@@ -18,10 +18,12 @@ it is made from:
   a tabular policy of a solved game (``meio-exploitability/1``, ``bench/solve.py``).
 * ``baselines FILE...``: one row per learner trained over several seeds
   (``meio-baselines/1``, ``bench/baselines.py``), then one row per bot of each
-  ``meio-bench/1`` run given, as references;
+  ``meio-bench/1`` run given, as references (a run of the reference bot alone gives
+  the reference's row);
 * ``speed FILE``: the environments' speed (``meio-speed/1``, ``bench/rl.py --json``);
 * ``compact FILE``: generic learners on the flat and the compact action spaces
-  (``meio-compact-actions/1``, ``bench/compact_actions.py --json``).
+  (``meio-compact-actions/1``, ``bench/compact_actions.py --json``; a learner's rows
+  added later with ``--add`` name their own command).
 
 ``python bench/docs_tables.py`` rewrites every table in place; ``--check`` changes
 nothing and exits 1 listing the tables that differ from their documents and every
@@ -175,7 +177,8 @@ def baselines(docs: Sequence[Doc]) -> str:
     """One row per learner (``meio-baselines/1``): its paired difference from the
     reference, averaged over seeds with a Student-t interval, and each seed's; then each
     bot of the ``meio-bench/1`` runs given that no row has shown yet (one deterministic
-    run, its interval a bootstrap over deals)."""
+    run, its interval a bootstrap over deals), and the reference's own row from a run
+    that seats the reference alone (its score at a table of itself)."""
     learners = [d for d in docs if d["format"] == BASELINES]
     runs = [d for d in docs if d["format"] == "meio-bench/1"]
     refs = {d["reference"] for d in docs}
@@ -201,12 +204,17 @@ def baselines(docs: Sequence[Doc]) -> str:
     shown: set[str] = set()
     for d in runs:
         for e in d["leaderboard"]:
-            if e["bot"] == ref or e["bot"] in shown:
+            alone = d["bots"] == [ref]  # the reference at a table of itself
+            if (e["bot"] == ref and not alone) or e["bot"] in shown:
                 continue
             shown.add(e["bot"])
+            plays = _plays_as(d, e["bot"])
+            name = e["bot"] if plays == "—" else f"{e['bot']} ({plays})"
+            vs = "0 (the reference)" if alone else \
+                f"{e['vs_reference']:+.3f} {_ci(e['vs_reference_ci95'], '+.3f')}"
             lines.append(
-                f"| {e['bot']} ({_plays_as(d, e['bot'])}) | shipped | — | {d['deals']} | "
-                f"{e['vs_reference']:+.3f} {_ci(e['vs_reference_ci95'], '+.3f')} | — | "
+                f"| {name} | {'shipped, at a table of itself' if alone else 'shipped'} | — | "
+                f"{d['deals']} | {vs} | — | "
                 f"{e['mean_round_score']:.3f} {_ci(e['mean_round_score_ci95'], '.3f')} |")
     lines.append("")
     lines += [f"`{d['command']}`" + ("" if i == len(docs) - 1 else "  ")
@@ -244,6 +252,13 @@ def compact(docs: Sequence[Doc]) -> str:
     lines.append("")
     lines.append(f"`{doc['command']}` — {doc['date']}, {doc['envs']} environments, load "
                  f"average {', '.join(str(x) for x in doc['load_average'])} at the end.")
+    # rows added to the document later (--add) carry their own run's command
+    for r in doc["rows"]:
+        if "command" in r and r["actions"] == "compact":
+            lines.append("")
+            lines.append(f"{r['learner']}: `{r['command']}` — {r['date']}, {r['envs']} "
+                         f"environments, {r['steps']:,} steps, load average "
+                         f"{', '.join(str(x) for x in r['load_average'])} at the end.")
     return "\n".join(lines) + "\n"
 
 

@@ -164,3 +164,32 @@ def test_every_committed_baseline_has_a_curve_per_seed_and_its_picture() -> None
         # docs/rl.md shows it (a link relative to docs/)
         link = str(Path(doc["png"]).relative_to("docs"))
         assert f"]({link})" in (ROOT / "docs" / "rl.md").read_text(), link
+
+
+def test_the_baselines_table_takes_the_reference_alone_and_added_compact_rows() -> None:
+    def run(bots: list[str], rows: list[tuple[str, float, float]]) -> dict[str, object]:
+        return {"format": "meio-bench/1", "command": f"meio bench --bots {','.join(bots)}",
+                "bots": bots, "reference": "heuristic", "deals": 30,
+                "bot_versions": {"heuristic": {"version": "heuristic-v1"}, "ismcts": {}},
+                "leaderboard": [{"bot": b, "vs_reference": vs, "vs_reference_ci95": [vs, vs],
+                                 "mean_round_score": s, "mean_round_score_ci95": [s, s]}
+                                for b, vs, s in rows]}
+    table = T.baselines([run(["heuristic"], [("heuristic", 0.0, 1.117)]),
+                         run(["ismcts", "heuristic"], [("ismcts", 0.25, 1.3),
+                                                       ("heuristic", 0.0, 1.05)])])
+    lines = table.splitlines()
+    assert lines[2] == ("| heuristic (`heuristic-v1`) | shipped, at a table of itself | — | 30 "
+                        "| 0 (the reference) | — | 1.117 [1.117, 1.117] |")
+    # a bot without a version is named alone; the reference of a pair is no row
+    assert lines[3].startswith("| ismcts | shipped | — | 30 | +0.250 [+0.250, +0.250] |")
+    assert lines[4] == ""
+    compact = {"format": "meio-compact-actions/1", "command": "c", "date": "d", "envs": 32,
+               "load_average": [1.0], "steps": 10, "rows": [
+                   {"learner": "L", "actions": "flat", "cpu": 100, "wall": 50},
+                   {"learner": "L", "actions": "compact", "cpu": 410, "wall": 60}]}
+    later = {"command": "c2", "date": "d2", "load_average": [2.0], "steps": 64, "envs": 8}
+    compact["rows"] += [{"learner": "R", "actions": "flat", "cpu": 10, "wall": 5, **later},
+                        {"learner": "R", "actions": "compact", "cpu": 30, "wall": 6, **later}]
+    text = T.compact([compact])
+    assert "| R | 10 | 30 | 3.0× |" in text
+    assert text.count("`c2`") == 1 and "R: `c2` — d2, 8 environments, 64 steps" in text
