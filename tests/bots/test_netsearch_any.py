@@ -20,6 +20,7 @@ from meio.bots.netsearch import (
     NET_LEVEL,
     NET_PLAYOUT_LEVEL,
     NetSearchBot,
+    general_logits,
     general_top_packs,
 )
 from meio.bots.playout import round_scores
@@ -111,11 +112,19 @@ def test_off_the_editions_the_prior_is_the_network_for_any_ruleset() -> None:
     logits = cached_general(str(GENERAL_POLICY)).logits(observe_any(view)).astype(np.float64)
     chosen = logits[legal]
     want = np.exp(chosen - chosen.max())
-    np.testing.assert_allclose(bot.prior(view, legal), want / want.sum())
+    np.testing.assert_allclose(bot.prior(view, legal), want / want.sum(), rtol=1e-4)
     # when the network is sure no search is run: its choice, as learned's
     sure = NetSearchBot(1, budget=SMALL, sure=0.0)
     options, scores = sure.card_values(view, legal)
     assert options == [GeneralBot().choose(view, legal)] and list(scores) == [0.0]
+
+
+def test_the_sparse_first_layer_gives_the_networks_logits() -> None:
+    policy = cached_general(str(GENERAL_POLICY))
+    for state in (_to_split_and_play(_table(SIX_SEVEN, 4, seed=s), s)[1] for s in range(3)):
+        x = observe_any(state.view(state.current_seat()))
+        np.testing.assert_allclose(general_logits(policy, x), policy.logits(x),
+                                   rtol=1e-4, atol=1e-4)
 
 
 def test_off_the_editions_the_split_races_the_networks_packs_and_the_heuristics() -> None:
