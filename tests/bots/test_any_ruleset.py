@@ -105,7 +105,16 @@ SMALL_EXPERT = Level(card_worlds=3, card_playouts=1, split_candidates=4, split_w
                      split_playouts=1, pool=6, screen_worlds=1)
 
 
+#: search:5's and search:6's machinery (the network's prior and packs, halving) likewise
+SMALL_NET = SMALL_EXPERT._replace(split_candidates=4, screen_worlds=0)
+
+
 def _player(kind: str, seed: int) -> Bot:
+    if kind in ("search:5", "search:6"):
+        from meio.bots.netsearch import NetSearchBot
+
+        playouts = "network" if kind == "search:6" else "heuristic"
+        return NetSearchBot(seed, budget=SMALL_NET, playouts=playouts, name=kind)
     if kind.startswith("search:") or kind in ("search", "expert"):
         level = 4 if kind == "expert" else int(kind.partition(":")[2] or 2)
         budget = SMALL_EXPERT if level == 4 else SMALL
@@ -164,7 +173,7 @@ def test_only_the_network_bots_refuse_a_variant_in_one_line() -> None:
     config = MatchConfig(players=3, variant=ODD)
     for kind in VARIANT_BOTS:
         check_variant_bot(kind, config)
-    for kind in ("learned-v7", "search:5", "ppo", "learned:some.npz"):
+    for kind in ("learned-v7", "ppo", "search:5-v1", "search:5:some.npz", "learned:some.npz"):
         with pytest.raises(ConfigError, match=r"^the .* bot does not play variants") as info:
             check_variant_bot(kind, config)
         assert "\n" not in str(info.value)

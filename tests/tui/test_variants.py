@@ -182,10 +182,11 @@ def test_the_start_screen_offers_the_variant_s_table_sizes_and_bots() -> None:
             assert app.screen.query_one("#players", Choice).options == ["3"]
             for i in (1, 2):
                 offered = set(app.screen.query_one(f"#bot-{i}", Choice).options)
-                # every level and the network for any ruleset; not the kinds that
-                # read the editions' cards
-                assert {"random", "heuristic", "search", "expert", "learned"} <= offered
-                assert not {"ppo", "search:5"} & offered
+                # every level, the network for any ruleset and the search standing on
+                # it; not the kinds that read the editions' cards
+                assert {"random", "heuristic", "search", "expert", "learned",
+                        "search:5"} <= offered
+                assert "ppo" not in offered
             await pilot.press("enter")
             table = await ready_table(pilot, app)
             assert table.session.state.config.variant == variant

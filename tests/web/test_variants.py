@@ -129,8 +129,8 @@ def test_a_pasted_variant_without_a_name_is_not_called_by_its_preset(
 
 
 @pytest.mark.parametrize(("change", "code", "expected"), [
-    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "search:5"}]}, "bad_variant",
-     "seat 2: the search:5 bot does not play variants"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "ppo"}]}, "bad_variant",
+     "seat 2: the ppo bot does not play variants"),
     ({"rated": True}, "variant_unrated", "a variant table is not rated"),
     ({"edition": "classic"}, "bad_variant", "with a variant, edition come from the variant"),
     ({"wild_lead": "next"}, "bad_variant", "with a variant, wild_lead come from the variant"),
@@ -153,11 +153,11 @@ def test_a_variant_table_size_it_has_no_deck_for_is_refused(client: TestClient) 
 
 def test_the_lobby_is_told_which_bots_play_variants(client: TestClient) -> None:
     offered = client.get("/api/bots").json()["variant_bots"]
-    # every level a lobby offers, the hints' search and the network for any ruleset
-    # included; not the kinds standing on the editions' network
+    # every level a lobby offers, the hints' search, the network for any ruleset and
+    # the search standing on it included; not the kinds standing on the editions' network
     assert {"random", "heuristic", "search", "expert", "search:1", "search:3",
-            "learned"} <= set(offered)
-    assert not {"learned-v7", "search:5", "ppo"} & set(offered)
+            "learned", "search:5", "search:6"} <= set(offered)
+    assert not {"learned-v7", "ppo"} & set(offered)
 
 
 # -- playing -------------------------------------------------------------------------------

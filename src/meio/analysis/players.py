@@ -105,4 +105,8 @@ def player(policy: str, variant: Variant, general: bool = False) -> str:
     if policy == "learned":
         return ("learned: the editions' network (learned-v7)" if edition else
                 "learned: the network for any ruleset (learned-any-v1)")
+    if policy in ("search:5", "search:6"):
+        return (f"{policy}: search standing on the editions' network (learned-v7)" if edition
+                else f"{policy}: search standing on the network for any ruleset "
+                     "(learned-any-v1)")
     return f"{policy}: the network" + ("" if edition else " (on a ruleset of its own)")

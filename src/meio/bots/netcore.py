@@ -461,14 +461,15 @@ def evaluate_net(
     values: np.ndarray, packs: np.ndarray, seat: int, table_idx: np.ndarray,
     table_val: np.ndarray, totals: np.ndarray, wins: np.ndarray, counted: int,
     round_index: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-    w3t: np.ndarray, b3: np.ndarray,
+    w3t: np.ndarray, b3: np.ndarray, general: bool = False,
 ) -> np.ndarray:
     """:func:`meio.sim.core.evaluate` with the network in every seat of the playouts:
     the mean final round score of each seat after each candidate action, each world
     played out once (the network's play is deterministic). ``kinds[a]`` is 1 for the
     split ``packs[a]`` of ``seat``, 0 for the play, declare or pile action ``values[a]``.
     Splits still due after it are the network's; each seat of a playout reads only
-    its own observation of the world."""
+    its own observation of the world. ``general``: the network for any ruleset, its
+    weights folded for the table (:func:`fold_general`)."""
     players = cfg[K.CFG_PLAYERS]
     n_actions = kinds.shape[0]
     n_worlds = worlds.shape[0]
@@ -477,8 +478,10 @@ def evaluate_net(
     legal = np.zeros(K.LEGAL_MAX, dtype=np.int32)
     pack = np.zeros(K.PACK_MAX, dtype=np.int32)
     hand = np.zeros(13, dtype=np.int32)
+    hand_any = np.zeros(K.HAND_MAX, dtype=np.int32)
     scores = np.zeros(5, dtype=np.int32)
     picked = np.zeros(65, dtype=np.bool_)
+    seen = np.zeros(65, dtype=np.bool_)
     idx = np.zeros(MAX_FEATURES, dtype=np.int32)
     val = np.zeros(MAX_FEATURES, dtype=np.float32)
     h1 = np.zeros(b1.shape[0], dtype=np.float32)
@@ -492,7 +495,12 @@ def evaluate_net(
                 K.apply_action(s, cfg, ruleset, values[a])
             if s[K.PHASE] == K.SPLIT:
                 for p in range(players):
-                    if s[K.PACK_N + p] == 0:
+                    if s[K.PACK_N + p] == 0 and general:
+                        general_split(s, cfg, ruleset, p, table_idx, table_val, totals, wins,
+                                      counted, round_index, w1, b1, w2, b2, w3t, b3, pack,
+                                      picked, idx, val, h1, h2, hand_any, seen)
+                        K.apply_split(s, cfg, ruleset, p, pack)
+                    elif s[K.PACK_N + p] == 0:
                         net_split(s, cfg, p, table_idx, table_val, totals, wins, counted,
                                   round_index, w1, b1, w2, b2, w3t, b3, pack, picked, idx,
                                   val, h1, h2, hand)
@@ -501,7 +509,7 @@ def evaluate_net(
                 mover = s[K.PENDING] if s[K.PHASE] == K.PILE_PHASE else s[K.TO_MOVE]
                 act = net_action(s, cfg, ruleset, mover, table_idx, table_val, totals, wins,
                                  counted, round_index, w1, b1, w2, b2, w3t, b3, legal, picked,
-                                 idx, val, h1, h2)
+                                 idx, val, h1, h2, general, seen)
                 K.apply_action(s, cfg, ruleset, act)
             K.round_scores(s, cfg, ruleset, scores)
             for p in range(players):
@@ -740,13 +748,28 @@ def simulate(config: MatchConfig, first: int, count: int, seed: int,
 class NetPlayouts:
     """The network playing out a search's worlds in the compiled core (every seat of
     every playout, from that seat's own observation): :func:`evaluate_net` behind the
-    two forms of worlds a search has, core positions and engine states. For the
-    standard editions with the specials known (what :func:`table_entries` reads)."""
+    two forms of worlds a search has, core positions and engine states. The editions'
+    network (:class:`~meio.bots.learned.LearnedPolicy`) plays the standard editions;
+    the network for any ruleset (:class:`~meio.bots.general.GeneralPolicy`) plays any
+    ruleset, its weights folded once per table (:func:`fold_general`). Both need the
+    specials known (what :func:`table_entries` reads)."""
 
-    def __init__(self, policy: LearnedPolicy) -> None:
+    def __init__(self, policy: LearnedPolicy | GeneralPolicy) -> None:
         self.policy = policy
-        self.net = CoreNet.of(policy)
-        self._tables: dict[MatchConfig, tuple[I32, F32]] = {}
+        self.general = isinstance(policy, GeneralPolicy)
+        self.net = None if isinstance(policy, GeneralPolicy) else CoreNet.of(policy)
+        self._tables: dict[MatchConfig, tuple[I32, F32, CoreNet]] = {}
+
+    def _table(self, config: MatchConfig) -> tuple[I32, F32, CoreNet]:
+        if config not in self._tables:
+            if isinstance(self.policy, GeneralPolicy):
+                net = fold_general(self.policy, config)
+            else:
+                check_standard(config)
+                assert self.net is not None
+                net = self.net
+            self._tables[config] = (*table_entries(config), net)
+        return self._tables[config]
 
     def positions(self, config: MatchConfig, positions: I32, actions: Sequence[int],
                   seat: int, match: MatchSoFar) -> npt.NDArray[np.float64]:
@@ -757,18 +780,14 @@ class NetPlayouts:
             raise ValueError("network playouts need at least one position and one action")
         if not config.specials_known:
             raise ValueError("network playouts need the specials known (reveal_specials)")
-        check_standard(config)
-        if config not in self._tables:
-            self._tables[config] = table_entries(config)
-        table_idx, table_val = self._tables[config]
+        table_idx, table_val, net = self._table(config)
         t = tables_for(config)
         kinds, values, packs = encode_actions(actions)
         totals, wins = match.arrays()
-        net = self.net
         means = evaluate_net(t.cfg, t.ruleset, np.ascontiguousarray(positions, dtype=np.int32),
                              kinds, values, packs, seat, table_idx, table_val, totals, wins,
                              _counted(config), match.round_index,
-                             net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3)
+                             net.w1, net.b1, net.w2, net.b2, net.w3t, net.b3, self.general)
         return np.asarray(means, dtype=np.float64)
 
     def states(self, states: Sequence[State], actions: Sequence[int], seat: int,

@@ -128,7 +128,9 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
         from meio.bots.netsearch import NetSearchBot
 
         playouts = "network" if kind.startswith("search:6:") else "heuristic"
-        return NetSearchBot(seed, path=kind[len("search:5:"):], name=kind, playouts=playouts)
+        # stands on the editions' network at PATH alone: it refuses a variant
+        return NetSearchBot(seed, path=kind[len("search:5:"):], general=None, name=kind,
+                            playouts=playouts)
     factories = _factories()
     if kind not in factories and kind in VERSION_NAMES:
         # a versioned name: the bot of the alias it is the current version of

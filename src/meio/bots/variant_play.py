@@ -42,10 +42,11 @@ from meio.engine.ruleset import CardRules
 from meio.engine.tricks import winning_index
 
 #: the bots that play any variant: the random and heuristic bots, every search level
-#: and ``expert`` (worlds dealt by the ruleset, playouts in the compiled core), and the
-#: network (``learned`` plays the network for any ruleset off the editions)
+#: and ``expert`` (worlds dealt by the ruleset, playouts in the compiled core), the
+#: network (``learned`` plays the network for any ruleset off the editions) and the
+#: search standing on it (``search:5`` and ``search:6`` stand on the same network there)
 VARIANT_BOTS = ("random", "heuristic", "search", "search:1", "search:2", "search:3",
-                "search:4", "expert", "learned", "learned-any")
+                "search:4", "expert", "learned", "learned-any", "search:5", "search:6")
 #: the bots with two players in them, the editions' (tuned to the editions' cards) and a
 #: general one (the heuristic of any ruleset, the network for any ruleset), each with
 #: the name of the bot that plays its general path on every ruleset, the editions
@@ -69,17 +70,24 @@ def editions_player(config: MatchConfig, general: bool = False) -> bool:
     """Whether a bot with two players plays ``config`` by its editions' one: on an
     edition's preset (whatever the table options), unless ``general`` (the switch)."""
     return not general and is_standard(config.ruleset)
-#: the kinds that stand on an editions' network, whose input is the editions' cards
-NETWORK_BOTS = ("learned-v7", "ppo", "search:5", "search:6")
+
+
+#: the kinds that stand on an editions' network alone, whose input is the editions' cards
+#: (the versioned names of ``search:5`` and ``search:6`` name their play on the editions'
+#: network, as ``learned-v7`` names ``learned``'s)
+NETWORK_BOTS = ("learned-v7", "ppo", "search:5-v1", "search:6-v1")
 
 
 def plays_ruleset(bot: str, config: MatchConfig) -> bool:
     """Whether ``bot`` plays ``config``'s ruleset: every bot plays an edition (a preset,
     whatever the table options); on any other ruleset all but the kinds that stand on
-    an editions' network (:data:`NETWORK_BOTS`, a ``search:5:PATH`` file, and a
-    ``learned:PATH`` file that is not a network for any ruleset)."""
+    an editions' network alone (:data:`NETWORK_BOTS`, a ``search:5:PATH`` or
+    ``search:6:PATH`` file, and a ``learned:PATH`` file that is not a network for any
+    ruleset)."""
     if is_standard(config.ruleset):
         return True
+    if bot.startswith(("search:5:", "search:6:")):
+        return False
     if bot.startswith("learned:"):
         from meio.bots.general import is_general_file
 
