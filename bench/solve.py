@@ -176,7 +176,9 @@ def _add_to(path: Path, game: Any, states: dict[str, Any], args: argparse.Namesp
     added = {r["bot"] for r in rows}
     doc["bots"] = [r for r in doc["bots"] if r["bot"] not in added] + rows
     doc["refused"] = refused_bots(game)
-    doc.setdefault("additions", []).append(
+    # an earlier addition of these bots only is replaced by this one
+    doc["additions"] = [a for a in doc.get("additions", []) if not set(a["bots"]) <= added]
+    doc["additions"].append(
         {"command": command, "bots": sorted(added),
          "seconds": round(time.perf_counter() - start, 1)})
     path.write_text(json.dumps(doc, indent=2) + "\n")

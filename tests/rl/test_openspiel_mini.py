@@ -207,7 +207,14 @@ def test_uniform_random_has_the_exploitability_docs_rl_gives_and_cfr_lowers_it(
 def test_the_bots_that_cannot_play_a_variant_are_named_with_the_reason(
         mini: pyspiel.Game) -> None:
     refused = refused_bots(mini)
-    assert set(refused) == {"search", "expert", "learned", "ppo", "search:5", "search:6"}
+    any_names = {"heuristic-any", "search:1-any", "search:2-any", "search:3-any",
+                 "search:4-any", "expert-any"}
+    assert set(refused) == {"search", "expert", "learned", "ppo", "search:5", "search:6",
+                            *any_names}
+    # the general switch changes nothing on a variant: each -any bot is its level's row
+    assert refused["expert-any"] == "plays as search:4 (that row)"
+    assert all(refused[k] == f"plays as {k.removesuffix('-any')} (that row)"
+               for k in any_names - {"expert-any"})
     assert "does not play variants" in refused["ppo"]
     # search:5 and search:6 play the variant (on the network for any ruleset), unmeasured
     assert all(refused[kind].startswith(f"the {kind} bot plays this variant but")

@@ -167,6 +167,11 @@ def refused_bots(game: pyspiel.Game) -> dict[str, str]:
         if kind in SAME_AS:
             out[kind] = f"plays as {SAME_AS[kind]} (that row)"
             continue
+        base = kind.removesuffix("-any")
+        if base != kind and SAME_AS.get(base, base) in POLICY_BOTS:
+            # the general switch: on a variant a bot's general path is its only one
+            out[kind] = f"plays as {SAME_AS.get(base, base)} (that row)"
+            continue
         try:
             check_variant_bot(kind, config)
         except ConfigError as exc:
