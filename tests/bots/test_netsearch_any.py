@@ -20,7 +20,6 @@ from meio.bots.netsearch import (
     NET_LEVEL,
     NET_PLAYOUT_LEVEL,
     NetSearchBot,
-    general_logits,
     general_top_packs,
 )
 from meio.bots.playout import round_scores
@@ -121,9 +120,13 @@ def test_off_the_editions_the_prior_is_the_network_for_any_ruleset() -> None:
 
 def test_the_sparse_first_layer_gives_the_networks_logits() -> None:
     policy = cached_general(str(GENERAL_POLICY))
+    w1, b1, w2, b2, w3, b3 = policy.weights
     for state in (_to_split_and_play(_table(SIX_SEVEN, 4, seed=s), s)[1] for s in range(3)):
         x = observe_any(state.view(state.current_seat()))
-        np.testing.assert_allclose(general_logits(policy, x), policy.logits(x),
+        dense = np.maximum(np.maximum(x @ w1 + b1, 0.0) @ w2 + b2, 0.0) @ w3 + b3
+        np.testing.assert_allclose(policy.logits(x), dense, rtol=1e-4, atol=1e-4)
+        # a batch takes the dense product, row for row the same
+        np.testing.assert_allclose(policy.logits(np.stack([x, x]))[1], dense,
                                    rtol=1e-4, atol=1e-4)
 
 

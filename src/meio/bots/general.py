@@ -72,8 +72,16 @@ class GeneralPolicy:
         return int(self.weights[0].shape[1])
 
     def trunk(self, x: F32) -> F32:
+        """The hidden layers' output. One input's first layer sums the rows of its
+        non-zero entries only (about 300 of :data:`~meio.bots.attributes.ANY_SIZE`): the
+        dense product is large enough for OpenBLAS to start its threads, whose spinning
+        cost about 80 times the work on a busy machine (8 ms of CPU against 0.1 ms)."""
         w1, b1, w2, b2 = self.weights[:4]
-        h = np.maximum(x @ w1 + b1, 0.0)
+        if x.ndim == 1:
+            nonzero = np.flatnonzero(x)
+            h = np.maximum(x[nonzero] @ w1[nonzero] + b1, 0.0)
+        else:
+            h = np.maximum(x @ w1 + b1, 0.0)
         out: F32 = np.maximum(h @ w2 + b2, 0.0)
         return out
 

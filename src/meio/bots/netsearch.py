@@ -93,19 +93,6 @@ def core_plays_network(config: MatchConfig) -> bool:
     return config.specials_known
 
 
-def general_logits(policy: GeneralPolicy, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """``policy.logits(x)`` of one observation, its first layer summed over ``x``'s
-    non-zero entries only (about 300 of :func:`~meio.bots.attributes.observe_any`'s
-    1,941): the dense product is large enough for OpenBLAS to start its threads, whose
-    spinning cost about 80 times the work on this busy machine (8 ms of CPU against
-    0.1 ms a call)."""
-    nonzero = np.flatnonzero(x)
-    w1, b1, w2, b2, w3, b3 = policy.weights
-    hidden = np.maximum(x[nonzero] @ w1[nonzero] + b1, 0.0)
-    out: npt.NDArray[np.float32] = np.maximum(hidden @ w2 + b2, 0.0) @ w3 + b3
-    return out
-
-
 def general_top_packs(policy: GeneralPolicy, view: View, count: int) -> list[int]:
     """The ``count`` packs (bitmasks) the network for any ruleset likes best at this
     split, best first: its greedy pack (the one :meth:`~meio.bots.general.GeneralPolicy.
@@ -121,7 +108,7 @@ def general_top_packs(policy: GeneralPolicy, view: View, count: int) -> list[int
     for _ in range(view.config.pack_size):
         scored: dict[int, float] = {}
         for logp, picked in beam:
-            logits = general_logits(policy, observe_any(view, picked=picked)).astype(np.float64)
+            logits = policy.logits(observe_any(view, picked=picked)).astype(np.float64)
             open_ = [c for c in cards if not picked >> c & 1]
             chosen = logits[[PICK_BASE + c for c in open_]]
             top = chosen.max()
@@ -133,7 +120,7 @@ def general_top_packs(policy: GeneralPolicy, view: View, count: int) -> list[int
         beam = [(logp, pack) for pack, logp in ranked[:count]]
     greedy = 0  # the network's own pack: at each pick its best card (lowest id on a tie)
     for _ in range(view.config.pack_size):
-        picks = general_logits(policy, observe_any(view, picked=greedy))
+        picks = policy.logits(observe_any(view, picked=greedy))
         greedy |= 1 << max((c for c in cards if not greedy >> c & 1),
                            key=lambda c: (float(picks[PICK_BASE + c]), -c))
     packs = [greedy, *(pack for _, pack in beam if pack != greedy)]
@@ -193,7 +180,7 @@ class NetSearchBot(SearchBot):
             chosen = logits[[_LOCAL[a] for a in legal]]
         else:  # the general network's play, declare and pile outputs are the flat ids
             general = self.general_network(view.config)
-            chosen = general_logits(general, observe_any(view)).astype(np.float64)[list(legal)]
+            chosen = general.logits(observe_any(view)).astype(np.float64)[list(legal)]
         p = np.exp(chosen - chosen.max())
         out: npt.NDArray[np.float64] = p / p.sum()
         return out
