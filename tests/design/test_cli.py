@@ -126,9 +126,11 @@ def test_tune_refuses_in_one_line(tmp_path: Path, args: list[str], words: str) -
 
 
 def test_the_help_names_the_ladder_and_the_figures_meio_design_knows() -> None:
-    from meio.cli.design import FIGURES, LADDER
+    from meio.cli.design import FIGURES, LADDER, LADDER_ANY
     from meio.design.report import LADDER as KINDS
+    from meio.design.report import LADDER_ANY as KINDS_ANY
     from meio.design.tune import GOALS
 
     assert LADDER.split(", ") == list(KINDS)
+    assert LADDER_ANY.split(", ") == list(KINDS_ANY)
     assert FIGURES.split(", ") == list(GOALS)

@@ -135,6 +135,32 @@ def test_a_step_too_wide_to_read_does_not_flatten_the_curve() -> None:
         "narrow: 1 clear step(s) from the bottom; flattens at b: c adds less than 0.03")
 
 
+def test_a_rung_weaker_than_the_one_below_or_a_curve_that_rises_again_is_no_flattening(
+        ) -> None:
+    """A 10-minute report of the box edition read "flattens at learned" where search:1
+    scored clearly worse than learned and search:2 then rose clearly: the ladder's order
+    was not the players' strength, and the curve had not flattened."""
+    from meio.design.html import depth_reading
+
+    c = Card()
+    depth(c, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, -0.3, 12, noise=0.2)),
+              (("c", "d"), _pair(200, 0.4, 13, noise=0.2))], 200)
+    d = c.detail["depth"]
+    assert [s["reading"] for s in d["steps"]] == ["rises", "falls", "rises"]
+    assert d["clear_steps"] == 1 and d["falls_at"] == "b" and d["rises_again_at"] == "d"
+    assert d["flattens_at"] is None
+    text = depth_reading({"name": "order", **c.json()})
+    assert "c scores worse than b here" in text and "rises again at d" in text
+    assert "flattens at" not in text
+    c2 = Card()
+    depth(c2, [(("a", "b"), _pair(200, 0.5, 9)), (("b", "c"), _pair(200, 0.0, 10, noise=0.2)),
+               (("c", "d"), _pair(200, 0.4, 13, noise=0.2))], 200)
+    d2 = c2.detail["depth"]
+    assert d2["steps"][1]["reading"] == "flat" and d2["flattens_at"] is None
+    text2 = depth_reading({"name": "again", **c2.json()})
+    assert "so it does not flatten there" in text2 and "rises again at d" in text2
+
+
 def test_a_game_of_luck_is_explained_by_the_deal() -> None:
     c = Card()
     depth(c, [(("a", "b"), _pair(300, 0.0, 11, luck=3.0))], 300)

@@ -62,7 +62,8 @@ def _rulesets(names: list[str]) -> list[object]:
 #: the default ladder and the goals' figures, as meio.design names them (kept here, not
 #: imported: a command module loads its heavy dependencies only when it runs; a test
 #: checks them against meio.design)
-LADDER = "random, heuristic, learned, search:1, search:2"
+LADDER = "random, heuristic, search:1, learned, search:2"
+LADDER_ANY = "random, learned, heuristic, search:1, search:2"
 FIGURES = ("seat_gap, leader_edge, match_win_gap, mean_score, depth, skill, luck, rounds75, "
            "last_round, lead_changes, shared, certain_after, minutes, decisions")
 
@@ -92,8 +93,9 @@ def report(
         help=_("the named player in every seat (default: the strongest that fits the time)"))
     ] = None,
     ladder: Annotated[str | None, typer.Option(
-        help=_("the depth ladder, weakest first, comma-separated (default: {ladder}; the "
-               "network where it plays)").format(ladder=LADDER))] = None,
+        help=_("the depth ladder, weakest first, comma-separated (default on the "
+               "editions: {ladder}; on other rulesets: {ladder_any})").format(
+                   ladder=LADDER, ladder_any=LADDER_ANY))] = None,
     deals: Annotated[int | None, typer.Option(
         min=2, max=1_000_000, help=_("deals for every part (default: as many as --time "
                                      "allows)"))] = None,

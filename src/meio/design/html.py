@@ -236,6 +236,16 @@ def depth_reading(ruleset: Json) -> str:
            if step else None)
     if step is None:
         return text + "still rising at the top of the ladder."
+    again = (f"; the curve rises again at {d['rises_again_at']}"
+             if d.get("rises_again_at") else "")
+    if d.get("falls_at"):
+        return text + (f"{step['stronger']} scores worse than {step['weaker']} here "
+                       f"({shown(gap)}): the ladder's order is not the players' strength "
+                       f"on this ruleset{again}.")
+    if step["reading"] == "flat" and again:
+        return text + (f"{step['stronger']} adds less than {gain:g} a round over "
+                       f"{step['weaker']} ({shown(gap)}){again}, so it does not flatten "
+                       "there.")
     if d.get("flattens_at"):
         return text + (f"flattens at {d['flattens_at']}: {step['stronger']} adds less than "
                        f"{gain:g} a round ({shown(gap)}).")

@@ -178,10 +178,15 @@ def depth(c: Card, pairs: Sequence[tuple[tuple[str, str], Tables]], deals: int) 
                           lambda v: float((v[0::2] - v[1::2]).sum())).estimate()
             curve.append({"rung": pairs[k - 1][0][1], **rung.to_json()})
         stop = steps[clear]["reading"] if clear < len(pairs) else ""
+        # a curve that rises again above the stop has not flattened there
+        again = next((pairs[k][0][1] for k in range(clear + 1, len(pairs))
+                      if steps[k]["reading"] == "rises"), None)
         c.detail["depth"] = {"steps": steps, "clear_steps": clear, "smallest_gain": FLAT,
-                             "flattens_at": pairs[clear][0][0] if stop == "flat" else None,
+                             "flattens_at": (pairs[clear][0][0]
+                                             if stop == "flat" and again is None else None),
                              "unclear_at": pairs[clear][0][0] if stop == "unclear" else None,
-                             "curve": curve}
+                             "falls_at": pairs[clear][0][0] if stop == "falls" else None,
+                             "rises_again_at": again, "curve": curve}
 
 
 #: the smallest gain of a ladder step that matters, a round (the lab's smallest skill gap)
@@ -189,16 +194,20 @@ FLAT = STEP_TARGET
 
 
 def reading(gap: Estimate) -> str:
-    """A ladder step read from its gap's interval: ``rises`` (above 0), ``flat`` (it
-    reaches 0 and holds no gain that matters: below :data:`FLAT`), or ``unclear`` (it
-    reaches 0 and a gain that matters alike: too wide to say).
+    """A ladder step read from its gap's interval: ``rises`` (above 0), ``falls`` (below
+    0: the rung above is the weaker player here, so the ladder's order is not the
+    players' strength), ``flat`` (it reaches 0 and holds no gain that matters: below
+    :data:`FLAT`), or ``unclear`` (it reaches 0 and a gain that matters alike: too wide
+    to say).
 
     >>> [reading(Estimate(0.2, lo, hi, 99)) for lo, hi in ((0.1, 0.3), (-0.02, 0.025),
-    ...                                                   (-0.05, 0.2))]
-    ['rises', 'flat', 'unclear']
+    ...                                                   (-0.05, 0.2), (-0.15, -0.02))]
+    ['rises', 'flat', 'unclear', 'falls']
     """
     if gap.low > 0:
         return "rises"
+    if gap.high < 0:
+        return "falls"
     return "flat" if gap.high < FLAT else "unclear"
 
 

@@ -30,11 +30,18 @@ from meio.engine.ruleset import Variant
 Json = dict[str, Any]
 Progress = Callable[[float, float], None]
 
-#: the ladder, weakest first (docs/bots.md: the network scores 0.35 a round better than
-#: the heuristic and 0.24 worse than search:4)
-LADDER = ("random", "heuristic", "learned", "search:1", "search:2")
-#: the named player's candidates, strongest first
-PLAYERS = ("search:2", "search:1", "learned", "heuristic")
+#: the ladder on the editions, weakest first: the network (learned-v7) scores 0.35 a round
+#: better than the heuristic (docs/bots.md), and in this report's quiet runs of the box
+#: edition search:1 scored 0.05-0.09 a round worse than it and search:2 0.13 better
+#: than search:1 (docs/design.md)
+LADDER = ("random", "heuristic", "search:1", "learned", "search:2")
+#: the ladder off the editions (and where an edition meets another ruleset): the network
+#: for any ruleset trails the ruleset's heuristic there (docs/bots.md, "The network for
+#: any ruleset"), so it stands below it
+LADDER_ANY = ("random", "learned", "heuristic", "search:1", "search:2")
+#: the named player's candidates, strongest first, on the editions and off them
+PLAYERS = ("search:2", "learned", "search:1", "heuristic")
+PLAYERS_ANY = ("search:2", "search:1", "heuristic")
 #: the fewest deals a named player must reach in half the time for it to be chosen
 MIN_DEALS = 150
 #: the share of the time the workers are planned to be busy (the rest: starting them,
@@ -147,7 +154,7 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
     time since ``began`` (a ``time.perf_counter()`` reading: the timing itself counts)
     and ``reserve`` seconds (for the summary and the page)."""
     from meio.bots import bot_kinds
-    from meio.bots.variant_play import general_name
+    from meio.bots.variant_play import editions_player, general_name
 
     if not rulesets:
         raise DesignError("name at least one ruleset")
@@ -158,8 +165,10 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
         if kind not in known and not kind.startswith(("learned:", "search:5:", "search:6:")):
             raise DesignError(f"unknown player {kind!r}; choose one of: {', '.join(sorted(known))}")
     notes: list[str] = []
-    chosen = list(ladder or LADDER)
     general = mixes_editions(rulesets, players, partnership)
+    editions = not general and all(editions_player(config(v, players, 0, None, partnership))
+                                   for v in rulesets)
+    chosen = list(ladder or (LADDER if editions else LADDER_ANY))
     if general:  # one player on every ruleset: the bots' general path on the edition too
         chosen = [general_name(k) for k in chosen]
         player = general_name(player) if player is not None else None
@@ -183,7 +192,7 @@ def make_plan(rulesets: Sequence[Variant], players: int, *, player: str | None =
             cost[kind] = timer(rulesets[0], players, kind, partnership)
         return cost[kind]
 
-    fits = [general_name(k) if general else k for k in PLAYERS
+    fits = [general_name(k) if general else k for k in (PLAYERS if editions else PLAYERS_ANY)
             if plays_all(k, rulesets, players, partnership)]
     if player is None:
         for kind in reversed(fits):  # the cheap ones first: they load what all share
