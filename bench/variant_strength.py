@@ -20,7 +20,8 @@ paired 95% CI over the deals, and the bot's process CPU a card decision and a sp
 ``--core`` plays a network file (``--bot learned:PATH``, a network for any ruleset) in
 the compiled core instead (:func:`meio.bots.netcore.simulate`, which chooses as the
 Python bot does): the same two seatings of each deal, its deals drawn from the core's
-streams ``(seed, deal)``, so thousands of deals take seconds (no CPU figures). A quick
+streams ``(seed, deal)`` and its specials from a table config every 50 deals, so
+thousands of deals take seconds (no CPU figures). A quick
 check while choosing a recipe; the figures of record come from the engine games above.
 
     nice -n 10 .venv/bin/python bench/variant_strength.py --core \\
@@ -100,18 +101,24 @@ def core_diffs(path: str, bot: str, seed: int, deals: int) -> list[float]:
         raise SystemExit("--core plays a network file: --bot learned:PATH")
     variant = load_variant(path)
     policy = load_general(bot.removeprefix("learned:"))
-    config = _config(variant, seed)
+    out: list[float] = []
+    # a block of 50 deals a table config: a config fixes the match's specials
+    for block in range(0, deals, 50):
+        config = _config(variant, deal_seed(seed, block))
+        count = min(50, deals - block)
 
-    def scores(seats: int) -> np.ndarray:
-        out = simulate(config, 0, deals, seed, policy, net_seats=seats)
-        piles = out["piles"][:, 0].astype(np.int64)  # round 1
-        return np.array([[balance_score(config, int(h), int(v)) for h, v in row]
-                         for row in piles])
+        def scores(seats: int, config: MatchConfig = config, count: int = count,
+                   block: int = block) -> np.ndarray:
+            games = simulate(config, block, count, seed, policy, net_seats=seats)
+            piles = games["piles"][:, 0].astype(np.int64)  # round 1
+            return np.array([[balance_score(config, int(h), int(v)) for h, v in row]
+                             for row in piles])
 
-    first, second = scores(0b0101), scores(0b1010)
-    diff = (first[:, [0, 2]].mean(1) - first[:, [1, 3]].mean(1)
-            + second[:, [1, 3]].mean(1) - second[:, [0, 2]].mean(1)) / 2
-    return [float(d) for d in diff]
+        first, second = scores(0b0101), scores(0b1010)
+        diff = (first[:, [0, 2]].mean(1) - first[:, [1, 3]].mean(1)
+                + second[:, [1, 3]].mean(1) - second[:, [0, 2]].mean(1)) / 2
+        out.extend(float(d) for d in diff)
+    return out
 
 
 def main() -> None:

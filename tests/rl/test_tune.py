@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from meio.bots.attributes import observe_any
-from meio.bots.general import OUTPUTS, PICK_BASE, GeneralBot, load_general
+from meio.bots.general import GENERAL_POLICY, OUTPUTS, PICK_BASE, GeneralBot, load_general
 from meio.bots.variant_play import choose as heuristic_choose
 from meio.bots.variant_play import ranked_packs
 from meio.engine import MatchConfig, State, sample_world
 from meio.engine import cards as C
 from meio.engine.ruleset_file import load_variant
-from meio.rl import tune
+from meio.rl import tune, tunefit
 from meio.rl.table import make_table
 from meio.sim import core as K
 from meio.sim.convert import CorePosition, arrays_to_state
@@ -129,19 +129,19 @@ def test_training_keeps_the_networks_function_until_it_learns(tmp_path: Path) ->
     data, _ = tune.collect(SIX_SEVEN, tune.Table(4, False), 1e9, envs=4, worlds=2,
                            candidates=2, steps=100)
     out = tmp_path / "same.npz"
-    report = tune.fit(data, out, minutes=0.001, lr=0.0)
-    before, after = load_general(tune.GENERAL_POLICY), load_general(out)
+    report = tunefit.fit(data, out, minutes=0.001, lr=0.0)
+    before, after = load_general(GENERAL_POLICY), load_general(out)
     x = data.x[:50].astype(np.float32)
     # the inputs that never varied were folded into the bias and back: the same trunk
     assert np.allclose(before.trunk(x), after.trunk(x), atol=0.05)
     picks = slice(PICK_BASE, OUTPUTS)
     assert np.allclose(before.logits(x)[:, picks], after.logits(x)[:, picks], atol=0.05)
     # the play logits: the imitation head (the start's) times the weight, values still 0
-    assert report.weight in tune.WEIGHTS
+    assert report.weight in tunefit.WEIGHTS
     assert np.allclose(after.logits(x)[:, :PICK_BASE],
                        report.weight * before.logits(x)[:, :PICK_BASE], atol=0.05)
     learned = tmp_path / "learned.npz"
-    tune.fit(data, learned, minutes=0.05)
+    tunefit.fit(data, learned, minutes=0.05)
     assert not np.allclose(load_general(learned).trunk(x), before.trunk(x), atol=0.05)
 
 

@@ -64,7 +64,7 @@ from meio.engine.ruleset import LEADER_RULES, PILE_EFFECTS, WILD_CODES, Variant
 from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
 
 if TYPE_CHECKING:
-    from meio.rl.tune import Report as TuneReport
+    from meio.rl.tunefit import Report as TuneReport
 
 F16 = npt.NDArray[np.float16]
 #: the teacher's budget a decision
