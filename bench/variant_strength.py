@@ -16,6 +16,16 @@ paired 95% CI over the deals, and the bot's process CPU a card decision and a sp
         --ruleset bench/rulesets/no-trump.toml --bot learned --deals 200 --jobs 2
 
 ``--ruleset meio`` plays the box edition (the standard game) for the CPU comparison.
+
+``--core`` plays a network file (``--bot learned:PATH``, a network for any ruleset) in
+the compiled core instead (:func:`meio.bots.netcore.simulate`, which chooses as the
+Python bot does): the same two seatings of each deal, its deals drawn from the core's
+streams ``(seed, deal)`` and its specials from a table config every 50 deals, so
+thousands of deals take seconds (no CPU figures). A quick
+check while choosing a recipe; the figures of record come from the engine games above.
+
+    nice -n 10 .venv/bin/python bench/variant_strength.py --core \\
+        --ruleset examples/variants/six-seven.toml --bot learned:tuned.npz --deals 2000
 """
 
 from __future__ import annotations
@@ -79,6 +89,38 @@ def play_deal(job: tuple[str | None, str, int, int]) -> Deal:
     return Deal(sum(diffs) / 2, card, split)
 
 
+def core_diffs(path: str, bot: str, seed: int, deals: int) -> list[float]:
+    """Each deal's figure (the module docstring) with the network in the compiled core."""
+    import numpy as np
+
+    from meio.bots.general import load_general
+    from meio.bots.netcore import simulate
+    from meio.engine.scoring import balance_score
+
+    if not bot.startswith("learned:"):
+        raise SystemExit("--core plays a network file: --bot learned:PATH")
+    variant = load_variant(path)
+    policy = load_general(bot.removeprefix("learned:"))
+    out: list[float] = []
+    # a block of 50 deals a table config: a config fixes the match's specials
+    for block in range(0, deals, 50):
+        config = _config(variant, deal_seed(seed, block))
+        count = min(50, deals - block)
+
+        def scores(seats: int, config: MatchConfig = config, count: int = count,
+                   block: int = block) -> np.ndarray:
+            games = simulate(config, block, count, seed, policy, net_seats=seats)
+            piles = games["piles"][:, 0].astype(np.int64)  # round 1
+            return np.array([[balance_score(config, int(h), int(v)) for h, v in row]
+                             for row in piles])
+
+        first, second = scores(0b0101), scores(0b1010)
+        diff = (first[:, [0, 2]].mean(1) - first[:, [1, 3]].mean(1)
+                + second[:, [1, 3]].mean(1) - second[:, [0, 2]].mean(1)) / 2
+        out.extend(float(d) for d in diff)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ruleset", default="meio", help="a ruleset file, or meio")
@@ -87,10 +129,21 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, help="stop after the deal that passes this time")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=3737)
+    ap.add_argument("--core", action="store_true",
+                    help="play the network in the compiled core (a quick check)")
     args = ap.parse_args()
     path = None if args.ruleset == "meio" else args.ruleset
     if path:
         load_variant(path)  # a clear error before any work
+    if args.core:
+        if path is None:
+            raise SystemExit("--core plays a variant file")
+        diffs = core_diffs(path, args.bot, args.seed, args.deals)
+        mean = statistics.fmean(diffs)
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        print(f"| {args.ruleset} | {args.bot} vs heuristic (core) | {len(diffs)} | "
+              f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] |")
+        return
     jobs = [(path, args.bot, args.seed, d) for d in range(args.deals)]
     start = time.monotonic()
     done: list[Deal] = []

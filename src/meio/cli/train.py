@@ -108,13 +108,14 @@ def train(
         Path | None, typer.Option(
             "--variant", parser=InputFile(), metavar=_("FILE"),
             help=_("Improve the network for any ruleset on this ruleset (a TOML file, "
-                   "docs/variants.md): search plays its tables, then the network learns "
-                   "from those rounds, in --minutes (15 by default); play the result with "
-                   "the bot learned:OUT."))
+                   "docs/variants.md) in --minutes (15 by default): the compiled core plays "
+                   "its tables, valuing each decision's actions by playing them out, then "
+                   "the network learns from those values; play the result with the bot "
+                   "learned:OUT."))
     ] = None,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, max=256,
-                          help=_("Processes playing the search rounds (with --variant)."))
+                          help=_("Processes playing the ruleset's games (with --variant)."))
     ] = 2,
 ) -> None:
     if variant_file is not None:
@@ -182,9 +183,11 @@ def _improve(path: Path, out: Path, *, minutes: float, jobs: int, seed: int,
     except MeioError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
-    typer.echo(_("{examples} examples, {epochs} epochs: held-out agreement with search "
-                 "{agreement:.3f}").format(examples=report.examples, epochs=report.epochs,
-                                           agreement=report.agreement))
+    typer.echo(_("{examples} examples, {epochs:.1f} passes: on held-out games the "
+                 "network's card choices lose {regret:.3f} points to the best, the "
+                 "heuristic's {base:.3f}").format(examples=report.examples,
+                                                  epochs=report.epochs, regret=report.regret,
+                                                  base=report.heuristic_regret))
     typer.echo(_("Play it with the bot learned:{path}").format(path=out))
 
 

@@ -1,6 +1,7 @@
 """Training the network for any ruleset (:mod:`meio.bots.general`): generated rulesets,
 search as the teacher, distillation into the general network, and ``meio train
---variant FILE`` (:func:`improve`), which tunes it for one ruleset in a time budget.
+--variant FILE`` (:func:`improve`), which tunes it for one ruleset in a time budget
+from games in the compiled core (its recipe: :mod:`meio.rl.tune`).
 
 **Rulesets.** :func:`random_ruleset` starts from an edition's preset (the box edition
 four times in five) and changes two to four of its rules, each drawn from: the hand
@@ -39,7 +40,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,9 @@ from meio.engine.errors import MeioError
 from meio.engine.presets import is_standard, preset
 from meio.engine.ruleset import LEADER_RULES, PILE_EFFECTS, WILD_CODES, Variant
 from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
+
+if TYPE_CHECKING:
+    from meio.rl.tunefit import Report as TuneReport
 
 F16 = npt.NDArray[np.float16]
 #: the teacher's budget a decision
@@ -414,19 +418,15 @@ def train(data: Batch, out: Path, *, init: Path | None = None, hidden: int = 256
 
 def improve(variant: Variant, out: Path, *, minutes: float = 15.0, jobs: int = 2,
             init: Path = GENERAL_POLICY, seed: int = 0,
-            log: Callable[[str], None] = lambda _: None) -> Report:
+            log: Callable[[str], None] = lambda _: None) -> TuneReport:
     """``meio train --variant``: tune the general network at ``init`` for ``variant`` in
-    about ``minutes`` of wall time: two thirds playing the teacher on the variant's
-    tables, one third training from ``init`` on those rounds; saved at ``out``."""
-    if minutes <= 0:
-        raise GeneralTrainingError(f"minutes must be positive, not {minutes}")
-    begin = time.monotonic()
-    log(f"playing the teacher on {variant.name} for {minutes * 2 / 3:.1f} minutes")
-    data = generate(minutes * 2 / 3, variant=variant, seed=seed, jobs=jobs, log=log)
-    left = minutes - (time.monotonic() - begin) / 60
-    log(f"{len(data)} examples; training for {max(left, 0.1):.1f} minutes")
-    return train(data, out, init=init, epochs=1000, minutes=max(left, 0.1) * 0.9, seed=seed,
-                 lr=3e-4, log=log)
+    about ``minutes`` of wall time on ``jobs`` processes, saved at ``out``: games of the
+    ruleset's heuristic in the compiled core, each decision's actions valued by playing
+    them out, then training from ``init`` (:func:`meio.rl.tune.improve`)."""
+    from meio.rl.tune import improve as tune_improve
+
+    return tune_improve(variant, out, minutes=minutes, jobs=jobs, init=init, seed=seed,
+                        log=log)
 
 
 __all__ = ["HELD_OUT", "TEACHER", "TEMPERATURE", "Batch", "GeneralTrainingError", "Report",
