@@ -9,6 +9,9 @@ it is built once.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,3 +75,21 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(_file(item.nodeid), len(rank)))  # stable
+
+
+@pytest.fixture(scope="module")
+def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Ray head of 2 CPUs on loopback whose workers import this checkout's meio (the
+    Ray tests of the lab and of the designer's tools)."""
+    try:
+        import ray  # noqa: F401
+    except ModuleNotFoundError:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("Ray is not installed: pip install -e '.[cluster]'")
+        pytest.skip("Ray is not installed (the cluster extra)")
+    from meio.ray_tasks import local_head
+
+    log = tmp_path_factory.mktemp("ray") / "head.log"
+    root = Path(__file__).resolve().parents[1]
+    with local_head(2, log=log, pythonpath=str(root / "src")) as address:
+        yield address

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,24 +12,6 @@ from meio.tournament import TournamentSpec, run_tournament
 
 pytestmark = pytest.mark.slow
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Ray head of 2 CPUs on loopback whose workers import this checkout's meio."""
-    try:
-        import ray  # noqa: F401
-    except ModuleNotFoundError:
-        if IN_CI:
-            pytest.fail("Ray is not installed: pip install -e '.[cluster]'")
-        pytest.skip("Ray is not installed (the cluster extra)")
-    from meio.ray_tasks import local_head
-
-    log = tmp_path_factory.mktemp("ray") / "head.log"
-    with local_head(2, log=log, pythonpath=str(ROOT / "src")) as address:
-        yield address
 
 
 def test_ray_and_local_workers_give_the_same_summary(ray_head: str, tmp_path: Path) -> None:

@@ -5,9 +5,7 @@ still running."""
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,24 +22,6 @@ from .conftest import MINI
 
 pytestmark = pytest.mark.slow
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Ray head of 2 CPUs on loopback whose workers import this checkout's meio."""
-    try:
-        import ray  # noqa: F401
-    except ModuleNotFoundError:
-        if IN_CI:
-            pytest.fail("Ray is not installed: pip install -e '.[cluster]'")
-        pytest.skip("Ray is not installed (the cluster extra)")
-    from meio.ray_tasks import local_head
-
-    log = tmp_path_factory.mktemp("ray") / "head.log"
-    with local_head(2, log=log, pythonpath=str(ROOT / "src")) as address:
-        yield address
 
 
 def test_a_report_on_ray_writes_the_summary_local_workers_write(ray_head: str,
