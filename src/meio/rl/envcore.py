@@ -38,9 +38,6 @@ another, stay in one file (as in :mod:`meio.sim.core`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
 from numba import njit
 
@@ -99,22 +96,11 @@ A_KIND = A_NUMBERS + AT.NUMBERS  # [65] 1: an ordinary card of the deck, 2: a sp
 A_LEN = A_KIND + 65
 
 SPECIAL_ORDER = np.array(O.SPECIAL_ORDER, dtype=np.int32)
-#: numba compiles the hot kernels without its runtime (a private option of the pinned
-#: numba): they allocate nothing, so nothing they touch is reference counted
-_NO_RUNTIME: dict[str, Any] = {"_nrt": False}
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _runtime_free(fn: _F) -> _F:
-    """Compile ``fn`` (cached) without numba's runtime: it may not allocate.
-
-    Nor may a core function it calls that is compiled for the first time through it
-    (numba would type its body without the runtime too and refuse ``np.zeros``). The
-    one allocating callee, the policies' split (``K.choose_split``), is compiled with
-    the runtime by :func:`compile_split_policies`, which ``VectorEnv`` runs before any
-    step."""
-    return cast(_F, njit(cache=CACHE, **_NO_RUNTIME)(fn))
-
+#: compile a kernel (cached) without numba's runtime (:data:`meio.sim.core.NO_RUNTIME`): it
+#: may not allocate, nor may a core function compiled for the first time through it,
+#: unless that function keeps the runtime itself (``K.RUNTIME``, as the editions'
+#: heuristic split does)
+_runtime_free = K.runtime_free(CACHE)
 
 WORK_LEN = 135  # int32 scratch of a deal: the shuffled deck, each card's seat, hand fills
 
@@ -577,13 +563,7 @@ def _advance(
             return False
         if phase == K.SPLIT or _agent_to_act(s, c) >= 0:
             return False
-        if c[C_POLICY] == K.POLICY_RANDOM:
-            # K.random_action's draws written out, without a call on every card (as
-            # in K.play_out)
-            n = K.legal_actions(s, ruleset, legal)
-            a = int(legal[K.below(rng, n)])
-        else:
-            a = K.choose_action(s, c, ruleset, strength, c[C_POLICY], 0.0, rng, legal)
+        a = K.choose_action(s, c, ruleset, strength, c[C_POLICY], 0.0, rng, legal)
         _play(s, c, ruleset, obs, a)
     return False
 
@@ -708,21 +688,6 @@ def step_all(
         terminated[i] = done
         _show(s, cfg, ruleset, anyd, meta, o, masks[i], out[i], legal)
     return -1
-
-
-def compile_split_policies(ruleset: np.ndarray, strength: np.ndarray) -> None:
-    """Compile (or load from the disk cache) with numba's runtime the one allocating
-    core function the runtime-free step calls, the policies' split
-    (:func:`meio.sim.core.choose_split`), for the arrays the step passes it. Called
-    before the first step: had the step's callers been loaded from the disk cache, the
-    step would otherwise be the first to compile it, without the runtime, and fail."""
-    s = np.zeros(K.STATE_LEN, dtype=np.int32)
-    s[K.HAND : K.HAND + 13] = np.arange(13, dtype=np.int32)
-    s[K.HAND_N] = 13
-    rng = np.zeros(1, dtype=np.uint64)
-    pack = np.zeros(K.PACK_MAX, dtype=np.int32)
-    policy: Any = np.int32(K.POLICY_RANDOM)  # numba types it int32, as the step does
-    K.choose_split(s, ruleset, 0, strength, policy, rng, pack)
 
 
 # -- entry points shared with MeioEnv (called from Python) ------------------------------------

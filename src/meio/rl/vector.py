@@ -287,7 +287,6 @@ class VectorEnv(gym.vector.VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self.seed = int(seed) & 0x3FFFFFFFFFFFFFFF
             self._sample_rng = None  # sample_actions draws anew from this seed
         t = self.table
-        V.compile_split_policies(t.ruleset, t.strengths[0])
         V.reset_all(
             self._states, self._cfg, t.ruleset, self._anyd, t.strengths, self._decks,
             len(t.base_deck), t.combos, self.seed, self._rngs, self._metas,

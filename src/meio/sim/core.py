@@ -43,8 +43,15 @@ does.
 
 The hot rules (:func:`start_round`, :func:`legal_actions`, :func:`apply_action`,
 :func:`random_split`) are compiled inline into their callers, the loops here and the
-bots' and learning environments' kernels alike: a call, with the reference counting of
-its array arguments, would cost as much as the rule on every card.
+bots' and learning environments' kernels alike. The loops that play cards
+(:func:`play_out`, :func:`play_games`, :func:`evaluate_into`) are compiled without
+numba's runtime (:data:`NO_RUNTIME`): they allocate nothing (their callers hand them
+scratch: :func:`simulate_games`, :func:`evaluate`), so no array they touch is reference
+counted. With the runtime, every inlined call and every row of ``ruleset`` read took
+and released a reference by atomic operations, about half of a random round's time
+(measured with ``perf``, docs/benchmarks.md). A kernel that allocates and may be
+reached from them keeps the runtime explicitly (:data:`RUNTIME`), or numba would
+compile it without, for its first caller.
 
 One module on purpose: numba's cache keys each kernel on its own file, and the rules,
 the policies and the loops that call them compile into one another.
@@ -53,6 +60,7 @@ the policies and the loops that call them compile into one another.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -64,6 +72,30 @@ from meio.sim.diskcache import cache_flag
 
 #: whether the kernels below may use numba's disk cache (see the module docstring)
 CACHE = cache_flag(__file__, tricks, scoring)
+#: numba's option (private to the pinned numba) that compiles a kernel without its
+#: runtime: it may not allocate, and nothing it touches is reference counted
+NO_RUNTIME: dict[str, Any] = {"_nrt": False}
+#: the option that keeps the runtime for an allocating kernel whoever compiles it
+#: first (numba gives a kernel without the option its first caller's choice)
+RUNTIME: dict[str, Any] = {"_nrt": True}
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def runtime_free(cache: bool) -> Callable[[_F], _F]:
+    """A decorator: compile a kernel without numba's runtime (:data:`NO_RUNTIME`), using
+    the disk cache when ``cache`` (its module's :func:`~meio.sim.diskcache.cache_flag`)."""
+    def compile_free(fn: _F) -> _F:
+        return cast(_F, njit(cache=cache, **NO_RUNTIME)(fn))
+    return compile_free
+
+
+_runtime_free = runtime_free(CACHE)
+
+
+def _keeps_runtime(fn: _F) -> _F:
+    """Compile ``fn`` (cached) with numba's runtime whoever calls it first
+    (:data:`RUNTIME`)."""
+    return cast(_F, njit(cache=CACHE, **RUNTIME)(fn))
 
 
 def _compiled(rule: Callable[..., object]) -> Callable[..., object]:
@@ -562,7 +594,7 @@ def random_split(s: np.ndarray, ruleset: np.ndarray, seat: int, rng: np.ndarray,
 # +.5 to the pile its winner chooses) by their ids: reading their pile effect from the
 # rows instead cost its playouts 4-5% of their rate (measured A/B, 2026-12-05), and the
 # editions are the only rulesets it plays.
-@njit(cache=CACHE)
+@_keeps_runtime
 def _heuristic_split(
     s: np.ndarray, ruleset: np.ndarray, seat: int, strength: np.ndarray, rng: np.ndarray,
     pack: np.ndarray,
@@ -881,9 +913,7 @@ def _r_heuristic_play(
 @njit(cache=CACHE, inline="always")
 def random_action(s: np.ndarray, ruleset: np.ndarray, rng: np.ndarray, legal: np.ndarray) -> int:
     """:data:`POLICY_RANDOM`'s action: a uniformly random legal action of the seat to act
-    (``legal``: scratch). The hottest loops of random play (:func:`play_out`,
-    :mod:`meio.rl.envcore`'s step) write its two lines out: a call, even inlined,
-    slowed them."""
+    (``legal``: scratch)."""
     n = legal_actions(s, ruleset, legal)
     return int(legal[below(rng, n)])
 
@@ -920,7 +950,7 @@ def choose_split(
         _heuristic_split(s, ruleset, seat, strength, rng, pack)
 
 
-@njit(cache=CACHE)
+@_runtime_free
 def play_out(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.ndarray,
              policy: int, epsilon: float, rng: np.ndarray, legal: np.ndarray,
              pack: np.ndarray) -> None:
@@ -930,13 +960,6 @@ def play_out(s: np.ndarray, cfg: np.ndarray, ruleset: np.ndarray, strength: np.n
             if s[PACK_N + p] == 0:
                 choose_split(s, ruleset, p, strength, policy, rng, pack)
                 apply_split(s, cfg, ruleset, p, pack)
-    if policy == POLICY_RANDOM:
-        # random_action's draws written out: even inlined, its call cost a random round
-        # a fifth of its rate (measured against the lines below, docs/benchmarks.md)
-        while s[PHASE] != ROUND_DONE:
-            n = legal_actions(s, ruleset, legal)
-            apply_action(s, cfg, ruleset, int(legal[below(rng, n)]))
-        return
     while s[PHASE] != ROUND_DONE:
         a = choose_action(s, cfg, ruleset, strength, policy, epsilon, rng, legal)
         apply_action(s, cfg, ruleset, a)
@@ -949,7 +972,8 @@ def deal_round(cfg: np.ndarray, ruleset: np.ndarray, deck: np.ndarray, cards: np
     """Shuffle ``deck`` into ``cards`` and deal each seat the ruleset's hand off the
     top into ``hands[seat]``; the cards after the hands are set aside. Each deal
     depends on the stream alone."""
-    cards[:] = deck
+    for i in range(deck.shape[0]):  # a loop: a slice copy would allocate
+        cards[i] = deck[i]
     for i in range(deck.shape[0] - 1, 0, -1):
         j = below(rng, i + 1)
         tmp = cards[i]
@@ -1036,18 +1060,58 @@ def simulate_games(
     A match follows the ruleset's format and leader rule. One that has not ended
     after ``piles.shape[1]`` rounds (totals whose tie for the lowest never breaks)
     gets ``rounds_played`` -1. ``won[g, seat]`` is 1 for the seats that won (or share)
-    match ``g``."""
+    match ``g``. Allocates the scratch and plays in :func:`play_games`."""
+    return play_games(
+        cfg, ruleset, strength, deck, first, count, seed, policy, epsilon, one_round, record,
+        rounds_played, piles, leaders, won, deals, asides, splits, orders, plays, nplays,
+        tricks, np.zeros(STATE_LEN, dtype=np.int32), np.zeros(1, dtype=np.uint64),
+        np.zeros(LEGAL_MAX, dtype=np.int32), np.zeros(PACK_MAX, dtype=np.int32),
+        np.zeros((5, HAND_MAX), dtype=np.int32), np.zeros((3, 5), dtype=np.int32),
+        deck.copy(),
+    )
+
+
+@_runtime_free
+def play_games(
+    cfg: np.ndarray,
+    ruleset: np.ndarray,
+    strength: np.ndarray,
+    deck: np.ndarray,
+    first: int,
+    count: int,
+    seed: int,
+    policy: int,
+    epsilon: float,
+    one_round: bool,
+    record: bool,
+    rounds_played: np.ndarray,
+    piles: np.ndarray,
+    leaders: np.ndarray,
+    won: np.ndarray,
+    deals: np.ndarray,
+    asides: np.ndarray,
+    splits: np.ndarray,
+    orders: np.ndarray,
+    plays: np.ndarray,
+    nplays: np.ndarray,
+    tricks: np.ndarray,
+    s: np.ndarray,
+    rng: np.ndarray,
+    legal: np.ndarray,
+    pack: np.ndarray,
+    hands: np.ndarray,
+    sides: np.ndarray,
+    cards: np.ndarray,
+) -> int:
+    """:func:`simulate_games` on scratch of the caller's: a position ``s``, the stream
+    ``rng``, ``legal`` and ``pack``, ``hands [5, HAND_MAX]``, ``sides [3, 5]`` (the
+    round's scores, the match's totals and victories) and ``cards`` (the deck's size).
+    Compiled without numba's runtime (:data:`NO_RUNTIME`), like :func:`play_out`."""
     players = cfg[CFG_PLAYERS]
     k = ruleset[R_NUMBERS, N_HAND]
-    s = np.zeros(STATE_LEN, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    legal = np.zeros(LEGAL_MAX, dtype=np.int32)
-    pack = np.zeros(PACK_MAX, dtype=np.int32)
-    hands = np.zeros((5, HAND_MAX), dtype=np.int32)
-    scores = np.zeros(5, dtype=np.int32)
-    totals = np.zeros(5, dtype=np.int32)
-    wins = np.zeros(5, dtype=np.int32)
-    cards = deck.copy()
+    scores = sides[0]
+    totals = sides[1]
+    wins = sides[2]
     played = 0
     for g in range(count):
         leader = start_match(rng, seed, first + g, players, totals, wins)
@@ -1090,20 +1154,49 @@ def evaluate(
     ``kinds[a]`` is 1 for a split (the pack ``packs[a]`` for ``seat``), 0 for a
     play, declare or pile action ``values[a]``. Every action is played out on the
     same random streams (one per world and playout), so differences between
-    actions are not drowned in the noise of different deals of luck."""
+    actions are not drowned in the noise of different deals of luck. Allocates the
+    result and the scratch and plays in :func:`evaluate_into`."""
+    players = cfg[CFG_PLAYERS]
+    out = np.zeros((kinds.shape[0], players))
+    evaluate_into(cfg, ruleset, strength, worlds, kinds, values, packs, seat, playouts, seed,
+                  policy, epsilon, out, np.zeros(STATE_LEN, dtype=np.int32),
+                  np.zeros(1, dtype=np.uint64), np.zeros(LEGAL_MAX, dtype=np.int32),
+                  np.zeros(PACK_MAX, dtype=np.int32), np.zeros(players, dtype=np.int32))
+    return out
+
+
+@_runtime_free
+def evaluate_into(
+    cfg: np.ndarray,
+    ruleset: np.ndarray,
+    strength: np.ndarray,
+    worlds: np.ndarray,
+    kinds: np.ndarray,
+    values: np.ndarray,
+    packs: np.ndarray,
+    seat: int,
+    playouts: int,
+    seed: int,
+    policy: int,
+    epsilon: float,
+    out: np.ndarray,
+    s: np.ndarray,
+    rng: np.ndarray,
+    legal: np.ndarray,
+    pack: np.ndarray,
+    scores: np.ndarray,
+) -> None:
+    """:func:`evaluate` into ``out [actions, players]`` (zeros) on scratch of the
+    caller's (``s``, ``rng``, ``legal``, ``pack``, ``scores`` a slot a seat), compiled
+    without numba's runtime (:data:`NO_RUNTIME`), like :func:`play_out`."""
     players = cfg[CFG_PLAYERS]
     n_actions = kinds.shape[0]
     n_worlds = worlds.shape[0]
-    out = np.zeros((n_actions, players))
-    s = np.zeros(STATE_LEN, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    legal = np.zeros(LEGAL_MAX, dtype=np.int32)
-    pack = np.zeros(PACK_MAX, dtype=np.int32)
-    scores = np.zeros(players, dtype=np.int32)
     for a in range(n_actions):
         for w in range(n_worlds):
             for k in range(playouts):
-                s[:] = worlds[w]
+                for i in range(worlds.shape[1]):  # a loop: a slice copy would allocate
+                    s[i] = worlds[w, i]
                 seed_stream(rng, seed, w, k)
                 if kinds[a] == 1:
                     apply_split(s, cfg, ruleset, seat, packs[a])
@@ -1117,7 +1210,6 @@ def evaluate(
     for a in range(n_actions):
         for p in range(players):
             out[a, p] /= total
-    return out
 
 
 @njit(cache=CACHE)
