@@ -2,9 +2,10 @@
 
 numba compiles a kernel on its first call and caches the machine code on disk
 (keyed by the kernel's source file), so only a machine's very first use pays for
-compiling (about 10 s). :func:`warm_up` makes that first use happen at set-up time
-(``make`` and the Docker image run ``python -m meio.warm``) or in the background
-when a server or the terminal app starts, never on a player's first click.
+compiling (about 30 s for the core and search, as much again for the network).
+:func:`warm_up` makes that first use happen at set-up time (``make`` and the Docker
+image run ``python -m meio.warm``) or in the background when a server or the terminal
+app starts, never on a player's first click.
 
 This module sits above the packages whose kernels it calls: the simulation core
 (:mod:`meio.sim.core`), the search bot's likelihoods (:mod:`meio.bots.likelihood`),

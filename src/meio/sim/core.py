@@ -44,9 +44,9 @@ does.
 The hot rules (:func:`start_round`, :func:`legal_actions`, :func:`apply_action`,
 :func:`random_split`) are compiled inline into their callers, the loops here and the
 bots' and learning environments' kernels alike. The loops that play cards
-(:func:`play_out`, :func:`play_games`, :func:`evaluate_into`) are compiled without
-numba's runtime (:data:`NO_RUNTIME`): they allocate nothing (their callers hand them
-scratch: :func:`simulate_games`, :func:`evaluate`), so no array they touch is reference
+(:func:`play_out`, and :func:`evaluate_into` around it) are compiled without numba's
+runtime (:data:`NO_RUNTIME`): they allocate nothing (their callers hand them scratch:
+:func:`simulate_games`, :func:`evaluate`), so no array they touch is reference
 counted. With the runtime, every inlined call and every row of ``ruleset`` read took
 and released a reference by atomic operations, about half of a random round's time
 (measured with ``perf``, docs/benchmarks.md). A kernel that allocates and may be
@@ -1060,58 +1060,18 @@ def simulate_games(
     A match follows the ruleset's format and leader rule. One that has not ended
     after ``piles.shape[1]`` rounds (totals whose tie for the lowest never breaks)
     gets ``rounds_played`` -1. ``won[g, seat]`` is 1 for the seats that won (or share)
-    match ``g``. Allocates the scratch and plays in :func:`play_games`."""
-    return play_games(
-        cfg, ruleset, strength, deck, first, count, seed, policy, epsilon, one_round, record,
-        rounds_played, piles, leaders, won, deals, asides, splits, orders, plays, nplays,
-        tricks, np.zeros(STATE_LEN, dtype=np.int32), np.zeros(1, dtype=np.uint64),
-        np.zeros(LEGAL_MAX, dtype=np.int32), np.zeros(PACK_MAX, dtype=np.int32),
-        np.zeros((5, HAND_MAX), dtype=np.int32), np.zeros((3, 5), dtype=np.int32),
-        deck.copy(),
-    )
-
-
-@_runtime_free
-def play_games(
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    deck: np.ndarray,
-    first: int,
-    count: int,
-    seed: int,
-    policy: int,
-    epsilon: float,
-    one_round: bool,
-    record: bool,
-    rounds_played: np.ndarray,
-    piles: np.ndarray,
-    leaders: np.ndarray,
-    won: np.ndarray,
-    deals: np.ndarray,
-    asides: np.ndarray,
-    splits: np.ndarray,
-    orders: np.ndarray,
-    plays: np.ndarray,
-    nplays: np.ndarray,
-    tricks: np.ndarray,
-    s: np.ndarray,
-    rng: np.ndarray,
-    legal: np.ndarray,
-    pack: np.ndarray,
-    hands: np.ndarray,
-    sides: np.ndarray,
-    cards: np.ndarray,
-) -> int:
-    """:func:`simulate_games` on scratch of the caller's: a position ``s``, the stream
-    ``rng``, ``legal`` and ``pack``, ``hands [5, HAND_MAX]``, ``sides [3, 5]`` (the
-    round's scores, the match's totals and victories) and ``cards`` (the deck's size).
-    Compiled without numba's runtime (:data:`NO_RUNTIME`), like :func:`play_out`."""
+    match ``g``."""
     players = cfg[CFG_PLAYERS]
     k = ruleset[R_NUMBERS, N_HAND]
-    scores = sides[0]
-    totals = sides[1]
-    wins = sides[2]
+    s = np.zeros(STATE_LEN, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    legal = np.zeros(LEGAL_MAX, dtype=np.int32)
+    pack = np.zeros(PACK_MAX, dtype=np.int32)
+    hands = np.zeros((5, HAND_MAX), dtype=np.int32)
+    scores = np.zeros(5, dtype=np.int32)
+    totals = np.zeros(5, dtype=np.int32)
+    wins = np.zeros(5, dtype=np.int32)
+    cards = deck.copy()
     played = 0
     for g in range(count):
         leader = start_match(rng, seed, first + g, players, totals, wins)
