@@ -18,6 +18,7 @@ _SCRIPT = textwrap.dedent(
     from meio.engine import MatchConfig
     from meio.engine import cards as C
     from meio.sim import core as K
+    from meio.sim.rollout import core_means
     from meio.sim.tables import tables_for
 
     # the first call to reach the editions' heuristic split goes through play_out, a
@@ -44,7 +45,7 @@ _SCRIPT = textwrap.dedent(
                 return block
         raise SystemExit(f"no body of {name} in its module")
 
-    # the batch loop and search's playouts, each from its allocating caller
+    # the batch loop, and search's playouts with their scratch from core_means
     one = np.zeros(1, dtype=np.int8)
     rows = [np.zeros((1, 1, 4, 2), np.int8), np.zeros((1, 1), np.int8),
             np.zeros((1, 4), np.int8), np.zeros((1, 1, 4, 13), np.int8),
@@ -56,12 +57,13 @@ _SCRIPT = textwrap.dedent(
     assert played == 52, played
     world = np.zeros(K.STATE_LEN, dtype=np.int32)
     K.start_round(world, t.cfg, t.ruleset, hands, 0)
-    means = K.evaluate(t.cfg, t.ruleset, t.strength, world[None, :], np.ones(1, np.int32),
-                       np.zeros(1, np.int32), hands[0:1, 7:].copy(), 0, 2, 3,
-                       K.POLICY_RANDOM, 0.0)
+    packs = np.zeros((1, K.PACK_MAX), np.int32)
+    packs[0, :6] = hands[0, 7:]
+    means = core_means(t, world[None, :], np.ones(1, np.int32), np.zeros(1, np.int32), packs,
+                       0, 2, 3, K.POLICY_RANDOM)
     assert means.shape == (1, 4) and 0 <= means.min() <= means.max() <= 13, means
 
-    for dispatcher, name in ((K.play_out, "play_out"), (K.evaluate_into, "evaluate_into")):
+    for dispatcher, name in ((K.play_out, "play_out"), (K.evaluate, "evaluate")):
         ops = body(dispatcher, name).count("@NRT_incref") + \\
             body(dispatcher, name).count("@NRT_decref")
         print(name, ops)
@@ -76,4 +78,4 @@ def test_the_card_loops_compile_from_nothing_and_count_no_references(tmp_path: P
     assert out.returncode == 0, out.stderr[-3000:]
     # a kernel compiled with the runtime takes a reference to each array argument on
     # entry and at every inlined call: play_out would show dozens
-    assert out.stdout.split() == ["play_out", "0", "evaluate_into", "0"], out.stdout
+    assert out.stdout.split() == ["play_out", "0", "evaluate", "0"], out.stdout

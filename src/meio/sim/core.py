@@ -44,10 +44,10 @@ does.
 The hot rules (:func:`start_round`, :func:`legal_actions`, :func:`apply_action`,
 :func:`random_split`) are compiled inline into their callers, the loops here and the
 bots' and learning environments' kernels alike. The loops that play cards
-(:func:`play_out`, and :func:`evaluate_into` around it) are compiled without numba's
+(:func:`play_out`, and :func:`evaluate` around it) are compiled without numba's
 runtime (:data:`NO_RUNTIME`): they allocate nothing (their callers hand them scratch:
-:func:`simulate_games`, :func:`evaluate`), so no array they touch is reference
-counted. With the runtime, every inlined call and every row of ``ruleset`` read took
+:func:`simulate_games`, :func:`meio.sim.rollout.core_means`), so no array they touch
+is reference counted. With the runtime, every inlined call and every row of ``ruleset`` read took
 and released a reference by atomic operations, about half of a random round's time
 (measured with ``perf``, docs/benchmarks.md). A kernel that allocates and may be
 reached from them keeps the runtime explicitly (:data:`RUNTIME`), or numba would
@@ -1094,39 +1094,8 @@ def simulate_games(
     return played
 
 
-@njit(cache=CACHE)
-def evaluate(
-    cfg: np.ndarray,
-    ruleset: np.ndarray,
-    strength: np.ndarray,
-    worlds: np.ndarray,
-    kinds: np.ndarray,
-    values: np.ndarray,
-    packs: np.ndarray,
-    seat: int,
-    playouts: int,
-    seed: int,
-    policy: int,
-    epsilon: float,
-) -> np.ndarray:
-    """Mean final round score of each seat after each candidate action.
-
-    ``kinds[a]`` is 1 for a split (the pack ``packs[a]`` for ``seat``), 0 for a
-    play, declare or pile action ``values[a]``. Every action is played out on the
-    same random streams (one per world and playout), so differences between
-    actions are not drowned in the noise of different deals of luck. Allocates the
-    result and the scratch and plays in :func:`evaluate_into`."""
-    players = cfg[CFG_PLAYERS]
-    out = np.zeros((kinds.shape[0], players))
-    evaluate_into(cfg, ruleset, strength, worlds, kinds, values, packs, seat, playouts, seed,
-                  policy, epsilon, out, np.zeros(STATE_LEN, dtype=np.int32),
-                  np.zeros(1, dtype=np.uint64), np.zeros(LEGAL_MAX, dtype=np.int32),
-                  np.zeros(PACK_MAX, dtype=np.int32), np.zeros(players, dtype=np.int32))
-    return out
-
-
 @_runtime_free
-def evaluate_into(
+def evaluate(
     cfg: np.ndarray,
     ruleset: np.ndarray,
     strength: np.ndarray,
@@ -1146,9 +1115,16 @@ def evaluate_into(
     pack: np.ndarray,
     scores: np.ndarray,
 ) -> None:
-    """:func:`evaluate` into ``out [actions, players]`` (zeros) on scratch of the
-    caller's (``s``, ``rng``, ``legal``, ``pack``, ``scores`` a slot a seat), compiled
-    without numba's runtime (:data:`NO_RUNTIME`), like :func:`play_out`."""
+    """Into ``out [actions, players]`` (zeros), the mean final round score of each seat
+    after each candidate action.
+
+    ``kinds[a]`` is 1 for a split (the pack ``packs[a]`` for ``seat``), 0 for a
+    play, declare or pile action ``values[a]``. Every action is played out on the
+    same random streams (one per world and playout), so differences between
+    actions are not drowned in the noise of different deals of luck. ``s``, ``rng``,
+    ``legal``, ``pack`` and ``scores`` (a slot a seat) are the caller's scratch: this is
+    compiled without numba's runtime (:data:`NO_RUNTIME`), like :func:`play_out`
+    (:func:`meio.sim.rollout.core_means` allocates them)."""
     players = cfg[CFG_PLAYERS]
     n_actions = kinds.shape[0]
     n_worlds = worlds.shape[0]

@@ -24,7 +24,14 @@ from meio.engine import actions as A
 from meio.engine import cards as C
 from meio.sim import core as K
 from meio.sim.convert import state_to_arrays
-from meio.sim.tables import HEURISTIC_EPSILON, I32, epsilon_for, policy_code, tables_for
+from meio.sim.tables import (
+    HEURISTIC_EPSILON,
+    I32,
+    CoreTables,
+    epsilon_for,
+    policy_code,
+    tables_for,
+)
 
 _MAX_PLAYOUTS = 1_000_000
 
@@ -98,15 +105,28 @@ def evaluate_actions(
             worlds[row] = state_to_arrays(states[w]).array
         t = tables_for(group_config)
         code = t.policy(policy)
-        means = K.evaluate(
-            t.cfg, t.ruleset, t.strength, worlds, kinds, values, packs, seat, playouts,
-            (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code, playout_epsilon(code),
-        )
+        means = core_means(t, worlds, kinds, values, packs, seat, playouts,
+                           (seed + members[0]) & 0x7FFFFFFFFFFFFFFF, code)
         if len(groups) == 1:
             return np.asarray(means, dtype=np.float64)
         total += np.asarray(means, dtype=np.float64) * len(members)
     result: npt.NDArray[np.float64] = total / len(states)
     return result
+
+
+def core_means(t: CoreTables, worlds: I32, kinds: I32, values: I32, packs: I32, seat: int,
+               playouts: int, seed: int, policy: int) -> npt.NDArray[np.float64]:
+    """The core's :func:`~meio.sim.core.evaluate` of candidate actions on core positions
+    ``worlds`` at table ``t``, the playout policy ``policy`` (its code): the result and
+    the kernel's scratch allocated here, since the kernel runs without numba's
+    runtime."""
+    players = int(t.cfg[K.CFG_PLAYERS])
+    out = np.zeros((len(kinds), players))
+    K.evaluate(t.cfg, t.ruleset, t.strength, worlds, kinds, values, packs, seat, playouts,
+               seed, policy, playout_epsilon(policy), out, np.zeros(K.STATE_LEN, np.int32),
+               np.zeros(1, np.uint64), np.zeros(K.LEGAL_MAX, np.int32),
+               np.zeros(K.PACK_MAX, np.int32), np.zeros(players, np.int32))
+    return out
 
 
 def playout_epsilon(policy: int) -> float:
@@ -153,12 +173,8 @@ def evaluate_positions(
     kinds, values, packs = encode_actions(actions)
     t = tables_for(config)
     code = t.policy(policy)
-    means = K.evaluate(
-        t.cfg, t.ruleset, t.strength, np.ascontiguousarray(positions, dtype=np.int32), kinds,
-        values, packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, code,
-        playout_epsilon(code),
-    )
-    return np.asarray(means, dtype=np.float64)
+    return core_means(t, np.ascontiguousarray(positions, dtype=np.int32), kinds, values,
+                      packs, seat, playouts, int(seed) & 0x7FFFFFFFFFFFFFFF, code)
 
 
 def deck_config(config: MatchConfig) -> MatchConfig:
