@@ -47,11 +47,11 @@ bots' and learning environments' kernels alike. The loops that play cards
 (:func:`play_out`, and :func:`evaluate` around it) are compiled without numba's
 runtime (:data:`NO_RUNTIME`): they allocate nothing (their callers hand them scratch:
 :func:`simulate_games`, :func:`meio.sim.rollout.core_means`), so no array they touch
-is reference counted. With the runtime, every inlined call and every row of ``ruleset`` read took
-and released a reference by atomic operations, about half of a random round's time
-(measured with ``perf``, docs/benchmarks.md). A kernel that allocates and may be
-reached from them keeps the runtime explicitly (:data:`RUNTIME`), or numba would
-compile it without, for its first caller.
+is reference counted. With the runtime, every inlined call and every row of
+``ruleset`` read took and released a reference by atomic operations, about half of a
+random round's time (measured with ``perf``, docs/benchmarks.md). A kernel that
+allocates and may be reached from them keeps the runtime explicitly
+(:data:`RUNTIME`), or numba would compile it without, for its first caller.
 
 One module on purpose: numba's cache keys each kernel on its own file, and the rules,
 the policies and the loops that call them compile into one another.
