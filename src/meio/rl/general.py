@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,7 @@ from meio.engine.errors import MeioError
 from meio.engine.presets import is_standard, preset
 from meio.engine.ruleset import LEADER_RULES, PILE_EFFECTS, WILD_CODES, Variant
 from meio.engine.ruleset_file import parse_variant, variant_from_json, variant_json
+from meio.rl.rows import Rows
 
 if TYPE_CHECKING:
     from meio.rl.tunefit import Report as TuneReport
@@ -169,7 +170,7 @@ def random_table(variant: Variant, rng: random.Random) -> MatchConfig:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Batch:
+class Batch(Rows):
     """Training examples: inputs (float16), legal outputs, targets, value targets and
     the round each comes from."""
 
@@ -179,26 +180,7 @@ class Batch:
     value: npt.NDArray[np.float32]
     game: npt.NDArray[np.int32]
 
-    def __len__(self) -> int:
-        return int(self.x.shape[0])
-
-    @staticmethod
-    def join(parts: list[Batch]) -> Batch:
-        if not parts:
-            raise GeneralTrainingError("no examples to learn from")
-        return Batch(np.concatenate([p.x for p in parts]), np.concatenate([p.mask for p in parts]),
-                     np.concatenate([p.target for p in parts]),
-                     np.concatenate([p.value for p in parts]),
-                     np.concatenate([p.game for p in parts]))
-
-    def save(self, path: Path) -> None:
-        np.savez(path, x=self.x, mask=self.mask, target=self.target, value=self.value,
-                 game=self.game)
-
-    @staticmethod
-    def load(path: Path) -> Batch:
-        with np.load(path) as d:
-            return Batch(d["x"], d["mask"], d["target"], d["value"], d["game"])
+    Empty: ClassVar[type[Exception]] = GeneralTrainingError
 
 
 def objective(scores: tuple[int, ...], seat: int, config: MatchConfig) -> float:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,7 @@ from meio.bots.general import (
     save_general,
 )
 from meio.engine.errors import MeioError
+from meio.rl.rows import Rows
 
 F16 = npt.NDArray[np.float16]
 F32 = npt.NDArray[np.float32]
@@ -48,7 +49,7 @@ class TuneError(MeioError, ValueError):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Examples:
+class Examples(Rows):
     """Decisions for training: the deciding seat's observation (float16), the legal
     outputs, the target (a card decision: each legal action's result, round points,
     lower is better; a pick: the target probabilities), the kind (:data:`CARD`,
@@ -64,26 +65,7 @@ class Examples:
     chosen: npt.NDArray[np.int16]
     players: npt.NDArray[np.int8]
 
-    def __len__(self) -> int:
-        return int(self.x.shape[0])
-
-    @staticmethod
-    def join(parts: list[Examples]) -> Examples:
-        if not parts:
-            raise TuneError("no examples to learn from")
-        return Examples(*(np.concatenate([getattr(p, f) for p in parts])
-                          for f in FIELDS))
-
-    def save(self, path: Path) -> None:
-        np.savez(path, **{f: getattr(self, f) for f in FIELDS})
-
-    @staticmethod
-    def load(path: Path) -> Examples:
-        with np.load(path) as d:
-            return Examples(*(d[f] for f in FIELDS))
-
-
-FIELDS = ("x", "mask", "target", "kind", "value", "game", "chosen", "players")
+    Empty: ClassVar[type[Exception]] = TuneError
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,4 +275,4 @@ def _choose_weight(data: Examples, held: npt.NDArray[np.intp], pi: F32, q: F32
     return found[0], found[1], base, agree
 
 
-__all__ = ["CARD", "FIELDS", "PICK", "WEIGHTS", "Examples", "Report", "TuneError", "fit"]
+__all__ = ["CARD", "PICK", "WEIGHTS", "Examples", "Report", "TuneError", "fit"]
