@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -120,33 +120,44 @@ class LearnedPolicy:
         first: a beam search over its six picks, ``count`` partial packs wide, each
         scored by the sum of its picks' log-probabilities. The first is the pack
         :meth:`choose` plays."""
-        if view.phase is not Phase.SPLIT:
-            raise ValueError("packs are chosen at the split")
-        if count < 1:
-            raise ValueError(f"count must be 1 or more, not {count}")
-        cards = C.cards_of(view.hand)
-        beam: list[tuple[float, int]] = [(0.0, 0)]  # (log-probability, picked cards)
-        for _ in range(6):
-            # one observation at a time: a batch would make a matrix product big enough
-            # for OpenBLAS to start its threads, whose spinning cost twenty times the
-            # work on a busy machine (a split of search:5 at a quarter of its worlds:
-            # 220 ms of CPU against 9 ms)
-            logits = np.stack([self.logits(observe(view, picked=picked))[_PICKS]
-                               for _, picked in beam]).astype(np.float64)
-            scored: dict[int, float] = {}
-            for row, (logp, picked) in enumerate(beam):
-                open_ = [i for i, card in enumerate(cards) if not picked >> card & 1]
-                chosen = logits[row, open_]
-                top = chosen.max()
-                logq = chosen - top - math.log(float(np.exp(chosen - top).sum()))
-                for i, lq in zip(open_, logq, strict=True):
-                    pack = picked | 1 << cards[i]
-                    scored[pack] = max(scored.get(pack, -math.inf), logp + float(lq))
-            ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
-            beam = [(logp, pack) for pack, logp in ranked[:count]]
+        # one observation at a time: a batch would make a matrix product big enough for
+        # OpenBLAS to start its threads, whose spinning cost twenty times the work on a
+        # busy machine (a split of search:5 at a quarter of its worlds: 220 ms of CPU
+        # against 9 ms)
+        beam = beam_packs(view, count, 6,
+                          lambda picked: self.logits(observe(view, picked=picked))[_PICKS])
         greedy = A.pack_of(self.choose(view))
-        packs = [greedy, *(pack for _, pack in beam if pack != greedy)]
+        packs = [greedy, *(pack for pack in beam if pack != greedy)]
         return packs[:count]
+
+
+def beam_packs(view: View, count: int, size: int,
+               card_logits: Callable[[int], npt.NDArray[Any]]) -> list[int]:
+    """A network's ``count`` best packs of ``size`` cards at ``view``'s split (bitmasks,
+    best first): a beam over its picks, ``count`` partial packs wide, each scored by the
+    sum of its picks' log-probabilities. ``card_logits(picked)`` gives the network's pick
+    logit of each card of the hand (in :func:`~meio.engine.cards.cards_of` order) with
+    the cards of the mask ``picked`` already picked. Ties go to the lower mask."""
+    if view.phase is not Phase.SPLIT:
+        raise ValueError("packs are chosen at the split")
+    if count < 1:
+        raise ValueError(f"count must be 1 or more, not {count}")
+    cards = C.cards_of(view.hand)
+    beam: list[tuple[float, int]] = [(0.0, 0)]  # (log-probability, picked cards)
+    for _ in range(size):
+        scored: dict[int, float] = {}
+        for logp, picked in beam:
+            logits = np.asarray(card_logits(picked), dtype=np.float64)
+            open_ = [i for i, card in enumerate(cards) if not picked >> card & 1]
+            chosen = logits[open_]
+            top = chosen.max()
+            logq = chosen - top - math.log(float(np.exp(chosen - top).sum()))
+            for i, lq in zip(open_, logq, strict=True):
+                pack = picked | 1 << cards[i]
+                scored[pack] = max(scored.get(pack, -math.inf), logp + float(lq))
+        ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+        beam = [(logp, pack) for pack, logp in ranked[:count]]
+    return [pack for _, pack in beam]
 
 
 def save_policy(path: str | os.PathLike[str], weights: dict[str, Any], *, players: int) -> None:

@@ -48,7 +48,6 @@ for the network for any ruleset).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,7 +59,13 @@ from meio.bots.attributes import observe_any
 from meio.bots.base import seat_of
 from meio.bots.general import GENERAL_POLICY, PICK_BASE, GeneralPolicy, cached_general
 from meio.bots.inference import infer_positions
-from meio.bots.learned import DEFAULT_POLICY, LOCAL_ACTIONS, LearnedPolicy, cached_policy
+from meio.bots.learned import (
+    DEFAULT_POLICY,
+    LOCAL_ACTIONS,
+    LearnedPolicy,
+    beam_packs,
+    cached_policy,
+)
 from meio.bots.netcore import MatchSoFar, NetPlayouts
 from meio.bots.observation import observe
 from meio.bots.search import LEVELS, Level, SearchBot, decision_seed, objective
@@ -99,31 +104,16 @@ def general_top_packs(policy: GeneralPolicy, view: View, count: int) -> list[int
     pack` plays), then a beam over its picks by card id, ``count`` partial packs wide,
     each scored by the sum of its picks' log-probabilities (as :meth:`~meio.bots.learned.
     LearnedPolicy.top_packs` for the editions' network)."""
-    if view.phase is not Phase.SPLIT:
-        raise ValueError("packs are chosen at the split")
-    if count < 1:
-        raise ValueError(f"count must be 1 or more, not {count}")
     cards = C.cards_of(view.hand)
-    beam: list[tuple[float, int]] = [(0.0, 0)]  # (log-probability, picked cards)
-    for _ in range(view.config.pack_size):
-        scored: dict[int, float] = {}
-        for logp, picked in beam:
-            logits = policy.logits(observe_any(view, picked=picked)).astype(np.float64)
-            open_ = [c for c in cards if not picked >> c & 1]
-            chosen = logits[[PICK_BASE + c for c in open_]]
-            top = chosen.max()
-            logq = chosen - top - math.log(float(np.exp(chosen - top).sum()))
-            for card, lq in zip(open_, logq, strict=True):
-                pack = picked | 1 << card
-                scored[pack] = max(scored.get(pack, -math.inf), logp + float(lq))
-        ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
-        beam = [(logp, pack) for pack, logp in ranked[:count]]
+    columns = [PICK_BASE + c for c in cards]
+    beam = beam_packs(view, count, view.config.pack_size,
+                      lambda picked: policy.logits(observe_any(view, picked=picked))[columns])
     greedy = 0  # the network's own pack: at each pick its best card (lowest id on a tie)
     for _ in range(view.config.pack_size):
         picks = policy.logits(observe_any(view, picked=greedy))
         greedy |= 1 << max((c for c in cards if not greedy >> c & 1),
                            key=lambda c: (float(picks[PICK_BASE + c]), -c))
-    packs = [greedy, *(pack for _, pack in beam if pack != greedy)]
+    packs = [greedy, *(pack for pack in beam if pack != greedy)]
     return packs[:count]
 
 
