@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.bots.helpers import check_blind_to_hidden_cards
 from tests.sim.test_core_variants import variants
 
 from meio.bots import bot_turn, make_bot
@@ -191,22 +192,8 @@ def test_a_bots_decision_on_a_variant_does_not_depend_on_hidden_cards() -> None:
     movers = [make_bot("heuristic", s) for s in range(4)]
     makers = [lambda: make_bot("heuristic", 5), lambda: make_bot("random", 5),
               lambda: SearchBot(5, 1, budget=SMALL), lambda: SearchBot(5, 4, budget=SMALL_EXPERT)]
-    rng = random.Random(2)
-    phases = set()
-    for step in range(48):
-        if step % 4 == 0:
-            seat = state.current_seat()
-            view = state.view(seat)
-            hidden = [state.deal[s] for s in range(4) if s != seat]
-            other = next((w for w in (sample_world(view, rng) for _ in range(8))
-                          if [w.deal[s] for s in range(4) if s != seat] != hidden), None)
-            if other is not None:
-                assert other.view(seat) == view
-                for make in makers:
-                    assert make().choose(view, view.legal_actions()) == make().choose(
-                        other.view(seat), other.view(seat).legal_actions())
-                phases.add(state.phase)
-        bot_turn(state, movers)
+    phases, _ = check_blind_to_hidden_cards(state, movers, makers, steps=48, every=4,
+                                            rng=random.Random(2))
     assert Phase.SPLIT in phases and Phase.PLAY in phases
 
 

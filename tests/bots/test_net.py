@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.bots.helpers import engine_playouts
 
 from meio.bots import make_bot
 from meio.bots import netcore as N
@@ -334,28 +335,6 @@ def test_search_5_takes_a_budget_in_place_of_search_4s(
     assert level == LEVELS[4]._replace(split_candidates=8, split_worlds=128, screen_worlds=0)
 
 
-def _python_playouts(path: Path, worlds: list[State], actions: list[int],
-                     seat: int) -> np.ndarray:
-    """The reference for the network's playouts: each world played to the end of its
-    round by the Python bot of the same network in every seat (the engine's rules)."""
-    from meio.bots.playout import round_scores
-
-    players = worlds[0].config.players
-    bots = [make_bot(f"learned:{path}", p) for p in range(players)]
-    total = np.zeros((len(actions), players))
-    for world in worlds:
-        for i, action in enumerate(actions):
-            state = world.clone()
-            rounds = len(state.rounds)
-            state.apply(action, seat)
-            while len(state.rounds) == rounds and not state.is_over:
-                mover = state.current_seat()
-                view = state.view(mover)
-                state.apply(bots[mover].choose(view, view.legal_actions()), mover)
-            total[i] += round_scores(state)
-    return total / len(worlds)
-
-
 @pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.edition}-{c.players}"
                          f"{'-team' if c.partnership else ''}-{c.options.wild_lead}")
 def test_the_networks_playouts_in_the_core_are_the_python_bots(
@@ -378,7 +357,8 @@ def test_the_networks_playouts_in_the_core_are_the_python_bots(
                 worlds = [state]
             match = N.MatchSoFar.of(view)
             got = playouts.states(worlds, actions, seat, match)
-            want = _python_playouts(path, worlds, actions, seat)
+            want = engine_playouts(worlds, actions, seat,
+                                   lambda p: make_bot(f"learned:{path}", p))
             np.testing.assert_allclose(got, want)
             phases.add(state.phase)
     assert {Phase.SPLIT, Phase.PLAY} <= phases

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.bots.helpers import check_blind_to_hidden_cards, engine_playouts
 
 from meio.bots import bot_turn, make_bot
 from meio.bots import netcore as N
@@ -22,7 +23,6 @@ from meio.bots.netsearch import (
     NetSearchBot,
     general_top_packs,
 )
-from meio.bots.playout import round_scores
 from meio.bots.search import decision_seed, objective
 from meio.bots.variant_play import VARIANT_BOTS, check_variant_bot, ranked_packs
 from meio.engine import MatchConfig, Phase, State, sample_world
@@ -149,24 +149,6 @@ def test_off_the_editions_the_split_races_the_networks_packs_and_the_heuristics(
             config, 1)[1].view(0), 3)
 
 
-def _python_playouts(worlds: list[State], actions: list[int], seat: int) -> np.ndarray:
-    """Each world played to the end of its round by the NumPy general network."""
-    players = worlds[0].config.players
-    bot = GeneralBot()
-    total = np.zeros((len(actions), players))
-    for world in worlds:
-        for i, action in enumerate(actions):
-            state = world.clone()
-            rounds = len(state.rounds)
-            state.apply(action, seat)
-            while len(state.rounds) == rounds and not state.is_over:
-                mover = state.current_seat()
-                view = state.view(mover)
-                state.apply(bot.choose(view, view.legal_actions()), mover)
-            total[i] += round_scores(state)
-    return total / len(worlds)
-
-
 @pytest.mark.parametrize(("players", "partnership"), [(4, False), (4, True), (3, False)],
                          ids=["4", "partnership", "3"])
 def test_search_6s_playouts_off_the_editions_are_the_general_networks(
@@ -183,14 +165,14 @@ def test_search_6s_playouts_off_the_editions_are_the_general_networks(
     packs = ranked_packs(fresh.hands[seat], config, 3)
     actions = [A.pack_action(p) for p in packs]
     got = playouts.states([fresh], actions, seat, N.MatchSoFar())
-    np.testing.assert_allclose(got, _python_playouts([fresh], actions, seat))
+    np.testing.assert_allclose(got, engine_playouts([fresh], actions, seat, lambda _: GeneralBot()))
     seat = state.current_seat()
     view = state.view(seat)
     legal = list(view.legal_actions())[:3]
     rng = random.Random(2)
     worlds = [state] + [sample_world(view, rng) for _ in range(2)]
     got = playouts.states(worlds, legal, seat, N.MatchSoFar.of(view))
-    np.testing.assert_allclose(got, _python_playouts(worlds, legal, seat))
+    np.testing.assert_allclose(got, engine_playouts(worlds, legal, seat, lambda _: GeneralBot()))
     assert split.phase is Phase.SPLIT
 
 
@@ -221,24 +203,8 @@ def test_the_decisions_of_search_5_and_6_on_a_variant_do_not_depend_on_hidden_ca
     movers = [make_bot("heuristic", s) for s in range(4)]
     makers = [lambda: NetSearchBot(5, budget=SMALL, sure=1.1),
               lambda: NetSearchBot(5, budget=SMALL_NET, playouts="network", sure=1.1)]
-    rng = random.Random(2)
-    phases = set()
-    compared = 0
-    for step in range(40):
-        if step % 5 == 0:
-            seat = state.current_seat()
-            view = state.view(seat)
-            hidden = [state.deal[s] for s in range(4) if s != seat]
-            other = next((w for w in (sample_world(view, rng) for _ in range(8))
-                          if [w.deal[s] for s in range(4) if s != seat] != hidden), None)
-            if other is not None:
-                assert other.view(seat) == view
-                for make in makers:
-                    assert make().choose(view, view.legal_actions()) == make().choose(
-                        other.view(seat), other.view(seat).legal_actions())
-                phases.add(state.phase)
-                compared += 1
-        bot_turn(state, movers)
+    phases, compared = check_blind_to_hidden_cards(state, movers, makers, steps=40, every=5,
+                                                   rng=random.Random(2))
     assert Phase.SPLIT in phases and Phase.PLAY in phases and compared >= 5
 
 
